@@ -1,0 +1,29 @@
+"""The one error type for bad input: a math-set file that cannot be used.
+
+Every message names the file, the 1-based row and the 1-based column, so the
+CLI can print exactly one line (``file:row:column: message``) and exit 2.
+"""
+from __future__ import annotations
+
+
+class MathSetError(ValueError):
+    """Bad input in a math-set file: malformed CSV or TOML, unknown symbol,
+    wrong reel count, impossible weights, missing or unreadable file.
+
+    Parameters
+    ----------
+    file : str
+        Path of the offending file as the user named it.
+    row, column : int
+        1-based line and column in that file; 0 where the problem is the file
+        as a whole (missing, unreadable).
+    message : str
+        What is wrong, in one sentence.
+    """
+
+    def __init__(self, file: str, row: int, column: int, message: str):
+        self.file, self.row, self.column, self.message = str(file), row, column, message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.row}:{self.column}: {self.message}"

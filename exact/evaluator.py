@@ -1,0 +1,188 @@
+"""The rules-page spin evaluator: one window at a time, the rules read literally.
+
+This module is the oracle.  The factorised engine (:mod:`exact.engine`) never
+calls it, so each checks the other in the brute-force tests.  It is correct for
+any window, also for windows the rules page's strips never show (several
+specials or WILDs on one reel).
+
+Source: rules page sections 6 (ways pays), 8 (collect), 9 (win of a spin),
+10 (free spins trigger) and 11 (level multiplier).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import Sequence
+
+from exact.model import FISH, KEY, PAY, SCATTER, WILD, GameModel
+
+Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
+
+
+@dataclass(frozen=True)
+class WayWin:
+    """The ways pay of one pay symbol (section 6).
+
+    ``oak`` reels in the combination, ``ways`` = product of the per-reel counts
+    of the symbol plus WILD, ``pay`` = paytable value x ways, in credits
+    before the level multiplier.
+    """
+
+    symbol: str
+    oak: int
+    ways: int
+    pay: int
+
+
+@dataclass(frozen=True)
+class SpinResult:
+    """Everything the rules page computes for one spin.
+
+    Attributes
+    ----------
+    window : tuple of tuple of str, shape (reels, rows)
+    ways : tuple of WayWin
+        Paying combinations, in paytable order.
+    ways_pays : int
+        Sum of ``ways`` pays, credits (section 6).
+    fish_sum : int
+        Sum of the FISH values in the window, credits (section 8).
+    keys : int
+        KEY symbols in the window.
+    collect : int
+        keys x fish_sum, credits (section 8).
+    scatters : int
+        FS (scatter) symbols in the window (section 10).
+    multiplier : int
+        Level multiplier (1 in the base game, section 11).
+    win : int
+        multiplier x (ways_pays + collect), credits (section 9).
+    """
+
+    window: tuple[tuple[str, ...], ...]
+    ways: tuple[WayWin, ...]
+    ways_pays: int
+    fish_sum: int
+    keys: int
+    collect: int
+    scatters: int
+    multiplier: int
+    win: int
+
+
+def canonical_window(model: GameModel, window: Window) -> tuple[tuple[str, ...], ...]:
+    """Window with aliases replaced by symbol names, checked against the model's shape.
+
+    Raises
+    ------
+    ValueError
+        If the window is not ``reels`` x ``rows`` or names an unknown symbol.
+    """
+    if len(window) != model.reels or any(len(col) != model.rows for col in window):
+        raise ValueError(f"window must be {model.reels} reels x {model.rows} rows")
+    out = []
+    for col in window:
+        try:
+            out.append(tuple(model.symbol(s).name for s in col))
+        except KeyError as e:
+            raise ValueError(f"unknown symbol {e.args[0]!r}") from None
+    return tuple(out)
+
+
+def ways_pays(model: GameModel, window: Window) -> tuple[WayWin, ...]:
+    """Ways pays of a window, section 6, literally.
+
+    Each pay symbol is examined independently: its combination starts on
+    reel 1 and continues while a reel shows the symbol or a WILD; the OAK is
+    the number of reels in the combination; ways = product of the counts;
+    the symbol pays once, for this longest combination, if its paytable value
+    is not 0.  Blockers (KEY, FS, FISH) never count.
+
+    Parameters
+    ----------
+    model : GameModel
+    window : shape (reels, rows) of symbol names
+
+    Returns
+    -------
+    tuple of WayWin, credits before the level multiplier.
+    """
+    kinds = {s.name: s.kind for s in model.symbols}
+    wins = []
+    for sym in model.pay_symbols:
+        counts = []
+        for col in window:
+            c = sum(1 for name in col if name == sym.name or kinds[name] == WILD)
+            if c == 0:
+                break
+            counts.append(c)
+        oak = len(counts)
+        if oak == 0:
+            continue
+        pay = sym.pays[oak - 1]
+        if pay:
+            ways = prod(counts)
+            wins.append(WayWin(sym.name, oak, ways, pay * ways))
+    return tuple(wins)
+
+
+def default_fish_values(model: GameModel, window: Window) -> tuple[int, ...]:
+    """The lowest value of each FISH symbol in the window, reel-major, top to bottom."""
+    return tuple(min(model.symbol(n).values) for col in window for n in col if model.symbol(n).kind == FISH)
+
+
+def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None = None,
+             multiplier: int = 1) -> SpinResult:
+    """Win of one spin, section 9: ways pays + collect, times the level multiplier.
+
+    Parameters
+    ----------
+    model : GameModel
+    window : shape (reels, rows) of symbol names (aliases such as HOOK allowed)
+    fish_values : sequence of int, optional
+        Credit value shown by each FISH symbol of the window, in reel-major,
+        top-to-bottom order.  Default: the lowest value of each.
+    multiplier : int
+        Level multiplier (section 11); 1 in the base game.
+
+    Returns
+    -------
+    SpinResult
+        All amounts in integer credits.
+
+    Raises
+    ------
+    ValueError
+        If the window has the wrong shape or an unknown symbol, if the number
+        of fish values differs from the FISH symbols in the window, or a value
+        is not one the symbol can show (section 7).
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> m = load_math_set().model
+    >>> w = [["PIC2","AUS1","AUS1","PIC4"], ["PIC4","AUS5","AUS5","AUS5"],
+    ...      ["AUS2","AUS2","AUS2","PIC4"], ["PIC5","AUS2","PIC5","AUS3"],
+    ...      ["FISH4","AUS3","AUS4","PIC5"]]
+    >>> evaluate(m, w).win   # rules page example 1
+    3
+    """
+    window = canonical_window(model, window)
+    fish = [(n, model.symbol(n)) for col in window for n in col if model.symbol(n).kind == FISH]
+    if fish_values is None:
+        fish_values = [min(s.values) for _, s in fish]
+    fish_values = list(fish_values)
+    if len(fish_values) != len(fish):
+        raise ValueError(f"{len(fish_values)} fish values given for {len(fish)} FISH symbols in the window")
+    for (n, s), v in zip(fish, fish_values):
+        if v not in s.values:
+            raise ValueError(f"{n} cannot show {v} (values: {', '.join(map(str, s.values))})")
+    wins = ways_pays(model, window)
+    ways_total = sum(w.pay for w in wins)
+    keys = sum(1 for col in window for n in col if model.symbol(n).kind == KEY)
+    scatters = sum(1 for col in window for n in col if model.symbol(n).kind == SCATTER)
+    fish_sum = sum(fish_values)
+    collect = keys * fish_sum
+    return SpinResult(window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
+                      collect=collect, scatters=scatters, multiplier=multiplier,
+                      win=multiplier * (ways_total + collect))

@@ -1,0 +1,1 @@
+"""The free-spin level ladder as an absorbing Markov chain over KEY-counter states."""

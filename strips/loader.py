@@ -1,0 +1,525 @@
+"""Load and validate a math set: ``game.toml`` plus one reel-strip CSV per strip set.
+
+A math set is a directory holding ``base.csv``, ``bonus.csv`` (names set by the
+game file's ``[strips]`` table) and optionally ``game.toml``; without one, the
+bundled rules-page game is used.  A set is named by a directory path or by the
+name of a bundled set (``rules_page``).
+
+Hard errors raise :class:`exact.errors.MathSetError` naming file, row and
+column.  Soft rule breaks of rules-page section 3 (two specials in one
+window, a run of more than 3 AUS symbols, a strip length other than 100)
+become :class:`exact.model.Finding` objects on the returned set.
+
+CSV format: a header ``reel1,...,reelN``; data row i (file line i + 2) holds
+strip position i of each reel; a column may end early with empty trailing
+cells; every reel needs at least ``rows`` symbols.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from exact.errors import MathSetError
+from exact.model import (
+    FISH,
+    PAY,
+    SCATTER,
+    SYMBOL_CLASSES,
+    WILD,
+    Finding,
+    GameModel,
+    Level,
+    MathSet,
+    ReelStrips,
+    StripRules,
+    Symbol,
+)
+
+BUNDLED_DEFAULT = "rules_page"
+GAME_FILE = "game.toml"
+
+
+# --------------------------------------------------------------------------
+# locating math sets
+# --------------------------------------------------------------------------
+def bundled_names() -> tuple[str, ...]:
+    """Names of the math sets shipped inside the package."""
+    root = resources.files("strips")
+    return tuple(sorted(p.name for p in root.iterdir() if p.is_dir() and (p / GAME_FILE).is_file()))
+
+
+def bundled_path(name: str) -> Path:
+    """Directory of a bundled math set.
+
+    Raises
+    ------
+    MathSetError
+        If no bundled set has that name.
+    """
+    root = resources.files("strips") / name
+    if not (root / GAME_FILE).is_file():
+        raise MathSetError(name, 0, 0, f"no math-set directory or bundled set named {name!r} "
+                           f"(bundled: {', '.join(bundled_names())})")
+    return Path(str(root))
+
+
+def resolve(spec: str | Path | None) -> tuple[str, Path]:
+    """Turn a user's ``--set`` argument into (display name, directory).
+
+    A path to an existing directory wins over a bundled name.
+
+    Raises
+    ------
+    MathSetError
+        If ``spec`` is neither a directory nor a bundled set name, or names a file.
+    """
+    if spec is None:
+        spec = BUNDLED_DEFAULT
+    p = Path(spec)
+    if p.is_dir():
+        return str(spec), p
+    if p.exists():
+        raise MathSetError(str(spec), 0, 0, "is a file; a math set is a directory holding base.csv and bonus.csv")
+    if "/" in str(spec) or "\\" in str(spec):
+        raise MathSetError(str(spec), 0, 0, "no such directory")
+    return str(spec), bundled_path(str(spec))
+
+
+def load_math_set(spec: str | Path | None = None) -> MathSet:
+    """Load a math set by directory path or bundled name (default ``rules_page``).
+
+    Returns
+    -------
+    MathSet
+        With ``model``, one :class:`ReelStrips` per strip set named by the game
+        file, soft ``findings`` and the raw ``sources`` bytes.
+
+    Raises
+    ------
+    MathSetError
+        On any bad input: missing or unreadable file, malformed TOML or CSV,
+        unknown symbol, wrong reel count, forbidden symbol placement,
+        impossible weights.  Source: rules page sections 3-11.
+    """
+    name, directory = resolve(spec)
+    game_path = directory / GAME_FILE
+    if not game_path.is_file():
+        game_path = bundled_path(BUNDLED_DEFAULT) / GAME_FILE
+    game_bytes = _read_bytes(game_path)
+    model = parse_game(game_bytes, str(game_path))
+    strips: dict[str, ReelStrips] = {}
+    findings: list[Finding] = []
+    sources = {GAME_FILE: game_bytes}
+    for set_name, file_name in model.strip_files.items():
+        path = directory / file_name
+        data = _read_bytes(path)
+        sources[file_name] = data
+        rs, found = parse_strips(data, str(path), model, set_name)
+        strips[set_name] = rs
+        findings.extend(found)
+    return MathSet(name=name, model=model, strips=strips, findings=tuple(findings), sources=sources)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise MathSetError(str(path), 0, 0, "file not found") from None
+    except IsADirectoryError:
+        raise MathSetError(str(path), 0, 0, "is a directory, expected a file") from None
+    except OSError as e:
+        raise MathSetError(str(path), 0, 0, f"cannot read file ({e.strerror or e})") from None
+
+
+def _decode(data: bytes, file: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise MathSetError(file, line, col, "not UTF-8 text") from None
+
+
+# --------------------------------------------------------------------------
+# game.toml
+# --------------------------------------------------------------------------
+class _Toml:
+    """Typed access to a parsed TOML document that reports the line of a bad key."""
+
+    def __init__(self, text: str, file: str):
+        self.text, self.file = text, file
+        self.lines = text.splitlines()
+
+    def locate(self, path: tuple[str, ...]) -> tuple[int, int]:
+        """Best line/column of a dotted key path: the key after its table header."""
+        start = 0
+        # find the deepest table header that is a prefix of the path
+        for depth in range(len(path), 0, -1):
+            header = ".".join(path[:depth])
+            pat = re.compile(r"^\s*\[\[?\s*" + re.escape(header) + r"\s*\]\]?\s*$")
+            for i, line in enumerate(self.lines):
+                if pat.match(line):
+                    start = i
+                    rest = path[depth:]
+                    break
+            else:
+                continue
+            break
+        else:
+            rest = path
+        key = rest[0] if rest else None
+        if key is None:
+            return start + 1, 1
+        kpat = re.compile(r"^\s*(" + re.escape(key) + r")\s*[.=]")
+        for i in range(start, len(self.lines)):
+            m = kpat.match(self.lines[i])
+            if m:
+                return i + 1, m.start(1) + 1
+        # inline table or nested key: search anywhere after start
+        for i in range(start, len(self.lines)):
+            j = self.lines[i].find(key)
+            if j >= 0:
+                return i + 1, j + 1
+        return start + 1, 1
+
+    def error(self, path: tuple[str, ...], message: str) -> MathSetError:
+        row, col = self.locate(path)
+        return MathSetError(self.file, row, col, f"{'.'.join(path)}: {message}")
+
+    def get(self, table: dict, path: tuple[str, ...], key: str, kind, default: Any = ...):
+        if key not in table:
+            if default is ...:
+                raise self.error(path or (key,), f"missing key {key!r}" if path else "missing")
+            return default
+        value = table[key]
+        full = path + (key,)
+        if kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.error(full, f"must be an integer, got {value!r}")
+        elif kind == "ints":
+            if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                raise self.error(full, f"must be a list of integers, got {value!r}")
+        elif kind is not None and not isinstance(value, kind):
+            raise self.error(full, f"must be a {kind.__name__}, got {value!r}")
+        return value
+
+
+def parse_game(data: bytes, file: str) -> GameModel:
+    """Parse and validate a ``game.toml`` document.
+
+    Parameters
+    ----------
+    data : bytes
+        File content.
+    file : str
+        Path used in error messages.
+
+    Returns
+    -------
+    GameModel
+
+    Raises
+    ------
+    MathSetError
+        Malformed TOML, a missing or mistyped key, an unknown symbol class,
+        a paytable whose length is not the reel count, negative pays, reels
+        out of range, FISH weights that are negative, non-integer, of the
+        wrong length or sum to zero, a ladder without levels or with falling
+        thresholds.  Source: rules page sections 3-5, 7, 10, 11.
+    """
+    text = _decode(data, file)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"at line (\d+), column (\d+)", str(e))
+        row, col = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        raise MathSetError(file, row, col, f"malformed TOML: {msg}") from None
+    t = _Toml(text, file)
+
+    game = t.get(doc, (), "game", dict)
+    reels = t.get(game, ("game",), "reels", int)
+    rows = t.get(game, ("game",), "rows", int)
+    bet = t.get(game, ("game",), "bet", int)
+    if reels < 1:
+        raise t.error(("game", "reels"), "must be at least 1")
+    if rows < 1:
+        raise t.error(("game", "rows"), "must be at least 1")
+    if bet < 1:
+        raise t.error(("game", "bet"), "must be a positive number of credits")
+    name = t.get(game, ("game",), "name", str, Path(file).parent.name)
+    title = t.get(game, ("game",), "title", str, "")
+
+    strip_table = t.get(doc, (), "strips", dict)
+    strip_files = {}
+    for set_name, fname in strip_table.items():
+        if not isinstance(fname, str) or not fname or "/" in fname or "\\" in fname:
+            raise t.error(("strips", set_name), "must be a file name inside the math-set directory")
+        strip_files[set_name] = fname
+    if not strip_files:
+        raise t.error(("strips",), "names no strip set")
+
+    sr = t.get(doc, (), "strip_rules", dict, {})
+    run = t.get(sr, ("strip_rules",), "max_run", dict, {})
+    strip_rules = StripRules(
+        length=t.get(sr, ("strip_rules",), "length", int, None),
+        min_pay_between_specials=t.get(sr, ("strip_rules",), "min_pay_between_specials", int, None),
+        max_run_symbols=frozenset(t.get(run, ("strip_rules", "max_run"), "symbols", list, [])),
+        max_run_length=t.get(run, ("strip_rules", "max_run"), "length", int, None),
+    )
+
+    sym_table = t.get(doc, (), "symbols", dict)
+    symbols: list[Symbol] = []
+    seen_names: set[str] = set()
+    for sname, spec in sym_table.items():
+        path = ("symbols", sname)
+        if not isinstance(spec, dict):
+            raise t.error(path, "must be a table")
+        kind = t.get(spec, path, "class", str)
+        if kind not in SYMBOL_CLASSES:
+            raise t.error(path + ("class",), f"unknown class {kind!r} (known: {', '.join(SYMBOL_CLASSES)})")
+        aliases = tuple(t.get(spec, path, "aliases", list, []))
+        for n in (sname,) + aliases:
+            if not isinstance(n, str) or not n or n in seen_names:
+                raise t.error(path, f"name {n!r} is empty or used twice")
+            seen_names.add(n)
+        pays: tuple[int, ...] = (0,) * reels
+        if kind == PAY:
+            pays = tuple(t.get(spec, path, "pays", "ints"))
+            if len(pays) != reels:
+                raise t.error(path + ("pays",), f"has {len(pays)} entries, the game has {reels} reels")
+            if any(p < 0 for p in pays):
+                raise t.error(path + ("pays",), "pays must not be negative")
+        allowed: dict[str, frozenset[int]] = {}
+        if kind != PAY:
+            rt = t.get(spec, path, "reels", dict, {})
+            for set_name, lst in rt.items():
+                if set_name not in strip_files:
+                    raise t.error(path + ("reels", set_name), f"names unknown strip set {set_name!r}")
+                lst = t.get(rt, path + ("reels",), set_name, "ints")
+                if any(r < 1 or r > reels for r in lst):
+                    raise t.error(path + ("reels", set_name), f"reels must be between 1 and {reels}")
+                allowed[set_name] = frozenset(r - 1 for r in lst)
+        values: tuple[int, ...] = ()
+        weights: dict[str, tuple[int, ...]] = {}
+        if kind == FISH:
+            values = tuple(t.get(spec, path, "values", "ints"))
+            if not values or any(v < 0 for v in values):
+                raise t.error(path + ("values",), "must be a non-empty list of credit values >= 0")
+            wt = t.get(spec, path, "weights", dict)
+            for table_name in wt:
+                w = t.get(wt, path + ("weights",), table_name, "ints")
+                if len(w) != len(values):
+                    raise t.error(path + ("weights", table_name),
+                                  f"has {len(w)} weights for {len(values)} values")
+                if any(x < 0 for x in w):
+                    raise t.error(path + ("weights", table_name), "weights must not be negative")
+                if sum(w) == 0:
+                    raise t.error(path + ("weights", table_name), "weights sum to zero")
+                weights[table_name] = tuple(w)
+        symbols.append(Symbol(name=sname, kind=kind, pays=pays, reels=allowed,
+                              values=values, weights=weights, aliases=aliases))
+    if not any(s.kind == PAY for s in symbols):
+        raise t.error(("symbols",), "the game has no pay symbol")
+    for n in strip_rules.max_run_symbols:
+        if n not in seen_names:
+            raise t.error(("strip_rules", "max_run", "symbols"), f"unknown symbol {n!r}")
+
+    fs = t.get(doc, (), "free_spins", dict, None)
+    trigger: tuple[tuple[int, int], ...] = ()
+    levels: list[Level] = []
+    fs_strips = next(iter(strip_files))
+    if fs is not None:
+        fs_strips = t.get(fs, ("free_spins",), "strips", str)
+        if fs_strips not in strip_files:
+            raise t.error(("free_spins", "strips"), f"names unknown strip set {fs_strips!r}")
+        if t.get(fs, ("free_spins",), "retrigger", bool, False):
+            raise t.error(("free_spins", "retrigger"), "unsupported rule: retriggering free spins")
+        tt = t.get(fs, ("free_spins",), "trigger", dict)
+        pairs = []
+        for k, v in tt.items():
+            if not k.isdigit() or int(k) < 1:
+                raise t.error(("free_spins", "trigger", k), "trigger keys must be scatter counts >= 1")
+            v = t.get(tt, ("free_spins", "trigger"), k, int)
+            if v < 1:
+                raise t.error(("free_spins", "trigger", k), "initial free spins must be >= 1")
+            pairs.append((int(k), v))
+        if not pairs:
+            raise t.error(("free_spins", "trigger"), "is empty")
+        trigger = tuple(sorted(pairs))
+        lv_list = t.get(fs, ("free_spins",), "levels", list)
+        if not lv_list:
+            raise t.error(("free_spins", "levels"), "needs at least one level")
+        prev = -1
+        for i, lv in enumerate(lv_list):
+            path = ("free_spins", "levels")
+            if not isinstance(lv, dict):
+                raise t.error(path, f"level {i + 1} must be a table")
+            threshold = t.get(lv, path, "threshold", int, 0)
+            spins = t.get(lv, path, "spins", int, None)
+            mult = t.get(lv, path, "multiplier", int)
+            wname = t.get(lv, path, "weights", str)
+            if i == 0 and spins is not None:
+                raise t.error(path + ("spins",), "level 1 plays the initial free spins; give it no 'spins'")
+            if i > 0 and (spins is None or spins < 1):
+                raise t.error(path + ("spins",), f"level {i + 1} needs spins >= 1")
+            if threshold < 0 or threshold < prev:
+                raise t.error(path + ("threshold",), f"level {i + 1} threshold must not fall")
+            if mult < 0:
+                raise t.error(path + ("multiplier",), "must not be negative")
+            prev = threshold
+            levels.append(Level(number=i + 1, threshold=threshold, spins=spins, multiplier=mult, weights=wname))
+    # every FISH symbol needs a weight table for every phase that can show it
+    tables = ["base"] + [lv.weights for lv in levels]
+    for s in symbols:
+        if s.kind != FISH:
+            continue
+        for tn in tables:
+            strip_set = "base" if tn == "base" else fs_strips
+            if s.reels.get(strip_set) and tn not in s.weights:
+                raise t.error(("symbols", s.name, "weights"), f"missing weight table {tn!r}")
+    return GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
+                     strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
+                     free_spin_strips=fs_strips, levels=tuple(levels), title=title)
+
+
+# --------------------------------------------------------------------------
+# reel-strip CSV
+# --------------------------------------------------------------------------
+def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tuple[ReelStrips, list[Finding]]:
+    """Parse and validate one strip-set CSV.
+
+    Parameters
+    ----------
+    data : bytes
+        CSV content: header ``reel1..reelN``, then one row per strip position.
+    file : str
+        Path used in messages.
+    model : GameModel
+    strip_set : str
+        ``"base"`` or ``"bonus"``: which placement rules apply.
+
+    Returns
+    -------
+    (ReelStrips, list of Finding)
+
+    Raises
+    ------
+    MathSetError
+        Malformed CSV, a header that is not ``reel1..reelN`` for the model's
+        N reels, an unknown symbol, a symbol on a reel the model forbids for
+        this strip set, a gap inside a column, a reel with fewer symbols than
+        window rows.  Source: rules page sections 3 and 4.
+    """
+    text = _decode(data, file)
+    if "\x00" in text:
+        raise MathSetError(file, 1, 1, "malformed CSV: contains a NUL byte")
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    except csv.Error as e:
+        raise MathSetError(file, 0, 0, f"malformed CSV: {e}") from None
+    if not rows or not any(c.strip() for c in rows[0]):
+        raise MathSetError(file, 1, 1, "empty file: expected a header reel1,...,reel%d" % model.reels)
+    header = [c.strip() for c in rows[0]]
+    expected = [f"reel{i + 1}" for i in range(model.reels)]
+    if len(header) != model.reels:
+        raise MathSetError(file, 1, 1, f"wrong reel count: header has {len(header)} columns, "
+                           f"the game has {model.reels} reels ({','.join(expected)})")
+    for j, (h, e) in enumerate(zip(header, expected)):
+        if h.lower() != e:
+            raise MathSetError(file, 1, j + 1, f"header column {j + 1} is {h!r}, expected {e!r}")
+    columns: list[list[str]] = [[] for _ in range(model.reels)]
+    ended = [0] * model.reels  # line where the column ended, 0 = still open
+    lookup = {}
+    for code, s in enumerate(model.symbols):
+        for n in (s.name,) + s.aliases:
+            lookup[n] = code
+    codes: list[list[int]] = [[] for _ in range(model.reels)]
+    for i, row in enumerate(rows[1:], start=2):
+        if len(row) > model.reels and any(c.strip() for c in row[model.reels:]):
+            raise MathSetError(file, i, model.reels + 1, f"wrong reel count: row has {len(row)} cells, "
+                               f"the game has {model.reels} reels")
+        for j in range(model.reels):
+            cell = row[j].strip() if j < len(row) else ""
+            if not cell:
+                if not ended[j]:
+                    ended[j] = i
+                continue
+            if ended[j]:
+                raise MathSetError(file, ended[j], j + 1, f"reel {j + 1} has an empty cell inside its strip "
+                                   f"(a reel may only end with empty trailing cells)")
+            code = lookup.get(cell)
+            if code is None:
+                raise MathSetError(file, i, j + 1, f"unknown symbol {cell!r} "
+                                   f"(known: {', '.join(model.names)})")
+            sym = model.symbols[code]
+            if not sym.allowed_on(strip_set, j):
+                where = sorted(r + 1 for r in sym.reels.get(strip_set, ()))
+                allowed = f"reels {', '.join(map(str, where))}" if where else "no reel"
+                raise MathSetError(file, i, j + 1, f"{sym.name} is not allowed on {strip_set} reel {j + 1} "
+                                   f"(allowed on {allowed} of the {strip_set} strips)")
+            columns[j].append(sym.name)
+            codes[j].append(code)
+    for j, col in enumerate(columns):
+        if len(col) < model.rows:
+            raise MathSetError(file, len(col) + 2, j + 1, f"reel {j + 1} has {len(col)} symbols, "
+                               f"fewer than the {model.rows} window rows")
+    strips = ReelStrips(name=strip_set, reels=tuple(tuple(c) for c in columns),
+                        codes=tuple(np.array(c, dtype=np.int64) for c in codes))
+    return strips, strip_findings(strips, model, file)
+
+
+def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Finding]:
+    """Soft findings for the strip rules of rules-page section 3.
+
+    Returns one :class:`Finding` per reel and rule broken: a strip length
+    other than ``strip_rules.length``; two special symbols with fewer than
+    ``min_pay_between_specials`` pay symbols between them (cyclic); a run of
+    more than ``max_run_length`` symbols from ``max_run_symbols`` (cyclic).
+    """
+    rules = model.strip_rules
+    out: list[Finding] = []
+    special = {s.name for s in model.symbols if s.is_special}
+    for j, reel in enumerate(strips.reels):
+        n = len(reel)
+        if rules.length is not None and n != rules.length:
+            out.append(Finding(file, 1, j + 1, f"reel {j + 1} has {n} stops, the rules page says {rules.length}"))
+        gap = rules.min_pay_between_specials
+        if gap:
+            pos = [i for i, s in enumerate(reel) if s in special]
+            for a, b in zip(pos, pos[1:] + [pos[0] + n] if pos else []):
+                between = b - a - 1
+                if len(pos) == 1:
+                    between = n - 1
+                if between < gap:
+                    out.append(Finding(file, a + 2, j + 1, f"reel {j + 1}: only {between} pay symbols between "
+                                       f"{reel[a]} at position {a} and {reel[b % n]} at position {b % n} "
+                                       f"(rules page: {gap} or more)"))
+                    break
+        if rules.max_run_length and rules.max_run_symbols:
+            inrun = [s in rules.max_run_symbols for s in reel]
+            if all(inrun):
+                out.append(Finding(file, 2, j + 1, f"reel {j + 1} holds only {'/'.join(sorted(rules.max_run_symbols))} symbols"))
+                continue
+            start = next(i for i in range(n) if not inrun[i])
+            length = 0
+            for k in range(1, n + 1):
+                i = (start + k) % n
+                if inrun[i]:
+                    length += 1
+                    if length == rules.max_run_length + 1:
+                        first = (i - length + 1) % n
+                        out.append(Finding(file, first + 2, j + 1, f"reel {j + 1}: run of more than "
+                                           f"{rules.max_run_length} of {', '.join(sorted(rules.max_run_symbols))} from position {first} "
+                                           f"(rules page: {rules.max_run_length} at most)"))
+                        break
+                else:
+                    length = 0
+    return out
