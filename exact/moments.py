@@ -1,0 +1,98 @@
+"""Exact result objects passed from the per-reel engine to the free-spin chain and the report.
+
+All figures are ``fractions.Fraction`` in credits (per spin) or plain
+probabilities; nothing here is a float.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Mapping
+
+from exact.model import Phase
+
+
+@dataclass(frozen=True)
+class CountSplit:
+    """Moments of one spin's win W split by a count N of symbols in the window.
+
+    In the base game N is the scatter (FS) count, in a free-spin level it is
+    the KEY count.  Index n of each tuple is N = n, for n = 0 .. max possible.
+
+    Attributes
+    ----------
+    prob : tuple of Fraction
+        P(N = n).  Sums to 1.
+    win : tuple of Fraction
+        E[W * 1{N = n}], credits per spin.  Sums to E[W].
+    win2 : tuple of Fraction
+        E[W^2 * 1{N = n}], credits^2 per spin.  Sums to E[W^2].
+    """
+
+    prob: tuple[Fraction, ...]
+    win: tuple[Fraction, ...]
+    win2: tuple[Fraction, ...]
+
+    @property
+    def mean(self) -> Fraction:
+        """E[W], credits per spin."""
+        return sum(self.win, Fraction(0))
+
+    @property
+    def second(self) -> Fraction:
+        """E[W^2], credits^2 per spin."""
+        return sum(self.win2, Fraction(0))
+
+    def at_least(self, n: int) -> Fraction:
+        """P(N >= n)."""
+        return sum(self.prob[n:], Fraction(0))
+
+
+@dataclass(frozen=True)
+class PhaseAnalysis:
+    """Exact figures of one spin of a phase (base game or one free-spin level).
+
+    Attributes
+    ----------
+    phase : Phase
+    mean : Fraction
+        E[W], credits per spin, W = multiplier x (ways pays + collect).
+    second : Fraction
+        E[W^2], credits^2 per spin.
+    ways_mean : Fraction
+        E[multiplier x ways pays], credits per spin.
+    collect_mean : Fraction
+        E[multiplier x collect win], credits per spin.
+    ways_by_symbol : mapping str -> tuple of Fraction, length reels
+        Pay symbol -> E[multiplier x its ways pay with OAK = n] at index n-1,
+        credits per spin.  Sums (over symbols and OAK) to ``ways_mean``.
+    oak_prob : mapping str -> tuple of Fraction, length reels
+        Pay symbol -> P(its combination has exactly OAK = n) at index n-1.
+    by_scatter : CountSplit
+        Split by the scatter (FS) count in the window.
+    by_key : CountSplit
+        Split by the KEY count in the window.
+    hit_frequency : Fraction
+        P(W > 0).
+    """
+
+    phase: Phase
+    mean: Fraction
+    second: Fraction
+    ways_mean: Fraction
+    collect_mean: Fraction
+    ways_by_symbol: Mapping[str, tuple[Fraction, ...]]
+    oak_prob: Mapping[str, tuple[Fraction, ...]]
+    by_scatter: CountSplit
+    by_key: CountSplit
+    hit_frequency: Fraction
+
+    @property
+    def variance(self) -> Fraction:
+        """Var[W], credits^2 per spin."""
+        return self.second - self.mean * self.mean
+
+    @property
+    def key_2plus(self) -> Fraction:
+        """P(2 or more KEY symbols in the window), rules page section 13."""
+        return self.by_key.at_least(2)

@@ -1,0 +1,85 @@
+"""``rtp spin``: one spin of a math set, evaluated by the rules-page evaluator.
+
+Source: rules page sections 3 (window from stops), 6-11 (the win of a spin).
+"""
+from __future__ import annotations
+
+import json
+
+from exact.cli import UsageError, add_set_argument, int_list
+from exact.evaluator import default_fish_values, evaluate
+from strips.loader import load_math_set
+
+
+def add_arguments(p) -> None:
+    add_set_argument(p)
+    p.add_argument("--phase", default="base", help="base or a free-spin level number 1..4 (default base)")
+    p.add_argument("--stops", required=True, help="stop positions, one per reel, e.g. 10,11,81,14,32")
+    p.add_argument("--fish", default=None, help="value of each FISH in the window, reel-major, top to bottom "
+                   "(default: the lowest value of each)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def phase_of(model, text: str):
+    """The Phase named by ``base``, ``2`` or ``level2``; UsageError otherwise."""
+    if text == "base":
+        return model.base_phase
+    levels = {str(lv.number): lv for lv in model.levels}
+    key = text[5:] if text.startswith("level") else text
+    if key not in levels:
+        raise UsageError(f"rtp: --phase must be base or one of {', '.join(levels)}, got {text!r}")
+    return model.level_phase(levels[key])
+
+
+def run(args) -> int:
+    """Print the window, each paying symbol, collect, KEY and FS counts and the win (credits)."""
+    ms = load_math_set(args.set)
+    model = ms.model
+    phase = phase_of(model, args.phase)
+    strips = ms.phase_strips(phase)
+    stops = int_list(args.stops, "--stops")
+    if len(stops) != model.reels:
+        raise UsageError(f"rtp: --stops needs {model.reels} stop positions, got {len(stops)}")
+    for r, (s, n) in enumerate(zip(stops, strips.lengths)):
+        if not 0 <= s < n:
+            raise UsageError(f"rtp: stop {s} of reel {r + 1} is outside 0..{n - 1}")
+    window = strips.window(stops, model.rows)
+    fish = None if args.fish is None else int_list(args.fish, "--fish")
+    try:
+        res = evaluate(model, window, fish, phase.multiplier)
+    except ValueError as e:
+        raise UsageError(f"rtp: {e}") from None
+    if args.json:
+        out = {
+            "set": ms.name, "phase": phase.name, "stops": stops,
+            "window": [[window[r][i] for r in range(model.reels)] for i in range(model.rows)],
+            "ways": [{"symbol": w.symbol, "oak": w.oak, "ways": w.ways, "pay": w.pay} for w in res.ways],
+            "ways_pays": res.ways_pays, "fish_sum": res.fish_sum, "collect": res.collect,
+            "keys": res.keys, "fs": res.scatters, "multiplier": res.multiplier, "win": res.win,
+        }
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"math set {ms.name}, phase {phase.name} ({phase.strips} strips), stops {','.join(map(str, stops))}")
+    fish_iter = iter(res_fish_values(model, window, fish))
+    cells = [[None] * model.reels for _ in range(model.rows)]
+    for r in range(model.reels):
+        for i in range(model.rows):
+            name = window[r][i]
+            cells[i][r] = f"{name}={next(fish_iter)}" if model.symbol(name).kind == "fish" else name
+    width = max(9, max(len(c) for row in cells for c in row) + 2)
+    print(" " * 7 + "".join(f"Reel {r + 1}".ljust(width) for r in range(model.reels)))
+    for i, row in enumerate(cells):
+        print(f"Row {i + 1}  " + "".join(c.ljust(width) for c in row))
+    print()
+    for w in res.ways:
+        print(f"{w.symbol}: {w.oak} of a kind, ways {w.ways}, pay {w.pay}")
+    print(f"ways pays      {res.ways_pays}")
+    print(f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}")
+    print(f"FS symbols     {res.scatters}")
+    print(f"multiplier     x{res.multiplier}")
+    print(f"win            {res.win} credits")
+    return 0
+
+
+def res_fish_values(model, window, fish):
+    return default_fish_values(model, window) if fish is None else fish
