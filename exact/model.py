@@ -10,6 +10,7 @@ Source: rules page sections 3 (reels and window), 4 (symbols), 5 (paytable),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Mapping
 
@@ -193,10 +194,15 @@ class GameModel:
         KeyError
             If no symbol has that name or alias.
         """
+        return self._by_name[name]
+
+    @cached_property
+    def _by_name(self) -> dict[str, Symbol]:
+        out = {}
         for s in self.symbols:
-            if s.name == name or name in s.aliases:
-                return s
-        raise KeyError(name)
+            for n in (s.name,) + s.aliases:
+                out[n] = s
+        return out
 
     def code(self, name: str) -> int:
         """Integer code of a symbol name or alias (its index in ``symbols``).
@@ -206,7 +212,11 @@ class GameModel:
         KeyError
             If no symbol has that name or alias.
         """
-        return self.symbols.index(self.symbol(name))
+        return self._codes[self.symbol(name).name]
+
+    @cached_property
+    def _codes(self) -> dict[str, int]:
+        return {s.name: i for i, s in enumerate(self.symbols)}
 
     def of_kind(self, kind: str) -> tuple[Symbol, ...]:
         """Symbols of one class, in file order."""

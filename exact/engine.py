@@ -1,0 +1,461 @@
+r"""Exact analysis of one spin by per-reel factorisation over all stop combinations.
+
+Method
+------
+Reels stop independently and uniformly, so for any functions :math:`g_r` of
+reel r's stop, :math:`E[\prod_r g_r(s_r)] = \prod_r E[g_r(s_r)]`.  The spin win
+(before the level multiplier, scaled by the fish denominator D) is written as a
+sum of such product terms,
+
+.. math::  \tilde W = D\,(\text{ways} + \text{collect}) = \sum_t a_t \prod_r g_{t,r}(s_r),
+
+* one **ways term** per pay symbol p and OAK n with a non-zero pay
+  (section 6): :math:`a_t = D\,\text{pay}_p(n)`, :math:`g_{t,r} = c_{p,r}` (count
+  of p plus WILD in the reel window) for reels before n, the indicator
+  :math:`[c_{p,n}=0]` on reel n (when n is not the last reel), 1 after;
+* one **collect term** per pair of reels (a, b) (section 8,
+  collect = (sum of KEY counts) x (sum of FISH values)): :math:`a_t = 1`,
+  :math:`g_{t,a} = k_a` (KEY count), :math:`g_{t,b} = D F_b` (sum of the FISH
+  values on reel b, random), both factors on one reel when a = b;
+* a constant term t = 0 (:math:`a_0 = 0`, g = 1) that carries probabilities.
+
+Then :math:`E[\tilde W^2] = \sum_{t,u} a_t a_u \prod_r S_r[t,u]` with the per-reel
+second-moment matrices :math:`S_r[t,u] = \sum_s E[g_{t,r} g_{u,r} \mid s]`; the
+fish values enter through their exact means and variances (independent per
+FISH symbol, section 7).  To split by a count N of symbols in the window (FS in
+the base game, KEY in the free spins) each reel's matrix becomes a polynomial
+:math:`S_r(z) = \sum_s z^{N_r(s)} E[\ldots \mid s]`; the product over reels is a
+convolution in z and an element-wise (Hadamard) product in (t, u), and the
+coefficient of :math:`z^n` gives the moments on the event N = n.
+
+Per-reel tables are int64 numpy arrays (object arrays if a bound says int64 could
+overflow); the cross-reel products are Python integers; Fractions are formed
+once, at the end.  Nothing is a float.
+
+References
+----------
+Rules page sections 6 (ways), 7 (fish values), 8 (collect), 9 (win of a
+spin), 10 (trigger), 11 (level multiplier).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm, prod
+
+import numpy as np
+
+from exact.model import FISH, KEY, PAY, SCATTER, WILD, GameModel, MathSet, Phase
+from exact.moments import CountSplit, PhaseAnalysis
+
+_INT64_SAFE = 2**62
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """Exact one-spin analyses of every phase of a math set.
+
+    Attributes
+    ----------
+    base : PhaseAnalysis
+        The base game (base strips, multiplier 1, weight table ``base``).
+    levels : tuple of PhaseAnalysis
+        One per free-spin level, level 1 first (free-spin strips, the
+        level's multiplier and weight table).
+    """
+
+    base: PhaseAnalysis
+    levels: tuple[PhaseAnalysis, ...]
+
+
+def analyse(ms: MathSet) -> GameAnalysis:
+    """Exact analysis of the base game and of every free-spin level of a math set.
+
+    Returns
+    -------
+    GameAnalysis
+        All figures exact Fractions in credits per spin.
+
+    Raises
+    ------
+    ValueError
+        If a FISH symbol on a phase's strips has no weight table for that phase.
+    """
+    model = ms.model
+    base = analyse_phase(ms, model.base_phase)
+    levels = tuple(analyse_phase(ms, model.level_phase(lv)) for lv in model.levels)
+    return GameAnalysis(base=base, levels=levels)
+
+
+# --------------------------------------------------------------------------
+# per-reel window tables
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReelTables:
+    """Integer tables of one reel's windows, one column per stop.
+
+    Attributes
+    ----------
+    counts : ndarray, shape (n_symbols, stops), int64
+        counts[c, s] = number of symbol code c in the window at stop s.
+    ways_count : ndarray, shape (n_pay, stops), int64
+        Count of each pay symbol plus every WILD (section 6).
+    keys, scatters : ndarray, shape (stops,), int64
+        KEY and scatter counts in the window.
+    fish_mean : ndarray, shape (stops,), int64 or object
+        D x E[sum of FISH values in the window], credits x D.
+    fish_var : ndarray, shape (stops,), int64 or object
+        D^2 x Var[sum of FISH values in the window].
+    """
+
+    counts: np.ndarray
+    ways_count: np.ndarray
+    keys: np.ndarray
+    scatters: np.ndarray
+    fish_mean: np.ndarray
+    fish_var: np.ndarray
+
+    @property
+    def stops(self) -> int:
+        return self.counts.shape[1]
+
+
+def window_codes(strip: np.ndarray, rows: int) -> np.ndarray:
+    """Symbol codes of every window of one reel: shape (stops, rows), int64.
+
+    Row 1 is the stop, the rows below the next positions, wrapping (section 3).
+    """
+    n = len(strip)
+    idx = (np.arange(n)[:, None] + np.arange(rows)[None, :]) % n
+    return strip[idx]
+
+
+def fish_scale(model: GameModel, table: str) -> int:
+    """D: the lcm of the weight sums of every FISH symbol's table ``table`` (1 if none)."""
+    return lcm(1, *(sum(s.weights[table]) for s in model.of_kind(FISH) if table in s.weights))
+
+
+def fish_moments_scaled(model: GameModel, table: str, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per symbol code: D E[v] and D^2 Var[v] of its FISH value (0 for non-FISH), int arrays.
+
+    Exact integers because D is a multiple of every weight sum W:
+    D E[v] = (D/W) sum w v and D^2 Var[v] = (D/W)^2 (W sum w v^2 - (sum w v)^2).
+    """
+    mean = [0] * len(model.symbols)
+    var = [0] * len(model.symbols)
+    for code, s in enumerate(model.symbols):
+        if s.kind != FISH or table not in s.weights:
+            continue
+        w = s.weights[table]
+        total = sum(w)
+        f = d // total
+        s1 = sum(wi * v for wi, v in zip(w, s.values))
+        s2 = sum(wi * v * v for wi, v in zip(w, s.values))
+        mean[code] = f * s1
+        var[code] = f * f * (total * s2 - s1 * s1)
+    return _int_array(mean), _int_array(var)
+
+
+def _int_array(values) -> np.ndarray:
+    values = [int(v) for v in values]
+    if all(abs(v) < _INT64_SAFE for v in values):
+        return np.array(values, dtype=np.int64)
+    return np.array(values, dtype=object)
+
+
+def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int) -> ReelTables:
+    """Window tables of one reel strip for a phase with FISH weight table ``table``.
+
+    Raises
+    ------
+    ValueError
+        If a FISH symbol on the strip has no weight table ``table``.
+    """
+    n_sym = len(model.symbols)
+    win = window_codes(strip, model.rows)
+    counts = np.zeros((n_sym, len(strip)), dtype=np.int64)
+    for i in range(model.rows):
+        np.add.at(counts, (win[:, i], np.arange(len(strip))), 1)
+    for code, s in enumerate(model.symbols):
+        if s.kind == FISH and counts[code].any() and table not in s.weights:
+            raise ValueError(f"{s.name} has no weight table {table!r}")
+    kinds = np.array([s.kind for s in model.symbols])
+    pay_codes = np.flatnonzero(kinds == PAY)
+    wild_total = counts[kinds == WILD].sum(axis=0)
+    ways_count = counts[pay_codes] + wild_total[None, :]
+    keys = counts[kinds == KEY].sum(axis=0)
+    scatters = counts[kinds == SCATTER].sum(axis=0)
+    mean, var = fish_moments_scaled(model, table, d)
+    return ReelTables(counts=counts, ways_count=ways_count, keys=keys, scatters=scatters,
+                      fish_mean=mean @ counts if mean.dtype != object else mean.dot(counts.astype(object)),
+                      fish_var=var @ counts if var.dtype != object else var.dot(counts.astype(object)))
+
+
+# --------------------------------------------------------------------------
+# product terms
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Term:
+    """One product term of the scaled win: kind ``const``, ``ways`` (symbol, oak) or ``collect`` (reels a, b)."""
+
+    kind: str
+    coef: int
+    symbol: str = ""
+    oak: int = 0
+    key_reel: int = -1
+    fish_reel: int = -1
+
+
+def product_terms(model: GameModel, tables: list[ReelTables], d: int) -> list[Term]:
+    """The product terms of D x (ways + collect); terms identically 0 on these strips are left out."""
+    terms = [Term("const", 0)]
+    for p, sym in enumerate(model.pay_symbols):
+        for oak in range(1, model.reels + 1):
+            if sym.pays[oak - 1]:
+                terms.append(Term("ways", d * sym.pays[oak - 1], symbol=sym.name, oak=oak))
+    key_reels = [r for r, t in enumerate(tables) if t.keys.any()]
+    fish_reels = [r for r, t in enumerate(tables) if t.fish_mean.any() or t.fish_var.any()]
+    for a in key_reels:
+        for b in fish_reels:
+            terms.append(Term("collect", 1, key_reel=a, fish_reel=b))
+    return terms
+
+
+def term_factors(model: GameModel, terms: list[Term], r: int, t: ReelTables) -> tuple[np.ndarray, np.ndarray]:
+    """Reel r's factor of every term.
+
+    Returns
+    -------
+    x : ndarray, shape (n_terms, stops), int64
+        The deterministic part of g_{t,r}(s).
+    phi : ndarray, shape (n_terms,), bool
+        True where g_{t,r} = x * (D x sum of FISH values on the reel), a random factor.
+    """
+    pay_index = {s.name: i for i, s in enumerate(model.pay_symbols)}
+    x = np.ones((len(terms), t.stops), dtype=np.int64)
+    phi = np.zeros(len(terms), dtype=bool)
+    for i, term in enumerate(terms):
+        if term.kind == "ways":
+            c = t.ways_count[pay_index[term.symbol]]
+            if r < term.oak:
+                x[i] = c
+            elif r == term.oak:  # 0-based reel index oak is the reel after the combination
+                x[i] = c == 0
+        elif term.kind == "collect":
+            if r == term.key_reel:
+                x[i] = t.keys
+            if r == term.fish_reel:
+                phi[i] = True
+    return x, phi
+
+
+def reel_moment_polynomial(x: np.ndarray, phi: np.ndarray, t: ReelTables, degree: np.ndarray) -> dict[int, np.ndarray]:
+    """Per-reel second-moment matrices split by the count ``degree`` of each stop.
+
+    Returns
+    -------
+    dict int -> ndarray, shape (n_terms, n_terms), object (Python ints)
+        d -> sum over stops s with degree[s] = d of E[g_t(s) g_u(s)], where
+        g_t = x_t (times D F when phi_t); the fish variance adds to the
+        (phi, phi) block: x_t x_u D^2 Var[F | s].
+    """
+    mean_factor = np.where(phi[:, None], t.fish_mean[None, :], 1)
+    gbar = x * mean_factor
+    xphi = x * phi[:, None]
+    big = max(int(np.max(np.abs(gbar), initial=0)), 1) ** 2 * t.stops
+    big += max(int(np.max(np.abs(xphi), initial=0)), 1) ** 2 * max(int(np.max(t.fish_var, initial=0)), 1) * t.stops
+    dtype = np.int64 if big < _INT64_SAFE and gbar.dtype != object and t.fish_var.dtype != object else object
+    gbar, xphi, var = gbar.astype(dtype), xphi.astype(dtype), t.fish_var.astype(dtype)
+    out = {}
+    for d in np.unique(degree):
+        sel = degree == d
+        g = gbar[:, sel]
+        m = g @ g.T
+        if phi.any():
+            xp = xphi[:, sel]
+            m = m + (xp * var[sel][None, :]) @ xp.T
+        out[int(d)] = m.astype(object)
+    return out
+
+
+def _convolve(acc: dict[int, np.ndarray], nxt: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    out: dict[int, np.ndarray] = {}
+    for i, a in acc.items():
+        for j, b in nxt.items():
+            p = a * b
+            out[i + j] = out[i + j] + p if (i + j) in out else p
+    return out
+
+
+def split_moments(polys: list[dict[int, np.ndarray]], coef: np.ndarray, total: int,
+                  d: int, multiplier: int) -> CountSplit:
+    """Multiply the reels' polynomials and read P(N=n), E[W 1{N=n}], E[W^2 1{N=n}].
+
+    ``polys`` hold the upper-triangle entries (flattened) of each reel's
+    matrices; ``coef`` is a_t for t in the same flattened (t, u) order, as
+    pairs (first-moment weights, second-moment weights).
+    """
+    acc = polys[0]
+    for p in polys[1:]:
+        acc = _convolve(acc, p)
+    w1, w2 = coef
+    top = max(acc)
+    prob, win, win2 = [], [], []
+    for n in range(top + 1):
+        if n not in acc:
+            prob.append(Fraction(0)); win.append(Fraction(0)); win2.append(Fraction(0))
+            continue
+        v = acc[n]
+        prob.append(Fraction(int(v[0]), total))
+        win.append(Fraction(int(w1.dot(v)) * multiplier, total * d))
+        win2.append(Fraction(int(w2.dot(v)) * multiplier * multiplier, total * d * d))
+    return CountSplit(prob=tuple(prob), win=tuple(win), win2=tuple(win2))
+
+
+def analyse_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
+    """Exact analysis of one spin of ``phase`` over all stop combinations.
+
+    Parameters
+    ----------
+    ms : MathSet
+    phase : Phase
+        ``model.base_phase`` or ``model.level_phase(level)``.
+
+    Returns
+    -------
+    PhaseAnalysis
+        E[W], E[W^2], the ways/collect split, ways per symbol and OAK, OAK
+        probabilities, the splits by scatter count and by KEY count, and the
+        hit frequency; Fractions, credits per spin, W including the phase's
+        multiplier.
+
+    Raises
+    ------
+    ValueError
+        If a FISH symbol on the phase's strips has no weight table for the phase.
+
+    References
+    ----------
+    Rules page sections 6-11; the factorisation is described in the module docstring.
+    """
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    d = fish_scale(model, phase.weights)
+    tables = [reel_tables(model, s, phase.weights, d) for s in strips.codes]
+    terms = product_terms(model, tables, d)
+    total = prod(t.stops for t in tables)
+    mult = phase.multiplier
+
+    n_terms = len(terms)
+    iu, ju = np.triu_indices(n_terms)
+    a = np.array([term.coef for term in terms], dtype=object)
+    w1 = np.where(iu == 0, a[ju], 0).astype(object)                       # row 0: E[g_u]
+    w2 = (a[iu] * a[ju] * np.where(iu == ju, 1, 2)).astype(object)       # sum over t <= u
+
+    by = {}
+    first = [None] * model.reels
+    for name, key in (("scatter", "scatters"), ("key", "keys")):
+        polys = []
+        for r, t in enumerate(tables):
+            x, phi = term_factors(model, terms, r, t)
+            poly = reel_moment_polynomial(x, phi, t, getattr(t, key))
+            polys.append({deg: m[iu, ju] for deg, m in poly.items()})
+            if first[r] is None:
+                first[r] = sum(poly.values())[0]                          # sum_s E[g_u(s)], shape (n_terms,)
+        by[name] = split_moments(polys, (w1, w2), total, d, mult)
+
+    # ways by symbol and OAK: a_t prod_r E[g_{t,r}]
+    prod_first = np.ones(n_terms, dtype=object)
+    for f in first:
+        prod_first = prod_first * f
+    ways_by_symbol = {s.name: [Fraction(0)] * model.reels for s in model.pay_symbols}
+    collect_total = 0
+    for i, term in enumerate(terms):
+        if term.kind == "ways":
+            ways_by_symbol[term.symbol][term.oak - 1] = Fraction(term.coef * int(prod_first[i]) * mult, total * d)
+        elif term.kind == "collect":
+            collect_total += int(prod_first[i])
+    ways_by_symbol = {k: tuple(v) for k, v in ways_by_symbol.items()}
+    collect_mean = Fraction(collect_total * mult, total * d)
+    ways_mean = sum((sum(v) for v in ways_by_symbol.values()), Fraction(0))
+
+    return PhaseAnalysis(
+        phase=phase,
+        mean=by["scatter"].mean,
+        second=by["scatter"].second,
+        ways_mean=ways_mean,
+        collect_mean=collect_mean,
+        ways_by_symbol=ways_by_symbol,
+        oak_prob=oak_probabilities(model, tables),
+        by_scatter=by["scatter"],
+        by_key=by["key"],
+        hit_frequency=hit_frequency(model, tables),
+    )
+
+
+def oak_probabilities(model: GameModel, tables: list[ReelTables]) -> dict[str, tuple[Fraction, ...]]:
+    """P(the combination of each pay symbol has exactly OAK = n), n = 1..reels (section 6).
+
+    P(OAK = n) = prod_{r < n} P(c_r > 0) x P(c_n = 0), with c the count of the
+    symbol plus WILD on a reel; the last reel has no closing factor.
+    """
+    out = {}
+    for p, sym in enumerate(model.pay_symbols):
+        present = [int((t.ways_count[p] > 0).sum()) for t in tables]
+        sizes = [t.stops for t in tables]
+        probs = []
+        for n in range(1, model.reels + 1):
+            num = prod(present[:n])
+            den = prod(sizes[:n])
+            if n < model.reels:
+                num *= sizes[n] - present[n]
+                den *= sizes[n]
+            probs.append(Fraction(num, den))
+        out[sym.name] = tuple(probs)
+    return out
+
+
+def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
+    """P(win > 0): some pay symbol pays, or a KEY and a FISH are both in the window.
+
+    Exact dynamic programme over the reels: the state is (set of pay symbols
+    whose combination is still running, a KEY seen, a FISH seen); a state that
+    has already paid leaves the programme into a won count.  FISH values are
+    all positive, so collect > 0 iff KEY and FISH are both in the window
+    (section 8); a pay symbol pays iff its paytable value at its OAK is > 0
+    (section 6).
+    """
+    pays = [sym.pays for sym in model.pay_symbols]
+    n_pay = len(pays)
+    fish_codes = [c for c, s in enumerate(model.symbols) if s.kind == FISH and all(v > 0 for v in s.values)]
+    full = (1 << n_pay) - 1
+    states: dict[tuple[int, bool, bool], int] = {(full, False, False): 1}
+    won = 0
+    for r, t in enumerate(tables):
+        present = (t.ways_count > 0)
+        bits = (present.astype(object) * np.array([1 << p for p in range(n_pay)], dtype=object)[:, None]).sum(axis=0) \
+            if n_pay else np.zeros(t.stops, dtype=object)
+        has_key = t.keys > 0
+        has_fish = t.counts[fish_codes].sum(axis=0) > 0 if fish_codes else np.zeros(t.stops, dtype=bool)
+        classes: dict[tuple[int, bool, bool], int] = {}
+        for s in range(t.stops):
+            k = (int(bits[s]), bool(has_key[s]), bool(has_fish[s]))
+            classes[k] = classes.get(k, 0) + 1
+        pay_here = sum(1 << p for p in range(n_pay) if r > 0 and pays[p][r - 1] > 0)  # OAK = r ends here
+        new: dict[tuple[int, bool, bool], int] = {}
+        won *= t.stops
+        for (mask, key, fish), cnt in states.items():
+            for (m, k2, f2), c2 in classes.items():
+                alive = mask & m
+                ended = mask & ~m
+                if ended & pay_here:
+                    won += cnt * c2
+                    continue
+                st = (alive, key or k2, fish or f2)
+                new[st] = new.get(st, 0) + cnt * c2
+        states = new
+    last = sum(1 << p for p in range(n_pay) if pays[p][model.reels - 1] > 0)
+    for (mask, key, fish), cnt in states.items():
+        if (mask & last) or (key and fish):
+            won += cnt
+    return Fraction(won, prod(t.stops for t in tables))

@@ -1,0 +1,109 @@
+"""Brute-force oracle: every stop combination and every FISH value assignment,
+each spin evaluated by the rules-page evaluator (exact.evaluator), summed exactly.
+
+Used to check every figure the factorised engine claims to be exact.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from fractions import Fraction
+from math import prod
+
+import numpy as np
+
+from exact.evaluator import evaluate
+from exact.model import FISH, MathSet, ReelStrips
+from strips.loader import bundled_path, parse_game
+
+
+def rules_page_model():
+    p = bundled_path("rules_page") / "game.toml"
+    return parse_game(p.read_bytes(), str(p))
+
+
+def small_fish_model(model=None, reels=None, rows=None):
+    """The rules-page game with two values per FISH symbol (so fish assignments can be
+    enumerated quickly), optionally with another reel count or row count."""
+    model = model or rules_page_model()
+    syms = []
+    for s in model.symbols:
+        if s.kind == FISH:
+            v = (s.values[0], s.values[-1])
+            w = {k: (t[0] + 1, t[-1] + 2) for k, t in s.weights.items()}
+            s = dataclasses.replace(s, values=v, weights=w)
+        if reels is not None:
+            if s.kind == "pay":
+                pays = tuple(s.pays[:reels]) + (0,) * max(0, reels - len(s.pays))
+                pays = pays[:-1] + (max(s.pays[-1], pays[-1]),) if reels < len(s.pays) else pays
+                s = dataclasses.replace(s, pays=pays)
+            s = dataclasses.replace(s, reels={k: frozenset(r for r in v if r < reels) for k, v in s.reels.items()})
+        syms.append(s)
+    return dataclasses.replace(model, symbols=tuple(syms), reels=reels or model.reels, rows=rows or model.rows)
+
+
+def make_set(model, base_reels, bonus_reels=None) -> MathSet:
+    """A MathSet from lists of symbol-name lists."""
+    def rs(name, reels):
+        return ReelStrips(name=name, reels=tuple(tuple(r) for r in reels),
+                          codes=tuple(np.array([model.code(x) for x in r], dtype=np.int64) for r in reels))
+    strips = {"base": rs("base", base_reels)}
+    strips["bonus"] = rs("bonus", bonus_reels if bonus_reels is not None else base_reels)
+    return MathSet(name="test", model=model, strips=strips)
+
+
+@dataclasses.dataclass
+class BruteForce:
+    prob_scatter: dict
+    win_scatter: dict
+    win2_scatter: dict
+    prob_key: dict
+    win_key: dict
+    win2_key: dict
+    ways_by_symbol: dict
+    collect: Fraction
+    hit: Fraction
+    oak: dict
+
+
+def brute_force(ms: MathSet, phase) -> BruteForce:
+    """Exact moments of one spin of ``phase`` by enumerating every stop combination
+    and every FISH value assignment, evaluated literally."""
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    total = prod(strips.lengths)
+    acc = {k: {} for k in ("ps", "ws", "w2s", "pk", "wk", "w2k")}
+    ways = {s.name: [Fraction(0)] * model.reels for s in model.pay_symbols}
+    oak = {s.name: [Fraction(0)] * model.reels for s in model.pay_symbols}
+    collect = Fraction(0)
+    hit = Fraction(0)
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        window = strips.window(stops, model.rows)
+        fish = [model.symbol(n) for col in window for n in col if model.symbol(n).kind == FISH]
+        choices = [list(zip(s.values, s.weights[phase.weights])) for s in fish]
+        sums = [sum(s.weights[phase.weights]) for s in fish]
+        pw = Fraction(1, total)
+        for assignment in itertools.product(*choices):
+            w = pw * Fraction(prod(x[1] for x in assignment), prod(sums))
+            res = evaluate(model, window, [x[0] for x in assignment], phase.multiplier)
+            for key, n in (("s", res.scatters), ("k", res.keys)):
+                acc["p" + key][n] = acc["p" + key].get(n, 0) + w
+                acc["w" + key][n] = acc["w" + key].get(n, 0) + w * res.win
+                acc["w2" + key][n] = acc["w2" + key].get(n, 0) + w * res.win * res.win
+            for ww in res.ways:
+                ways[ww.symbol][ww.oak - 1] += w * ww.pay * phase.multiplier
+            collect += w * res.collect * phase.multiplier
+            if res.win > 0:
+                hit += w
+        # OAK of each symbol regardless of pay (section 6 combination length)
+        for s in model.pay_symbols:
+            n = 0
+            for col in window:
+                if any(x == s.name or model.symbol(x).kind == "wild" for x in col):
+                    n += 1
+                else:
+                    break
+            if n:
+                oak[s.name][n - 1] += Fraction(1, total)
+    return BruteForce(acc["ps"], acc["ws"], acc["w2s"], acc["pk"], acc["wk"], acc["w2k"],
+                      {k: tuple(v) for k, v in ways.items()}, collect, hit, {k: tuple(v) for k, v in oak.items()})
