@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from exact.model import Phase
-from exact.moments import CountSplit, PhaseAnalysis
+from exact.moments import CountSplit
 from markov.chain import (
     END,
     Ladder,
@@ -28,7 +27,7 @@ from markov.chain import (
     play,
     validate_split,
 )
-from test_markov_oracle import enumerate_feature, rules_page_model, simulate_feature, split_of
+from test_markov_oracle import enumerate_feature, phase_analysis, rules_page_model, simulate_feature, split_of
 
 HALF = F(1, 2)
 
@@ -242,17 +241,6 @@ def test_monte_carlo_within_999_interval():
 # ---------------------------------------------------------------------------
 # model glue
 # ---------------------------------------------------------------------------
-def phase_analysis(split: CountSplit, name="level1", scatter: CountSplit | None = None,
-                   ways_share=F(1, 2)) -> PhaseAnalysis:
-    """A hand-built PhaseAnalysis around a split (ways/collect split ``ways_share``/rest of the mean)."""
-    mean = split.mean
-    return PhaseAnalysis(phase=Phase(name, "bonus", name, 1), mean=mean, second=split.second,
-                         ways_mean=mean * ways_share, collect_mean=mean * (1 - ways_share),
-                         ways_by_symbol={}, oak_prob={},
-                         by_scatter=scatter or CountSplit((F(1),), (mean,), (split.second,)),
-                         by_key=split, hit_frequency=F(0))
-
-
 def test_ladder_of_reads_the_model_ladder():
     model = rules_page_model()
     splits = [split_of([(HALF, 0, F(i)), (HALF, 1, F(0))]) for i in range(4)]

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from exact.moments import CountSplit
+from exact.model import Phase
+from exact.moments import CountSplit, PhaseAnalysis
 from strips.loader import parse_game
 
 #: one spin outcome of a level: (probability, KEY count, win in credits)
@@ -56,38 +57,60 @@ class Brute:
     keys: F
 
 
-def enumerate_feature(outcomes, thresholds, spins, initial_spins) -> Brute:
-    """Play every sequence of spin outcomes through the section 11 rules literally.
+def feature_paths(outcomes, thresholds, spins, initial_spins):
+    """Every sequence of spin outcomes, played through the section 11 rules literally.
 
     ``outcomes[i]`` lists the outcomes of one spin of level i + 1;
     ``thresholds[i]`` is the KEY total needed to start level i + 1;
     ``spins[i]`` its spins (``spins[0]`` unused: level 1 plays ``initial_spins``).
+
+    Yields
+    ------
+    (probability, wins of each level played (list), KEY total, spins of each level played (list))
     """
     n_levels = len(outcomes)
-    res = Brute(F(0), F(0), [F(0)] * n_levels, [F(0)] * n_levels, [F(0)] * n_levels,
-                [F(0)] * n_levels, F(0))
 
-    def play_level(level, counter, prob, total):
-        # all sequences of this level's spins, then the rule at the end of the level
+    def play_level(level, counter, prob, wins, played):
         n = initial_spins if level == 0 else spins[level]
-        res.reach[level] += prob
         seqs = [(prob, counter, F(0))]
         for _ in range(n):
             seqs = [(p * q, c + k, w + x) for p, c, w in seqs for q, k, x in outcomes[level]]
         for p, c, w in seqs:
-            res.spins_by_level[level] += p * n
-            res.win_by_level[level] += p * w
-            new_total = total + w
             if level + 1 < n_levels and c >= thresholds[level + 1]:   # the next level starts
-                play_level(level + 1, c, p, new_total)
+                yield from play_level(level + 1, c, p, wins + [w], played + [n])
             else:                                                      # the free spins end
-                res.final_level[level] += p
-                res.mean += p * new_total
-                res.second += p * new_total * new_total
-                res.keys += p * c
+                yield p, wins + [w], c, played + [n]
 
-    play_level(0, 0, F(1), F(0))
+    yield from play_level(0, 0, F(1), [], [])
+
+
+def enumerate_feature(outcomes, thresholds, spins, initial_spins) -> Brute:
+    """Exact feature figures summed over :func:`feature_paths`."""
+    n_levels = len(outcomes)
+    res = Brute(F(0), F(0), [F(0)] * n_levels, [F(0)] * n_levels, [F(0)] * n_levels,
+                [F(0)] * n_levels, F(0))
+    for p, wins, keys, played in feature_paths(outcomes, thresholds, spins, initial_spins):
+        total = sum(wins)
+        res.mean += p * total
+        res.second += p * total * total
+        res.keys += p * keys
+        res.final_level[len(wins) - 1] += p
+        for i, (w, n) in enumerate(zip(wins, played)):
+            res.reach[i] += p
+            res.spins_by_level[i] += p * n
+            res.win_by_level[i] += p * w
     return res
+
+
+def phase_analysis(split: CountSplit, name="level1", scatter: CountSplit | None = None,
+                   ways_share=F(1, 2)) -> PhaseAnalysis:
+    """A hand-built PhaseAnalysis around a KEY split (ways mean = ``ways_share`` x mean, collect the rest)."""
+    mean = split.mean
+    return PhaseAnalysis(phase=Phase(name, "bonus", name, 1), mean=mean, second=split.second,
+                         ways_mean=mean * ways_share, collect_mean=mean * (1 - ways_share),
+                         ways_by_symbol={}, oak_prob={},
+                         by_scatter=scatter or CountSplit((F(1),), (mean,), (split.second,)),
+                         by_key=split, hit_frequency=F(0))
 
 
 def simulate_feature(outcomes, thresholds, spins, initial_spins, n_features, seed):
