@@ -1,0 +1,131 @@
+"""The factorised engine against the brute-force oracle (every stop combination and
+every FISH value assignment through the rules-page evaluator), exactly.
+
+Set HYPOTHESIS_PROFILE=thorough for hundreds of random strip sets (opt-in, long).
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from exact.engine import analyse, analyse_phase
+from oracle import brute_force, make_set, small_fish_model
+
+settings.register_profile("default", max_examples=25, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("thorough", max_examples=400, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def padded(values, n):
+    values = tuple(values)
+    return values + (Fraction(0),) * (n - len(values))
+
+
+def from_dict(d, n):
+    return tuple(d.get(i, Fraction(0)) for i in range(n))
+
+
+def with_two_oak_pay(model):
+    """Give PIC1 a 2 OAK pay so the 2 OAK path of the engine is exercised too."""
+    syms = tuple(dataclasses.replace(s, pays=(0, 1) + s.pays[2:]) if s.name == "PIC1" else s for s in model.symbols)
+    return dataclasses.replace(model, symbols=syms)
+
+
+@st.composite
+def small_sets(draw, reels=(3, 4), max_len=5):
+    n_reels = draw(st.sampled_from(reels))
+    rows = draw(st.sampled_from((2, 3, 4)))
+    model = small_fish_model(reels=n_reels, rows=rows)
+    if draw(st.booleans()):
+        model = with_two_oak_pay(model)
+    pays = [s.name for s in model.pay_symbols]
+
+    def strip(set_name, r):
+        allowed = [s.name for s in model.symbols if s.allowed_on(set_name, r)]
+        length = draw(st.integers(rows, max_len))
+        # pay symbols twice as likely, so windows mix pays with (several) specials
+        return draw(st.lists(st.sampled_from(allowed + pays), min_size=length, max_size=length))
+
+    base = [strip("base", r) for r in range(n_reels)]
+    bonus = [strip("bonus", r) for r in range(n_reels)]
+    return make_set(model, base, bonus)
+
+
+def assert_phase_equal(ms, phase):
+    an = analyse_phase(ms, phase)
+    bf = brute_force(ms, phase)
+    n = max(len(an.by_scatter.prob), max(bf.prob_scatter) + 1)
+    assert padded(an.by_scatter.prob, n) == from_dict(bf.prob_scatter, n)
+    assert padded(an.by_scatter.win, n) == from_dict(bf.win_scatter, n)
+    assert padded(an.by_scatter.win2, n) == from_dict(bf.win2_scatter, n)
+    n = max(len(an.by_key.prob), max(bf.prob_key) + 1)
+    assert padded(an.by_key.prob, n) == from_dict(bf.prob_key, n)
+    assert padded(an.by_key.win, n) == from_dict(bf.win_key, n)
+    assert padded(an.by_key.win2, n) == from_dict(bf.win2_key, n)
+    assert dict(an.ways_by_symbol) == bf.ways_by_symbol
+    assert an.collect_mean == bf.collect
+    assert an.hit_frequency == bf.hit
+    assert dict(an.oak_prob) == bf.oak
+    assert an.key_2plus == sum((v for k, v in bf.prob_key.items() if k >= 2), Fraction(0))
+    return an
+
+
+@given(small_sets())
+def test_base_phase_equals_brute_force(ms):
+    assert_phase_equal(ms, ms.model.base_phase)
+
+
+@given(small_sets())
+def test_free_spin_level_equals_brute_force(ms):
+    model = ms.model
+    for level in (model.levels[0], model.levels[-1]):
+        assert_phase_equal(ms, model.level_phase(level))
+
+
+def test_five_reels_general_windows_equal_brute_force():
+    """5 reels x 4 rows, windows with several specials and several WILDs on one reel."""
+    model = small_fish_model()
+    base = [["PIC1", "KEY", "FS", "FISH1", "AUS1"],
+            ["WILD", "WILD", "FISH2", "KEY", "PIC1"],
+            ["KEY", "FS", "FS", "PIC1", "FISH1"],
+            ["FISH3", "WILD", "PIC2", "FS"],
+            ["FISH4", "FS", "PIC1", "WILD"]]
+    bonus = [["PIC1", "KEY", "FISH1", "KEY"],
+             ["KEY", "PIC1", "FISH2", "AUS2"],
+             ["KEY", "KEY", "PIC1", "PIC1"],
+             ["FISH3", "PIC1", "FISH1", "AUS1"],
+             ["FISH4", "PIC1", "PIC2", "FISH1"]]
+    ms = make_set(model, base, bonus)
+    an = assert_phase_equal(ms, model.base_phase)
+    assert len(an.by_scatter.prob) > 5 - 1  # up to 2 FS on one reel: counts beyond 4 occur
+    assert_phase_equal(ms, model.level_phase(model.levels[3]))
+
+
+def test_invariants_on_random_sets():
+    """Probabilities sum to 1; the per-symbol split sums to the ways mean; ways + collect = mean."""
+    model = small_fish_model()
+    ms = make_set(model, [["PIC1", "KEY", "AUS2", "FISH1", "PIC3", "FS"]] * 5,
+                  [["PIC1", "KEY", "AUS2", "FISH1", "PIC3", "PIC4"]] * 5)
+    for phase in model.phases:
+        an = analyse_phase(ms, phase)
+        assert sum(an.by_scatter.prob) == 1 and sum(an.by_key.prob) == 1
+        assert sum(sum(v) for v in an.ways_by_symbol.values()) == an.ways_mean
+        assert an.ways_mean + an.collect_mean == an.mean == an.by_key.mean
+        assert an.second == an.by_key.second
+        for probs in an.oak_prob.values():
+            assert sum(probs) <= 1
+
+
+def test_results_are_fractions_not_floats():
+    model = small_fish_model()
+    ms = make_set(model, [["PIC1", "KEY", "AUS2", "FISH1"]] * 5, [["PIC1", "KEY", "AUS2", "FISH1"]] * 5)
+    ga = analyse(ms)
+    for an in (ga.base,) + ga.levels:
+        for v in (an.mean, an.second, an.ways_mean, an.collect_mean, an.hit_frequency) + an.by_key.win2:
+            assert type(v) is Fraction
