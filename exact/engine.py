@@ -354,10 +354,11 @@ def analyse_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
 
     by = {}
     first = [None] * model.reels
+    factors = [term_factors(model, terms, r, t) for r, t in enumerate(tables)]
     for name, key in (("scatter", "scatters"), ("key", "keys")):
         polys = []
         for r, t in enumerate(tables):
-            x, phi = term_factors(model, terms, r, t)
+            x, phi = factors[r]
             poly = reel_moment_polynomial(x, phi, t, getattr(t, key))
             polys.append({deg: m[iu, ju] for deg, m in poly.items()})
             if first[r] is None:
@@ -419,43 +420,65 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     """P(win > 0): some pay symbol pays, or a KEY and a FISH are both in the window.
 
     Exact dynamic programme over the reels: the state is (set of pay symbols
-    whose combination is still running, a KEY seen, a FISH seen); a state that
-    has already paid leaves the programme into a won count.  FISH values are
-    all positive, so collect > 0 iff KEY and FISH are both in the window
-    (section 8); a pay symbol pays iff its paytable value at its OAK is > 0
-    (section 6).
+    whose combination is still running, as a bit mask; a KEY seen; a FISH
+    seen) with an integer count of stop prefixes; a prefix in which a symbol's
+    combination ended with a paying OAK leaves the programme into a won count.
+    FISH values are all positive, so collect > 0 iff a KEY and a FISH are
+    both in the window (section 8); a pay symbol pays iff its paytable value
+    at its OAK is > 0 (section 6).  Counts are int64 (object if the number
+    of stop combinations could overflow it).
     """
     pays = [sym.pays for sym in model.pay_symbols]
     n_pay = len(pays)
     fish_codes = [c for c, s in enumerate(model.symbols) if s.kind == FISH and all(v > 0 for v in s.values)]
-    full = (1 << n_pay) - 1
-    states: dict[tuple[int, bool, bool], int] = {(full, False, False): 1}
+    total = prod(t.stops for t in tables)
+    dtype = np.int64 if total < _INT64_SAFE and n_pay < 62 else object
+    bitval = np.array([1 << p for p in range(n_pay)], dtype=dtype)
+    # state arrays: mask, key flag, fish flag, count
+    mask = np.array([(1 << n_pay) - 1], dtype=dtype)
+    flag = np.zeros(1, dtype=np.int64)          # bit 0: KEY seen, bit 1: FISH seen
+    count = np.ones(1, dtype=dtype)
     won = 0
     for r, t in enumerate(tables):
-        present = (t.ways_count > 0)
-        bits = (present.astype(object) * np.array([1 << p for p in range(n_pay)], dtype=object)[:, None]).sum(axis=0) \
-            if n_pay else np.zeros(t.stops, dtype=object)
-        has_key = t.keys > 0
+        bits = (t.ways_count > 0).astype(dtype).T @ bitval if n_pay else np.zeros(t.stops, dtype=dtype)
         has_fish = t.counts[fish_codes].sum(axis=0) > 0 if fish_codes else np.zeros(t.stops, dtype=bool)
-        classes: dict[tuple[int, bool, bool], int] = {}
-        for s in range(t.stops):
-            k = (int(bits[s]), bool(has_key[s]), bool(has_fish[s]))
-            classes[k] = classes.get(k, 0) + 1
+        cflag = (t.keys > 0).astype(np.int64) | (has_fish.astype(np.int64) << 1)
+        # group the reel's stops into classes (presence mask, flags)
+        ccode = np.stack([bits.astype(object) if dtype is object else bits, cflag]).T
+        classes, ccount = np.unique(ccode, axis=0, return_counts=True) if dtype is not object else \
+            _unique_rows(ccode)
+        cmask, cfl = classes[:, 0].astype(dtype), classes[:, 1].astype(np.int64)
         pay_here = sum(1 << p for p in range(n_pay) if r > 0 and pays[p][r - 1] > 0)  # OAK = r ends here
-        new: dict[tuple[int, bool, bool], int] = {}
         won *= t.stops
-        for (mask, key, fish), cnt in states.items():
-            for (m, k2, f2), c2 in classes.items():
-                alive = mask & m
-                ended = mask & ~m
-                if ended & pay_here:
-                    won += cnt * c2
-                    continue
-                st = (alive, key or k2, fish or f2)
-                new[st] = new.get(st, 0) + cnt * c2
-        states = new
+        nm = mask[:, None] & cmask[None, :]
+        ended = mask[:, None] & ~cmask[None, :]
+        nc = count[:, None] * ccount.astype(dtype)[None, :]
+        nf = flag[:, None] | cfl[None, :]
+        paid = (ended & pay_here) != 0
+        won += int(nc[paid].sum())
+        keep = ~paid
+        mask, flag, count = _aggregate(nm[keep], nf[keep], nc[keep])
     last = sum(1 << p for p in range(n_pay) if pays[p][model.reels - 1] > 0)
-    for (mask, key, fish), cnt in states.items():
-        if (mask & last) or (key and fish):
-            won += cnt
-    return Fraction(won, prod(t.stops for t in tables))
+    final = ((mask & last) != 0) | (flag == 3)
+    won += int(count[final].sum())
+    return Fraction(won, total)
+
+
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    seen: dict[tuple, int] = {}
+    for row in map(tuple, rows):
+        seen[row] = seen.get(row, 0) + 1
+    return np.array(list(seen), dtype=object), np.array(list(seen.values()), dtype=np.int64)
+
+
+def _aggregate(mask: np.ndarray, flag: np.ndarray, count: np.ndarray):
+    """Sum the counts of equal (mask, flag) states, exactly (integer reduceat)."""
+    if len(mask) == 0:
+        return mask, flag, count
+    order = np.lexsort((flag, mask)) if mask.dtype != object else \
+        np.array(sorted(range(len(mask)), key=lambda i: (mask[i], flag[i])))
+    mask, flag, count = mask[order], flag[order], count[order]
+    start = np.ones(len(mask), dtype=bool)
+    start[1:] = (mask[1:] != mask[:-1]) | (flag[1:] != flag[:-1])
+    idx = np.flatnonzero(start)
+    return mask[idx], flag[idx], np.add.reduceat(count, idx)
