@@ -1,0 +1,314 @@
+"""The ladder chain as a directed graph: checks, GraphML/DOT export and a float cross-check.
+
+This is the "math flow chart" of the free spins (rules page section 11): one
+node per reachable transient state ``L{level} s{spins left} c{KEY counter}``
+(see :mod:`markov.chain` for the state definition) plus the absorbing node
+``END``; one edge per (state, successor) pair, merging the KEY counts that
+lead to the same successor.
+
+Node attributes
+    ``level``, ``spins_left``, ``keys`` (int; 0 for ``END``), ``multiplier``
+    (int), ``kind`` (``"transient"`` or ``"absorbing"``), ``start`` (str:
+    comma-separated initial free spins for which the node is the first state,
+    else empty).
+Edge attributes (in memory)
+    ``k`` (tuple of int: the KEY counts of the spin), ``probability``
+    (Fraction), ``win`` = E[W 1{edge}] (Fraction, credits), ``win2`` =
+    E[W^2 1{edge}] (Fraction, credits^2), ``key_count`` = E[K 1{edge}]
+    (Fraction), ``reward_mean`` = E[W | edge] (Fraction, credits).
+Graph attributes
+    ``thresholds``, ``spins`` (level 1 as 0), ``multipliers`` (tuples of int),
+    ``cap`` (int).
+
+In GraphML and DOT the exact Fractions are written as ``"p/q"`` strings
+(``probability``, ...) beside a float copy for viewers (``probability_float``,
+...); ``k`` and the tuples are written as comma-separated strings.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Sequence
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import splu
+
+from markov.chain import END, ZERO, FeatureResult, Ladder, State
+
+EXACT_EDGE_FIELDS = ("probability", "win", "win2", "key_count", "reward_mean")
+TUPLE_GRAPH_FIELDS = ("thresholds", "spins", "multipliers")
+
+
+def node_id(state: State | str) -> str:
+    """Graph node id of a chain state: ``"L2 s8 c3"`` or ``"END"``."""
+    return str(state)
+
+
+def chain_graph(ladder: Ladder, initial_spins: Sequence[int]) -> nx.DiGraph:
+    """The chain of the states reachable from the given starts, as a networkx DiGraph.
+
+    Parameters
+    ----------
+    ladder : Ladder
+    initial_spins : sequence of int
+        Starts to include, e.g. ``(10, 15, 20)``: the level-1 states of a
+        shorter start are shared with the longer ones.
+
+    Returns
+    -------
+    networkx.DiGraph
+        Attributes as in the module docstring; passes :func:`check_chain`.
+
+    Raises
+    ------
+    ValueError
+        If an entry of ``initial_spins`` is < 1.
+    """
+    g = nx.DiGraph(thresholds=tuple(ladder.thresholds), spins=(0,) + tuple(ladder.spins[1:]),
+                   multipliers=tuple(ladder.multipliers), cap=ladder.cap)
+    starts: dict[State, list[int]] = {}
+    for n in initial_spins:
+        starts.setdefault(ladder.start(n), []).append(n)
+    g.add_node(END, level=0, spins_left=0, keys=0, multiplier=0, kind="absorbing", start="")
+    for s in ladder.reachable(initial_spins):
+        g.add_node(node_id(s), level=s.level, spins_left=s.spins_left, keys=s.keys,
+                   multiplier=ladder.multipliers[s.level - 1], kind="transient",
+                   start=",".join(map(str, starts.get(s, []))))
+    for s in ladder.reachable(initial_spins):
+        merged: dict[str, list] = {}
+        for k, p, w, w2, t in ladder.transitions(s):
+            e = merged.setdefault(node_id(t), [(), ZERO, ZERO, ZERO, ZERO])
+            e[0] += (k,)
+            e[1] += p
+            e[2] += w
+            e[3] += w2
+            e[4] += k * p
+        for t, (ks, p, w, w2, kc) in merged.items():
+            g.add_edge(node_id(s), t, k=ks, probability=p, win=w, win2=w2, key_count=kc,
+                       reward_mean=w / p)
+    return g
+
+
+def check_chain(g: nx.DiGraph) -> None:
+    """Check that the graph is an absorbing chain: acyclic, stochastic, every state reaches END.
+
+    Raises
+    ------
+    ValueError
+        If the graph has a cycle, ``END`` is missing or has an outgoing edge,
+        a transient node's outgoing probabilities do not sum to exactly 1, or
+        a node cannot reach ``END``.
+    """
+    if END not in g:
+        raise ValueError("the chain has no END node")
+    if not nx.is_directed_acyclic_graph(g):
+        raise ValueError(f"the chain has a cycle: {nx.find_cycle(g)}")
+    if g.out_degree(END):
+        raise ValueError("END has outgoing edges; it must be absorbing")
+    stuck = set(g) - nx.ancestors(g, END) - {END}
+    if stuck:
+        raise ValueError(f"{len(stuck)} states never reach END, e.g. {sorted(stuck)[0]}")
+    for u in g:
+        if u != END:
+            total = sum((d["probability"] for _, _, d in g.out_edges(u, data=True)), ZERO)
+            if total != 1:
+                raise ValueError(f"state {u}: outgoing probabilities sum to {total}, not 1")
+
+
+# ---------------------------------------------------------------------------
+# export
+# ---------------------------------------------------------------------------
+def _text(x) -> str:
+    return ",".join(map(str, x)) if isinstance(x, tuple) else str(x)
+
+
+def export_graph(g: nx.DiGraph) -> nx.DiGraph:
+    """A copy of ``g`` whose attributes are GraphML scalars: exact Fractions as ``"p/q"``
+    strings plus a ``*_float`` display copy, tuples as comma-separated strings."""
+    out = nx.DiGraph(**{k: _text(v) for k, v in g.graph.items()})
+    out.add_nodes_from(g.nodes(data=True))
+    for u, v, d in g.edges(data=True):
+        attrs = {"k": _text(d["k"])}
+        for f in EXACT_EDGE_FIELDS:
+            attrs[f] = str(d[f])
+            attrs[f + "_float"] = float(d[f])
+        out.add_edge(u, v, **attrs)
+    return out
+
+
+def _check_target(path: str | Path) -> Path:
+    p = Path(path)
+    if not p.parent.is_dir():
+        raise ValueError(f"{p}: directory {p.parent} does not exist")
+    return p
+
+
+def write_graphml(g: nx.DiGraph, path: str | Path) -> None:
+    """Write the chain as GraphML (exact values as ``"p/q"`` strings, see :func:`export_graph`).
+
+    Raises
+    ------
+    ValueError
+        If the directory of ``path`` does not exist.
+    OSError
+        If the file cannot be written.
+    """
+    nx.write_graphml(export_graph(g), _check_target(path))
+
+
+def read_graphml(path: str | Path) -> nx.DiGraph:
+    """Read a chain written by :func:`write_graphml`, restoring Fractions and tuples.
+
+    Raises
+    ------
+    ValueError
+        If an exact field is not a ``"p/q"`` fraction.
+    OSError
+        If the file cannot be read.
+    """
+    h = nx.read_graphml(path)
+    g = nx.DiGraph(**{k: v for k, v in h.graph.items() if k not in ("node_default", "edge_default")})
+    for f in TUPLE_GRAPH_FIELDS:
+        g.graph[f] = tuple(int(x) for x in h.graph[f].split(","))
+    g.graph["cap"] = int(h.graph["cap"])
+    g.add_nodes_from(h.nodes(data=True))
+    for u, v, d in h.edges(data=True):
+        g.add_edge(u, v, k=tuple(int(x) for x in d["k"].split(",")),
+                   **{f: Fraction(d[f]) for f in EXACT_EDGE_FIELDS})
+    return g
+
+
+def _dot_quote(x) -> str:
+    return '"' + str(x).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dot_text(g: nx.DiGraph) -> str:
+    """The chain in Graphviz DOT: one cluster-free digraph, edges labelled with k and P (float).
+
+    Exact values are kept as extra edge attributes (``probability="p/q"``).
+    """
+    e = export_graph(g)
+    lines = ["digraph free_spin_ladder {", "  rankdir=LR;", "  node [shape=box];"]
+    lines += [f"  {k}={_dot_quote(v)};" for k, v in e.graph.items()]
+    for n, d in e.nodes(data=True):
+        label = n + (f"\\nstart of {d['start']} initial spins" if d["start"] else "")
+        extra = ", shape=doublecircle" if n == END else ""
+        attrs = ", ".join(f"{k}={_dot_quote(v)}" for k, v in d.items())
+        lines.append(f'  {_dot_quote(n)} [label="{label}"{extra}, {attrs}];')
+    for u, v, d in e.edges(data=True):
+        label = f"k={d['k']}\\np={d['probability_float']:.6g}"
+        attrs = ", ".join(f"{k}={_dot_quote(x)}" for k, x in d.items() if not k.endswith("_float"))
+        lines.append(f'  {_dot_quote(u)} -> {_dot_quote(v)} [label="{label}", {attrs}];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_dot(g: nx.DiGraph, path: str | Path) -> None:
+    """Write the chain as a Graphviz DOT file (see :func:`dot_text`).
+
+    Raises
+    ------
+    ValueError
+        If the directory of ``path`` does not exist.
+    OSError
+        If the file cannot be written.
+    """
+    _check_target(path).write_text(dot_text(g), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# float cross-check (labelled: floats, not exact)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FloatFigures:
+    """Float cross-check of a feature, from the graph through the fundamental matrix.
+
+    All floats (float64), never exact.  ``mean`` credits, ``second``
+    credits^2 per feature; ``spins_by_level``, ``reach`` shape (levels,);
+    ``keys`` expected total KEY count.
+    """
+
+    mean: float
+    second: float
+    spins_by_level: tuple[float, ...]
+    reach: tuple[float, ...]
+    keys: float
+
+
+def float_figures(g: nx.DiGraph, start: str) -> FloatFigures:
+    """Float figures of the feature starting at node ``start``.
+
+    With ``Q`` the sparse transient-to-transient transition matrix and
+    ``N = (I - Q)^-1`` the fundamental matrix (never formed: ``I - Q`` is LU
+    factorised and solved), ``v = N r`` (r = expected win of one step),
+    ``v2 = N (r2 + 2 sum_t P_win(s, t) v_t)`` and the expected visits from the
+    start are row ``start`` of ``N`` (a transposed solve).
+
+    Raises
+    ------
+    KeyError
+        If ``start`` is not a node.
+    """
+    nodes = [n for n in g if n != END]
+    idx = {n: i for i, n in enumerate(nodes)}
+    n = len(nodes)
+    rows, cols, vals = [], [], []
+    r, r2, rk = np.zeros(n), np.zeros(n), np.zeros(n)
+    for u, v, d in g.edges(data=True):
+        i = idx[u]
+        r[i] += float(d["win"])
+        r2[i] += float(d["win2"])
+        rk[i] += float(d["key_count"])
+        if v != END:
+            rows.append(i)
+            cols.append(idx[v])
+            vals.append(float(d["probability"]))
+    q = sp.csc_matrix((vals, (rows, cols)), shape=(n, n))
+    lu = splu((sp.identity(n, format="csc") - q).tocsc())
+    v = lu.solve(r)
+    b2 = r2.copy()
+    for u, w, d in g.edges(data=True):
+        if w != END:
+            b2[idx[u]] += 2 * float(d["win"]) * v[idx[w]]
+    v2 = lu.solve(b2)
+    e = np.zeros(n)
+    e[idx[start]] = 1.0
+    visits = lu.solve(e, trans="T")
+    level = np.array([g.nodes[x]["level"] for x in nodes])
+    left = np.array([g.nodes[x]["spins_left"] for x in nodes])
+    spins = g.graph["spins"]
+    n_levels = len(spins)
+    by_level = tuple(float(visits[level == i + 1].sum()) for i in range(n_levels))
+    reach = (1.0,) + tuple(float(visits[(level == i + 1) & (left == spins[i])].sum())
+                           for i in range(1, n_levels))
+    return FloatFigures(mean=float(v[idx[start]]), second=float(v2[idx[start]]),
+                        spins_by_level=by_level, reach=reach, keys=float(visits @ rk))
+
+
+def relative_error(approx: float, exact: Fraction) -> float:
+    """|approx - exact| / |exact|, or |approx| if exact is 0 (float, display only)."""
+    return abs(approx - float(exact)) / abs(float(exact)) if exact else abs(approx)
+
+
+def cross_check(g: nx.DiGraph, features: Sequence[FeatureResult]) -> float:
+    """Largest relative difference between the float figures and the exact results.
+
+    Compares mean, second moment, expected spins per level, reach per level
+    and expected KEY count of each feature, the float side computed from the
+    graph by :func:`float_figures`.
+
+    Raises
+    ------
+    KeyError
+        If a feature's start state is not in the graph.
+    """
+    worst = 0.0
+    for f in features:
+        x = float_figures(g, node_id(State(1, f.initial_spins, 0)))
+        pairs = [(x.mean, f.mean), (x.second, f.second), (x.keys, f.keys),
+                 *zip(x.spins_by_level, f.spins_by_level), *zip(x.reach, f.reach)]
+        worst = max([worst] + [relative_error(a, b) for a, b in pairs])
+    return worst
