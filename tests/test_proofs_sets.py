@@ -35,8 +35,9 @@ def write_random_set(directory: Path, seed: int, lengths=(7, 8, 9, 10, 6), speci
             specials = [x for x in names if MODEL.symbol(x).is_special]
             col = [rng.choice(specials) if specials and rng.random() < special_share else rng.choice(pays)
                    for _ in range(n)]
-            for x, i in zip(specials, rng.sample(range(n), min(n, len(specials)))):
-                col[i] = x  # each allowed special at least once per reel
+            if n >= 3 * len(specials):
+                for x, i in zip(specials, rng.sample(range(n), len(specials))):
+                    col[i] = x  # each allowed special at least once per reel
             cols.append(col)
         lines = [",".join(f"reel{i + 1}" for i in range(len(lens)))]
         for i in range(max(lens)):
@@ -51,8 +52,8 @@ def random_set(directory: Path, seed: int, **kw):
 
 
 def test_random_set_obeys_placement_and_shows_specials(tmp_path):
-    ms = random_set(tmp_path / "s", 1)
-    assert ms.strips["base"].lengths == (7, 8, 9, 10, 6)
+    ms = random_set(tmp_path / "s", 1, lengths=(18, 19, 20, 21, 18))
+    assert ms.strips["base"].lengths == (18, 19, 20, 21, 18)
     kinds = {MODEL.symbol(n).kind for reel in ms.strips["base"].reels for n in reel}
     assert {"wild", "key", "scatter", "fish", "pay"} <= kinds
     bonus = {n for reel in ms.strips["bonus"].reels for n in reel}
