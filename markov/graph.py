@@ -139,28 +139,8 @@ def export_graph(g: nx.DiGraph) -> nx.DiGraph:
     return out
 
 
-def _check_target(path: str | Path) -> Path:
-    p = Path(path)
-    if not p.parent.is_dir():
-        raise ValueError(f"{p}: directory {p.parent} does not exist")
-    return p
-
-
-def write_graphml(g: nx.DiGraph, path: str | Path) -> None:
-    """Write the chain as GraphML (exact values as ``"p/q"`` strings, see :func:`export_graph`).
-
-    Raises
-    ------
-    ValueError
-        If the directory of ``path`` does not exist.
-    OSError
-        If the file cannot be written.
-    """
-    nx.write_graphml(export_graph(g), _check_target(path))
-
-
 def read_graphml(path: str | Path) -> nx.DiGraph:
-    """Read a chain written by :func:`write_graphml`, restoring Fractions and tuples.
+    """Read a chain written by :func:`write_graph` as GraphML, restoring Fractions and tuples.
 
     Raises
     ------
@@ -206,17 +186,37 @@ def dot_text(g: nx.DiGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_dot(g: nx.DiGraph, path: str | Path) -> None:
-    """Write the chain as a Graphviz DOT file (see :func:`dot_text`).
+#: export formats of :func:`write_graph`
+FORMATS = ("graphml", "dot")
+
+
+def write_graph(g: nx.DiGraph, path: str | Path, fmt: str) -> None:
+    """Write the chain as GraphML or Graphviz DOT (exact values as ``"p/q"`` strings, see :func:`export_graph`).
+
+    Parameters
+    ----------
+    g : networkx.DiGraph
+        A graph from :func:`chain_graph`.
+    path : str or Path
+        Target file; its directory must exist.
+    fmt : {"graphml", "dot"}
 
     Raises
     ------
     ValueError
-        If the directory of ``path`` does not exist.
+        If ``fmt`` is unknown or the directory of ``path`` does not exist.
     OSError
         If the file cannot be written.
     """
-    _check_target(path).write_text(dot_text(g), encoding="utf-8")
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown graph format {fmt!r} (known: {', '.join(FORMATS)})")
+    p = Path(path)
+    if not p.parent.is_dir():
+        raise ValueError(f"{p}: directory {p.parent} does not exist")
+    if fmt == "graphml":
+        nx.write_graphml(export_graph(g), p)
+    else:
+        p.write_text(dot_text(g), encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------

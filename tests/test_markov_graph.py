@@ -15,8 +15,7 @@ from markov.graph import (
     dot_text,
     float_figures,
     read_graphml,
-    write_dot,
-    write_graphml,
+    write_graph,
 )
 from test_markov_oracle import rules_page_model, split_of
 
@@ -89,7 +88,7 @@ def test_cross_check_detects_a_wrong_exact_value(graph):
 
 def test_graphml_round_trip(graph, tmp_path):
     path = tmp_path / "chain.graphml"
-    write_graphml(graph, path)
+    write_graph(graph, path, "graphml")
     back = read_graphml(path)
     assert set(back.nodes) == set(graph.nodes)
     assert set(back.edges) == set(graph.edges)
@@ -106,7 +105,7 @@ def test_graphml_round_trip(graph, tmp_path):
 
 def test_dot_export(graph, tmp_path):
     path = tmp_path / "chain.dot"
-    write_dot(graph, path)
+    write_graph(graph, path, "dot")
     text = path.read_text()
     assert text.startswith("digraph free_spin_ladder {") and text.rstrip().endswith("}")
     edges = re.findall(r'^  "([^"]+)" -> "([^"]+)"', text, flags=re.M)
@@ -154,6 +153,11 @@ def test_raises_end_with_outgoing_edge_without_cycle():
 
 def test_raises_export_to_missing_directory(graph, tmp_path):
     with pytest.raises(ValueError, match="does not exist"):
-        write_graphml(graph, tmp_path / "no" / "chain.graphml")
+        write_graph(graph, tmp_path / "no" / "chain.graphml", "graphml")
     with pytest.raises(ValueError, match="does not exist"):
-        write_dot(graph, tmp_path / "no" / "chain.dot")
+        write_graph(graph, tmp_path / "no" / "chain.dot", "dot")
+
+
+def test_raises_unknown_format(graph, tmp_path):
+    with pytest.raises(ValueError, match="unknown graph format"):
+        write_graph(graph, tmp_path / "chain.svg", "svg")
