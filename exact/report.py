@@ -1,0 +1,423 @@
+"""The PAR report of a math set: one object, two views (text and JSON).
+
+``build_report`` runs the exact engine and the free-spin chain; every exact
+figure of the :class:`Report` is an int or Fraction.  Standard deviation,
+volatility index and confidence bands involve square roots, so they are
+floats, for display only.
+
+Source: rules page sections 2 (game round), 5-11 (the win), 10 (trigger
+table), 13 (2+ KEY); PAR-sheet figures as game mathematicians use them
+(VI = z x standard deviation per bet; observed-RTP band RTP +/- VI / sqrt(N)).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Mapping
+
+from exact.cli import add_set_argument, UsageError
+from exact.engine import GameAnalysis, analyse
+from exact.model import Finding, MathSet
+from markov.round import RoundResult, round_result
+from strips.loader import load_math_set
+
+CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
+BAND_ROUNDS = (10**3, 10**5, 10**7)
+RULES_PAGE_GAME = "rules_page"
+
+
+def fingerprint(ms: MathSet) -> str:
+    """SHA-256 of the normalised math: the parsed game file and the strips.
+
+    The game file enters as canonical JSON of its parsed TOML (comments,
+    key order and layout do not matter); each strip set as its symbol names
+    (aliases resolved), reel by reel.  Two sets with the same fingerprint have
+    the same math.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
+    h = hashlib.sha256()
+    game = tomllib.loads(ms.sources["game.toml"].decode("utf-8-sig")) if "game.toml" in ms.sources else {}
+    h.update(json.dumps(game, sort_keys=True, separators=(",", ":")).encode())
+    for name in sorted(ms.strips):
+        h.update(f"\n[{name}]".encode())
+        for reel in ms.strips[name].reels:
+            h.update(("\n" + ",".join(reel)).encode())
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class SymbolRow:
+    """One pay symbol of the base game: OAK probabilities and RTP contributions.
+
+    ``oak_prob[i]`` and ``rtp[i]`` are for OAK = ``oaks[i]`` (the OAKs that
+    pay); ``rtp`` is a fraction of the bet, per base spin.
+    """
+
+    symbol: str
+    oaks: tuple[int, ...]
+    oak_prob: tuple[Fraction, ...]
+    rtp: tuple[Fraction, ...]
+
+    @property
+    def rtp_total(self) -> Fraction:
+        return sum(self.rtp, Fraction(0))
+
+
+@dataclass(frozen=True)
+class Published:
+    """A figure the rules page prints beside its exact value on the set."""
+
+    text: str
+    passes: bool
+
+
+@dataclass(frozen=True)
+class Report:
+    """Every figure of the PAR report.  Exact figures are Fractions.
+
+    Attributes
+    ----------
+    set_name, fingerprint, title : str
+    bet : int
+        Credits per round.
+    analysis : GameAnalysis
+        One-spin figures of every phase.
+    round : RoundResult
+        Whole-round figures (credits per round).
+    findings : tuple of Finding
+        Soft strip-rule findings of the loader.
+    published_trigger : mapping int -> (Published, Published) or empty
+        Probability and "1 in N" as printed, for the rules-page game.
+    published_key_2plus : mapping str -> Published or empty
+    paying_oaks : mapping str -> tuple of int
+        Pay symbol -> the OAKs with a non-zero paytable value (section 5).
+    """
+
+    set_name: str
+    fingerprint: str
+    title: str
+    bet: int
+    analysis: GameAnalysis
+    round: RoundResult
+    findings: tuple[Finding, ...]
+    published_trigger: Mapping[int, tuple[Published, Published]]
+    published_key_2plus: Mapping[str, Published]
+    paying_oaks: Mapping[str, tuple[int, ...]]
+
+    # ---- derived exact figures ------------------------------------------------
+    @property
+    def rtp(self) -> Fraction:
+        """E[round win] / bet."""
+        return self.round.rtp
+
+    @property
+    def components(self) -> dict[str, Fraction]:
+        """Credits per round: base ways, base collect, free spins (sum = mean win)."""
+        r = self.round
+        return {"base_ways": r.base_ways, "base_collect": r.base_collect, "free_spins": r.free_spins}
+
+    @property
+    def key_2plus(self) -> dict[str, Fraction]:
+        """P(2+ KEY) per base spin and per free spin (level 1; every level spins the same strips)."""
+        out = {"base": self.analysis.base.key_2plus}
+        if self.analysis.levels:
+            out["free"] = self.analysis.levels[0].key_2plus
+        return out
+
+    def symbol_rows(self) -> list[SymbolRow]:
+        """Per-symbol ways table of the base game (a PAR sheet's symbol table), paying OAKs only."""
+        base = self.analysis.base
+        rows = []
+        for s, ways in base.ways_by_symbol.items():
+            oaks = self.paying_oaks[s]
+            rows.append(SymbolRow(s, oaks, tuple(base.oak_prob[s][n - 1] for n in oaks),
+                                  tuple(ways[n - 1] / self.bet for n in oaks)))
+        return rows
+
+    # ---- display figures (floats) ------------------------------------------
+    @property
+    def sd_per_bet(self) -> float:
+        """Standard deviation of the round win in bets (float, display)."""
+        return math.sqrt(self.round.variance) / self.bet
+
+    def volatility_index(self, confidence: Fraction) -> float:
+        """VI = z x sd per bet, z the two-sided standard normal quantile (float, display)."""
+        z = NormalDist().inv_cdf(float((1 + confidence) / 2))
+        return z * self.sd_per_bet
+
+    def rtp_band(self, rounds: int, confidence: Fraction) -> tuple[float, float]:
+        """Observed-RTP band after ``rounds`` rounds: RTP +/- VI / sqrt(rounds) (floats)."""
+        half = self.volatility_index(confidence) / math.sqrt(rounds)
+        return float(self.rtp) - half, float(self.rtp) + half
+
+
+def build_report(ms: MathSet) -> Report:
+    """Run the exact engine and the free-spin chain on a math set.
+
+    Raises
+    ------
+    ValueError
+        If the set's strips and game file disagree (see :func:`exact.engine.analyse`).
+    """
+    analysis = analyse(ms)
+    rr = round_result(ms.model, analysis.base, analysis.levels)
+    trig, keys = {}, {}
+    if ms.model.name == RULES_PAGE_GAME:
+        from strips import published as pub
+        for n, printed in pub.TRIGGER_PROBABILITY.items():
+            p = analysis.base.by_scatter.prob[n] if n < len(analysis.base.by_scatter.prob) else Fraction(0)
+            freq = pub.TRIGGER_FREQUENCY[n]
+            trig[n] = (Published(printed.text, pub.rounds_to(p, printed)),
+                       Published(freq.text, p != 0 and pub.rounds_to(1 / p, freq)))
+        for k, printed in pub.KEY_2PLUS.items():
+            phase = analysis.base if k == "base" else (analysis.levels[0] if analysis.levels else None)
+            if phase is not None:
+                keys["base" if k == "base" else "free"] = Published(printed.text, pub.rounds_to(phase.key_2plus, printed))
+    rep = Report(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
+                 analysis=analysis, round=rr, findings=ms.findings, published_trigger=trig,
+                 published_key_2plus=keys,
+                 paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols})
+    return rep
+
+
+# ---------------------------------------------------------------------------
+# formatting
+# ---------------------------------------------------------------------------
+def fraction_text(x: Fraction) -> str:
+    """``"p/q"`` (or ``"n"`` for an integer): the exact JSON form."""
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def decimal_text(x: Fraction, digits: int) -> str:
+    """Exact decimal rounding (half to even) of a Fraction to ``digits`` places."""
+    q = round(Fraction(x), digits)
+    sign = "-" if q < 0 else ""
+    q = abs(q)
+    scaled = q.numerator * 10**digits // q.denominator
+    whole, frac = divmod(scaled, 10**digits)
+    return f"{sign}{whole}" + (f".{frac:0{digits}d}" if digits > 0 else "")
+
+
+def percent(x: Fraction, digits: int) -> str:
+    return decimal_text(100 * Fraction(x), digits) + "%"
+
+
+def one_in(p: Fraction) -> str:
+    """``"1 in N"`` with N = 1/p to two decimals, or ``"never"``."""
+    return "never" if p == 0 else f"1 in {decimal_text(1 / p, 2)}"
+
+
+def _table(headers: list[str], rows: list[list[str]], align: str | None = None) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    align = align or "l" + "r" * (len(headers) - 1)
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)).rstrip()
+    return [fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]
+
+
+def report_text(rep: Report, digits: int = 6) -> str:
+    """The PAR report as aligned text sections."""
+    r = rep.round
+    a = rep.analysis
+    out: list[str] = []
+    add = out.append
+    add(f"PAR report: math set {rep.set_name}")
+    if rep.title:
+        add(f"game         {rep.title}")
+    add(f"fingerprint  sha256:{rep.fingerprint}")
+    add(f"bet          {rep.bet} credits per round")
+    add("")
+    add("RETURN TO PLAYER")
+    add(f"RTP          {percent(rep.rtp, digits)}")
+    exact = fraction_text(rep.rtp)
+    if len(exact) > 120:
+        num, den = exact.split("/")
+        exact = f"{num[:24]}.../{den[:24]}... ({len(num)}-digit / {len(den)}-digit fraction; full value: --json)"
+    add(f"exact        {exact}")
+    add(f"mean win     {decimal_text(r.mean, digits)} credits per round")
+    add("")
+    rows = [["base game ways pays", decimal_text(r.base_ways, digits), percent(r.base_ways / rep.bet, digits)],
+            ["base game collect", decimal_text(r.base_collect, digits), percent(r.base_collect / rep.bet, digits)],
+            ["free spins", decimal_text(r.free_spins, digits), percent(r.free_spins / rep.bet, digits)]]
+    for i, w in enumerate(r.free_spins_by_level, start=1):
+        lv = a.levels[i - 1].phase
+        rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, digits), percent(w / rep.bet, digits)])
+    rows.append(["total", decimal_text(r.mean, digits), percent(rep.rtp, digits)])
+    out += _table(["RTP split", "credits/round", "RTP"], rows)
+    add("")
+    add("BASE GAME WAYS BY SYMBOL (per base spin)")
+    srows = rep.symbol_rows()
+    oaks = sorted({n for row in srows for n in row.oaks})
+    rows = []
+    for row in srows:
+        cells = [row.symbol]
+        for n in oaks:
+            cells.append(decimal_text(row.oak_prob[row.oaks.index(n)], 8) if n in row.oaks else "")
+        for n in oaks:
+            cells.append(percent(row.rtp[row.oaks.index(n)], 4) if n in row.oaks else "")
+        cells.append(percent(row.rtp_total, 4))
+        rows.append(cells)
+    out += _table(["symbol"] + [f"P({n} OAK)" for n in oaks] + [f"RTP {n} OAK" for n in oaks] + ["RTP"], rows)
+    add("")
+    add("HIT FREQUENCY AND VOLATILITY")
+    add(f"base spin hit frequency  {percent(a.base.hit_frequency, 4)} ({one_in(a.base.hit_frequency)})")
+    add(f"variance                 {decimal_text(r.variance, 2)} credits^2 per round")
+    add(f"standard deviation       {rep.sd_per_bet:.4f} bets per round")
+    for c in CONFIDENCE:
+        add(f"volatility index {int(c * 100)}%     {rep.volatility_index(c):.4f}")
+    add("")
+    add("OBSERVED RTP BAND (RTP +/- VI/sqrt(N))")
+    rows = []
+    for n in BAND_ROUNDS:
+        rows.append([f"{n:,}"] + [f"{100 * lo:.4f}% .. {100 * hi:.4f}%" for lo, hi in
+                                  (rep.rtp_band(n, c) for c in CONFIDENCE)])
+    out += _table(["rounds"] + [f"{int(c * 100)}% band" for c in CONFIDENCE], rows)
+    add("")
+    add("FREE SPINS TRIGGER (per base spin)")
+    rows = []
+    for n, p in r.trigger_prob.items():
+        spins = r.features[n].initial_spins
+        pub = rep.published_trigger.get(n)
+        rows.append([f"{n} FS", str(spins), decimal_text(p, 8), one_in(p)]
+                    + ([f"{pub[0].text} / 1 in {pub[1].text}", "PASS" if pub[0].passes and pub[1].passes else "FAIL"]
+                       if pub else ["", ""]))
+    rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability), "", ""])
+    out += _table(["FS", "spins", "probability", "frequency", "published", "check"], rows, "lrrrrl")
+    add("")
+    add("TWO OR MORE KEY SYMBOLS")
+    rows = []
+    for k, p in rep.key_2plus.items():
+        pub = rep.published_key_2plus.get(k)
+        rows.append([f"per {k} spin" if k == "base" else "per free spin", percent(p, 4)]
+                    + ([pub.text, "PASS" if pub.passes else "FAIL"] if pub else ["", ""]))
+    out += _table(["", "probability", "published", "check"], rows, "lrrl")
+    add("")
+    add("FREE SPINS FEATURE BY TRIGGER")
+    levels = len(a.levels)
+    rows = []
+    for n, f in r.features.items():
+        rows.append([f"{n} FS", str(f.initial_spins), decimal_text(f.mean, 2), f"{math.sqrt(f.variance):.2f}",
+                     decimal_text(f.spins, 3), decimal_text(f.keys, 3)]
+                    + [percent(f.reach[i], 3) for i in range(1, levels)])
+    out += _table(["trigger", "spins", "mean win", "sd", "E[spins]", "E[KEY]"]
+                  + [f"reach L{i + 1}" for i in range(1, levels)], rows)
+    add("")
+    add("per free spin (one spin of each level)")
+    rows = []
+    for lv in a.levels:
+        rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
+                     percent(lv.hit_frequency, 3), percent(lv.key_2plus, 4)])
+    out += _table(["level", "mult", "mean win", "hit freq", "P(2+ KEY)"], rows)
+    if rep.findings:
+        add("")
+        add("FINDINGS (strip rules of rules-page section 3)")
+        out += [f"  {f}" for f in rep.findings]
+    return "\n".join(out) + "\n"
+
+
+def report_json(rep: Report, digits: int = 6) -> dict:
+    """The PAR report as one JSON-ready dict.
+
+    Exact figures are ``"p/q"`` strings; a float for readers sits beside under
+    the same key with the suffix ``_float``.  Schema: README, section "JSON".
+    """
+    r = rep.round
+    a = rep.analysis
+
+    def ex(x: Fraction) -> str:
+        return fraction_text(x)
+
+    def pair(d: dict, key: str, x: Fraction) -> None:
+        d[key] = ex(x)
+        d[key + "_float"] = float(x)
+
+    out: dict = {"set": rep.set_name, "fingerprint": rep.fingerprint, "bet": rep.bet}
+    pair(out, "rtp", rep.rtp)
+    out["rtp_percent"] = decimal_text(100 * rep.rtp, digits)
+    pair(out, "mean_win", r.mean)
+    pair(out, "variance", r.variance)
+    out["sd_per_bet"] = rep.sd_per_bet
+    out["volatility_index"] = {str(int(c * 100)): rep.volatility_index(c) for c in CONFIDENCE}
+    out["rtp_band"] = {str(n): {str(int(c * 100)): list(rep.rtp_band(n, c)) for c in CONFIDENCE} for n in BAND_ROUNDS}
+    comps: dict = {}
+    for k, v in rep.components.items():
+        pair(comps, k, v)
+    out["components"] = comps
+    lv: dict = {}
+    for i, w in enumerate(r.free_spins_by_level, start=1):
+        pair(lv, str(i), w)
+    out["free_spins_by_level"] = lv
+    trig: dict = {}
+    for n, p in r.trigger_prob.items():
+        pair(trig, str(n), p)
+    out["trigger"] = trig
+    pair(out, "trigger_any", r.trigger_probability)
+    feats: dict = {}
+    for n, f in r.features.items():
+        fd: dict = {"initial_spins": f.initial_spins}
+        pair(fd, "mean", f.mean)
+        pair(fd, "variance", f.variance)
+        fd["reach"] = {}
+        for i in range(1, len(f.reach)):
+            pair(fd["reach"], str(i + 1), f.reach[i])
+        pair(fd, "spins", f.spins)
+        pair(fd, "keys", f.keys)
+        feats[str(n)] = fd
+    out["feature"] = feats
+    k2: dict = {}
+    for k, p in rep.key_2plus.items():
+        pair(k2, k, p)
+    out["key_2plus"] = k2
+    pair(out, "hit_frequency_base", a.base.hit_frequency)
+    out["symbols"] = {row.symbol: {str(n): {"probability": ex(p), "rtp": ex(x)}
+                                   for n, p, x in zip(row.oaks, row.oak_prob, row.rtp)}
+                      for row in rep.symbol_rows()}
+    out["published"] = {
+        "trigger": {str(n): {"probability": p.text, "frequency": f"1 in {q.text}", "pass": p.passes and q.passes}
+                    for n, (p, q) in rep.published_trigger.items()},
+        "key_2plus": {k: {"probability": p.text, "pass": p.passes} for k, p in rep.published_key_2plus.items()},
+    }
+    out["findings"] = [str(f) for f in rep.findings]
+    return out
+
+
+def published_ok(rep: Report) -> bool:
+    """True when every published figure printed in the report passes."""
+    return all(p.passes and q.passes for p, q in rep.published_trigger.values()) and \
+        all(p.passes for p in rep.published_key_2plus.values())
+
+
+# ---------------------------------------------------------------------------
+# the command
+# ---------------------------------------------------------------------------
+def add_arguments(p) -> None:
+    add_set_argument(p)
+    p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
+    p.add_argument("--digits", type=int, default=6, help="decimal places of percentages (default 6)")
+    p.add_argument("--check", action="store_true", help="exit 1 if a published figure fails")
+
+
+def run(args) -> int:
+    """``rtp report``: print the PAR report; exit 1 with --check when a published figure fails."""
+    if not 0 <= args.digits <= 50:
+        raise UsageError("rtp report: --digits must be between 0 and 50")
+    ms = load_math_set(args.set)
+    try:
+        rep = build_report(ms)
+    except ValueError as e:
+        raise UsageError(f"rtp: {ms.name}: {e}") from None
+    if args.json:
+        print(json.dumps(report_json(rep, args.digits), indent=2))
+    else:
+        print(report_text(rep, args.digits), end="")
+    return 1 if args.check and not published_ok(rep) else 0
