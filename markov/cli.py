@@ -1,0 +1,159 @@
+"""``rtp chain``: the free-spin ladder as an absorbing Markov chain, per trigger, and its graph.
+
+Prints, for each trigger (FS count), the exact feature figures of
+:class:`markov.chain.FeatureResult` (shown as decimals; ``--json`` gives the
+exact fractions as ``"p/q"`` strings beside floats), the chain's size, its
+checks (acyclic, absorbing) and the float cross-check through the
+fundamental matrix.  ``--graphml FILE`` or ``--dot FILE`` writes the chain
+("math flow chart").  Exit 1 if the float cross-check differs from the exact
+values by more than 1e-12 (relative), 2 on bad input.
+
+Source: rules page sections 10 and 11.
+"""
+from __future__ import annotations
+
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+
+from exact.cli import UsageError, add_set_argument
+from markov.chain import FeatureResult, ladder_of
+from markov.graph import chain_graph, check_chain, cross_check, write_graph
+from markov.round import RoundResult, round_result
+from strips.loader import GAME_FILE, load_math_set, resolve
+
+#: relative tolerance of the float cross-check
+TOLERANCE = 1e-12
+
+
+def add_arguments(p) -> None:
+    add_set_argument(p)
+    p.add_argument("--trigger", type=int, default=None, metavar="N",
+                   help="only the feature started by N FS symbols (default: every trigger)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--graphml", metavar="FILE", help="write the chain as GraphML to FILE")
+    out.add_argument("--dot", metavar="FILE", help="write the chain as Graphviz DOT to FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON object (exact values as 'p/q')")
+
+
+def input_files(spec, ms) -> list[Path]:
+    """The files a math set was read from: its game file (if in the set's directory) and strip CSVs."""
+    _, directory = resolve(spec)
+    files = [directory / GAME_FILE] + [directory / f for f in ms.model.strip_files.values()]
+    return [f for f in files if f.exists()]
+
+
+def refuse_input(target: str, inputs: list[Path]) -> Path:
+    """``target`` as a Path; UsageError if it is an input file of the math set or a directory."""
+    p = Path(target)
+    for f in inputs:
+        if p.resolve() == f.resolve() or (p.exists() and os.path.samefile(p, f)):
+            raise UsageError(f"rtp chain: refusing to overwrite {target}: it is an input file of the math set")
+    if p.is_dir():
+        raise UsageError(f"rtp chain: {target} is a directory, expected a file name")
+    return p
+
+
+def exact(x: Fraction) -> dict:
+    """A Fraction as JSON: exact ``"p/q"`` text and a float for display."""
+    return {"exact": str(x), "float": float(x)}
+
+
+def feature_json(n: int, f: FeatureResult, r: RoundResult) -> dict:
+    return {
+        "fs": n, "initial_spins": f.initial_spins, "trigger_probability": exact(r.trigger_prob[n]),
+        "mean": exact(f.mean), "second": exact(f.second), "variance": exact(f.variance),
+        "mean_in_bets": exact(f.mean / r.bet),
+        "rtp_contribution": exact(r.trigger_prob[n] * f.mean / r.bet),
+        "spins": exact(f.spins), "keys": exact(f.keys),
+        "levels": [{"level": i + 1, "reach": exact(f.reach[i]), "final": exact(f.final_level[i]),
+                    "spins": exact(f.spins_by_level[i]), "win": exact(f.win_by_level[i])}
+                   for i in range(len(f.reach))],
+    }
+
+
+def feature_text(n: int, f: FeatureResult, r: RoundResult, multipliers) -> list[str]:
+    p = r.trigger_prob[n]
+    lines = [f"{n} FS: {f.initial_spins} initial free spins, P(trigger) = {float(p):.6g} "
+             f"(1 in {float(1 / p):,.0f})" if p else f"{n} FS: {f.initial_spins} initial free spins, P(trigger) = 0",
+             f"  feature win      E = {float(f.mean):.6f} credits ({float(f.mean / r.bet):.6f} x bet), "
+             f"SD = {float(f.variance) ** 0.5:.6f}",
+             f"  RTP contribution {float(p * f.mean / r.bet):.6%}",
+             f"  free spins       E = {float(f.spins):.6f};  KEY symbols E = {float(f.keys):.6f}",
+             "  level  multiplier  P(reach)     P(ends here)  E[spins]     E[win] credits"]
+    for i in range(len(f.reach)):
+        lines.append(f"  {i + 1:<6} x{multipliers[i]:<10} {float(f.reach[i]):<12.8f} "
+                     f"{float(f.final_level[i]):<13.8f} {float(f.spins_by_level[i]):<12.6f} "
+                     f"{float(f.win_by_level[i]):.6f}")
+    return lines
+
+
+def run(args) -> int:
+    """Solve the chain of a math set, print the feature figures, write the graph if asked.
+
+    Returns 0, or 1 if the float cross-check exceeds :data:`TOLERANCE`.
+
+    Raises
+    ------
+    UsageError
+        Unknown ``--trigger``, an output file that is an input file of the
+        math set, a directory or in a missing directory, or an engine input
+        the chain rejects.
+    MathSetError
+        Bad math-set files (from the loader).
+    """
+    ms = load_math_set(args.set)
+    target = args.graphml or args.dot
+    out_path = refuse_input(target, input_files(args.set, ms)) if target else None
+    from exact.engine import analyse  # the heavy engine only for this command
+
+    try:
+        an = analyse(ms)
+        rr = round_result(ms.model, an.base, an.levels)
+        ladder = ladder_of(ms.model, an.levels)
+    except ValueError as e:
+        raise UsageError(f"rtp chain: {ms.name}: {e}") from None
+    counts = sorted(rr.features)
+    if args.trigger is not None:
+        if args.trigger not in rr.features:
+            raise UsageError(f"rtp chain: --trigger must be one of {', '.join(map(str, counts))} "
+                             f"(FS counts that start the free spins), got {args.trigger}")
+        counts = [args.trigger]
+    features = [rr.features[n] for n in counts]
+    graph = chain_graph(ladder, sorted({f.initial_spins for f in features}))
+    check_chain(graph)
+    err = cross_check(graph, features)
+    status = "PASS" if err <= TOLERANCE else "FAIL"
+    if out_path is not None:
+        try:
+            write_graph(graph, out_path, "graphml" if args.graphml else "dot")
+        except (ValueError, OSError) as e:
+            raise UsageError(f"rtp chain: cannot write {target}: {e}") from None
+    if args.json:
+        print(json.dumps({
+            "set": ms.name, "thresholds": list(ladder.thresholds), "spins": list(ladder.spins),
+            "multipliers": list(ladder.multipliers),
+            "chain": {"states": graph.number_of_nodes() - 1, "edges": graph.number_of_edges(),
+                      "acyclic": True, "absorbing": True},
+            "float_cross_check": {"max_relative_difference": err, "tolerance": TOLERANCE, "status": status},
+            "triggers": [feature_json(n, rr.features[n], rr) for n in counts],
+            "graph_file": target,
+        }, indent=2))
+    else:
+        lv = ladder.levels
+        print(f"math set {ms.name}: free-spin ladder of {lv} levels (rules page section 11)")
+        print(f"  thresholds {'/'.join(map(str, ladder.thresholds[1:])) or '-'}, "
+              f"spins {'/'.join(map(str, ladder.spins[1:])) or '-'} after level 1, "
+              f"multipliers {'/'.join(f'x{m}' for m in ladder.multipliers)}")
+        print(f"chain: {graph.number_of_nodes() - 1} transient states (level, spins left, KEY counter "
+              f"capped at {ladder.cap}) + END, {graph.number_of_edges()} edges; acyclic, absorbing")
+        print(f"float cross-check (scipy sparse LU of I - Q): max relative difference {err:.2e} "
+              f"(tolerance {TOLERANCE:g}) {status}")
+        for n in counts:
+            print()
+            print("\n".join(feature_text(n, rr.features[n], rr, ladder.multipliers)))
+        if target:
+            print()
+            print(f"graph written to {target}")
+    return 0 if status == "PASS" else 1
