@@ -28,6 +28,7 @@ TOLERANCE = 1e-12
 
 
 def add_arguments(p) -> None:
+    """Options of ``rtp chain``: ``--set``, ``--trigger N``, ``--graphml FILE`` | ``--dot FILE``, ``--json``."""
     add_set_argument(p)
     p.add_argument("--trigger", type=int, default=None, metavar="N",
                    help="only the feature started by N FS symbols (default: every trigger)")
@@ -38,14 +39,26 @@ def add_arguments(p) -> None:
 
 
 def input_files(spec, ms) -> list[Path]:
-    """The files a math set was read from: its game file (if in the set's directory) and strip CSVs."""
+    """The files a math set was read from: its game file (if in the set's directory) and strip CSVs.
+
+    Raises
+    ------
+    MathSetError
+        If ``spec`` names no math set (from :func:`strips.loader.resolve`).
+    """
     _, directory = resolve(spec)
     files = [directory / GAME_FILE] + [directory / f for f in ms.model.strip_files.values()]
     return [f for f in files if f.exists()]
 
 
 def refuse_input(target: str, inputs: list[Path]) -> Path:
-    """``target`` as a Path; UsageError if it is an input file of the math set or a directory."""
+    """``target`` as a Path, checked before anything is written.
+
+    Raises
+    ------
+    UsageError
+        If ``target`` is (the same file as) one of ``inputs``, or a directory.
+    """
     p = Path(target)
     for f in inputs:
         if p.resolve() == f.resolve() or (p.exists() and os.path.samefile(p, f)):
@@ -61,6 +74,8 @@ def exact(x: Fraction) -> dict:
 
 
 def feature_json(n: int, f: FeatureResult, r: RoundResult) -> dict:
+    """JSON object of the feature of ``n`` FS: trigger probability (per base spin), win moments
+    (credits per feature), RTP contribution (fraction of the bet), spins, KEYs and per-level figures."""
     return {
         "fs": n, "initial_spins": f.initial_spins, "trigger_probability": exact(r.trigger_prob[n]),
         "mean": exact(f.mean), "second": exact(f.second), "variance": exact(f.variance),
@@ -74,6 +89,7 @@ def feature_json(n: int, f: FeatureResult, r: RoundResult) -> dict:
 
 
 def feature_text(n: int, f: FeatureResult, r: RoundResult, multipliers) -> list[str]:
+    """Text lines of the feature of ``n`` FS (the figures of :func:`feature_json`, as decimals)."""
     p = r.trigger_prob[n]
     lines = [f"{n} FS: {f.initial_spins} initial free spins, P(trigger) = {float(p):.6g} "
              f"(1 in {float(1 / p):,.0f})" if p else f"{n} FS: {f.initial_spins} initial free spins, P(trigger) = 0",
