@@ -21,7 +21,7 @@ from exact.cli import UsageError, add_set_argument
 from markov.chain import FeatureResult, ladder_of
 from markov.graph import chain_graph, check_chain, cross_check, write_graph
 from markov.round import RoundResult, round_result
-from strips.loader import GAME_FILE, load_math_set, resolve
+from strips.loader import BUNDLED_DEFAULT, GAME_FILE, bundled_path, load_math_set, resolve
 
 #: relative tolerance of the float cross-check
 TOLERANCE = 1e-12
@@ -39,7 +39,7 @@ def add_arguments(p) -> None:
 
 
 def input_files(spec, ms) -> list[Path]:
-    """The files a math set was read from: its game file (if in the set's directory) and strip CSVs.
+    """The files a math set was read from: its game file (the bundled one if the set has none) and strip CSVs.
 
     Raises
     ------
@@ -47,8 +47,10 @@ def input_files(spec, ms) -> list[Path]:
         If ``spec`` names no math set (from :func:`strips.loader.resolve`).
     """
     _, directory = resolve(spec)
-    files = [directory / GAME_FILE] + [directory / f for f in ms.model.strip_files.values()]
-    return [f for f in files if f.exists()]
+    game = directory / GAME_FILE
+    if not game.is_file():   # the loader falls back to the bundled game file
+        game = bundled_path(BUNDLED_DEFAULT) / GAME_FILE
+    return [f for f in [game] + [directory / f for f in ms.model.strip_files.values()] if f.exists()]
 
 
 def refuse_input(target: str, inputs: list[Path]) -> Path:

@@ -104,3 +104,12 @@ def test_raises_target_is_a_directory(math_set, tmp_path, capsys):
 def test_raises_target_in_missing_directory(math_set, tmp_path, capsys):
     assert main(["chain", "--set", str(math_set), "--dot", str(tmp_path / "no" / "x.dot")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_raises_overwrite_of_the_bundled_game_file_a_set_falls_back_to(math_set, capsys):
+    (math_set / "game.toml").unlink()
+    bundled = bundled_path("rules_page") / "game.toml"
+    before = bundled.read_bytes()
+    assert main(["chain", "--set", str(math_set), "--dot", str(bundled)]) == 2
+    assert "refusing to overwrite" in capsys.readouterr().err
+    assert bundled.read_bytes() == before

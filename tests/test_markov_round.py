@@ -85,6 +85,10 @@ def test_round_rules_page_shape():
     assert r.free_spins_played == sum(r.trigger_prob[n] * r.features[n].spins for n in (3, 4, 5))
     assert r.reach[3] == sum(r.trigger_prob[n] * r.features[n].reach[3] for n in (3, 4, 5))
     assert r.base_ways + r.base_collect + r.free_spins == r.mean
+    assert sum(r.free_spins_by_level) == r.free_spins
+    for f in r.features.values():
+        assert sum(f.final_level) == 1 and f.reach[0] == 1
+        assert list(f.reach) == sorted(f.reach, reverse=True)
     assert r.bet == 10 and r.rtp == r.mean / 10
 
 
