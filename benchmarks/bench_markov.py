@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from exact.errors import MathSetError
 from exact.moments import CountSplit
-from markov.chain import Ladder, feature_results, ladder_of
+from markov.chain import feature_results, ladder_of, model_ladder
 from markov.graph import chain_graph, cross_check
 from strips.loader import bundled_path, load_math_set, parse_game
 
@@ -65,10 +65,7 @@ def main() -> None:
         path = bundled_path("rules_page") / "game.toml"
         model = parse_game(path.read_bytes(), str(path))
         rng = random.Random(1)
-        ladder = Ladder(tuple(lv.threshold for lv in model.levels),
-                        (None,) + tuple(lv.spins for lv in model.levels[1:]),
-                        tuple(lv.multiplier for lv in model.levels),
-                        tuple(synthetic_split(rng, lv.multiplier) for lv in model.levels))
+        ladder = model_ladder(model, [synthetic_split(rng, lv.multiplier) for lv in model.levels])
         source = "synthetic splits"
     else:
         ladder = ladder_of(model, analysis.levels)

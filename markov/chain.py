@@ -310,10 +310,21 @@ def ladder_of(model: GameModel, levels: Sequence[PhaseAnalysis]) -> Ladder:
         raise ValueError(f"{len(levels)} level analyses given for {len(model.levels)} levels")
     for lv, pa in zip(model.levels, levels):
         check_phase(pa, pa.by_key, f"level {lv.number} KEY split")
+    return model_ladder(model, [pa.by_key for pa in levels])
+
+
+def model_ladder(model: GameModel, splits: Sequence[CountSplit]) -> Ladder:
+    """The ladder of ``model`` (thresholds, spins, multipliers) with the given KEY splits, level 1 first.
+
+    Raises
+    ------
+    ValueError
+        As :class:`Ladder` (e.g. the number of splits differs from the number of levels).
+    """
     return Ladder(thresholds=tuple(lv.threshold for lv in model.levels),
                   spins=(None,) + tuple(lv.spins for lv in model.levels[1:]),
                   multipliers=tuple(lv.multiplier for lv in model.levels),
-                  splits=tuple(pa.by_key for pa in levels))
+                  splits=tuple(splits))
 
 
 @dataclass(frozen=True)

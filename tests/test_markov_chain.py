@@ -24,6 +24,7 @@ from markov.chain import (
     feature_results,
     features_by_trigger,
     ladder_of,
+    model_ladder,
     play,
     validate_split,
 )
@@ -40,10 +41,8 @@ def forced(k: int, win: int) -> CountSplit:
 def rules_page_ladder(splits=None) -> Ladder:
     """The rules-page ladder (thresholds 3/6/9, 8 spins, x1/x2/x5/x10 from game.toml)."""
     model = rules_page_model()
-    splits = splits or [split_of([(HALF, 0, F(0)), (HALF, 1, F(lv.multiplier))]) for lv in model.levels]
-    return Ladder(tuple(lv.threshold for lv in model.levels),
-                  (None,) + tuple(lv.spins for lv in model.levels[1:]),
-                  tuple(lv.multiplier for lv in model.levels), tuple(splits))
+    return model_ladder(model, splits or [split_of([(HALF, 0, F(0)), (HALF, 1, F(lv.multiplier))])
+                                          for lv in model.levels])
 
 
 def ladder(outcomes, thresholds, spins) -> Ladder:

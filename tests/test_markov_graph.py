@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import networkx as nx
 import pytest
 
-from markov.chain import END, Ladder, feature_results
+from markov.chain import END, Ladder, feature_results, model_ladder
 from markov.graph import (
     chain_graph,
     check_chain,
@@ -31,8 +31,7 @@ def rules_page_ladder() -> Ladder:
         splits.append(split_of([(F(801, 1000), 0, F(0)), (F(60, 1000), 0, F(3 * m)),
                                 (F(100, 1000), 1, F(5 * m)), (F(30, 1000), 2, F(40 * m)),
                                 (F(9, 1000), 3, F(300 * m))]))
-    return Ladder(tuple(lv.threshold for lv in model.levels), (None,) + tuple(lv.spins for lv in model.levels[1:]),
-                  tuple(lv.multiplier for lv in model.levels), tuple(splits))
+    return model_ladder(model, splits)
 
 
 @pytest.fixture(scope="module")
