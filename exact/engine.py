@@ -82,8 +82,9 @@ def analyse(ms: MathSet) -> GameAnalysis:
         If a FISH symbol on a phase's strips has no weight table for that phase.
     """
     model = ms.model
-    base = analyse_phase(ms, model.base_phase)
-    levels = tuple(analyse_phase(ms, model.level_phase(lv)) for lv in model.levels)
+    shared: dict = {}   # strip set -> (OAK probabilities, hit frequency): the same for every level
+    base = analyse_phase(ms, model.base_phase, shared)
+    levels = tuple(analyse_phase(ms, model.level_phase(lv), shared) for lv in model.levels)
     return GameAnalysis(base=base, levels=levels)
 
 
@@ -249,16 +250,38 @@ def term_factors(model: GameModel, terms: list[Term], r: int, t: ReelTables) -> 
     return x, phi
 
 
-def reel_moment_polynomial(x: np.ndarray, phi: np.ndarray, t: ReelTables, degree: np.ndarray) -> dict[int, np.ndarray]:
-    """Per-reel second-moment matrices split by the count ``degree`` of each stop.
+def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, counts: dict[str, np.ndarray],
+                            iu: np.ndarray, ju: np.ndarray) -> dict[str, dict[int, np.ndarray]]:
+    """Per-reel second-moment matrices, each split by a count of the stop's window.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n_terms, stops), int64
+    phi : ndarray, shape (n_terms,), bool
+        From :func:`term_factors`: g_t = x_t, times D x (FISH sum) where phi_t.
+    t : ReelTables
+    counts : dict str -> ndarray, shape (stops,), int64
+        Named counts per stop (e.g. ``{"scatter": t.scatters, "key": t.keys}``).
+    iu, ju : ndarray, shape (n_pairs,), int
+        The (t, u) pairs wanted, t <= u (upper triangle).
 
     Returns
     -------
-    dict int -> ndarray, shape (n_terms, n_terms), object (Python ints)
-        d -> sum over stops s with degree[s] = d of E[g_t(s) g_u(s)], where
-        g_t = x_t (times D F when phi_t); the fish variance adds to the
-        (phi, phi) block: x_t x_u D^2 Var[F | s].
+    dict name -> dict int -> ndarray, shape (n_pairs,), object (Python ints)
+        For each named count, d -> sum over stops s whose count is d of
+        E[g_t(s) g_u(s)]; the FISH variance adds x_t x_u D^2 Var[F | s] where
+        phi_t and phi_u.
+
+    Notes
+    -----
+    Many terms share their factor on a reel (e.g. every ways term of a symbol
+    whose combination ended before this reel has factor 1), so the matrices
+    are computed over the distinct factors only and then expanded.
     """
+    rows: dict[bytes, int] = {}
+    inv = np.array([rows.setdefault(bytes([int(f)]) + row.tobytes(), len(rows)) for f, row in zip(phi, x)])
+    first_of = np.unique(inv, return_index=True)[1]
+    x, phi = x[first_of], phi[first_of]
     mean_factor = np.where(phi[:, None], t.fish_mean[None, :], 1)
     gbar = x * mean_factor
     xphi = x * phi[:, None]
@@ -266,15 +289,26 @@ def reel_moment_polynomial(x: np.ndarray, phi: np.ndarray, t: ReelTables, degree
     big += max(int(np.max(np.abs(xphi), initial=0)), 1) ** 2 * max(int(np.max(t.fish_var, initial=0)), 1) * t.stops
     dtype = np.int64 if big < _INT64_SAFE and gbar.dtype != object and t.fish_var.dtype != object else object
     gbar, xphi, var = gbar.astype(dtype), xphi.astype(dtype), t.fish_var.astype(dtype)
-    out = {}
-    for d in np.unique(degree):
-        sel = degree == d
-        g = gbar[:, sel]
-        m = g @ g.T
+    names = list(counts)
+    code = np.zeros(t.stops, dtype=np.int64)
+    for n in names:
+        code = code * (int(counts[n].max(initial=0)) + 1) + counts[n]
+    _, first, ginv = np.unique(code, return_index=True, return_inverse=True)
+    groups = [tuple(int(counts[n][i]) for n in names) for i in first]
+    ginv = ginv.reshape(-1)
+    out: dict[str, dict[int, np.ndarray]] = {n: {} for n in names}
+    a, b = inv[iu], inv[ju]
+    for gi, g in enumerate(groups):
+        sel = ginv == gi
+        gb = gbar[:, sel]
+        m = gb @ gb.T
         if phi.any():
             xp = xphi[:, sel]
             m = m + (xp * var[sel][None, :]) @ xp.T
-        out[int(d)] = m.astype(object)
+        vec = m[a, b].astype(object)
+        for n, d in zip(names, g):
+            d = int(d)
+            out[n][d] = out[n][d] + vec if d in out[n] else vec
     return out
 
 
@@ -312,7 +346,7 @@ def split_moments(polys: list[dict[int, np.ndarray]], coef: np.ndarray, total: i
     return CountSplit(prob=tuple(prob), win=tuple(win), win2=tuple(win2))
 
 
-def analyse_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
+def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> PhaseAnalysis:
     """Exact analysis of one spin of ``phase`` over all stop combinations.
 
     Parameters
@@ -320,6 +354,10 @@ def analyse_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     ms : MathSet
     phase : Phase
         ``model.base_phase`` or ``model.level_phase(level)``.
+    shared : dict, optional
+        Cache of the figures that depend on the strips only (OAK
+        probabilities, hit frequency), keyed by strip set; phases on the
+        same strips (the free-spin levels) compute them once.
 
     Returns
     -------
@@ -352,18 +390,14 @@ def analyse_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     w1 = np.where(iu == 0, a[ju], 0).astype(object)                       # row 0: E[g_u]
     w2 = (a[iu] * a[ju] * np.where(iu == ju, 1, 2)).astype(object)       # sum over t <= u
 
-    by = {}
-    first = [None] * model.reels
-    factors = [term_factors(model, terms, r, t) for r, t in enumerate(tables)]
-    for name, key in (("scatter", "scatters"), ("key", "keys")):
-        polys = []
-        for r, t in enumerate(tables):
-            x, phi = factors[r]
-            poly = reel_moment_polynomial(x, phi, t, getattr(t, key))
-            polys.append({deg: m[iu, ju] for deg, m in poly.items()})
-            if first[r] is None:
-                first[r] = sum(poly.values())[0]                          # sum_s E[g_u(s)], shape (n_terms,)
-        by[name] = split_moments(polys, (w1, w2), total, d, mult)
+    per_reel = []
+    for r, t in enumerate(tables):
+        x, phi = term_factors(model, terms, r, t)
+        per_reel.append(reel_moment_polynomials(x, phi, t, {"scatter": t.scatters, "key": t.keys}, iu, ju))
+    by = {name: split_moments([p[name] for p in per_reel], (w1, w2), total, d, mult)
+          for name in ("scatter", "key")}
+    # first moments sum_s E[g_u(s)] are the pairs (0, u): the first n_terms entries of the triangle
+    first = [sum(p["scatter"].values())[:n_terms] for p in per_reel]
 
     # ways by symbol and OAK: a_t prod_r E[g_{t,r}]
     prod_first = np.ones(n_terms, dtype=object)
@@ -380,6 +414,10 @@ def analyse_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     collect_mean = Fraction(collect_total * mult, total * d)
     ways_mean = sum((sum(v) for v in ways_by_symbol.values()), Fraction(0))
 
+    shared = {} if shared is None else shared
+    if phase.strips not in shared:
+        shared[phase.strips] = (oak_probabilities(model, tables), hit_frequency(model, tables))
+    oak_prob, hit = shared[phase.strips]
     return PhaseAnalysis(
         phase=phase,
         mean=by["scatter"].mean,
@@ -387,10 +425,10 @@ def analyse_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
         ways_mean=ways_mean,
         collect_mean=collect_mean,
         ways_by_symbol=ways_by_symbol,
-        oak_prob=oak_probabilities(model, tables),
+        oak_prob=oak_prob,
         by_scatter=by["scatter"],
         by_key=by["key"],
-        hit_frequency=hit_frequency(model, tables),
+        hit_frequency=hit,
     )
 
 
@@ -439,6 +477,9 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     flag = np.zeros(1, dtype=np.int64)          # bit 0: KEY seen, bit 1: FISH seen
     count = np.ones(1, dtype=dtype)
     won = 0
+    # sure[L]: symbols whose every OAK from L on pays, so a combination of length L is a sure win
+    sure = [sum(1 << p for p in range(n_pay) if L >= 1 and all(v > 0 for v in pays[p][L - 1:]))
+            for L in range(model.reels + 1)]
     for r, t in enumerate(tables):
         bits = (t.ways_count > 0).astype(dtype).T @ bitval if n_pay else np.zeros(t.stops, dtype=dtype)
         has_fish = t.counts[fish_codes].sum(axis=0) > 0 if fish_codes else np.zeros(t.stops, dtype=bool)
@@ -454,7 +495,8 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
         ended = mask[:, None] & ~cmask[None, :]
         nc = count[:, None] * ccount.astype(dtype)[None, :]
         nf = flag[:, None] | cfl[None, :]
-        paid = (ended & pay_here) != 0
+        # paid: a combination ended at a paying OAK; sure: a running combination pays whatever follows
+        paid = ((ended & pay_here) != 0) | ((nm & sure[r + 1]) != 0)
         won += int(nc[paid].sum())
         keep = ~paid
         mask, flag, count = _aggregate(nm[keep], nf[keep], nc[keep])
