@@ -35,7 +35,7 @@ def write_random_set(directory: Path, seed: int, lengths=(7, 8, 9, 10, 6), speci
             specials = [x for x in names if MODEL.symbol(x).is_special]
             col = [rng.choice(specials) if specials and rng.random() < special_share else rng.choice(pays)
                    for _ in range(n)]
-            if n >= 3 * len(specials):
+            if n >= len(specials) + 3:
                 for x, i in zip(specials, rng.sample(range(n), len(specials))):
                     col[i] = x  # each allowed special at least once per reel
             cols.append(col)
