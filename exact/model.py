@@ -46,6 +46,12 @@ class Symbol:
         each value, same length as ``values``.
     aliases : tuple of str
         Other names accepted in strip files (``HOOK`` for ``KEY``).
+    substitutes : frozenset of str
+        WILD only: the pay symbols it substitutes for; empty means every pay
+        symbol (rules page section 6).
+    pays (scatter symbols) : tuple of int
+        For a scatter, ``pays[n - 1]`` is the scatter pay for n scatter
+        symbols anywhere in the window, in credits (empty: pays nothing).
     """
 
     name: str
@@ -55,6 +61,7 @@ class Symbol:
     values: tuple[int, ...] = ()
     weights: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
+    substitutes: frozenset[str] = frozenset()
 
     @property
     def is_blocker(self) -> bool:
@@ -65,6 +72,10 @@ class Symbol:
     def is_special(self) -> bool:
         """True for every symbol that is not a pay symbol (section 4)."""
         return self.kind != PAY
+
+    def substitutes_for(self, pay_symbol: str) -> bool:
+        """WILD only: whether it substitutes for ``pay_symbol`` (section 6)."""
+        return self.kind == WILD and (not self.substitutes or pay_symbol in self.substitutes)
 
     def allowed_on(self, strip_set: str, reel: int) -> bool:
         """Whether the symbol may stand on 0-based ``reel`` of ``strip_set``."""
@@ -171,6 +182,12 @@ class GameModel:
         Strip set the free spins use.
     levels : tuple of Level
         The ladder, level 1 first (section 11).
+    retrigger : tuple of (int, int)
+        (scatter count in a free spin, extra free spins), ascending; empty:
+        no retrigger (the rules-page game).  A count above the largest entry
+        takes the largest entry's spins.
+    retrigger_cap : int or None
+        Most free spins one feature can play in total (None: no cap).
     """
 
     name: str
@@ -184,6 +201,8 @@ class GameModel:
     free_spin_strips: str
     levels: tuple[Level, ...]
     title: str = ""
+    retrigger: tuple[tuple[int, int], ...] = ()
+    retrigger_cap: int | None = None
 
     # -- lookups ---------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
@@ -254,6 +273,22 @@ class GameModel:
             if scatters >= count:
                 spins = n
         return spins
+
+    def retrigger_spins(self, scatters: int) -> int:
+        """Extra free spins for ``scatters`` scatter symbols in a free spin (0 if none)."""
+        spins = 0
+        for count, n in self.retrigger:
+            if scatters >= count:
+                spins = n
+        return spins
+
+    def scatter_pay(self, scatters: int) -> int:
+        """Scatter pay in credits for ``scatters`` scatter symbols in the window (0 if none pays)."""
+        total = 0
+        for s in self.of_kind(SCATTER):
+            if s.pays and scatters >= 1:
+                total += s.pays[min(scatters, len(s.pays)) - 1]
+        return total
 
     @property
     def min_trigger(self) -> int:
