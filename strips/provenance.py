@@ -21,16 +21,9 @@ from strips.published import (
     TOTALS,
     TRIGGER_FREQUENCY,
     TRIGGER_PROBABILITY,
-    round_half_up,
+    decimal_text,
     rounds_to,
 )
-
-
-def _fixed(x: Fraction, places: int) -> str:
-    """Exact half-up decimal text of a non-negative Fraction."""
-    q = round_half_up(x, places)
-    whole, frac = divmod(q.numerator * 10 ** places // q.denominator, 10 ** places)
-    return f"{whole}.{frac:0{places}d}" if places else str(whole)
 
 
 def _fs_section() -> list[str]:
@@ -51,8 +44,8 @@ def _fs_section() -> list[str]:
     for chk in found:
         for n in TRIGGER_PROBABILITY:
             p = chk.prob[n]
-            out.append(f"| {chk.counts} | {n} | {p.numerator}/{p.denominator} | {_fixed(p, 6)} | "
-                       f"{TRIGGER_PROBABILITY[n].text} | {_fixed(1 / p, 2)} -> {_fixed(1 / p, 0)} | "
+            out.append(f"| {chk.counts} | {n} | {p.numerator}/{p.denominator} | {decimal_text(p, 6)} | "
+                       f"{TRIGGER_PROBABILITY[n].text} | {decimal_text(1 / p, 2)} -> {decimal_text(1 / p, 0)} | "
                        f"{TRIGGER_FREQUENCY[n].text} |")
     if found:
         c = found[0].counts
@@ -68,7 +61,7 @@ def _fs_section() -> list[str]:
                 "| multiset | P(3) | P(4) | passes |", "|---|---|---|---|"]
         for m in same_top:
             chk = derive.fs_check(m)
-            out.append(f"| {m} | {_fixed(chk.prob[3], 6)} | {_fixed(chk.prob[4], 6)} | "
+            out.append(f"| {m} | {decimal_text(chk.prob[3], 6)} | {decimal_text(chk.prob[4], 6)} | "
                        f"{'yes' if chk.passes else 'no'} |")
     return out
 
@@ -87,7 +80,7 @@ def _key_section() -> list[str]:
             for k2 in range(total + 1 - k1):
                 v = (k1, k2, total - k1 - k2)
                 p = derive.key_2plus(v)
-                out.append(f"| {v} | {p.numerator}/{p.denominator} | {_fixed(p * 100, 2)}% | "
+                out.append(f"| {v} | {p.numerator}/{p.denominator} | {decimal_text(p * 100, 2)}% | "
                            f"{'yes' if rounds_to(p, printed) else 'no'} |")
         out.append("")
     return out
@@ -116,7 +109,7 @@ def provenance_text(b) -> str:
              "Rebuild (byte-identical):", "",
              "```",
              f"python -m strips.reconstruct --out DIR --seed {b.seed} --target-rtp "
-             f"{'none' if b.target is None else _fixed(b.target, 4)}",
+             f"{'none' if b.target is None else decimal_text(b.target, 4)}",
              "```", "",
              "## What the page publishes (facts) and what was chosen", "",
              "| item | status | source |", "|---|---|---|",
@@ -146,7 +139,7 @@ def provenance_text(b) -> str:
               "each reel at least as often as the published windows show it.",
               "- **R4** FISH3 and FISH4 take the fewest copies R3 allows.  Reason: one FISH4 on base reel 5 "
               "alone adds 3 KEY reels x P(KEY shown) 1/25 x P(FISH4 shown) 4/100 x E[value] 666.5 credits "
-              f"/ bet 10 = {_fixed(Fraction(3, 25) * Fraction(4, 100) * Fraction(1333, 2) / 10 * 100, 3)} "
+              f"/ bet 10 = {decimal_text(Fraction(3, 25) * Fraction(4, 100) * Fraction(1333, 2) / 10 * 100, 3)} "
               "percentage points of RTP; more high-value FISH would leave the ways pays no room in a "
               "market-typical RTP.",
               "- **R5** FISH1 and FISH2 share the rest of the FISH total over their (symbol, reel) cells in "
@@ -190,9 +183,9 @@ def provenance_text(b) -> str:
     if b.rtp is None:
         lines += ["Not tuned (`--target-rtp none`).", ""]
     else:
-        lines += [f"Target {_fixed(b.target * 100, 4)}% +/- 0.005 pp (assumption).  Exact RTP of the whole "
-                  f"game, engine + free-spin chain: before tuning {_fixed(b.rtp_untuned * 100, 6)}%, after "
-                  f"{_fixed(b.rtp * 100, 6)}% ({b.tuning_moves} moves kept of {b.tuning_steps} tried).  "
+        lines += [f"Target {decimal_text(b.target * 100, 4)}% +/- 0.005 pp (assumption).  Exact RTP of the whole "
+                  f"game, engine + free-spin chain: before tuning {decimal_text(b.rtp_untuned * 100, 6)}%, after "
+                  f"{decimal_text(b.rtp * 100, 6)}% ({b.tuning_moves} moves kept of {b.tuning_steps} tried).  "
                   "`rtp check` and `rtp report` give the exact fraction.", ""]
     lines += ["## Every position", "",
               "Cell: symbol; `[n]` marks a position the page shows in example n (published); "

@@ -47,7 +47,6 @@ from strips.loader import GAME_FILE, bundled_path, parse_game, parse_strips
 from strips.published import (
     BASE,
     BONUS,
-    EXAMPLES,
     MAX_AUS_RUN,
     MIN_PAY_BETWEEN_SPECIALS,
     REELS,
@@ -57,7 +56,6 @@ from strips.published import (
     published_positions,
     round_half_up,
 )
-from strips.ways import WaysState
 
 STRIP_SETS = (BASE, BONUS)
 HIGH_VALUE_FISH = ("FISH3", "FISH4")
