@@ -138,65 +138,132 @@ def _read_bytes(path: Path) -> bytes:
         raise MathSetError(str(path), 0, 0, f"cannot read file ({e.strerror or e})") from None
 
 
-def _decode(data: bytes, file: str) -> str:
+def _position(data: bytes | str, index: int, cells: bool) -> tuple[int, int]:
+    """1-based (line, column) of ``data[index]``.
+
+    ``column`` is the character column, or with ``cells`` the 1-based CSV cell
+    (reel) number: one more than the commas before it on its line.
+    """
+    nl, comma = ("\n", ",") if isinstance(data, str) else (b"\n", b",")
+    start = data.rfind(nl, 0, index) + 1
+    line = data.count(nl, 0, index) + 1
+    return line, (data.count(comma, start, index) + 1 if cells else index - start + 1)
+
+
+def _decode(data: bytes, file: str, cells: bool = False) -> str:
+    """UTF-8 text of a file (a leading BOM dropped).
+
+    Raises
+    ------
+    MathSetError
+        At the first byte that is not UTF-8, or the first NUL character
+        (no math-set file holds one); the column is the CSV cell with ``cells``.
+    """
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise MathSetError(file, line, col, "not UTF-8 text") from None
+        line, col = _position(data, e.start, cells)
+        raise MathSetError(file, line, col, f"not UTF-8 text (byte 0x{data[e.start]:02x})") from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        line, col = _position(text, nul, cells)
+        raise MathSetError(file, line, col, "contains a NUL byte (binary file, not text)")
+    return text
 
 
 # --------------------------------------------------------------------------
 # game.toml
 # --------------------------------------------------------------------------
+def _path_text(path: tuple) -> str:
+    """``free_spins.levels#3.multiplier``: a key path for messages (``#n``: n-th array entry)."""
+    out = ""
+    for k in path:
+        out += f"#{k + 1}" if isinstance(k, int) else (f".{k}" if out else str(k))
+    return out
+
+
 class _Toml:
-    """Typed access to a parsed TOML document that reports the line of a bad key."""
+    """Typed access to a parsed TOML document that reports the line of a bad key.
+
+    A key path is a tuple of table keys; an int in it is the 0-based index of
+    an entry of an array of tables (``("free_spins", "levels", 2)`` is the
+    third ``[[free_spins.levels]]``).
+    """
+
+    _HEADER = re.compile(r"^\s*\[")
 
     def __init__(self, text: str, file: str):
         self.text, self.file = text, file
         self.lines = text.splitlines()
 
-    def locate(self, path: tuple[str, ...]) -> tuple[int, int]:
-        """Best line/column of a dotted key path: the key after its table header."""
-        start = 0
-        # find the deepest table header that is a prefix of the path
+    @staticmethod
+    def _key(k: str) -> str:
+        """Regex of a bare or quoted TOML key."""
+        e = re.escape(str(k))
+        return rf"(?:{e}|\"{e}\"|'{e}')"
+
+    def _table(self, path: tuple) -> tuple[int, int] | None:
+        """0-based line of the table header named by ``path`` and the line where that table ends."""
+        index = 0
+        if path and isinstance(path[-1], int):
+            path, index = path[:-1], path[-1]
+        if not path or any(isinstance(k, int) for k in path):
+            return None
+        name = r"\s*\.\s*".join(self._key(k) for k in path)
+        pat = re.compile(r"^\s*\[\[?\s*" + name + r"\s*\]\]?\s*(#.*)?$")
+        hits = [i for i, line in enumerate(self.lines) if pat.match(line)]
+        if len(hits) <= index:
+            return None
+        start = hits[index]
+        end = next((i for i in range(start + 1, len(self.lines)) if self._HEADER.match(self.lines[i])),
+                   len(self.lines))
+        return start, end
+
+    def locate(self, path: tuple) -> tuple[int, int]:
+        """1-based (line, column) of a key path: the key itself if written, else its table's header.
+
+        Handles ``[table]`` and ``[[array]]`` headers, dotted keys
+        (``weights.base = ...``) and keys inside an inline table
+        (``reels = { base = [...] }``).  A key that is missing (or that the
+        file does not spell out) is located at the deepest enclosing table
+        header, or at line 1 for a top-level key.
+        """
+        start, end, rest = 0, len(self.lines), path
         for depth in range(len(path), 0, -1):
-            header = ".".join(path[:depth])
-            pat = re.compile(r"^\s*\[\[?\s*" + re.escape(header) + r"\s*\]\]?\s*$")
-            for i, line in enumerate(self.lines):
-                if pat.match(line):
-                    start = i
-                    rest = path[depth:]
-                    break
-            else:
-                continue
-            break
+            found = self._table(path[:depth])
+            if found:
+                (start, end), rest = found, path[depth:]
+                break
         else:
-            rest = path
-        key = rest[0] if rest else None
-        if key is None:
-            return start + 1, 1
-        kpat = re.compile(r"^\s*(" + re.escape(key) + r")\s*[.=]")
-        for i in range(start, len(self.lines)):
-            m = kpat.match(self.lines[i])
-            if m:
-                return i + 1, m.start(1) + 1
-        # inline table or nested key: search anywhere after start
-        for i in range(start, len(self.lines)):
-            j = self.lines[i].find(key)
-            if j >= 0:
-                return i + 1, j + 1
+            first = next((i for i, line in enumerate(self.lines) if self._HEADER.match(line)), len(self.lines))
+            end = first
+        keys = [k for k in rest if not isinstance(k, int)]
+        # the longest dotted prefix of the remaining keys written as a key of this table
+        for m in range(len(keys), 0, -1):
+            kpat = re.compile(r"^\s*(" + r"\s*\.\s*".join(self._key(k) for k in keys[:m]) + r")\s*[=.]")
+            for i in range(start, end):
+                hit = kpat.match(self.lines[i])
+                if not hit:
+                    continue
+                if m == len(keys):
+                    return i + 1, hit.start(1) + 1
+                # the rest sits in an inline table on this or the following lines
+                inner = re.compile(r"(?<![\w.])" + self._key(keys[m]) + r"\s*=")
+                for j in range(i, end):
+                    h = inner.search(self.lines[j], hit.end() if j == i else 0)
+                    if h:
+                        return j + 1, h.start() + 1
+                return i + 1, hit.start(1) + 1
         return start + 1, 1
 
     def error(self, path: tuple[str, ...], message: str) -> MathSetError:
         row, col = self.locate(path)
-        return MathSetError(self.file, row, col, f"{'.'.join(path)}: {message}")
+        return MathSetError(self.file, row, col, f"{_path_text(path)}: {message}")
 
     def get(self, table: dict, path: tuple[str, ...], key: str, kind, default: Any = ...):
         if key not in table:
             if default is ...:
-                raise self.error(path or (key,), f"missing key {key!r}" if path else "missing")
+                raise self.error(path + (key,), "required key is missing")
             return default
         value = table[key]
         full = path + (key,)
@@ -263,8 +330,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
         if not isinstance(fname, str) or not fname or "/" in fname or "\\" in fname:
             raise t.error(("strips", set_name), "must be a file name inside the math-set directory")
         strip_files[set_name] = fname
-    if not strip_files:
-        raise t.error(("strips",), "names no strip set")
+    if "base" not in strip_files:
+        raise t.error(("strips",), "names no 'base' strip set (the base game spins it)")
 
     sr = t.get(doc, (), "strip_rules", dict, {})
     run = t.get(sr, ("strip_rules",), "max_run", dict, {})
@@ -359,7 +426,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
             raise t.error(("free_spins", "levels"), "needs at least one level")
         prev = -1
         for i, lv in enumerate(lv_list):
-            path = ("free_spins", "levels")
+            path = ("free_spins", "levels", i)
             if not isinstance(lv, dict):
                 raise t.error(path, f"level {i + 1} must be a table")
             threshold = t.get(lv, path, "threshold", int, 0)
@@ -418,19 +485,26 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
         this strip set, a gap inside a column, a reel with fewer symbols than
         window rows.  Source: rules page sections 3 and 4.
     """
-    text = _decode(data, file)
-    if "\x00" in text:
-        raise MathSetError(file, 1, 1, "malformed CSV: contains a NUL byte")
+    text = _decode(data, file, cells=True)
+    records: list[tuple[int, list[str]]] = []  # (1-based line where the record starts, cells)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    line = 1
     try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+        for cells in reader:
+            records.append((line, cells))
+            line = reader.line_num + 1
     except csv.Error as e:
-        raise MathSetError(file, 0, 0, f"malformed CSV: {e}") from None
-    if not rows or not any(c.strip() for c in rows[0]):
-        raise MathSetError(file, 1, 1, "empty file: expected a header reel1,...,reel%d" % model.reels)
-    header = [c.strip() for c in rows[0]]
+        row, col = _csv_error_cell(text, line)
+        raise MathSetError(file, row, col, f"malformed CSV: {e}") from None
     expected = [f"reel{i + 1}" for i in range(model.reels)]
+    if not records or not any(c.strip() for c in records[0][1]):
+        raise MathSetError(file, 1, 1, f"no header: line 1 must be {','.join(expected)}")
+    header = [c.strip() for c in records[0][1]]
+    while len(header) > model.reels and not header[-1]:
+        header.pop()  # trailing empty cells, as in the data rows
     if len(header) != model.reels:
-        raise MathSetError(file, 1, 1, f"wrong reel count: header has {len(header)} columns, "
+        raise MathSetError(file, 1, min(len(header), model.reels) + 1,
+                           f"wrong reel count: header has {len(header)} columns, "
                            f"the game has {model.reels} reels ({','.join(expected)})")
     for j, (h, e) in enumerate(zip(header, expected)):
         if h.lower() != e:
@@ -442,7 +516,7 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
         for n in (s.name,) + s.aliases:
             lookup[n] = code
     codes: list[list[int]] = [[] for _ in range(model.reels)]
-    for i, row in enumerate(rows[1:], start=2):
+    for i, row in records[1:]:
         if len(row) > model.reels and any(c.strip() for c in row[model.reels:]):
             raise MathSetError(file, i, model.reels + 1, f"wrong reel count: row has {len(row)} cells, "
                                f"the game has {model.reels} reels")
@@ -462,18 +536,59 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
             sym = model.symbols[code]
             if not sym.allowed_on(strip_set, j):
                 where = sorted(r + 1 for r in sym.reels.get(strip_set, ()))
-                allowed = f"reels {', '.join(map(str, where))}" if where else "no reel"
-                raise MathSetError(file, i, j + 1, f"{sym.name} is not allowed on {strip_set} reel {j + 1} "
+                allowed = (f"reel{'s' if len(where) > 1 else ''} {', '.join(map(str, where))}"
+                           if where else "no reel")
+                named = sym.name if cell == sym.name else f"{cell} ({sym.name})"
+                raise MathSetError(file, i, j + 1, f"{named} is not allowed on {strip_set} reel {j + 1} "
                                    f"(allowed on {allowed} of the {strip_set} strips)")
             columns[j].append(sym.name)
             codes[j].append(code)
     for j, col in enumerate(columns):
         if len(col) < model.rows:
-            raise MathSetError(file, len(col) + 2, j + 1, f"reel {j + 1} has {len(col)} symbols, "
+            raise MathSetError(file, ended[j] or line, j + 1, f"reel {j + 1} has {len(col)} symbols, "
                                f"fewer than the {model.rows} window rows")
     strips = ReelStrips(name=strip_set, reels=tuple(tuple(c) for c in columns),
                         codes=tuple(np.array(c, dtype=np.int64) for c in codes))
     return strips, strip_findings(strips, model, file)
+
+
+def _csv_error_cell(text: str, line: int) -> tuple[int, int]:
+    """(line, cell) of the quoting error in the CSV record that starts on 1-based ``line``.
+
+    Finds an opening quote that is never closed, a character after a closing
+    quote, or a cell longer than the csv module's field limit; else the start
+    of the record.  Lines are split as the csv module splits them.
+    """
+    lines = list(io.StringIO(text, newline=""))
+    limit = csv.field_size_limit()
+    cell, state, size, opened = 1, "start", 0, (line, 1)
+    for n in range(line - 1, len(lines)):
+        for ch in lines[n]:
+            if state == "quoted":
+                if ch == '"':
+                    state = "closed"
+                else:
+                    size += 1
+                    if size > limit:
+                        return opened
+                continue
+            if state == "closed":
+                if ch == '"':  # a doubled quote inside a quoted cell
+                    state, size = "quoted", size + 1
+                    continue
+                if ch not in ",\r\n":
+                    return n + 1, cell
+            if ch == ",":
+                cell, state, size = cell + 1, "start", 0
+            elif ch in "\r\n":
+                return line, 1
+            elif ch == '"' and state == "start":
+                state, opened = "quoted", (n + 1, cell)
+            else:
+                state, size = "field", size + 1
+                if size > limit:
+                    return n + 1, cell
+    return opened if state == "quoted" else (line, 1)
 
 
 def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Finding]:
