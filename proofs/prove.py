@@ -1,0 +1,208 @@
+"""``rtp prove``: the certificate of a math set, with independent checks of its exact figures.
+
+``rtp prove [--set SET] [--exhaustive] [--rounds N] [--seed S] [--out FILE]``
+
+Writes a Markdown certificate (to ``--out FILE``, else to stdout) with
+
+* a deterministic part (:mod:`proofs.certificate`): exact figures, every
+  published fact, examples 1-9, sympy derivations.  It lies between the
+  :data:`BEGIN` and :data:`END` markers and depends only on the set, so a
+  test regenerates it and compares it with the committed
+  ``proofs/CERTIFICATE.md`` of the bundled set;
+* a run-dependent part: the exhaustive enumeration of every base-game stop
+  combination compared exactly with the factorised engine (``--exhaustive``),
+  the Monte Carlo simulation with its seed and 99% intervals, and timings.
+
+The certificate of the bundled set is made with
+``rtp prove --exhaustive --out proofs/CERTIFICATE.md``.  The command never
+writes into a math-set directory (exit 2).  Exit 1 if anything fails: a
+published fact, an example, a derivation, an enumerated figure that differs
+from the engine's, or an exact value outside its simulated interval.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from exact.cli import UsageError, add_set_argument
+
+BEGIN = "<!-- BEGIN deterministic part: exact figures only; tests regenerate it and fail on any difference -->"
+END = "<!-- END deterministic part -->"
+
+
+def add_arguments(p) -> None:
+    from proofs.simulate import DEFAULT_SEED
+    add_set_argument(p)
+    p.add_argument("--exhaustive", action="store_true",
+                   help="also enumerate every base-game stop combination (10^10 for the bundled set: minutes)")
+    p.add_argument("--rounds", type=int, default=10_000_000,
+                   help="simulated game rounds (default 10,000,000; 0 skips the simulation)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
+    p.add_argument("--out", default=None, metavar="FILE", help="write the certificate here (default: stdout)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--checkpoint-dir", default=None, metavar="DIR",
+                   help="checkpoint directory of the enumeration (default ~/.cache/slot-exact/enumerate)")
+
+
+def deterministic_part(text: str) -> str:
+    """The text between the BEGIN and END markers of a certificate.
+
+    Raises
+    ------
+    ValueError
+        If a marker is missing.
+    """
+    try:
+        start = text.index(BEGIN) + len(BEGIN)
+        end = text.index(END, start)
+    except ValueError:
+        raise ValueError("not a certificate: deterministic-part markers missing") from None
+    return text[start:end]
+
+
+def render_deterministic(cert) -> str:
+    """The deterministic part with its markers, as it appears in the certificate file."""
+    from proofs.certificate import render
+    return f"{BEGIN}\n\n{render(cert)}\n{END}\n"
+
+
+def _enumeration_section(enum, checks) -> tuple[list[str], bool]:
+    lines = ["### Exhaustive enumeration of the base game", ""]
+    if enum is None:
+        lines += ["Not run for this certificate (`rtp prove --exhaustive` runs it).", ""]
+        return lines, True
+    bad = [c for c in checks if not c.equal]
+    lines += [f"Method: every one of the {enum.combinations:,} stop combinations evaluated with the rules "
+              "page's semantics (section 6 ways with WILD and blockers, section 8 collect = KEY count x sum "
+              "of FISH mean values, FS count), vectorised in numpy blocks, exact integer totals "
+              "(`proofs/enumerate.py`); each figure compared with the factorised engine as exact Fractions.",
+              "",
+              f"- combinations: {enum.combinations:,}; wall time {enum.seconds:.1f} s",
+              f"- figures compared: {len(checks)}; equal: {len(checks) - len(bad)}",
+              ""]
+    from proofs.certificate import decimal, fraction_text
+    lines += ["| figure | enumerated | engine | equal |", "| --- | --- | --- | --- |"]
+    shown = [c for c in checks if not c.figure.startswith("ways ") or c.figure == "ways pays" or not c.equal]
+    for c in shown:
+        lines.append(f"| {c.figure} | {fraction_text(c.enumerated)} ({decimal(c.enumerated, 8)}) | "
+                     f"{fraction_text(c.engine)} | {'yes' if c.equal else 'NO'} |")
+    per_symbol = sum(1 for c in checks if c.figure.startswith("ways ") and c.figure != "ways pays")
+    lines += ["", f"(ways pays per symbol and OAK: {per_symbol} figures, all compared; only differing ones "
+              "are listed.)", "",
+              f"Enumeration = factorisation: {'PASS' if not bad else 'FAIL'}", ""]
+    return lines, not bad
+
+
+def _simulation_section(rep) -> tuple[list[str], bool]:
+    lines = ["### Monte Carlo simulation of whole game rounds", ""]
+    if rep is None:
+        lines += ["Not run for this certificate (`--rounds 0`).", ""]
+        return lines, True
+    lines += ["Method: whole rounds (base spin, FISH values drawn from the weight tables, free spins through "
+              "the KEY-counter ladder), numpy with a seeded `numpy.random.Generator` (`proofs/simulate.py`). "
+              "RTP: normal 99% interval; rates: Clopper-Pearson 99% intervals.", "",
+              f"- rounds: {rep.rounds:,}; seed: {rep.seed}; wall time {rep.seconds:.1f} s "
+              f"({rep.rounds / rep.seconds:,.0f} rounds/s)" if rep.seconds else f"- rounds: {rep.rounds:,}",
+              "", "| figure | estimate | 99% interval | exact | inside |", "| --- | ---: | --- | ---: | --- |"]
+    for f in rep.figures:
+        lines.append(f"| {f.name} | {f.estimate:.8f} | [{f.ci99[0]:.8f}, {f.ci99[1]:.8f}] | {float(f.exact):.8f} | "
+                     f"{'yes' if f.inside else 'NO'} |")
+    lines += ["", f"Exact values inside their intervals: {'PASS' if rep.passed else 'FAIL'}", ""]
+    return lines, rep.passed
+
+
+def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int = 0, workers: int = 1,
+                     checkpoint_dir=None, progress: bool = False) -> tuple[str, bool]:
+    """The whole certificate of ``ms`` as Markdown, and whether everything passed.
+
+    Parameters
+    ----------
+    ms : MathSet
+    exhaustive : bool
+        Run the enumeration of every base-game stop combination.
+    rounds, seed : int
+        Simulated rounds (0: none) and seed.
+    workers : int
+        Processes for the enumeration and the simulation.
+    checkpoint_dir : path, optional
+        Enumeration checkpoint directory (default under the user's cache).
+    progress : bool
+        Progress bars on stderr.
+    """
+    from exact.engine import analyse
+    from proofs import certificate, enumerate as en, simulate as sim
+    timings = []
+    t0 = time.perf_counter()
+    analysis = analyse(ms)
+    timings.append(("exact engine (all phases)", time.perf_counter() - t0))
+    t0 = time.perf_counter()
+    cert = certificate.build(ms, analysis)
+    timings.append(("chain, facts, examples, sympy", time.perf_counter() - t0))
+    enum = checks = None
+    if exhaustive:
+        enum = en.enumerate_phase(ms, ms.model.base_phase, workers=workers, progress=progress,
+                                  checkpoint_dir=checkpoint_dir or en.default_checkpoint_dir())
+        checks = en.compare(enum, analysis.base)
+        timings.append((f"enumeration ({workers} processes)", enum.seconds))
+    rep = None
+    if rounds:
+        t0 = time.perf_counter()
+        tally = sim.simulate(ms, rounds, seed, workers=workers, progress=progress)
+        dt = time.perf_counter() - t0
+        rep = sim.report(ms, tally, seed, (cert.round, analysis.base), dt)
+        timings.append((f"simulation ({workers} processes)", dt))
+    enum_lines, enum_ok = _enumeration_section(enum, checks)
+    sim_lines, sim_ok = _simulation_section(rep)
+    ok = cert.passed and enum_ok and sim_ok
+    head = [f"# Certificate of math set `{ms.name}`", "",
+            "Made by `rtp prove" + (" --exhaustive" if exhaustive else "") + (f" --rounds {rounds} --seed {seed}"
+                                                                                 if rounds else " --rounds 0")
+            + "`. Sections 1-5 hold exact figures only and are the same on every run of an unchanged set; "
+              "section 6 depends on the run (timings, simulation).", "", ""]
+    run_part = ["## 6. Independent checks (run-dependent)", ""] + enum_lines + sim_lines + \
+        ["### Timings", "",
+         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}.", ""] + \
+        [f"- {name}: {sec:.2f} s" for name, sec in timings] + \
+        ["", f"## Verdict: {'PASS' if ok else 'FAIL'}", ""]
+    return "\n".join(head) + render_deterministic(cert) + "\n" + "\n".join(run_part), ok
+
+
+def _check_out(out: Path, ms) -> None:
+    """Refuse an output path inside the math-set directory or over one of its files."""
+    from strips.loader import resolve
+    _, directory = resolve(ms.name)
+    target = out.resolve()
+    d = directory.resolve()
+    if target.parent == d or d in target.parents:
+        raise UsageError(f"rtp prove: --out {out} is inside the math-set directory {directory}; "
+                         "write the certificate elsewhere")
+
+
+def run(args) -> int:
+    """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
+    from strips.loader import load_math_set
+    if args.rounds < 0:
+        raise UsageError("rtp prove: --rounds must be 0 or more")
+    if args.seed < 0:
+        raise UsageError("rtp prove: --seed must be 0 or more")
+    if args.workers < 1:
+        raise UsageError("rtp prove: --workers must be 1 or more")
+    ms = load_math_set(args.set)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        _check_out(out, ms)
+        if out.exists() and out.is_dir():
+            raise UsageError(f"rtp prove: --out {out} is a directory")
+    text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
+                                workers=args.workers, checkpoint_dir=args.checkpoint_dir,
+                                progress=sys.stderr.isatty())
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        print(f"certificate written to {out}: {'PASS' if ok else 'FAIL'}", file=sys.stderr)
+    return 0 if ok else 1
