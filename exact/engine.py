@@ -100,7 +100,7 @@ class ReelTables:
     counts : ndarray, shape (n_symbols, stops), int64
         counts[c, s] = number of symbol code c in the window at stop s.
     ways_count : ndarray, shape (n_pay, stops), int64
-        Count of each pay symbol plus every WILD (section 6).
+        Count of each pay symbol plus every WILD that substitutes for it (section 6).
     keys, scatters : ndarray, shape (stops,), int64
         KEY and scatter counts in the window.
     fish_mean : ndarray, shape (stops,), int64 or object
@@ -182,8 +182,12 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int) -> Reel
             raise ValueError(f"{s.name} has no weight table {table!r}")
     kinds = np.array([s.kind for s in model.symbols])
     pay_codes = np.flatnonzero(kinds == PAY)
-    wild_total = counts[kinds == WILD].sum(axis=0)
-    ways_count = counts[pay_codes] + wild_total[None, :]
+    ways_count = counts[pay_codes].copy()
+    for code, s in enumerate(model.symbols):
+        if s.kind == WILD:
+            for i, p in enumerate(pay_codes):
+                if s.substitutes_for(model.symbols[p].name):
+                    ways_count[i] += counts[code]
     keys = counts[kinds == KEY].sum(axis=0)
     scatters = counts[kinds == SCATTER].sum(axis=0)
     mean, var = fish_moments_scaled(model, table, d)
@@ -260,14 +264,15 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     phi : ndarray, shape (n_terms,), bool
         From :func:`term_factors`: g_t = x_t, times D x (FISH sum) where phi_t.
     t : ReelTables
-    counts : dict str -> ndarray, shape (stops,), int64
-        Named counts per stop (e.g. ``{"scatter": t.scatters, "key": t.keys}``).
+    counts : dict str -> ndarray, shape (stops,), int64, or tuple of such arrays
+        Named counts per stop (e.g. ``{"scatter": t.scatters, "key": t.keys}``);
+        a tuple of arrays splits by the joint counts (keys are then tuples).
     iu, ju : ndarray, shape (n_pairs,), int
         The (t, u) pairs wanted, t <= u (upper triangle).
 
     Returns
     -------
-    dict name -> dict int -> ndarray, shape (n_pairs,), object (Python ints)
+    dict name -> dict (int or tuple of int) -> ndarray, shape (n_pairs,), object (Python ints)
         For each named count, d -> sum over stops s whose count is d of
         E[g_t(s) g_u(s)]; the FISH variance adds x_t x_u D^2 Var[F | s] where
         phi_t and phi_u.
@@ -290,13 +295,16 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     dtype = np.int64 if big < _INT64_SAFE and gbar.dtype != object and t.fish_var.dtype != object else object
     gbar, xphi, var = gbar.astype(dtype), xphi.astype(dtype), t.fish_var.astype(dtype)
     names = list(counts)
+    arrays = {n: (counts[n] if isinstance(counts[n], tuple) else (counts[n],)) for n in names}
     code = np.zeros(t.stops, dtype=np.int64)
     for n in names:
-        code = code * (int(counts[n].max(initial=0)) + 1) + counts[n]
+        for arr in arrays[n]:
+            code = code * (int(arr.max(initial=0)) + 1) + arr
     _, first, ginv = np.unique(code, return_index=True, return_inverse=True)
-    groups = [tuple(int(counts[n][i]) for n in names) for i in first]
+    groups = [tuple(tuple(int(arr[i]) for arr in arrays[n]) if isinstance(counts[n], tuple)
+                    else int(counts[n][i]) for n in names) for i in first]
     ginv = ginv.reshape(-1)
-    out: dict[str, dict[int, np.ndarray]] = {n: {} for n in names}
+    out: dict[str, dict] = {n: {} for n in names}
     a, b = inv[iu], inv[ju]
     for gi, g in enumerate(groups):
         sel = ginv == gi
@@ -307,43 +315,73 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
             m = m + (xp * var[sel][None, :]) @ xp.T
         vec = m[a, b].astype(object)
         for n, d in zip(names, g):
-            d = int(d)
             out[n][d] = out[n][d] + vec if d in out[n] else vec
     return out
 
 
-def _convolve(acc: dict[int, np.ndarray], nxt: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    out: dict[int, np.ndarray] = {}
+def _add_keys(i, j):
+    return tuple(a + b for a, b in zip(i, j)) if isinstance(i, tuple) else i + j
+
+
+def _convolve(acc: dict, nxt: dict) -> dict:
+    out: dict = {}
     for i, a in acc.items():
         for j, b in nxt.items():
+            k = _add_keys(i, j)
             p = a * b
-            out[i + j] = out[i + j] + p if (i + j) in out else p
+            out[k] = out[k] + p if k in out else p
     return out
 
 
-def split_moments(polys: list[dict[int, np.ndarray]], coef: np.ndarray, total: int,
-                  d: int, multiplier: int) -> CountSplit:
-    """Multiply the reels' polynomials and read P(N=n), E[W 1{N=n}], E[W^2 1{N=n}].
-
-    ``polys`` hold the upper-triangle entries (flattened) of each reel's
-    matrices; ``coef`` is a_t for t in the same flattened (t, u) order, as
-    pairs (first-moment weights, second-moment weights).
-    """
+def multiply_reels(polys: list[dict]) -> dict:
+    """Product over reels of the per-reel polynomials: convolution in the count, Hadamard in (t, u)."""
     acc = polys[0]
     for p in polys[1:]:
         acc = _convolve(acc, p)
+    return acc
+
+
+def read_moments(acc: dict, coef, total: int, d: int, multiplier: int) -> dict:
+    """count -> (P, E[W 1{count}], E[W^2 1{count}]) as Fractions, credits, W including the multiplier.
+
+    ``acc`` holds, per count, the upper-triangle entries (flattened) of the
+    product matrices; ``coef`` = (first-moment weights, second-moment
+    weights) over the same flattened (t, u) order.
+    """
     w1, w2 = coef
-    top = max(acc)
-    prob, win, win2 = [], [], []
-    for n in range(top + 1):
-        if n not in acc:
-            prob.append(Fraction(0)); win.append(Fraction(0)); win2.append(Fraction(0))
-            continue
-        v = acc[n]
-        prob.append(Fraction(int(v[0]), total))
-        win.append(Fraction(int(w1.dot(v)) * multiplier, total * d))
-        win2.append(Fraction(int(w2.dot(v)) * multiplier * multiplier, total * d * d))
-    return CountSplit(prob=tuple(prob), win=tuple(win), win2=tuple(win2))
+    return {n: (Fraction(int(v[0]), total),
+                Fraction(int(w1.dot(v)) * multiplier, total * d),
+                Fraction(int(w2.dot(v)) * multiplier * multiplier, total * d * d))
+            for n, v in acc.items()}
+
+
+def to_split(moments: dict) -> CountSplit:
+    """A CountSplit from count -> (P, E[W 1], E[W^2 1]); missing counts are 0."""
+    zero = (Fraction(0),) * 3
+    rows = [moments.get(n, zero) for n in range(max(moments) + 1)]
+    return CountSplit(prob=tuple(r[0] for r in rows), win=tuple(r[1] for r in rows), win2=tuple(r[2] for r in rows))
+
+
+def with_scatter_pays(joint: dict, model: GameModel, multiplier: int) -> dict:
+    """Add the scatter pays (section 'scatter pays' of the game file) to joint moments keyed (n FS, k KEY).
+
+    With W' = W + m SP(n): E[W' 1] = E[W 1] + m SP P and
+    E[W'^2 1] = E[W^2 1] + 2 m SP E[W 1] + m^2 SP^2 P.
+    """
+    out = {}
+    for (n, k), (p, w1, w2) in joint.items():
+        sp = multiplier * model.scatter_pay(n)
+        out[(n, k)] = (p, w1 + sp * p, w2 + 2 * sp * w1 + sp * sp * p)
+    return out
+
+
+def marginal(joint: dict, axis: int) -> dict:
+    """Sum joint moments keyed by tuples over every axis but ``axis``."""
+    out: dict = {}
+    for key, vals in joint.items():
+        k = key[axis]
+        out[k] = tuple(a + b for a, b in zip(out[k], vals)) if k in out else vals
+    return out
 
 
 def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> PhaseAnalysis:
@@ -390,14 +428,24 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     w1 = np.where(iu == 0, a[ju], 0).astype(object)                       # row 0: E[g_u]
     w2 = (a[iu] * a[ju] * np.where(iu == ju, 1, 2)).astype(object)       # sum over t <= u
 
+    scatter_pays = any(s.pays and any(s.pays) for s in model.of_kind(SCATTER))
+    # split by the scatter count and by the KEY count; with scatter pays, by both jointly
+    wanted = ({"joint": ("scatters", "keys")} if scatter_pays else {"scatter": "scatters", "key": "keys"})
     per_reel = []
     for r, t in enumerate(tables):
         x, phi = term_factors(model, terms, r, t)
-        per_reel.append(reel_moment_polynomials(x, phi, t, {"scatter": t.scatters, "key": t.keys}, iu, ju))
-    by = {name: split_moments([p[name] for p in per_reel], (w1, w2), total, d, mult)
-          for name in ("scatter", "key")}
+        counts = {name: (tuple(getattr(t, a) for a in attr) if isinstance(attr, tuple) else getattr(t, attr))
+                  for name, attr in wanted.items()}
+        per_reel.append(reel_moment_polynomials(x, phi, t, counts, iu, ju))
+    moments = {name: read_moments(multiply_reels([p[name] for p in per_reel]), (w1, w2), total, d, mult)
+               for name in wanted}
+    if scatter_pays:
+        joint = with_scatter_pays(moments["joint"], model, mult)
+        moments = {"scatter": marginal(joint, 0), "key": marginal(joint, 1)}
+    by = {name: to_split(moments[name]) for name in ("scatter", "key")}
     # first moments sum_s E[g_u(s)] are the pairs (0, u): the first n_terms entries of the triangle
-    first = [sum(p["scatter"].values())[:n_terms] for p in per_reel]
+    first = [sum(next(iter(p.values())).values())[:n_terms] for p in per_reel]
+    scatter_mean = sum((mult * model.scatter_pay(n) * v[0] for n, v in moments["scatter"].items()), Fraction(0))
 
     # ways by symbol and OAK: a_t prod_r E[g_{t,r}]
     prod_first = np.ones(n_terms, dtype=object)
@@ -424,6 +472,7 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
         second=by["scatter"].second,
         ways_mean=ways_mean,
         collect_mean=collect_mean,
+        scatter_mean=scatter_mean,
         ways_by_symbol=ways_by_symbol,
         oak_prob=oak_prob,
         by_scatter=by["scatter"],
@@ -455,11 +504,12 @@ def oak_probabilities(model: GameModel, tables: list[ReelTables]) -> dict[str, t
 
 
 def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
-    """P(win > 0): some pay symbol pays, or a KEY and a FISH are both in the window.
+    """P(win > 0): some pay symbol pays, a KEY and a FISH are both in the window, or the scatters pay.
 
     Exact dynamic programme over the reels: the state is (set of pay symbols
     whose combination is still running, as a bit mask; a KEY seen; a FISH
-    seen) with an integer count of stop prefixes; a prefix in which a symbol's
+    seen; the scatter count, capped where the scatter paytable ends) with an
+    integer count of stop prefixes; a prefix in which a symbol's
     combination ended with a paying OAK leaves the programme into a won count.
     FISH values are all positive, so collect > 0 iff a KEY and a FISH are
     both in the window (section 8); a pay symbol pays iff its paytable value
@@ -474,16 +524,19 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     bitval = np.array([1 << p for p in range(n_pay)], dtype=dtype)
     # state arrays: mask, key flag, fish flag, count
     mask = np.array([(1 << n_pay) - 1], dtype=dtype)
-    flag = np.zeros(1, dtype=np.int64)          # bit 0: KEY seen, bit 1: FISH seen
+    flag = np.zeros(1, dtype=np.int64)          # bit 0: KEY seen, bit 1: FISH seen, bits 2+: scatter count
     count = np.ones(1, dtype=dtype)
     won = 0
+    # scatter counts matter up to the last entry of a scatter paytable
+    sc_cap = max([len(s.pays) for s in model.of_kind(SCATTER)] + [0])
     # sure[L]: symbols whose every OAK from L on pays, so a combination of length L is a sure win
     sure = [sum(1 << p for p in range(n_pay) if L >= 1 and all(v > 0 for v in pays[p][L - 1:]))
             for L in range(model.reels + 1)]
     for r, t in enumerate(tables):
         bits = (t.ways_count > 0).astype(dtype).T @ bitval if n_pay else np.zeros(t.stops, dtype=dtype)
         has_fish = t.counts[fish_codes].sum(axis=0) > 0 if fish_codes else np.zeros(t.stops, dtype=bool)
-        cflag = (t.keys > 0).astype(np.int64) | (has_fish.astype(np.int64) << 1)
+        cflag = (t.keys > 0).astype(np.int64) | (has_fish.astype(np.int64) << 1) \
+            | (np.minimum(t.scatters, sc_cap).astype(np.int64) << 2)
         # group the reel's stops into classes (presence mask, flags)
         ccode = np.stack([bits.astype(object) if dtype is object else bits, cflag]).T
         classes, ccount = np.unique(ccode, axis=0, return_counts=True) if dtype is not object else \
@@ -494,14 +547,16 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
         nm = mask[:, None] & cmask[None, :]
         ended = mask[:, None] & ~cmask[None, :]
         nc = count[:, None] * ccount.astype(dtype)[None, :]
-        nf = flag[:, None] | cfl[None, :]
+        nf = ((flag[:, None] | cfl[None, :]) & 3) \
+            | (np.minimum((flag[:, None] >> 2) + (cfl[None, :] >> 2), sc_cap) << 2)
         # paid: a combination ended at a paying OAK; sure: a running combination pays whatever follows
         paid = ((ended & pay_here) != 0) | ((nm & sure[r + 1]) != 0)
         won += int(nc[paid].sum())
         keep = ~paid
         mask, flag, count = _aggregate(nm[keep], nf[keep], nc[keep])
     last = sum(1 << p for p in range(n_pay) if pays[p][model.reels - 1] > 0)
-    final = ((mask & last) != 0) | (flag == 3)
+    scatter_paid = np.array([model.scatter_pay(n) > 0 for n in range(sc_cap + 1)])
+    final = ((mask & last) != 0) | ((flag & 3) == 3) | scatter_paid[flag >> 2]
     won += int(count[final].sum())
     return Fraction(won, total)
 

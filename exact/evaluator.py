@@ -53,10 +53,12 @@ class SpinResult:
         keys x fish_sum, credits (section 8).
     scatters : int
         FS (scatter) symbols in the window (section 10).
+    scatter_pay : int
+        Scatter pay for that count, credits (0 in the rules-page game).
     multiplier : int
         Level multiplier (1 in the base game, section 11).
     win : int
-        multiplier x (ways_pays + collect), credits (section 9).
+        multiplier x (ways_pays + collect + scatter_pay), credits (section 9).
     """
 
     window: tuple[tuple[str, ...], ...]
@@ -68,6 +70,7 @@ class SpinResult:
     scatters: int
     multiplier: int
     win: int
+    scatter_pay: int = 0
 
 
 def canonical_window(model: GameModel, window: Window) -> tuple[tuple[str, ...], ...]:
@@ -96,7 +99,9 @@ def ways_pays(model: GameModel, window: Window) -> tuple[WayWin, ...]:
     reel 1 and continues while a reel shows the symbol or a WILD; the OAK is
     the number of reels in the combination; ways = product of the counts;
     the symbol pays once, for this longest combination, if its paytable value
-    is not 0.  Blockers (KEY, FS, FISH) never count.
+    is not 0.  Blockers (KEY, FS, FISH) never count.  A WILD counts for the
+    pay symbols it substitutes for (every pay symbol unless the game file
+    names a subset).
 
     Parameters
     ----------
@@ -107,12 +112,11 @@ def ways_pays(model: GameModel, window: Window) -> tuple[WayWin, ...]:
     -------
     tuple of WayWin, credits before the level multiplier.
     """
-    kinds = {s.name: s.kind for s in model.symbols}
     wins = []
     for sym in model.pay_symbols:
         counts = []
         for col in window:
-            c = sum(1 for name in col if name == sym.name or kinds[name] == WILD)
+            c = sum(1 for name in col if name == sym.name or model.symbol(name).substitutes_for(sym.name))
             if c == 0:
                 break
             counts.append(c)
@@ -183,6 +187,7 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     scatters = sum(1 for col in window for n in col if model.symbol(n).kind == SCATTER)
     fish_sum = sum(fish_values)
     collect = keys * fish_sum
+    scatter_pay = model.scatter_pay(scatters)
     return SpinResult(window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
                       collect=collect, scatters=scatters, multiplier=multiplier,
-                      win=multiplier * (ways_total + collect))
+                      win=multiplier * (ways_total + collect + scatter_pay), scatter_pay=scatter_pay)

@@ -74,6 +74,9 @@ class PhaseAnalysis:
         Split by the KEY count in the window.
     hit_frequency : Fraction
         P(W > 0).
+    scatter_mean : Fraction
+        E[multiplier x scatter pays], credits per spin (0 without scatter
+        pays); ``ways_mean + collect_mean + scatter_mean == mean``.
     """
 
     phase: Phase
@@ -86,6 +89,7 @@ class PhaseAnalysis:
     by_scatter: CountSplit
     by_key: CountSplit
     hit_frequency: Fraction
+    scatter_mean: Fraction = Fraction(0)
 
     @property
     def variance(self) -> Fraction:

@@ -99,7 +99,7 @@ def brute_force(ms: MathSet, phase) -> BruteForce:
         for s in model.pay_symbols:
             n = 0
             for col in window:
-                if any(x == s.name or model.symbol(x).kind == "wild" for x in col):
+                if any(x == s.name or model.symbol(x).substitutes_for(s.name) for x in col):
                     n += 1
                 else:
                     break

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from exact.engine import analyse, analyse_phase
+from exact.model import Symbol
 from oracle import brute_force, make_set, small_fish_model
 
 settings.register_profile("default", max_examples=25, deadline=None,
@@ -37,6 +38,23 @@ def with_two_oak_pay(model):
     return dataclasses.replace(model, symbols=syms)
 
 
+def with_scatter_pays(model):
+    """FS pays 1, 2, 5, ... credits for 1, 2, 3, ... scatters anywhere in the window."""
+    syms = tuple(dataclasses.replace(s, pays=(1, 2, 5, 20, 80)) if s.kind == "scatter" else s for s in model.symbols)
+    return dataclasses.replace(model, symbols=syms)
+
+
+def with_partial_wild(model):
+    """WILD substitutes for the PIC symbols only, and a second wild WILD2 (base reels 1-2, bonus reel 1)
+    substitutes for AUS1 and PIC1 only."""
+    pics = frozenset(s.name for s in model.pay_symbols if s.name.startswith("PIC"))
+    syms = [dataclasses.replace(s, substitutes=pics) if s.kind == "wild" else s for s in model.symbols]
+    syms.append(Symbol("WILD2", "wild", pays=(0,) * model.reels,
+                       reels={"base": frozenset({0, 1}), "bonus": frozenset({0})},
+                       substitutes=frozenset({"AUS1", "PIC1"})))
+    return dataclasses.replace(model, symbols=tuple(syms))
+
+
 @st.composite
 def small_sets(draw, reels=(3, 4), max_len=5):
     n_reels = draw(st.sampled_from(reels))
@@ -44,6 +62,10 @@ def small_sets(draw, reels=(3, 4), max_len=5):
     model = small_fish_model(reels=n_reels, rows=rows)
     if draw(st.booleans()):
         model = with_two_oak_pay(model)
+    if draw(st.booleans()):
+        model = with_scatter_pays(model)
+    if draw(st.booleans()):
+        model = with_partial_wild(model)
     pays = [s.name for s in model.pay_symbols]
 
     def strip(set_name, r):
@@ -116,10 +138,21 @@ def test_invariants_on_random_sets():
         an = analyse_phase(ms, phase)
         assert sum(an.by_scatter.prob) == 1 and sum(an.by_key.prob) == 1
         assert sum(sum(v) for v in an.ways_by_symbol.values()) == an.ways_mean
-        assert an.ways_mean + an.collect_mean == an.mean == an.by_key.mean
+        assert an.ways_mean + an.collect_mean + an.scatter_mean == an.mean == an.by_key.mean
         assert an.second == an.by_key.second
         for probs in an.oak_prob.values():
             assert sum(probs) <= 1
+
+
+def test_scatter_pays_and_partial_wilds_on_five_reels_equal_brute_force():
+    model = with_partial_wild(with_scatter_pays(small_fish_model()))
+    base = [["PIC1", "WILD2", "FS", "AUS1"], ["WILD", "WILD2", "FS", "KEY", "PIC1"],
+            ["KEY", "FS", "AUS1", "PIC1", "FISH1"], ["FISH3", "WILD", "PIC2", "FS"],
+            ["FISH4", "FS", "PIC1", "WILD", "AUS1"]]
+    ms = make_set(model, base, base[:1] + [["PIC1", "KEY", "AUS1", "FISH1"]] * 4)
+    an = assert_phase_equal(ms, model.base_phase)
+    assert an.scatter_mean > 0
+    assert an.ways_mean + an.collect_mean + an.scatter_mean == an.mean
 
 
 def test_results_are_fractions_not_floats():
