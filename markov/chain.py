@@ -144,8 +144,16 @@ def check_phase(phase: PhaseAnalysis, split: CountSplit, what: str) -> None:
 
 
 @dataclass(frozen=True)
-class _Numerators:
-    """A level's split on one common denominator: integers, so the solver avoids Fraction gcds."""
+class Numerators:
+    """A split on one common denominator: integers, so the solvers avoid Fraction gcds.
+
+    Attributes
+    ----------
+    den : int
+        Common denominator of every entry of the split.
+    prob, win, win2 : tuple of int
+        ``den`` times the split's ``prob``, ``win`` (credits) and ``win2`` (credits^2).
+    """
 
     den: int
     prob: tuple[int, ...]
@@ -153,7 +161,7 @@ class _Numerators:
     win2: tuple[int, ...]
 
     @classmethod
-    def of(cls, split: CountSplit) -> "_Numerators":
+    def of(cls, split: CountSplit) -> "Numerators":
         items = [Fraction(x) for x in (*split.prob, *split.win, *split.win2)]
         den = lcm(*(x.denominator for x in items))
         num = [x.numerator * (den // x.denominator) for x in items]
@@ -380,7 +388,7 @@ def _backward(ladder: Ladder, max_initial: int) -> dict[int, tuple[Fraction, Fra
     every trigger because a level-1 state does not depend on where it started.
     """
     cap = ladder.cap
-    nums = [_Numerators.of(sp) for sp in ladder.splits]
+    nums = [Numerators.of(sp) for sp in ladder.splits]
     # value vectors over the counter c = 0 .. cap of the layer last computed,
     # scaled by that layer's R
     nxt_v = nxt_v2 = None   # layer of the next level's start state
@@ -434,7 +442,7 @@ def _reach(ladder: Ladder, initial_spins: int) -> list[Fraction]:
         reach.append(Fraction(mass, den))
         if mass == 0:
             continue
-        nm = _Numerators.of(sp)
+        nm = Numerators.of(sp)
         ks = [k for k in range(len(nm.prob)) if nm.prob[k]]
         for _ in range(ladder.level_spins(level, initial_spins)):
             new = [0] * (cap + 1)
@@ -557,13 +565,25 @@ def play(ladder: Ladder, initial_spins: int, key_counts: Sequence[int]) -> tuple
     return tuple(rows)
 
 
-def features_by_trigger(model: GameModel, ladder: Ladder, counts: Iterable[int]) -> Mapping[int, FeatureResult]:
+def features_by_trigger(model: GameModel, ladder, counts: Iterable[int],
+                        solve=None) -> Mapping[int, FeatureResult]:
     """FeatureResult per triggering scatter count (counts giving no free spins are left out).
+
+    Parameters
+    ----------
+    model : GameModel
+        Its trigger table maps a scatter count to initial free spins.
+    ladder : Ladder, or the chain ``solve`` takes
+    counts : iterable of int
+        Scatter counts of the base spin to consider.
+    solve : callable ``(chain, initial_spins) -> tuple of FeatureResult``, optional
+        The solver; default :func:`feature_results` (the ladder), e.g.
+        :func:`markov.retrigger.feature_results` for free spins with retrigger.
 
     Counts with the same initial spins share one result.  Source: rules page
     sections 10 and 11.
     """
     by_count = {n: model.initial_spins(n) for n in counts if model.initial_spins(n) > 0}
     distinct = sorted(set(by_count.values()))
-    res = dict(zip(distinct, feature_results(ladder, distinct)))
+    res = dict(zip(distinct, (solve or feature_results)(ladder, distinct)))
     return {n: res[s] for n, s in by_count.items()}

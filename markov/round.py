@@ -13,7 +13,13 @@ reels and its own fish values), so with ``E_n[.] = E[. | feature of n FS]``::
     E[X^2] = E[B^2] + 2 sum_n E[B 1{n}] E_n[F] + sum_n P(n) E_n[F^2]
 
 ``E[B 1{n}]`` is ``base.by_scatter.win[n]``; the middle term is the
-covariance part of the triggering base spin and its feature.
+covariance part of the triggering base spin and its feature.  The same holds
+when the free spins use the base strips (issue 9): each free spin is a new
+independent draw, so given ``N = n`` the feature does not depend on ``B``.
+
+The feature ``E_n[F]``, ``E_n[F^2]`` comes from the KEY-ladder chain
+(:mod:`markov.chain`) for a game without retrigger, and from the retrigger
+chain (:mod:`markov.retrigger`, one level) for a game with a retrigger table.
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ from typing import Mapping, Sequence
 
 from exact.model import GameModel
 from exact.moments import PhaseAnalysis
+from markov import retrigger
 from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, ladder_of
 
 
@@ -54,7 +61,17 @@ class RoundResult:
     reach : tuple of Fraction, length = levels
         P(level i + 1 is played in a round); ``reach[0]`` is the trigger probability.
     free_spins_played : Fraction
-        Expected number of free spins per round.
+        Expected number of free spins per round (retriggered spins included).
+    initial_free_spins : Fraction
+        Expected initial free spins per round (per paid spin),
+        ``sum_n P(n) initial_spins(n)``: the figure the African Simba README
+        calls ``q`` (published 0.034172); retriggered spins not included.
+    retrigger_per_spin : Fraction
+        E[R], the expected extra free spins a free spin awards (uncapped);
+        0 for a game without retrigger.  Without a cap ``free_spins_played
+        == initial_free_spins / (1 - retrigger_per_spin)``.
+    retrigger_cap : int or None
+        Most free spins of one feature (None: no cap or no retrigger).
     """
 
     bet: int
@@ -69,6 +86,9 @@ class RoundResult:
     features: Mapping[int, FeatureResult]
     reach: tuple[Fraction, ...]
     free_spins_played: Fraction
+    initial_free_spins: Fraction = ZERO
+    retrigger_per_spin: Fraction = ZERO
+    retrigger_cap: int | None = None
 
     @property
     def variance(self) -> Fraction:
@@ -94,6 +114,11 @@ class RoundResult:
         return sum(self.trigger_prob.values(), ZERO)
 
     @property
+    def q(self) -> Fraction:
+        """The African Simba README's ``q``: :attr:`initial_free_spins` (expected initial free spins per paid spin)."""
+        return self.initial_free_spins
+
+    @property
     def base_feature_covariance(self) -> Fraction:
         """Cov[B, F] = E[B F] - E[B] E[F], credits^2 per round."""
         return self.base_feature - (self.base_ways + self.base_collect) * self.free_spins
@@ -105,12 +130,14 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     Parameters
     ----------
     model : GameModel
-        Bet, trigger table and ladder.
+        Bet, trigger table, ladder, retrigger table and cap.
     base : PhaseAnalysis
         The base spin; its ``by_scatter`` split (index n = n FS symbols)
         gives the trigger probabilities and E[B 1{n}].
     levels : sequence of PhaseAnalysis, one per level, level 1 first
-        Each level's ``by_key`` split feeds the ladder chain.
+        Without retrigger each level's ``by_key`` split feeds the ladder
+        chain; with retrigger (one level) its ``by_scatter`` split feeds the
+        retrigger chain (:func:`markov.retrigger.retrigger_of`).
 
     Returns
     -------
@@ -122,39 +149,51 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     ValueError
         If a split is invalid or disagrees with its phase's moments, the base
         ways and collect means do not sum to its mean, or the number of level
-        analyses differs from the number of levels.
+        analyses differs from the number of levels; with retrigger, also
+        ``"unsupported rule: retrigger with a multi-level ladder"`` and the
+        infinite-feature error of :mod:`markov.retrigger` (E[R] >= 1 without
+        a cap).
 
     Notes
     -----
-    Source: rules page sections 2, 10 and 11.
+    Source: rules page sections 2, 10 and 11; issue 9 (retrigger).
     """
     check_phase(base, base.by_scatter, "base FS split")
     if base.ways_mean + base.collect_mean != base.mean:
         raise ValueError(f"base ways mean {base.ways_mean} + collect mean {base.collect_mean} "
                          f"differ from the base mean {base.mean}")
-    ladder = ladder_of(model, levels)
     split = base.by_scatter
-    features = features_by_trigger(model, ladder, range(len(split.prob)))
+    counts = range(len(split.prob))
+    if model.retrigger:
+        chain = retrigger.retrigger_of(model, levels)
+        features = features_by_trigger(model, chain, counts, solve=retrigger.feature_results)
+        n_levels, extra, cap = 1, chain.expected_extra, chain.cap
+    else:
+        ladder = ladder_of(model, levels)
+        features = features_by_trigger(model, ladder, counts)
+        n_levels, extra, cap = ladder.levels, ZERO, None
     trigger_prob = {n: split.prob[n] for n in features}
-    free_spins = sum((split.prob[n] * f.mean for n, f in features.items()), ZERO)
+
+    def expect(value) -> Fraction:
+        """sum over triggering counts n of P(n) value(n, feature of n)."""
+        return sum((split.prob[n] * value(n, f) for n, f in features.items()), ZERO)
+
+    free_spins = expect(lambda n, f: f.mean)
     base_feature = sum((split.win[n] * f.mean for n, f in features.items()), ZERO)
-    feature_second = sum((split.prob[n] * f.second for n, f in features.items()), ZERO)
-
-    def per_round(field: str) -> tuple[Fraction, ...]:
-        return tuple(sum((split.prob[n] * getattr(f, field)[i] for n, f in features.items()), ZERO)
-                     for i in range(ladder.levels))
-
     return RoundResult(
         bet=model.bet,
         mean=base.mean + free_spins,
-        second=base.second + 2 * base_feature + feature_second,
+        second=base.second + 2 * base_feature + expect(lambda n, f: f.second),
         base_ways=base.ways_mean,
         base_collect=base.collect_mean,
         free_spins=free_spins,
-        free_spins_by_level=per_round("win_by_level"),
+        free_spins_by_level=tuple(expect(lambda n, f: f.win_by_level[i]) for i in range(n_levels)),
         base_feature=base_feature,
         trigger_prob=trigger_prob,
         features=features,
-        reach=per_round("reach"),
-        free_spins_played=sum((split.prob[n] * f.spins for n, f in features.items()), ZERO),
+        reach=tuple(expect(lambda n, f: f.reach[i]) for i in range(n_levels)),
+        free_spins_played=expect(lambda n, f: f.spins),
+        initial_free_spins=expect(lambda n, f: f.initial_spins),
+        retrigger_per_spin=extra,
+        retrigger_cap=cap,
     )
