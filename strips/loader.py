@@ -29,6 +29,7 @@ import numpy as np
 from exact.errors import MathSetError
 from exact.model import (
     FISH,
+    KEY,
     PAY,
     SCATTER,
     SYMBOL_CLASSES,
@@ -306,8 +307,12 @@ def parse_game(data: bytes, file: str) -> GameModel:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"at line (\d+), column (\d+)", str(e))
-        row, col = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        if m:
+            row, col = int(m.group(1)), int(m.group(2))
+        else:  # "(at end of document)": just after the last character
+            row = text.count("\n") + 1
+            col = len(text) - (text.rfind("\n") + 1) + 1
+        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(e))
         raise MathSetError(file, row, col, f"malformed TOML: {msg}") from None
     t = _Toml(text, file)
 
@@ -352,6 +357,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         kind = t.get(spec, path, "class", str)
         if kind not in SYMBOL_CLASSES:
             raise t.error(path + ("class",), f"unknown class {kind!r} (known: {', '.join(SYMBOL_CLASSES)})")
+        _refuse_unknown(t, spec, path, SYMBOL_KEYS[kind], "key")
         aliases = tuple(t.get(spec, path, "aliases", list, []))
         for n in (sname,) + aliases:
             if not isinstance(n, str) or not n or n in seen_names:
@@ -364,6 +370,13 @@ def parse_game(data: bytes, file: str) -> GameModel:
                 raise t.error(path + ("pays",), f"has {len(pays)} entries, the game has {reels} reels")
             if any(p < 0 for p in pays):
                 raise t.error(path + ("pays",), "pays must not be negative")
+        if kind == SCATTER and "pays" in spec:
+            pays = tuple(t.get(spec, path, "pays", "ints"))
+            if any(p < 0 for p in pays):
+                raise t.error(path + ("pays",), "scatter pays must not be negative")
+        elif kind != PAY:
+            pays = ()
+        substitutes = frozenset(t.get(spec, path, "substitutes", list, [])) if kind == WILD else frozenset()
         allowed: dict[str, frozenset[int]] = {}
         if kind != PAY:
             rt = t.get(spec, path, "reels", dict, {})
@@ -392,35 +405,34 @@ def parse_game(data: bytes, file: str) -> GameModel:
                     raise t.error(path + ("weights", table_name), "weights sum to zero")
                 weights[table_name] = tuple(w)
         symbols.append(Symbol(name=sname, kind=kind, pays=pays, reels=allowed,
-                              values=values, weights=weights, aliases=aliases))
+                              values=values, weights=weights, aliases=aliases, substitutes=substitutes))
     if not any(s.kind == PAY for s in symbols):
         raise t.error(("symbols",), "the game has no pay symbol")
+    pay_names = {s.name for s in symbols if s.kind == PAY}
+    for s in symbols:
+        for n in sorted(s.substitutes - pay_names):
+            raise t.error(("symbols", s.name, "substitutes"), f"{n!r} is not a pay symbol")
     for n in strip_rules.max_run_symbols:
         if n not in seen_names:
             raise t.error(("strip_rules", "max_run", "symbols"), f"unknown symbol {n!r}")
 
     fs = t.get(doc, (), "free_spins", dict, None)
     trigger: tuple[tuple[int, int], ...] = ()
+    retrigger: tuple[tuple[int, int], ...] = ()
+    retrigger_cap = None
     levels: list[Level] = []
     fs_strips = next(iter(strip_files))
     if fs is not None:
         fs_strips = t.get(fs, ("free_spins",), "strips", str)
         if fs_strips not in strip_files:
             raise t.error(("free_spins", "strips"), f"names unknown strip set {fs_strips!r}")
-        if t.get(fs, ("free_spins",), "retrigger", bool, False):
-            raise t.error(("free_spins", "retrigger"), "unsupported rule: retriggering free spins")
-        tt = t.get(fs, ("free_spins",), "trigger", dict)
-        pairs = []
-        for k, v in tt.items():
-            if not k.isdigit() or int(k) < 1:
-                raise t.error(("free_spins", "trigger", k), "trigger keys must be scatter counts >= 1")
-            v = t.get(tt, ("free_spins", "trigger"), k, int)
-            if v < 1:
-                raise t.error(("free_spins", "trigger", k), "initial free spins must be >= 1")
-            pairs.append((int(k), v))
-        if not pairs:
-            raise t.error(("free_spins", "trigger"), "is empty")
-        trigger = tuple(sorted(pairs))
+        _refuse_unknown(t, fs, ("free_spins",), ("strips", "trigger", "retrigger", "retrigger_cap", "levels"), "key")
+        trigger = _count_table(t, fs, "trigger", "initial free spins")
+        if fs.get("retrigger", False) is not False:
+            retrigger = _count_table(t, fs, "retrigger", "extra free spins")
+        retrigger_cap = t.get(fs, ("free_spins",), "retrigger_cap", int, None)
+        if retrigger_cap is not None and retrigger_cap < 1:
+            raise t.error(("free_spins", "retrigger_cap"), "must be at least 1 free spin")
         lv_list = t.get(fs, ("free_spins",), "levels", list)
         if not lv_list:
             raise t.error(("free_spins", "levels"), "needs at least one level")
@@ -432,7 +444,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
             threshold = t.get(lv, path, "threshold", int, 0)
             spins = t.get(lv, path, "spins", int, None)
             mult = t.get(lv, path, "multiplier", int)
-            wname = t.get(lv, path, "weights", str)
+            _refuse_unknown(t, lv, path, ("threshold", "spins", "multiplier", "weights"), "key")
+            wname = t.get(lv, path, "weights", str, f"level{i + 1}")
             if i == 0 and spins is not None:
                 raise t.error(path + ("spins",), "level 1 plays the initial free spins; give it no 'spins'")
             if i > 0 and (spins is None or spins < 1):
@@ -443,6 +456,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
                 raise t.error(path + ("multiplier",), "must not be negative")
             prev = threshold
             levels.append(Level(number=i + 1, threshold=threshold, spins=spins, multiplier=mult, weights=wname))
+        if retrigger and len(levels) > 1:
+            raise t.error(("free_spins", "retrigger"), "unsupported rule: retrigger with a multi-level ladder")
     # every FISH symbol needs a weight table for every phase that can show it
     tables = ["base"] + [lv.weights for lv in levels]
     for s in symbols:
@@ -452,9 +467,46 @@ def parse_game(data: bytes, file: str) -> GameModel:
             strip_set = "base" if tn == "base" else fs_strips
             if s.reels.get(strip_set) and tn not in s.weights:
                 raise t.error(("symbols", s.name, "weights"), f"missing weight table {tn!r}")
+    _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins"), "table")
     return GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
                      strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
-                     free_spin_strips=fs_strips, levels=tuple(levels), title=title)
+                     free_spin_strips=fs_strips, levels=tuple(levels), title=title,
+                     retrigger=retrigger, retrigger_cap=retrigger_cap)
+
+
+#: The keys each symbol class may have; any other key is a rule the schema cannot express.
+SYMBOL_KEYS = {
+    PAY: ("class", "pays", "aliases"),
+    WILD: ("class", "reels", "aliases", "substitutes"),
+    KEY: ("class", "reels", "aliases"),
+    SCATTER: ("class", "reels", "aliases", "pays"),
+    FISH: ("class", "reels", "aliases", "values", "weights"),
+}
+
+
+def _refuse_unknown(t: "_Toml", table: dict, path: tuple, known: tuple, what: str) -> None:
+    """A key the schema does not know is a rule it cannot express: refuse it, never ignore it."""
+    for key in table:
+        if key not in known:
+            where = f"[{'.'.join(map(str, path))}]" if path else "the game file"
+            raise t.error(path + (key,), f"unsupported rule: {what} {key!r} in {where} "
+                          f"(supported: {', '.join(known)})")
+
+
+def _count_table(t: "_Toml", fs: dict, key: str, what: str) -> tuple[tuple[int, int], ...]:
+    """Parse ``{ 3 = 10, 4 = 15 }``: scatter count -> spins, ascending."""
+    table = t.get(fs, ("free_spins",), key, dict)
+    pairs = []
+    for k in table:
+        if not k.isdigit() or int(k) < 1:
+            raise t.error(("free_spins", key, k), f"{key} keys must be scatter counts >= 1")
+        v = t.get(table, ("free_spins", key), k, int)
+        if v < 1:
+            raise t.error(("free_spins", key, k), f"{what} must be >= 1")
+        pairs.append((int(k), v))
+    if not pairs:
+        raise t.error(("free_spins", key), "is empty")
+    return tuple(sorted(pairs))
 
 
 # --------------------------------------------------------------------------
