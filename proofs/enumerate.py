@@ -54,7 +54,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from exact.model import FISH, KEY, PAY, SCATTER, WILD, MathSet, Phase
+from exact.model import FISH, KEY, SCATTER, MathSet, Phase
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
 CHUNK = 1 << 20
@@ -95,6 +95,9 @@ class WindowTables:
         ``D``: least common multiple of the weight totals of the phase's FISH tables.
     multiplier : int
         Level multiplier of the phase (section 11); 1 in the base game.
+    scatter_pays : tuple of int
+        ``scatter_pays[n]``: scatter pay in credits for n scatter symbols in
+        the window, n = 0 .. max (all 0 in the rules-page game).
     """
 
     phase: Phase
@@ -109,6 +112,7 @@ class WindowTables:
     fish_names: tuple[str, ...]
     denominator: int
     multiplier: int
+    scatter_pays: tuple[int, ...] = ()
 
     @property
     def reels(self) -> int:
@@ -164,25 +168,28 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
     fish_num = np.zeros(len(names), dtype=np.int64)
     for name, (values, w) in table.items():
         fish_num[model.code(name)] = sum(v * wi for v, wi in zip(values, w)) * (d // sum(w))
-    wild = model.kind_mask(WILD)
+    # subst[k, code]: the symbol counts for pay symbol k (itself, or a WILD substituting for it; section 6)
+    subst = np.array([[n == s.name or model.symbol(n).substitutes_for(s.name) for n in names]
+                      for s in model.pay_symbols], dtype=bool).reshape(len(pay_codes), len(names))
     key = model.kind_mask(KEY)
     scat = model.kind_mask(SCATTER)
     counts, keys, scatters, fish, fish_codes = [], [], [], [], []
     for codes in strips.codes:
         n = len(codes)
         win = np.asarray(codes, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(model.rows)[None, :]) % n]
-        n_wild = wild[win].sum(axis=1)
-        counts.append(np.stack([(win == c).sum(axis=1) + n_wild for c in pay_codes], axis=1).astype(np.int64))
+        counts.append(subst[:, win].sum(axis=2).T.astype(np.int64).reshape(n, len(pay_codes)))
         keys.append(key[win].sum(axis=1).astype(np.int64))
         scatters.append(scat[win].sum(axis=1).astype(np.int64))
         fish.append(fish_num[win].sum(axis=1))
         fish_codes.append(np.array([[int((row == model.code(f)).sum()) for f in fish_names] for row in win],
                                    dtype=np.int64).reshape(n, len(fish_names)))
+    max_scatters = sum(int(x.max(initial=0)) for x in scatters)
     pays = np.array([s.pays for s in model.pay_symbols], dtype=np.int64).reshape(len(pay_codes), model.reels)
     return WindowTables(phase=phase, lengths=strips.lengths, pay_names=tuple(s.name for s in model.pay_symbols),
                         pays=pays, counts=tuple(counts), keys=tuple(keys), scatters=tuple(scatters),
                         fish=tuple(fish), fish_codes=tuple(fish_codes), fish_names=fish_names,
-                        denominator=d, multiplier=phase.multiplier)
+                        denominator=d, multiplier=phase.multiplier,
+                        scatter_pays=tuple(model.scatter_pay(k) for k in range(max_scatters + 1)))
 
 
 # --------------------------------------------------------------------------
@@ -383,6 +390,7 @@ class Enumeration:
     multiplier: int
     complete: bool
     seconds: float = 0.0
+    scatter_pays: tuple[int, ...] = ()
 
     @property
     def combinations(self) -> int:
@@ -405,9 +413,16 @@ class Enumeration:
         return Fraction(self.multiplier * self.totals.collect, self.denominator * self.combinations)
 
     @property
+    def scatter_mean(self) -> Fraction:
+        """E[multiplier x scatter pay], credits per spin: each combination's pay for its FS count
+        (combinations grouped by FS count); 0 in the rules-page game."""
+        total = sum(sum(row) * pay for row, pay in zip(self.totals.joint, self.scatter_pays))
+        return Fraction(self.multiplier * total, self.combinations)
+
+    @property
     def mean(self) -> Fraction:
         """E[spin win], credits per spin."""
-        return self.ways_mean + self.collect_mean
+        return self.ways_mean + self.collect_mean + self.scatter_mean
 
     @property
     def scatter_prob(self) -> tuple[Fraction, ...]:
@@ -607,4 +622,4 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
             bar.close()
     return Enumeration(phase=phase, totals=acc, pay_names=t.pay_names, denominator=t.denominator,
                        multiplier=t.multiplier, complete=len(wanted) == len(all_stops),
-                       seconds=time.perf_counter() - start)
+                       seconds=time.perf_counter() - start, scatter_pays=t.scatter_pays)

@@ -110,11 +110,14 @@ class SpinTables:
     groups : tuple of Group
         Reel groups, left to right.
     fish_names : tuple of str
+    scatter_pays : numpy.ndarray, shape (max scatters + 1,), int64
+        Scatter pay in credits by scatter count (all 0 in the rules-page game).
     """
 
     strips: str
     groups: tuple[Group, ...]
     fish_names: tuple[str, ...]
+    scatter_pays: np.ndarray
 
 
 def reel_groups(lengths: Sequence[int], limit: int = GROUP_LIMIT) -> list[tuple[int, ...]]:
@@ -179,7 +182,7 @@ def spin_tables(ms: MathSet, phase: Phase, limit: int = GROUP_LIMIT) -> SpinTabl
         fish = _grid([t.fish_codes[r] for r in g], lambda x, y: x + y).astype(np.int16)
         groups.append(Group(g, tuple(t.lengths[r] for r in g), np.ascontiguousarray(add, dtype=dtype),
                             mul, keys, scat, fish))
-    return SpinTables(phase.strips, tuple(groups), t.fish_names)
+    return SpinTables(phase.strips, tuple(groups), t.fish_names, np.array(t.scatter_pays, dtype=np.int64))
 
 
 def group_indices(tabs: SpinTables, stops: np.ndarray) -> list[np.ndarray]:
@@ -202,7 +205,8 @@ def random_indices(tabs: SpinTables, n: int, rng: np.random.Generator) -> list[n
 class Spins:
     """Results of ``n`` spins before fish values, arrays of shape (n,).
 
-    ``ways`` credits (int64, before the multiplier), ``keys``, ``scatters``
+    ``ways`` credits: ways pays plus scatter pay (int64, before the
+    multiplier), ``keys``, ``scatters``
     (int64) and ``fish`` (shape (n, n_fish), int64: FISH of each kind).
     """
 
@@ -228,7 +232,10 @@ def spins(tabs: SpinTables, idx: Sequence[np.ndarray], all_fish: bool = True) ->
     rows = np.ones(len(keys), dtype=bool) if all_fish else keys > 0
     if rows.any():
         fish[rows] = sum(g.fish[i[rows]].astype(np.int64) for g, i in zip(gs, idx))
-    return Spins(b.sum(axis=1, dtype=np.int64), keys, scat, fish)
+    ways = b.sum(axis=1, dtype=np.int64)
+    if tabs.scatter_pays.any():
+        ways += tabs.scatter_pays[scat]
+    return Spins(ways, keys, scat, fish)
 
 
 def segment_sums(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -345,8 +352,16 @@ class Game:
 
 
 def prepare(ms: MathSet, limit: int = GROUP_LIMIT) -> Game:
-    """Tables and samplers of every phase of ``ms`` (rules page sections 3-11)."""
+    """Tables and samplers of every phase of ``ms`` (rules page sections 3-11).
+
+    Raises
+    ------
+    ValueError
+        If the game retriggers free spins (not simulated).
+    """
     model = ms.model
+    if model.retrigger:
+        raise ValueError("the simulator does not simulate retriggered free spins")
     base_phase = model.base_phase
     base = spin_tables(ms, base_phase, limit)
     levels = [model.level_phase(lv) for lv in model.levels]
@@ -620,9 +635,13 @@ def run(args) -> int:
     if args.workers < 1:
         raise UsageError("rtp simulate: --workers must be 1 or more")
     ms = load_math_set(args.set)
+    try:
+        game = prepare(ms)
+    except ValueError as e:
+        raise UsageError(f"rtp simulate: {e}") from None
     exact = exact_values(ms)
     start = time.perf_counter()
-    tally = simulate(ms, args.rounds, args.seed, workers=args.workers,
+    tally = simulate(ms, args.rounds, args.seed, workers=args.workers, game=game,
                      progress=not args.no_progress and not args.json and sys.stderr.isatty())
     rep = report(ms, tally, args.seed, exact, time.perf_counter() - start)
     if args.json:

@@ -7,6 +7,7 @@ model, so the oracle's collect is keys x sum of means per window.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from fractions import Fraction
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from exact.engine import analyse_phase
-from exact.evaluator import evaluate
+from exact.evaluator import SpinResult, evaluate
 from proofs.enumerate import (
     Totals,
     block_plan,
@@ -34,24 +35,26 @@ def literal(ms, phase):
     strips = ms.phase_strips(phase)
     means = {s.name: s.value_moments(phase.weights)[0] for s in m.of_kind("fish") if phase.weights in s.weights}
     ways = {s.name: [0] * m.reels for s in m.pay_symbols}
-    collect, fs, keys, n = Fraction(0), {}, {}, 0
+    collect, fs, keys, n, other = Fraction(0), {}, {}, 0, 0
     for stops in itertools.product(*(range(k) for k in strips.lengths)):
         w = strips.window(stops, m.rows)
         res = evaluate(m, w, multiplier=phase.multiplier)
         for ww in res.ways:
             ways[ww.symbol][ww.oak - 1] += ww.pay * phase.multiplier
         collect += phase.multiplier * res.keys * sum(means[x] for col in w for x in col if x in means)
+        other += phase.multiplier * (res.ways_pays + getattr(res, "scatter_pay", 0))
         fs[res.scatters] = fs.get(res.scatters, 0) + 1
         keys[res.keys] = keys.get(res.keys, 0) + 1
         n += 1
     return dict(n=n, ways={s: tuple(Fraction(v, n) for v in row) for s, row in ways.items()},
-                collect=collect / n, fs=fs, keys=keys)
+                collect=collect / n, fs=fs, keys=keys, mean=Fraction(other, n) + collect / n)
 
 
 def assert_matches_literal(e, lit):
     assert e.combinations == lit["n"]
     assert e.ways_by_symbol() == lit["ways"]
     assert e.collect_mean == lit["collect"]
+    assert e.mean == lit["mean"]
     assert {i: int(p * e.combinations) for i, p in enumerate(e.scatter_prob) if p} == lit["fs"]
     assert {i: int(p * e.combinations) for i, p in enumerate(e.key_prob) if p} == lit["keys"]
 
@@ -76,6 +79,22 @@ def test_random_set_equals_literal_evaluator_and_engine(tmp_path):
         assert e.collect_mean > 0
         checks = compare(e, analyse_phase(ms, phase))
         assert [c.figure for c in checks if not c.equal] == []
+
+
+@pytest.mark.skipif("scatter_pay" not in SpinResult.__dataclass_fields__,
+                    reason="evaluator without WILD substitution sets and scatter pays")
+def test_wild_substitution_sets_and_scatter_pays(tmp_path):
+    ms = random_set(tmp_path / "s", 13, lengths=(7, 8, 6, 9, 7), special_share=0.25)
+    m = ms.model
+    wild = m.symbol("WILD")
+    fs = m.symbol("FS")
+    symbols = tuple(dataclasses.replace(s, substitutes=frozenset({"PIC1", "AUS3"})) if s is wild else
+                    dataclasses.replace(s, pays=(0, 1, 7, 20, 100)) if s is fs else s for s in m.symbols)
+    ms = dataclasses.replace(ms, model=dataclasses.replace(m, symbols=symbols))
+    e = enumerate_phase(ms, workers=1)
+    lit = literal(ms, ms.model.base_phase)
+    assert_matches_literal(e, lit)
+    assert e.scatter_mean > 0
 
 
 def test_small_blocks_and_two_workers_give_the_same_totals(tmp_path):

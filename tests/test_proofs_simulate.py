@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from exact.cli import main
-from exact.evaluator import evaluate
+from exact.evaluator import SpinResult, evaluate
 from proofs.simulate import (
     exact_values,
     proportion_ci99,
@@ -108,3 +108,22 @@ def test_cli_bad_rounds(tmp_path, capsys):
     d = write_random_set(tmp_path / "s", 7)
     assert main(["simulate", "--set", str(d), "--rounds", "0"]) == 2
     assert "--rounds" in capsys.readouterr().err
+
+
+@pytest.mark.skipif("scatter_pay" not in SpinResult.__dataclass_fields__,
+                    reason="evaluator without WILD substitution sets and scatter pays")
+def test_spin_win_with_substitution_sets_and_scatter_pays(small):
+    m = small.model
+    symbols = tuple(dataclasses.replace(s, substitutes=frozenset({"PIC1", "AUS3"})) if s.name == "WILD" else
+                    dataclasses.replace(s, pays=(0, 1, 7, 20, 100)) if s.name == "FS" else s for s in m.symbols)
+    ms = dataclasses.replace(small, model=dataclasses.replace(m, symbols=symbols))
+    m = ms.model
+    strips = ms.phase_strips(m.base_phase)
+    rng = np.random.default_rng(4)
+    stops = np.stack([rng.integers(0, n, 400) for n in strips.lengths], axis=1)
+    expected = [evaluate(m, strips.window(s, m.rows)) for s in stops]
+    fish = [sum(min(m.symbol(x).values) for col in r.window for x in col if m.symbol(x).kind == "fish")
+            for r in expected]
+    got = spin_wins(spin_tables(ms, m.base_phase), stops, np.array(fish))
+    assert got.tolist() == [r.win for r in expected]
+    assert any(r.scatter_pay for r in expected)
