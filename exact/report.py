@@ -100,6 +100,10 @@ class Report:
     published_key_2plus : mapping str -> Published or empty
     paying_oaks : mapping str -> tuple of int
         Pay symbol -> the OAKs with a non-zero paytable value (section 5).
+    scatter_name : str
+        Name of the scatter symbol for labels (``FS`` in the rules-page game).
+    has_collect : bool
+        Whether the game has KEY symbols (collect and the KEY figures apply).
     """
 
     set_name: str
@@ -112,6 +116,8 @@ class Report:
     published_trigger: Mapping[int, tuple[Published, Published]]
     published_key_2plus: Mapping[str, Published]
     paying_oaks: Mapping[str, tuple[int, ...]]
+    scatter_name: str = "FS"
+    has_collect: bool = True
 
     # ---- derived exact figures ------------------------------------------------
     @property
@@ -121,9 +127,10 @@ class Report:
 
     @property
     def components(self) -> dict[str, Fraction]:
-        """Credits per round: base ways, base collect, free spins (sum = mean win)."""
+        """Credits per round: base ways, base collect, base scatter pays, free spins (sum = mean win)."""
         r = self.round
-        return {"base_ways": r.base_ways, "base_collect": r.base_collect, "free_spins": r.free_spins}
+        return {"base_ways": r.base_ways, "base_collect": r.base_collect,
+                "base_scatter": self.analysis.base.scatter_mean, "free_spins": r.free_spins}
 
     @property
     def key_2plus(self) -> dict[str, Fraction]:
@@ -185,7 +192,9 @@ def build_report(ms: MathSet) -> Report:
     rep = Report(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                  analysis=analysis, round=rr, findings=ms.findings, published_trigger=trig,
                  published_key_2plus=keys,
-                 paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols})
+                 paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols},
+                 scatter_name="/".join(s.name for s in ms.model.of_kind("scatter")) or "scatter",
+                 has_collect=bool(ms.model.of_kind("key")))
     return rep
 
 
@@ -246,12 +255,14 @@ def report_text(rep: Report, digits: int = 6) -> str:
     add(f"exact        {exact}")
     add(f"mean win     {decimal_text(r.mean, digits)} credits per round")
     add("")
-    rows = [["base game ways pays", decimal_text(r.base_ways, digits), percent(r.base_ways / rep.bet, digits)],
-            ["base game collect", decimal_text(r.base_collect, digits), percent(r.base_collect / rep.bet, digits)],
-            ["free spins", decimal_text(r.free_spins, digits), percent(r.free_spins / rep.bet, digits)]]
-    for i, w in enumerate(r.free_spins_by_level, start=1):
-        lv = a.levels[i - 1].phase
-        rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, digits), percent(w / rep.bet, digits)])
+    labels = {"base_ways": "base game ways pays", "base_collect": "base game collect",
+              "base_scatter": "base game scatter pays", "free_spins": "free spins"}
+    rows = [[labels[k], decimal_text(v, digits), percent(v / rep.bet, digits)] for k, v in rep.components.items()
+            if v or k in ("base_ways", "free_spins") or (k == "base_collect" and rep.has_collect)]
+    if len(r.free_spins_by_level) > 1:
+        for i, w in enumerate(r.free_spins_by_level, start=1):
+            lv = a.levels[i - 1].phase
+            rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, digits), percent(w / rep.bet, digits)])
     rows.append(["total", decimal_text(r.mean, digits), percent(rep.rtp, digits)])
     out += _table(["RTP split", "credits/round", "RTP"], rows)
     add("")
@@ -288,36 +299,46 @@ def report_text(rep: Report, digits: int = 6) -> str:
     for n, p in r.trigger_prob.items():
         spins = r.features[n].initial_spins
         pub = rep.published_trigger.get(n)
-        rows.append([f"{n} FS", str(spins), decimal_text(p, 8), one_in(p)]
+        rows.append([f"{n} {rep.scatter_name}", str(spins), decimal_text(p, 8), one_in(p)]
                     + ([f"{pub[0].text} / 1 in {pub[1].text}", "PASS" if pub[0].passes and pub[1].passes else "FAIL"]
                        if pub else ["", ""]))
     rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability), "", ""])
-    out += _table(["FS", "spins", "probability", "frequency", "published", "check"], rows, "lrrrrl")
-    add("")
-    add("TWO OR MORE KEY SYMBOLS")
-    rows = []
-    for k, p in rep.key_2plus.items():
-        pub = rep.published_key_2plus.get(k)
-        rows.append([f"per {k} spin" if k == "base" else "per free spin", percent(p, 4)]
-                    + ([pub.text, "PASS" if pub.passes else "FAIL"] if pub else ["", ""]))
-    out += _table(["", "probability", "published", "check"], rows, "lrrl")
+    headers = [rep.scatter_name, "spins", "probability", "frequency", "published", "check"]
+    if not rep.published_trigger:
+        headers, rows = headers[:4], [row[:4] for row in rows]
+    out += _table(headers, rows, "lrrrrl")
+    add(f"expected free spins awarded per paid spin (q)  {decimal_text(r.q, 6)}")
+    if r.retrigger_per_spin:
+        cap = "no cap" if r.retrigger_cap is None else f"cap {r.retrigger_cap} spins"
+        add(f"expected retrigger spins per free spin E[R]    {decimal_text(r.retrigger_per_spin, 6)} ({cap})")
+    add(f"expected free spins played per round           {decimal_text(r.free_spins_played, 6)}")
+    if rep.has_collect:
+        add("")
+        add("TWO OR MORE KEY SYMBOLS")
+        rows = []
+        for k, p in rep.key_2plus.items():
+            pub = rep.published_key_2plus.get(k)
+            rows.append([f"per {k} spin" if k == "base" else "per free spin", percent(p, 4)]
+                        + ([pub.text, "PASS" if pub.passes else "FAIL"] if pub else ["", ""]))
+        out += _table(["", "probability", "published", "check"], rows, "lrrl")
     add("")
     add("FREE SPINS FEATURE BY TRIGGER")
     levels = len(a.levels)
     rows = []
     for n, f in r.features.items():
-        rows.append([f"{n} FS", str(f.initial_spins), decimal_text(f.mean, 2), f"{math.sqrt(f.variance):.2f}",
-                     decimal_text(f.spins, 3), decimal_text(f.keys, 3)]
+        rows.append([f"{n} {rep.scatter_name}", str(f.initial_spins), decimal_text(f.mean, 2),
+                     f"{math.sqrt(f.variance):.2f}", decimal_text(f.spins, 3)]
+                    + ([decimal_text(f.keys, 3)] if rep.has_collect else [])
                     + [percent(f.reach[i], 3) for i in range(1, levels)])
-    out += _table(["trigger", "spins", "mean win", "sd", "E[spins]", "E[KEY]"]
+    out += _table(["trigger", "spins", "mean win", "sd", "E[spins]"] + (["E[KEY]"] if rep.has_collect else [])
                   + [f"reach L{i + 1}" for i in range(1, levels)], rows)
     add("")
     add("per free spin (one spin of each level)")
     rows = []
     for lv in a.levels:
         rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
-                     percent(lv.hit_frequency, 3), percent(lv.key_2plus, 4)])
-    out += _table(["level", "mult", "mean win", "hit freq", "P(2+ KEY)"], rows)
+                     percent(lv.hit_frequency, 3)] + ([percent(lv.key_2plus, 4)] if rep.has_collect else []))
+    out += _table(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
     if rep.findings:
         add("")
         add("FINDINGS (strip rules of rules-page section 3)")
@@ -362,6 +383,9 @@ def report_json(rep: Report, digits: int = 6) -> dict:
         pair(trig, str(n), p)
     out["trigger"] = trig
     pair(out, "trigger_any", r.trigger_probability)
+    pair(out, "q", r.q)
+    pair(out, "retrigger_per_spin", r.retrigger_per_spin)
+    pair(out, "free_spins_played", r.free_spins_played)
     feats: dict = {}
     for n, f in r.features.items():
         fd: dict = {"initial_spins": f.initial_spins}

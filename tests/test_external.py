@@ -67,3 +67,26 @@ def test_free_spins_pay_three_times_the_base_ways(simba):
     ga = analyse(simba)
     assert ga.levels[0].mean == 3 * ga.base.mean
     assert ga.levels[0].by_scatter.prob == ga.base.by_scatter.prob
+
+
+def test_rtp_report_prints_the_published_figures(simba_dir, capsys):
+    """`rtp --set DIR --json` on the assembled set: RTP 85.225703%, trigger 1 in 351.17, q 0.034172."""
+    assert main(["--set", str(simba_dir), "--json", "--digits", "6"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rtp_percent"] == "85.225703"
+    assert decimal_text(100 * Fraction(out["components"]["base_ways"]) / out["bet"], 6) == "77.047670"
+    assert decimal_text(1 / Fraction(out["trigger"]["3"]), 2) == "351.17"
+    assert decimal_text(Fraction(out["q"]), 6) == "0.034172"
+    comps = sum(Fraction(v) for k, v in out["components"].items() if not k.endswith("_float"))
+    assert comps == Fraction(out["mean_win"])
+
+
+def test_rtp_equals_closed_form_of_the_retrigger_game(simba):
+    """RTP = (E[B] + p N0 E[W_fs] / (1 - q_fs)) / cost, the geometric closed form, derived here
+    independently of the chain: p = P(trigger), N0 = 12 spins, q_fs = 12 P(3 SCATTER in a free spin)."""
+    from markov.round import round_result
+    ga = analyse(simba)
+    p = ga.base.by_scatter.prob[3]
+    q_fs = 12 * ga.levels[0].by_scatter.prob[3]
+    expected = (ga.base.mean + p * 12 * ga.levels[0].mean / (1 - q_fs)) / 25
+    assert round_result(simba.model, ga.base, ga.levels).rtp == expected
