@@ -67,8 +67,11 @@ def test_round_invariants_tiny():
     assert s["level 1"] + s["level 2"] == s["free spins"]
 
 
-def test_round_rules_page_shape():
-    # rules-page ladder with hand-built splits: triggers 3/4/5 FS -> 10/15/20 spins
+def rules_page_inputs():
+    """The rules-page model with hand-built base and level analyses: (model, base, levels).
+
+    Base FS split: P(3, 4, 5 FS) = 8, 1, 1 per 1000; each level spin shows 1 KEY w.p. 1/10.
+    """
     model = rules_page_model()
     scatter = CountSplit(tuple(F(x, 1000) for x in (900, 60, 30, 8, 1, 1)),
                          tuple(F(x, 100) for x in (300, 30, 20, 10, 1, 2)),
@@ -76,6 +79,12 @@ def test_round_rules_page_shape():
     base = phase_analysis(scatter, "base", scatter=scatter)
     levels = [phase_analysis(split_of([(F(9, 10), 0, F(lv.multiplier)), (F(1, 10), 1, F(3 * lv.multiplier))]))
               for lv in model.levels]
+    return model, base, levels
+
+
+def test_round_rules_page_shape():
+    # rules-page ladder with hand-built splits: triggers 3/4/5 FS -> 10/15/20 spins
+    model, base, levels = rules_page_inputs()
     r = round_result(model, base, levels)
     assert sorted(r.trigger_prob) == [3, 4, 5]
     assert [r.features[n].initial_spins for n in (3, 4, 5)] == [10, 15, 20]
