@@ -246,6 +246,15 @@ def test_raises_malformed_toml_with_line_and_column(tmp_path):
     assert_error(load_error(tmp_path), tmp_path / "game.toml", line, column, "malformed TOML")
 
 
+def test_raises_malformed_toml_at_end_of_document(tmp_path):
+    game = GAME_TEXT.rstrip("\n") + '\n[extra]\nname = "unterminated'
+    write_set(tmp_path, game=game)
+    last = game.splitlines()
+    # the error is at the end of the file: last line, one past its last character
+    assert_error(load_error(tmp_path), tmp_path / "game.toml", len(last), len(last[-1]) + 1,
+                 "malformed TOML", "Unterminated string")
+
+
 @pytest.mark.parametrize("old, new, header, occurrence, key", [
     ("bet = 10 ", "# bet removed ", "[game]", 0, "game.bet"),
     ("[strips]", "[strip_files]", None, 0, "strips"),
