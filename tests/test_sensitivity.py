@@ -1,0 +1,255 @@
+"""Exact sensitivities (exact.sensitivity): each value against two full computations.
+
+The oracle for a strip edit is the exact RTP of the edited set, computed from
+scratch (loader, engine, free-spin chain) and subtracted from the RTP of the
+set as it was.  The oracle for a weight derivative is sympy's derivative of
+the base game's mean win as a rational function of the weights, built by
+enumerating every stop combination and FISH value with the rules-page
+evaluator; for level tables, an exact finite difference of two full
+computations on the known form of the RTP in one weight.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+from fractions import Fraction
+from math import prod
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy
+
+from exact.cli import main
+from exact.engine import analyse
+from exact.evaluator import evaluate
+from exact.model import FISH, KEY, SCATTER
+from exact.sensitivity import StripEdit, big_dot, key_fish_moment, sensitivity
+from markov.round import round_result
+from oracle import make_set, small_fish_model
+from strips.loader import load_math_set
+from test_proofs_sets import MODEL, write_random_set
+
+
+# --------------------------------------------------------------------------
+# helpers shared with test_diff and test_export
+# --------------------------------------------------------------------------
+def write_strips(path: Path, reels) -> None:
+    """Write one strip-set CSV (header reel1..reelN, columns may differ in length)."""
+    lines = [",".join(f"reel{i + 1}" for i in range(len(reels)))]
+    for i in range(max(len(r) for r in reels)):
+        lines.append(",".join(r[i] if i < len(r) else "" for r in reels))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def write_edited(ms, directory: Path, edits=()) -> Path:
+    """Write ``ms``'s strips (with ``edits`` applied) as a math set in ``directory``; returns it."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, rs in ms.strips.items():
+        reels = [list(r) for r in rs.reels]
+        for e in edits:
+            if e.strip_set == name:
+                assert reels[e.reel][e.position] == e.old
+                reels[e.reel][e.position] = e.new
+        write_strips(directory / ms.model.strip_files[name], reels)
+    return directory
+
+
+def full_rtp(ms) -> Fraction:
+    a = analyse(ms)
+    return round_result(ms.model, a.base, a.levels).rtp
+
+
+# --------------------------------------------------------------------------
+# strip edits
+# --------------------------------------------------------------------------
+def _pick(edits, rng, n):
+    """A sample of edits with every kind that takes a different path in the module."""
+    def kind(e):
+        sym = {MODEL.symbol(e.edit.old).kind, MODEL.symbol(e.edit.new).kind}
+        return (e.edit.strip_set, KEY in sym, SCATTER in sym, FISH in sym)
+    groups = {}
+    for e in edits:
+        groups.setdefault(kind(e), []).append(e)
+    out = [rng.choice(g) for g in groups.values()]
+    return out + rng.sample(edits, n)
+
+
+@pytest.mark.parametrize("seed,lengths", [(11, (7, 8, 9, 10, 6)), (12, (4, 5, 6, 7, 8)), (13, (12, 11, 10, 13, 9))])
+def test_edit_delta_is_the_difference_of_two_full_computations(tmp_path, seed, lengths):
+    ms = load_math_set(str(write_random_set(tmp_path / "a", seed, lengths=lengths)))
+    s = sensitivity(ms)
+    assert s.rtp == full_rtp(ms)
+    rng = random.Random(seed)
+    sample = _pick(list(s.edits), rng, 12)
+    assert {e.edit.strip_set for e in sample} == {"base", "bonus"}
+    for i, es in enumerate(sample):
+        edited = load_math_set(str(write_edited(ms, tmp_path / f"e{i}", [es.edit])))
+        assert full_rtp(edited) - s.rtp == es.delta, str(es.edit)
+
+
+def test_edit_on_bonus_key_changes_the_ladder_exactly(tmp_path):
+    """Removing and placing a KEY on the bonus strips: the reach probabilities change."""
+    ms = load_math_set(str(write_random_set(tmp_path / "a", 21, lengths=(9, 10, 9, 10, 9))))
+    s = sensitivity(ms)
+    keyed = [e for e in s.edits if e.edit.strip_set == "bonus" and "KEY" in (e.edit.old, e.edit.new)]
+    assert any(e.edit.old == "KEY" for e in keyed) and any(e.edit.new == "KEY" for e in keyed)
+    rng = random.Random(5)
+    for i, es in enumerate(rng.sample(keyed, 6)):
+        edited = load_math_set(str(write_edited(ms, tmp_path / f"e{i}", [es.edit])))
+        assert full_rtp(edited) - s.rtp == es.delta, str(es.edit)
+
+
+def test_edits_cover_every_allowed_replacement_once(tmp_path):
+    ms = load_math_set(str(write_random_set(tmp_path / "a", 3, lengths=(5, 6, 7, 5, 6))))
+    s = sensitivity(ms)
+    expected = set()
+    for name, rs in ms.strips.items():
+        for r, reel in enumerate(rs.reels):
+            for i, old in enumerate(reel):
+                for sym in MODEL.symbols:
+                    if sym.allowed_on(name, r) and sym.name != old:
+                        expected.add(StripEdit(name, r, i, old, sym.name))
+    got = [e.edit for e in s.edits]
+    assert len(got) == len(set(got)) and set(got) == expected
+
+
+def test_full_size_strips_sampled(tmp_path):
+    """100-stop strips (the rules-page shape), sampled base and bonus edits."""
+    ms = load_math_set(str(write_random_set(tmp_path / "a", 8, lengths=(100,) * 5, special_share=0.1)))
+    s = sensitivity(ms)
+    rng = random.Random(8)
+    for i, es in enumerate(_pick(list(s.edits), rng, 2)[:7]):
+        edited = load_math_set(str(write_edited(ms, tmp_path / f"e{i}", [es.edit])))
+        assert full_rtp(edited) - s.rtp == es.delta, str(es.edit)
+
+
+def test_big_dot_is_exact():
+    rng = np.random.default_rng(1)
+    small = rng.integers(-10**6, 10**6, size=(50, 9))
+    coef = [random.Random(k).randrange(-10**60, 10**60) for k in range(9)]
+    want = [sum(int(x) * c for x, c in zip(row, coef)) for row in small]
+    assert big_dot(small, coef) == want
+    huge = np.array([[2**61, -3]], dtype=np.int64)          # falls back to object arithmetic
+    assert big_dot(huge, [5, 7]) == [5 * 2**61 - 21]
+
+
+# --------------------------------------------------------------------------
+# FISH weights
+# --------------------------------------------------------------------------
+# four reels of five stops, three rows: small enough for sympy, every FISH symbol the 4 reels allow
+BASE_TINY = [["PIC1", "KEY", "AUS1", "FISH1", "PIC2"],
+             ["WILD", "FISH2", "PIC1", "KEY", "AUS1"],
+             ["KEY", "PIC1", "FISH1", "AUS2", "PIC2"],
+             ["FISH3", "PIC1", "WILD", "FISH2", "AUS1"]]
+BONUS_TINY = [["PIC1", "KEY", "AUS1", "FISH2", "PIC2"],
+              ["PIC2", "FISH1", "PIC1", "KEY", "AUS1"],
+              ["KEY", "PIC1", "FISH2", "AUS2", "PIC2"],
+              ["FISH3", "PIC1", "PIC2", "FISH1", "AUS1"]]
+
+
+def tiny_set():
+    return make_set(small_fish_model(reels=4, rows=3), BASE_TINY, BONUS_TINY)
+
+
+def symbolic_base_mean(ms, table="base"):
+    """E[base win] as a sympy function of every weight of ``table``, by enumeration with the evaluator."""
+    model = ms.model
+    strips = ms.strips["base"]
+    w = {s.name: sympy.symbols(f"w_{s.name}_0:{len(s.values)}", positive=True) for s in model.of_kind(FISH)}
+    acc: dict[tuple, Fraction] = {}
+    total = prod(strips.lengths)
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        window = strips.window(stops, model.rows)
+        fish = [model.symbol(n) for col in window for n in col if model.symbol(n).kind == FISH]
+        for pick in itertools.product(*(range(len(s.values)) for s in fish)):
+            win = evaluate(model, window, [s.values[j] for s, j in zip(fish, pick)]).win
+            key = tuple(sorted((s.name, j) for s, j in zip(fish, pick)))
+            acc[key] = acc.get(key, 0) + Fraction(win, total)
+    expr = 0
+    for key, x in acc.items():
+        term = sympy.Rational(x.numerator, x.denominator)
+        for name, j in key:
+            term *= w[name][j] / sum(w[name])
+        expr += term
+    at = {w[s.name][j]: s.weights[table][j] for s in model.of_kind(FISH) for j in range(len(s.values))}
+    return expr, w, at
+
+
+def test_base_weight_derivatives_match_sympy():
+    ms = tiny_set()
+    model = ms.model
+    expr, w, at = symbolic_base_mean(ms)
+    mean = analyse(ms).base.mean
+    assert expr.subs(at) == sympy.Rational(mean.numerator, mean.denominator)
+    s = sensitivity(ms, edits=False)
+    got = {(x.symbol, x.value): x.derivative for x in s.weights if x.table == "base"}
+    assert len(got) == 8           # FISH4 cannot stand on 4 reels: its derivatives are 0, as sympy's
+    for sym in model.of_kind(FISH):
+        for j, v in enumerate(sym.values):
+            d = sympy.diff(expr, w[sym.name][j]).subs(at) / model.bet
+            assert Fraction(int(sympy.numer(d)), int(sympy.denom(d))) == got[(sym.name, v)], (sym.name, v)
+
+
+def test_level_weight_derivatives_match_exact_finite_differences(tmp_path):
+    """In one weight w of table T the RTP is a + b / (W - w_j + w) (affine in the mean value):
+    two full computations give b exactly, and the derivative is -b / W^2."""
+    ms = load_math_set(str(write_random_set(tmp_path / "a", 4)))
+    s = sensitivity(ms, edits=False)
+    r0 = s.rtp
+    picked = [x for x in s.weights if x.table != "base"][::5]
+    assert {x.table for x in picked} >= {"level1", "level2", "level3", "level4"}
+    for x in picked:
+        sym = ms.model.symbol(x.symbol)
+        j = sym.values.index(x.value)
+        total = sum(sym.weights[x.table])
+        h = 7
+        new_w = tuple(wi + (h if k == j else 0) for k, wi in enumerate(sym.weights[x.table]))
+        syms = tuple(dataclasses.replace(t, weights={**t.weights, x.table: new_w}) if t.name == x.symbol else t
+                     for t in ms.model.symbols)
+        bumped = dataclasses.replace(ms, model=dataclasses.replace(ms.model, symbols=syms))
+        b = (r0 - full_rtp(bumped)) / (Fraction(1, total) - Fraction(1, total + h))
+        assert -b / total**2 == x.derivative, (x.symbol, x.table, x.value)
+
+
+def test_key_fish_moment_by_enumeration():
+    ms = tiny_set()
+    strips = ms.strips["base"]
+    total = prod(strips.lengths)
+    want = Fraction(0)
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        cells = [x for col in strips.window(stops, ms.model.rows) for x in col]
+        want += Fraction(cells.count("KEY") * cells.count("FISH1"), total)
+    assert key_fish_moment(ms, "base", "FISH1") == want
+
+
+# --------------------------------------------------------------------------
+# the command
+# --------------------------------------------------------------------------
+def test_cli_json_top_lists(tmp_path, capsys):
+    d = write_random_set(tmp_path / "a", 2)
+    assert main(["sensitivity", "--set", str(d), "--top", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    s = sensitivity(load_math_set(str(d)))
+    assert Fraction(out["rtp"]) == s.rtp and out["edits"] == len(s.edits)
+    ups = [Fraction(e["delta"]) for e in out["top_increase"]]
+    downs = [Fraction(e["delta"]) for e in out["top_decrease"]]
+    assert len(ups) == len(downs) == 3
+    assert ups[0] == max(e.delta for e in s.edits) and downs[0] == min(e.delta for e in s.edits)
+    assert ups == sorted(ups, reverse=True) and downs == sorted(downs)
+    for e in out["top_increase"]:
+        assert Fraction(e["rtp_after"]) == s.rtp + Fraction(e["delta"])
+    assert len(out["weights"]) == len(s.weights)
+
+
+def test_cli_text_and_bad_input(tmp_path, capsys):
+    d = write_random_set(tmp_path / "a", 2)
+    assert main(["sensitivity", "--set", str(d), "--top", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "TOP 2 EDITS RAISING THE RTP" in text and "TOP 2 WEIGHTS LOWERING THE RTP" in text
+    assert main(["sensitivity", "--set", str(d), "--top", "0"]) == 2
+    assert main(["sensitivity", "--set", str(tmp_path / "missing" / "x")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2
