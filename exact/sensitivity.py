@@ -431,6 +431,22 @@ def _reach_spins(ladder: Ladder, key_prob: Sequence[Fraction], initial: Sequence
     return {n: f.spins_by_level for n, f in zip(initial, feature_results(lad, initial))}
 
 
+def unsupported_rule(model: GameModel) -> str | None:
+    """The rule of ``model`` the incremental formulation does not cover, or None.
+
+    The formulation (module docstring) assumes what the rules page states:
+    free spins on their own strip set, no retrigger (section 11), no scatter
+    pays (section 10: "The FS symbol has no pay of its own").
+    """
+    if model.retrigger:
+        return "free spins with a retrigger table"
+    if model.free_spin_strips == "base":
+        return "free spins on the base strips"
+    if any(model.scatter_pay(n) for n in range(model.reels * model.rows + 1)):
+        return "scatter pays"
+    return None
+
+
 def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool = True) -> Sensitivity:
     """Exact RTP change of every single-symbol strip edit and exact RTP derivative per FISH weight.
 
@@ -450,14 +466,19 @@ def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool =
     Raises
     ------
     ValueError
-        If a piece of the incremental model disagrees with the engine (an
-        internal error), or the set is inconsistent with its game file.
+        If the game has a rule the formulation does not cover
+        (:func:`unsupported_rule`), a piece of the incremental model disagrees
+        with the engine (an internal error), or the set is inconsistent with
+        its game file.
 
     References
     ----------
     Module docstring; rules page sections 3, 4, 6-8, 10, 11.
     """
     model = ms.model
+    rule = unsupported_rule(model)
+    if rule:
+        raise ValueError(f"unsupported rule for exact sensitivities: {rule}")
     an = analysis or analyse(ms)
     rr = round_result(model, an.base, an.levels)
     rows, bet = model.rows, model.bet

@@ -253,3 +253,17 @@ def test_cli_text_and_bad_input(tmp_path, capsys):
     assert main(["sensitivity", "--set", str(tmp_path / "missing" / "x")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2
+
+
+def test_free_spins_on_base_strips_is_refused_in_one_line(tmp_path, capsys):
+    """The incremental formulation needs separate free-spin strips: another game exits 2, one line."""
+    from strips.loader import bundled_path
+    d = write_random_set(tmp_path / "a", 2)
+    game = (bundled_path("rules_page") / "game.toml").read_text()
+    assert 'strips = "bonus"' in game
+    (d / "game.toml").write_text(game.replace('strips = "bonus"', 'strips = "base"'))
+    with pytest.raises(ValueError, match="free spins on the base strips"):
+        sensitivity(load_math_set(str(d)))
+    assert main(["sensitivity", "--set", str(d)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unsupported rule" in err[0]
