@@ -1,11 +1,14 @@
-"""``rtp chain``: the free-spin ladder as an absorbing Markov chain, per trigger, and its graph.
+"""``rtp chain``: the free-spin ladder (or retrigger chain) as an absorbing Markov chain, per trigger, and its graph.
 
 Prints, for each trigger (FS count), the exact feature figures of
 :class:`markov.chain.FeatureResult` (shown as decimals; ``--json`` gives the
 exact fractions as ``"p/q"`` strings beside floats), the chain's size, its
 checks (acyclic, absorbing) and the float cross-check through the
 fundamental matrix.  ``--graphml FILE`` or ``--dot FILE`` writes the chain
-("math flow chart").  Exit 1 if the float cross-check differs from the exact
+("math flow chart").  A game with a retrigger table shows the retrigger
+chain of :mod:`markov.retrigger` instead: with a cap its finite chain (graph
+and cross-check as for the ladder), without one the closed form (no graph,
+no float cross-check).  Exit 1 if the float cross-check differs from the exact
 values by more than 1e-12 (relative), 2 on bad input.
 
 Source: rules page sections 10 and 11.
@@ -19,7 +22,8 @@ from pathlib import Path
 
 from exact.cli import UsageError, add_set_argument
 from markov.chain import FeatureResult, ladder_of
-from markov.graph import chain_graph, check_chain, cross_check, write_graph
+from markov.graph import chain_graph, check_chain, cross_check, retrigger_graph, write_graph
+from markov.retrigger import RetriggerChain, retrigger_of
 from markov.round import RoundResult, round_result
 from strips.loader import BUNDLED_DEFAULT, GAME_FILE, bundled_path, load_math_set, resolve
 
@@ -107,6 +111,31 @@ def feature_text(n: int, f: FeatureResult, r: RoundResult, multipliers) -> list[
     return lines
 
 
+def retrigger_json(model, r: RoundResult, chain: RetriggerChain) -> dict:
+    """JSON object of the retrigger rule: table, cap, multiplier, E[R] per free spin and q per paid spin."""
+    return {"table": [list(row) for row in model.retrigger], "cap": chain.cap, "multiplier": chain.multiplier,
+            "expected_extra_spins_per_free_spin": exact(r.retrigger_per_spin),
+            "initial_free_spins_per_round": exact(r.initial_free_spins),
+            "free_spins_per_round": exact(r.free_spins_played)}
+
+
+def retrigger_text(name: str, model, r: RoundResult, chain: RetriggerChain, graph) -> list[str]:
+    """Header lines of ``rtp chain`` for free spins with retrigger (rule, E[R], q, chain size)."""
+    table = ", ".join(f"{n} scatters +{e}" for n, e in model.retrigger)
+    lines = [f"math set {name}: free spins with retrigger on one level, multiplier x{chain.multiplier}",
+             f"  retrigger {table}; " + (f"at most {chain.cap} free spins per feature (cap)"
+                                         if chain.cap is not None else "no cap"),
+             f"  E[extra spins per free spin] = {float(r.retrigger_per_spin):.6f}; "
+             f"initial free spins per paid spin q = {float(r.initial_free_spins):.6f}; "
+             f"free spins per paid spin = {float(r.free_spins_played):.6f}"]
+    if graph is None:
+        lines.append("chain: uncapped branching process, solved in closed form (markov.retrigger)")
+    else:
+        lines.append(f"chain: {graph.number_of_nodes() - 1} transient states (spins left, spins played) + END, "
+                     f"{graph.number_of_edges()} edges; acyclic, absorbing")
+    return lines
+
+
 def run(args) -> int:
     """Solve the chain of a math set, print the feature figures, write the graph if asked.
 
@@ -122,14 +151,18 @@ def run(args) -> int:
         Bad math-set files (from the loader).
     """
     ms = load_math_set(args.set)
+    model = ms.model
     target = args.graphml or args.dot
     out_path = refuse_input(target, input_files(args.set, ms)) if target else None
+    if target and model.retrigger and model.retrigger_cap is None:
+        raise UsageError(f"rtp chain: {ms.name}: the free spins retrigger without a cap: the chain has "
+                         f"infinitely many states, so there is no graph to write (its figures are a closed form)")
     from exact.engine import analyse  # the heavy engine only for this command
 
     try:
         an = analyse(ms)
-        rr = round_result(ms.model, an.base, an.levels)
-        ladder = ladder_of(ms.model, an.levels)
+        rr = round_result(model, an.base, an.levels)
+        chain = retrigger_of(model, an.levels) if model.retrigger else ladder_of(model, an.levels)
     except ValueError as e:
         raise UsageError(f"rtp chain: {ms.name}: {e}") from None
     counts = sorted(rr.features)
@@ -139,39 +172,56 @@ def run(args) -> int:
                              f"(FS counts that start the free spins), got {args.trigger}")
         counts = [args.trigger]
     features = [rr.features[n] for n in counts]
-    graph = chain_graph(ladder, sorted({f.initial_spins for f in features}))
-    check_chain(graph)
-    err = cross_check(graph, features)
-    status = "PASS" if err <= TOLERANCE else "FAIL"
+    starts = sorted({f.initial_spins for f in features})
+    graph = err = None
+    status = "not applicable"
+    if not model.retrigger or model.retrigger_cap is not None:
+        graph = retrigger_graph(chain, starts) if model.retrigger else chain_graph(chain, starts)
+        check_chain(graph)
+        err = cross_check(graph, features)
+        status = "PASS" if err <= TOLERANCE else "FAIL"
     if out_path is not None:
         try:
             write_graph(graph, out_path, "graphml" if args.graphml else "dot")
         except (ValueError, OSError) as e:
             raise UsageError(f"rtp chain: cannot write {target}: {e}") from None
     if args.json:
-        print(json.dumps({
-            "set": ms.name, "thresholds": list(ladder.thresholds), "spins": list(ladder.spins),
-            "multipliers": list(ladder.multipliers),
-            "chain": {"states": graph.number_of_nodes() - 1, "edges": graph.number_of_edges(),
-                      "acyclic": True, "absorbing": True},
+        out = {"set": ms.name}
+        if model.retrigger:
+            out["retrigger"] = retrigger_json(model, rr, chain)
+        else:
+            out.update({"thresholds": list(chain.thresholds), "spins": list(chain.spins),
+                        "multipliers": list(chain.multipliers)})
+        out.update({
+            "chain": None if graph is None else {"states": graph.number_of_nodes() - 1,
+                                                 "edges": graph.number_of_edges(),
+                                                 "acyclic": True, "absorbing": True},
             "float_cross_check": {"max_relative_difference": err, "tolerance": TOLERANCE, "status": status},
             "triggers": [feature_json(n, rr.features[n], rr) for n in counts],
             "graph_file": target,
-        }, indent=2))
+        })
+        print(json.dumps(out, indent=2))
     else:
-        lv = ladder.levels
-        print(f"math set {ms.name}: free-spin ladder of {lv} levels (rules page section 11)")
-        print(f"  thresholds {'/'.join(map(str, ladder.thresholds[1:])) or '-'}, "
-              f"spins {'/'.join(map(str, ladder.spins[1:])) or '-'} after level 1, "
-              f"multipliers {'/'.join(f'x{m}' for m in ladder.multipliers)}")
-        print(f"chain: {graph.number_of_nodes() - 1} transient states (level, spins left, KEY counter "
-              f"capped at {ladder.cap}) + END, {graph.number_of_edges()} edges; acyclic, absorbing")
-        print(f"float cross-check (scipy sparse LU of I - Q): max relative difference {err:.2e} "
-              f"(tolerance {TOLERANCE:g}) {status}")
+        if model.retrigger:
+            print("\n".join(retrigger_text(ms.name, model, rr, chain, graph)))
+            multipliers = (chain.multiplier,)
+        else:
+            multipliers = chain.multipliers
+            print(f"math set {ms.name}: free-spin ladder of {chain.levels} levels (rules page section 11)")
+            print(f"  thresholds {'/'.join(map(str, chain.thresholds[1:])) or '-'}, "
+                  f"spins {'/'.join(map(str, chain.spins[1:])) or '-'} after level 1, "
+                  f"multipliers {'/'.join(f'x{m}' for m in chain.multipliers)}")
+            print(f"chain: {graph.number_of_nodes() - 1} transient states (level, spins left, KEY counter "
+                  f"capped at {chain.cap}) + END, {graph.number_of_edges()} edges; acyclic, absorbing")
+        if err is None:
+            print("float cross-check: not applicable (closed form of the uncapped branching process)")
+        else:
+            print(f"float cross-check (scipy sparse LU of I - Q): max relative difference {err:.2e} "
+                  f"(tolerance {TOLERANCE:g}) {status}")
         for n in counts:
             print()
-            print("\n".join(feature_text(n, rr.features[n], rr, ladder.multipliers)))
+            print("\n".join(feature_text(n, rr.features[n], rr, multipliers)))
         if target:
             print()
             print(f"graph written to {target}")
-    return 0 if status == "PASS" else 1
+    return 1 if status == "FAIL" else 0

@@ -20,6 +20,11 @@ Graph attributes
     ``thresholds``, ``spins`` (level 1 as 0), ``multipliers`` (tuples of int),
     ``cap`` (int).
 
+The capped retrigger chain of :mod:`markov.retrigger` has the same form
+(:func:`retrigger_graph`): nodes ``s{spins left} p{spins played}``, edges
+labelled with the scatter counts of the spin.  An uncapped retrigger chain
+has infinitely many states and no graph.
+
 In GraphML and DOT the exact Fractions are written as ``"p/q"`` strings
 (``probability``, ...) beside a float copy for viewers (``probability_float``,
 ...); ``k`` and the tuples are written as comma-separated strings.
@@ -37,6 +42,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
 from markov.chain import END, ZERO, FeatureResult, Ladder, State
+from markov.retrigger import RetriggerChain
 
 EXACT_EDGE_FIELDS = ("probability", "win", "win2", "key_count", "reward_mean")
 TUPLE_GRAPH_FIELDS = ("thresholds", "spins", "multipliers")
@@ -69,27 +75,73 @@ def chain_graph(ladder: Ladder, initial_spins: Sequence[int]) -> nx.DiGraph:
     """
     g = nx.DiGraph(thresholds=tuple(ladder.thresholds), spins=(0,) + tuple(ladder.spins[1:]),
                    multipliers=tuple(ladder.multipliers), cap=ladder.cap)
-    starts: dict[State, list[int]] = {}
-    for n in initial_spins:
-        starts.setdefault(ladder.start(n), []).append(n)
     g.add_node(END, level=0, spins_left=0, keys=0, multiplier=0, kind="absorbing", start="")
-    for s in ladder.reachable(initial_spins):
-        g.add_node(node_id(s), level=s.level, spins_left=s.spins_left, keys=s.keys,
-                   multiplier=ladder.multipliers[s.level - 1], kind="transient",
-                   start=",".join(map(str, starts.get(s, []))))
-    for s in ladder.reachable(initial_spins):
+    states = ladder.reachable(initial_spins)
+    nodes = {s: dict(level=s.level, spins_left=s.spins_left, keys=s.keys,
+                     multiplier=ladder.multipliers[s.level - 1]) for s in states}
+    edges = {s: [(k, p, w, w2, k * p, t) for k, p, w, w2, t in ladder.transitions(s)] for s in states}
+    _add_states(g, nodes, edges, {n: ladder.start(n) for n in initial_spins}, node_id)
+    return g
+
+
+def retrigger_graph(chain: RetriggerChain, initial_spins: Sequence[int]) -> nx.DiGraph:
+    """The capped retrigger chain (:mod:`markov.retrigger`) as a networkx DiGraph, like :func:`chain_graph`.
+
+    Nodes ``"s{left} p{played}"`` (attributes ``level`` = 1, ``spins_left``,
+    ``played``, ``keys`` = 0, ``multiplier``, ``kind``, ``start``) plus
+    ``END``; edge ``k`` lists the scatter counts of the spin.  The KEY count
+    is not split by scatter count, so an edge's ``key_count`` is
+    ``probability x E[KEY per spin]`` (its sum over a state's edges is exact).
+    Graph attributes: ``thresholds = (0,)``, ``spins = (0,)``,
+    ``multipliers = (multiplier,)``, ``cap`` = the retrigger cap,
+    ``retrigger`` = the extra spins per scatter count (tuple of int).
+
+    Raises
+    ------
+    ValueError
+        If the chain has no cap, or a start is < 1 or above the cap.
+    """
+    states = chain.reachable(initial_spins)
+    g = nx.DiGraph(thresholds=(0,), spins=(0,), multipliers=(chain.multiplier,), cap=chain.cap,
+                   retrigger=tuple(chain.extra))
+    g.add_node(END, level=0, spins_left=0, played=0, keys=0, multiplier=0, kind="absorbing", start="")
+    nodes = {s: dict(level=1, spins_left=s[0], played=s[1], keys=0, multiplier=chain.multiplier)
+             for s in states}
+    edges = {s: [(n, p, w, w2, p * chain.key_mean, END if t is None else t)
+                 for n, p, w, w2, t in chain.transitions(s)] for s in states}
+    _add_states(g, nodes, edges, {n: chain.start(n) for n in initial_spins}, retrigger_node_id)
+    return g
+
+
+def retrigger_node_id(state) -> str:
+    """Graph node id of a retrigger-chain state ``(left, played)``: ``"s12 p3"``, or ``"END"``."""
+    return END if state == END else f"s{state[0]} p{state[1]}"
+
+
+def _add_states(g: nx.DiGraph, nodes: dict, edges: dict, starts: dict, ident) -> None:
+    """Add transient nodes (attributes ``nodes[state]`` + kind, start) and edges merged by successor.
+
+    ``edges[state]`` lists ``(k, probability, win, win2, key_count, successor)``;
+    ``starts`` maps initial spins to their start state; ``ident`` maps a
+    state (or END) to its node id.
+    """
+    start_of: dict = {}
+    for n, s in starts.items():
+        start_of.setdefault(s, []).append(n)
+    for s, attrs in nodes.items():
+        g.add_node(ident(s), **attrs, kind="transient", start=",".join(map(str, start_of.get(s, []))))
+    for s, out in edges.items():
         merged: dict[str, list] = {}
-        for k, p, w, w2, t in ladder.transitions(s):
-            e = merged.setdefault(node_id(t), [(), ZERO, ZERO, ZERO, ZERO])
+        for k, p, w, w2, kc, t in out:
+            e = merged.setdefault(ident(t), [(), ZERO, ZERO, ZERO, ZERO])
             e[0] += (k,)
             e[1] += p
             e[2] += w
             e[3] += w2
-            e[4] += k * p
+            e[4] += kc
         for t, (ks, p, w, w2, kc) in merged.items():
-            g.add_edge(node_id(s), t, k=ks, probability=p, win=w, win2=w2, key_count=kc,
+            g.add_edge(ident(s), t, k=ks, probability=p, win=w, win2=w2, key_count=kc,
                        reward_mean=w / p)
-    return g
 
 
 def check_chain(g: nx.DiGraph) -> None:
@@ -154,6 +206,8 @@ def read_graphml(path: str | Path) -> nx.DiGraph:
     for f in TUPLE_GRAPH_FIELDS:
         g.graph[f] = tuple(int(x) for x in h.graph[f].split(","))
     g.graph["cap"] = int(h.graph["cap"])
+    if "retrigger" in h.graph:
+        g.graph["retrigger"] = tuple(int(x) for x in h.graph["retrigger"].split(","))
     g.add_nodes_from(h.nodes(data=True))
     for u, v, d in h.edges(data=True):
         g.add_edge(u, v, k=tuple(int(x) for x in d["k"].split(",")),
@@ -293,6 +347,20 @@ def relative_error(approx: float, exact: Fraction) -> float:
     return abs(approx - float(exact)) / abs(float(exact)) if exact else abs(approx)
 
 
+def start_node(g: nx.DiGraph, initial_spins: int) -> str:
+    """The node whose ``start`` attribute lists ``initial_spins``.
+
+    Raises
+    ------
+    KeyError
+        If no node starts a feature of that many initial spins.
+    """
+    for n, d in g.nodes(data=True):
+        if str(initial_spins) in d["start"].split(","):
+            return n
+    raise KeyError(f"no start node for {initial_spins} initial free spins")
+
+
 def cross_check(g: nx.DiGraph, features: Sequence[FeatureResult]) -> float:
     """Largest relative difference between the float figures and the exact results.
 
@@ -307,7 +375,7 @@ def cross_check(g: nx.DiGraph, features: Sequence[FeatureResult]) -> float:
     """
     worst = 0.0
     for f in features:
-        x = float_figures(g, node_id(State(1, f.initial_spins, 0)))
+        x = float_figures(g, start_node(g, f.initial_spins))
         pairs = [(x.mean, f.mean), (x.second, f.second), (x.keys, f.keys),
                  *zip(x.spins_by_level, f.spins_by_level), *zip(x.reach, f.reach)]
         worst = max([worst] + [relative_error(a, b) for a, b in pairs])

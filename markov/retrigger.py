@@ -186,6 +186,36 @@ class RetriggerChain:
         return nxt if nxt[0] else None
 
 
+    def transitions(self, state: tuple[int, int]) -> tuple[tuple[int, Fraction, Fraction, Fraction, tuple[int, int] | None], ...]:
+        """Outgoing transitions of ``(left, played)``: ``(n, P(n), E[W 1{n}], E[W^2 1{n}], successor)``.
+
+        One per scatter count ``n`` of positive probability; successor
+        ``None`` is END.  Wins in credits (per spin) and credits^2.
+        """
+        sp = self.split
+        return tuple((n, sp.prob[n], sp.win[n], sp.win2[n], self.step(state, self.extra[n]))
+                     for n in range(len(sp.prob)) if sp.prob[n] != 0)
+
+    def reachable(self, initial_spins: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        """Transient states ``(left, played)`` reachable from the given starts, in topological order
+        (ascending ``played``).
+
+        Raises
+        ------
+        ValueError
+            If the chain has no cap (infinitely many states), or a start is < 1 or above the cap.
+        """
+        if self.cap is None:
+            raise ValueError("free spins retrigger without a cap: the chain has infinitely many states")
+        seen = {self.start(n) for n in initial_spins}
+        frontier = sorted(seen)
+        while frontier:
+            nxt = {t for s in frontier for *_, t in self.transitions(s) if t is not None} - seen
+            seen |= nxt
+            frontier = sorted(nxt)
+        return tuple(sorted(seen, key=lambda s: (s[1], s[0])))
+
+
 def retrigger_of(model: GameModel, levels: Sequence[PhaseAnalysis]) -> RetriggerChain:
     """The retrigger chain of ``model`` with the engine's analysis of its one free-spin level.
 
