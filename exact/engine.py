@@ -39,6 +39,7 @@ spin), 10 (trigger), 11 (level multiplier).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm, prod
@@ -177,9 +178,6 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int) -> Reel
     counts = np.zeros((n_sym, len(strip)), dtype=np.int64)
     for i in range(model.rows):
         np.add.at(counts, (win[:, i], np.arange(len(strip))), 1)
-    for code, s in enumerate(model.symbols):
-        if s.kind == FISH and counts[code].any() and table not in s.weights:
-            raise ValueError(f"{s.name} has no weight table {table!r}")
     kinds = np.array([s.kind for s in model.symbols])
     pay_codes = np.flatnonzero(kinds == PAY)
     ways_count = counts[pay_codes].copy()
@@ -191,9 +189,21 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int) -> Reel
     keys = counts[kinds == KEY].sum(axis=0)
     scatters = counts[kinds == SCATTER].sum(axis=0)
     mean, var = fish_moments_scaled(model, table, d)
-    return ReelTables(counts=counts, ways_count=ways_count, keys=keys, scatters=scatters,
-                      fish_mean=mean @ counts if mean.dtype != object else mean.dot(counts.astype(object)),
-                      fish_var=var @ counts if var.dtype != object else var.dot(counts.astype(object)))
+    t = ReelTables(counts=counts, ways_count=ways_count, keys=keys, scatters=scatters,
+                   fish_mean=_dot(mean, counts), fish_var=_dot(var, counts))
+    _check_weights(model, [t], table)
+    return t
+
+
+def _dot(per_symbol: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per stop: sum over symbols of a per-symbol value times its count, shape (stops,)."""
+    return per_symbol @ counts if per_symbol.dtype != object else per_symbol.dot(counts.astype(object))
+
+
+def _check_weights(model: GameModel, tables: list, table: str) -> None:
+    for code, s in enumerate(model.symbols):
+        if s.kind == FISH and table not in s.weights and any(t.counts[code].any() for t in tables):
+            raise ValueError(f"{s.name} has no weight table {table!r}")
 
 
 # --------------------------------------------------------------------------
@@ -254,8 +264,16 @@ def term_factors(model: GameModel, terms: list[Term], r: int, t: ReelTables) -> 
     return x, phi
 
 
+def distinct_factors(x: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rows of (phi, x): (x_distinct, phi_distinct, index of each term's row)."""
+    rows: dict[bytes, int] = {}
+    inv = np.array([rows.setdefault(bytes([int(f)]) + row.tobytes(), len(rows)) for f, row in zip(phi, x)])
+    first_of = np.unique(inv, return_index=True)[1]
+    return x[first_of], phi[first_of], inv
+
+
 def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, counts: dict[str, np.ndarray],
-                            iu: np.ndarray, ju: np.ndarray) -> dict[str, dict[int, np.ndarray]]:
+                            iu: np.ndarray, ju: np.ndarray, dedupe=None) -> dict[str, dict[int, np.ndarray]]:
     """Per-reel second-moment matrices, each split by a count of the stop's window.
 
     Parameters
@@ -269,6 +287,8 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
         a tuple of arrays splits by the joint counts (keys are then tuples).
     iu, ju : ndarray, shape (n_pairs,), int
         The (t, u) pairs wanted, t <= u (upper triangle).
+    dedupe : tuple, optional
+        ``distinct_factors(x, phi)`` when already known.
 
     Returns
     -------
@@ -283,10 +303,7 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     whose combination ended before this reel has factor 1), so the matrices
     are computed over the distinct factors only and then expanded.
     """
-    rows: dict[bytes, int] = {}
-    inv = np.array([rows.setdefault(bytes([int(f)]) + row.tobytes(), len(rows)) for f, row in zip(phi, x)])
-    first_of = np.unique(inv, return_index=True)[1]
-    x, phi = x[first_of], phi[first_of]
+    x, phi, inv = distinct_factors(x, phi) if dedupe is None else dedupe
     mean_factor = np.where(phi[:, None], t.fish_mean[None, :], 1)
     gbar = x * mean_factor
     xphi = x * phi[:, None]
@@ -415,10 +432,21 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     Rules page sections 6-11; the factorisation is described in the module docstring.
     """
     model = ms.model
+    shared = {} if shared is None else shared
     strips = ms.phase_strips(phase)
     d = fish_scale(model, phase.weights)
-    tables = [reel_tables(model, s, phase.weights, d) for s in strips.codes]
-    terms = product_terms(model, tables, d)
+    key = ("structure", phase.strips, d)
+    if key in shared:   # same strips and fish scale: only the fish moments differ
+        tables, terms, dedupes = shared[key]
+        mean, var = fish_moments_scaled(model, phase.weights, d)
+        _check_weights(model, tables, phase.weights)
+        tables = [dataclasses.replace(t, fish_mean=_dot(mean, t.counts), fish_var=_dot(var, t.counts))
+                  for t in tables]
+    else:
+        tables = [reel_tables(model, s, phase.weights, d) for s in strips.codes]
+        terms = product_terms(model, tables, d)
+        dedupes = [distinct_factors(*term_factors(model, terms, r, t)) for r, t in enumerate(tables)]
+        shared[key] = (tables, terms, dedupes)
     total = prod(t.stops for t in tables)
     mult = phase.multiplier
 
@@ -433,10 +461,9 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     wanted = ({"joint": ("scatters", "keys")} if scatter_pays else {"scatter": "scatters", "key": "keys"})
     per_reel = []
     for r, t in enumerate(tables):
-        x, phi = term_factors(model, terms, r, t)
         counts = {name: (tuple(getattr(t, a) for a in attr) if isinstance(attr, tuple) else getattr(t, attr))
                   for name, attr in wanted.items()}
-        per_reel.append(reel_moment_polynomials(x, phi, t, counts, iu, ju))
+        per_reel.append(reel_moment_polynomials(None, None, t, counts, iu, ju, dedupes[r]))
     moments = {name: read_moments(multiply_reels([p[name] for p in per_reel]), (w1, w2), total, d, mult)
                for name in wanted}
     if scatter_pays:
@@ -462,7 +489,6 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     collect_mean = Fraction(collect_total * mult, total * d)
     ways_mean = sum((sum(v) for v in ways_by_symbol.values()), Fraction(0))
 
-    shared = {} if shared is None else shared
     if phase.strips not in shared:
         shared[phase.strips] = (oak_probabilities(model, tables), hit_frequency(model, tables))
     oak_prob, hit = shared[phase.strips]
