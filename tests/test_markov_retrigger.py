@@ -14,16 +14,22 @@ Oracles, none of which uses markov:
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+import re
 from fractions import Fraction as F
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from exact.cli import main
+from exact.engine import analyse
 from exact.model import Level
 from exact.moments import CountSplit, PhaseAnalysis
-from markov.chain import feature_result, ladder_of, model_ladder
+from markov.chain import END, feature_result, ladder_of, model_ladder
+from markov.graph import check_chain, cross_check, read_graphml, retrigger_graph
 from markov.retrigger import (
     INFINITE,
     RetriggerChain,
@@ -35,6 +41,7 @@ from markov.retrigger import (
 )
 from markov.round import round_result
 from test_markov_oracle import phase_analysis, rules_page_model, split_of
+from strips.loader import load_math_set
 from test_markov_round import rules_page_inputs
 
 Z999 = 3.2905  # two-sided 99.9% standard normal quantile
@@ -326,3 +333,78 @@ def test_ladder_round_keeps_ladder_results():
     assert r.retrigger_per_spin == 0 and r.retrigger_cap is None
     assert r.initial_free_spins == F(8, 1000) * 10 + F(1, 1000) * 15 + F(1, 1000) * 20
     assert len(r.reach) == len(r.free_spins_by_level) == 4
+
+
+# ---------------------------------------------------------------------------
+# graph of the capped chain, and ``rtp chain`` on a small retrigger math set
+# ---------------------------------------------------------------------------
+def test_retrigger_graph_is_absorbing_and_matches_floats():
+    ch = chain(SPIN, TABLE, 9)
+    g = retrigger_graph(ch, [1, 3])
+    check_chain(g)
+    assert {d["start"] for _, d in g.nodes(data=True) if d["start"]} == {"1", "3"}
+    assert all(d["spins_left"] + d["played"] <= 9 for n, d in g.nodes(data=True) if n != END)
+    # 2 scatters (1 extra spin) from "s3 p0": 3 - 1 + 1 spins left after 1 played
+    assert g.edges["s3 p0", "s3 p1"]["k"] == (2,) and g.edges["s3 p0", "s3 p1"]["probability"] == F(1, 8)
+    assert cross_check(g, capped_features(ch, [1, 3])) <= 1e-12
+    with pytest.raises(ValueError, match="infinitely many states"):
+        retrigger_graph(chain(SPIN, TABLE), [1])
+
+
+# our own small strips (not third-party): SCATTER on reels 1, 3, 5 at 1 of 10 stops, 3 rows:
+# P(3 SCATTER) = (3/10)^3 = 27/1000, so E[R] = 12 x 27/1000 = 81/250 per free spin
+TINY_STRIPS = """reel1,reel2,reel3,reel4,reel5
+SCATTER,GIRAFFE,SCATTER,A,SCATTER
+GIRAFFE,WILD,K,WILD,NINE
+A,K,WILD,GIRAFFE,A
+K,A,GIRAFFE,K,GIRAFFE
+NINE,GIRAFFE,A,NINE,K
+TEN,Q,TEN,J,TEN
+Q,BUFFALO,LEMUR,FLAMINGO,Q
+BUFFALO,NINE,BUFFALO,BUFFALO,J
+J,LEMUR,J,Q,LEMUR
+LEMUR,J,Q,LEMUR,BUFFALO
+"""
+SIMBA_GAME = Path(__file__).resolve().parents[1] / "strips" / "external" / "african_simba" / "game.toml"
+
+
+def retrigger_set(tmp_path, cap=None):
+    d = tmp_path / ("capped" if cap else "uncapped")
+    d.mkdir()
+    text = SIMBA_GAME.read_text()
+    if cap:
+        text = re.sub(r"(?m)^retrigger\s*=.*$", lambda m: f"{m.group(0)}\nretrigger_cap = {cap}", text)
+    (d / "game.toml").write_text(text)
+    (d / "base.csv").write_text(TINY_STRIPS)
+    return d
+
+
+def test_cli_uncapped_retrigger_json_and_no_graph(tmp_path, capsys):
+    d = retrigger_set(tmp_path)
+    assert main(["chain", "--set", str(d), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ms = load_math_set(str(d))
+    an = analyse(ms)
+    r = round_result(ms.model, an.base, an.levels)
+    rt = out["retrigger"]
+    assert rt["cap"] is None and rt["table"] == [[3, 12]] and rt["multiplier"] == 3
+    assert F(rt["expected_extra_spins_per_free_spin"]["exact"]) == r.retrigger_per_spin == F(81, 250)
+    assert F(rt["initial_free_spins_per_round"]["exact"]) == r.q == 12 * F(27, 1000)
+    assert out["chain"] is None and out["float_cross_check"]["status"] == "not applicable"
+    assert [F(t["mean"]["exact"]) for t in out["triggers"]] == [r.features[3].mean]
+    assert main(["chain", "--set", str(d), "--graphml", str(tmp_path / "g.graphml")]) == 2
+    assert "infinitely many states" in capsys.readouterr().err
+    assert not (tmp_path / "g.graphml").exists()
+
+
+def test_cli_capped_retrigger_graph_and_cross_check(tmp_path, capsys):
+    d = retrigger_set(tmp_path, cap=36)
+    target = tmp_path / "chain.graphml"
+    assert main(["chain", "--set", str(d), "--graphml", str(target)]) == 0
+    text = capsys.readouterr().out
+    assert "at most 36 free spins per feature" in text and "PASS" in text
+    g = read_graphml(target)
+    check_chain(g)
+    assert g.graph["cap"] == 36 and g.graph["retrigger"][3] == 12
+    # 12 initial spins, +12 per retrigger, cap 36: played + left stays within the cap
+    assert all(int(d["spins_left"]) + int(d["played"]) <= 36 for n, d in g.nodes(data=True) if n != END)
