@@ -1,0 +1,386 @@
+"""``rtp diff A B``: audit a math change figure by figure.
+
+Two math sets (directories or bundled names) side by side:
+
+* every figure of the PAR report (:func:`exact.report.report_json`): before,
+  after and the exact delta (Fractions; the display-only floats of the report,
+  standard deviation and volatility index, are compared as floats and marked
+  so);
+* a readable list of what differs in the math: strip positions
+  (``base reel 3 pos 41: AUS2 -> PIC4``), reel lengths, paytable, FISH values
+  and weights (``level 2 FISH2 weight 300 -> 320 (value 15)``), symbol
+  placement, trigger table, ladder, bet and window;
+* each published fact of the rules page (:func:`exact.facts.check_facts`)
+  that passes on A and fails on B.
+
+Exit 0 when no published fact broke, 1 when one did, 2 on bad input (one line).
+
+Source: the PAR report (:mod:`exact.report`), the published facts
+(:mod:`exact.facts`, rules page sections 3, 4, 10, 11, 13, examples 1-9); issue 8.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from exact.cli import UsageError
+from exact.facts import check_facts
+from exact.model import FISH, GameModel, MathSet
+from exact.report import Report, _table, build_report, decimal_text, fraction_text, report_json
+from strips.loader import load_math_set
+
+#: report_json keys that are not figures of the math (names, hashes, text, derived display bands)
+NOT_FIGURES = frozenset({"set", "fingerprint", "rtp_percent", "rtp_band", "published", "findings"})
+_EXACT = re.compile(r"^-?\d+(/\d+)?$")
+
+
+# --------------------------------------------------------------------------
+# figures
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FigureDelta:
+    """One report figure on A and B.
+
+    Attributes
+    ----------
+    figure : str
+        Dotted path of the figure in the report's JSON view, e.g. ``rtp``,
+        ``feature.3.reach.2``, ``symbols.PIC1.5.rtp``.
+    before, after : Fraction, int, float or None
+        The figure on A and on B (None where the report of that set has no
+        such figure).  Fractions/ints are exact; floats are display figures.
+    exact : bool
+        True for exact figures (delta exact), False for display floats.
+    """
+
+    figure: str
+    before: Fraction | float | None
+    after: Fraction | float | None
+    exact: bool
+
+    @property
+    def delta(self) -> Fraction | float | None:
+        """after - before (exact for exact figures); None if either side is missing."""
+        if self.before is None or self.after is None:
+            return None
+        return self.after - self.before
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def report_figures(rep_json: dict) -> dict[str, Fraction | float]:
+    """Every figure of a report's JSON view, by dotted path.
+
+    Exact figures (``"p/q"`` strings, integers) become Fractions; display
+    floats stay floats; the ``_float`` companions of exact figures, names,
+    hashes, bands and the published-fact block are left out.
+    """
+    out: dict[str, Fraction | float] = {}
+
+    def walk(node, path):
+        for key, value in node.items():
+            p = f"{path}.{key}" if path else key
+            if not path and key in NOT_FIGURES or key.endswith("_float"):
+                continue
+            if isinstance(value, dict):
+                walk(value, p)
+            elif isinstance(value, bool):
+                continue
+            elif isinstance(value, int):
+                out[p] = Fraction(value)
+            elif isinstance(value, float):
+                out[p] = value
+            elif isinstance(value, str) and _EXACT.match(value):
+                out[p] = Fraction(value)
+    walk(rep_json, "")
+    return out
+
+
+def figure_deltas(a: dict, b: dict) -> list[FigureDelta]:
+    """Pair the figures of two report JSON views (A's order, then figures only B has)."""
+    fa, fb = report_figures(a), report_figures(b)
+    keys = list(fa) + [k for k in fb if k not in fa]
+    return [FigureDelta(k, fa.get(k), fb.get(k),
+                        not isinstance(fa.get(k), float) and not isinstance(fb.get(k), float)) for k in keys]
+
+
+# --------------------------------------------------------------------------
+# what changed in the math
+# --------------------------------------------------------------------------
+def _table_label(model: GameModel, table: str) -> str:
+    if table == "base":
+        return "base game"
+    for lv in model.levels:
+        if lv.weights == table:
+            return f"level {lv.number}"
+    return f"table {table}"
+
+
+def _reels_text(reels) -> str:
+    return ", ".join(str(r + 1) for r in sorted(reels)) or "none"
+
+
+def strip_changes(name: str, a: tuple[tuple[str, ...], ...], b: tuple[tuple[str, ...], ...]) -> list[str]:
+    """Readable changes between two strip sets: positions, insertions/deletions, lengths (0-based positions)."""
+    out = []
+    if len(a) != len(b):
+        out.append(f"{name} strips: {len(a)} reels -> {len(b)} reels")
+    for r, (ra, rb) in enumerate(zip(a, b)):
+        where = f"{name} reel {r + 1}"
+        if len(ra) == len(rb):
+            out += [f"{where} pos {i}: {x} -> {y}" for i, (x, y) in enumerate(zip(ra, rb)) if x != y]
+            continue
+        out.append(f"{where} length {len(ra)} -> {len(rb)}")
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=ra, b=rb, autojunk=False).get_opcodes():
+            if op == "replace" and i2 - i1 == j2 - j1:
+                out += [f"{where} pos {i1 + k}: {ra[i1 + k]} -> {rb[j1 + k]}" for k in range(i2 - i1)]
+            elif op == "replace":
+                out.append(f"{where} pos {i1}-{i2 - 1}: {' '.join(ra[i1:i2])} -> {' '.join(rb[j1:j2])}")
+            elif op == "delete":
+                out.append(f"{where} pos {i1}-{i2 - 1}: removed {' '.join(ra[i1:i2])}")
+            elif op == "insert":
+                out.append(f"{where} before pos {i1}: inserted {' '.join(rb[j1:j2])}")
+    return out
+
+
+def _symbol_changes(ma: GameModel, mb: GameModel) -> list[str]:
+    out = []
+    na, nb = [s.name for s in ma.symbols], [s.name for s in mb.symbols]
+    out += [f"symbol {n} removed" for n in na if n not in nb]
+    out += [f"symbol {n} added ({mb.symbol(n).kind})" for n in nb if n not in na]
+    for n in (x for x in na if x in nb):
+        sa, sb = ma.symbol(n), mb.symbol(n)
+        if sa.kind != sb.kind:
+            out.append(f"{n} class {sa.kind} -> {sb.kind}")
+        if sa.pays != sb.pays:
+            for k in range(max(len(sa.pays), len(sb.pays))):
+                pa = sa.pays[k] if k < len(sa.pays) else 0
+                pb = sb.pays[k] if k < len(sb.pays) else 0
+                if pa != pb:
+                    out.append(f"{n} pays {k + 1} OAK {pa} -> {pb}")
+        for strip_set in sorted(set(sa.reels) | set(sb.reels)):
+            ra, rb = sa.reels.get(strip_set, frozenset()), sb.reels.get(strip_set, frozenset())
+            if ra != rb:
+                out.append(f"{n} allowed on {strip_set} reels {_reels_text(ra)} -> {_reels_text(rb)}")
+        if sa.values != sb.values:
+            out.append(f"{n} values {list(sa.values)} -> {list(sb.values)}")
+        for table in list(sa.weights) + [t for t in sb.weights if t not in sa.weights]:
+            wa, wb = sa.weights.get(table), sb.weights.get(table)
+            label = _table_label(mb if wb is not None else ma, table)
+            if wa == wb:
+                continue
+            if wa is None or wb is None or sa.values != sb.values or len(wa) != len(wb):
+                out.append(f"{label} {n} weights {list(wa) if wa else None} -> {list(wb) if wb else None}")
+                continue
+            out += [f"{label} {n} weight {x} -> {y} (value {v})"
+                    for v, x, y in zip(sb.values, wa, wb) if x != y]
+        for field in ("aliases", "substitutes"):
+            xa, xb = getattr(sa, field), getattr(sb, field, None)
+            if xa != xb:
+                out.append(f"{n} {field} {sorted(xa)} -> {sorted(xb)}")
+    return out
+
+
+def _ladder_changes(ma: GameModel, mb: GameModel) -> list[str]:
+    out = []
+    if len(ma.levels) != len(mb.levels):
+        out.append(f"free-spin levels {len(ma.levels)} -> {len(mb.levels)}")
+    for la, lb in zip(ma.levels, mb.levels):
+        for field in ("threshold", "spins", "multiplier", "weights"):
+            x, y = getattr(la, field), getattr(lb, field)
+            if x != y:
+                out.append(f"level {la.number} {field} {x} -> {y}")
+    ta, tb = dict(ma.trigger), dict(mb.trigger)
+    for n in sorted(set(ta) | set(tb)):
+        if ta.get(n) != tb.get(n):
+            out.append(f"trigger {n} scatters: {ta.get(n, 'none')} -> {tb.get(n, 'none')} initial free spins")
+    return out
+
+
+def model_changes(a: MathSet, b: MathSet) -> list[str]:
+    """Every difference between the parsed math of two sets, one readable line each.
+
+    Compares the game (window, bet, symbols, paytable, placement, FISH values
+    and weights, trigger table, ladder, remaining rule fields) and the strips
+    (positions 0-based, reels 1-based, as the rules page prints them).
+    """
+    ma, mb = a.model, b.model
+    out = []
+    for field in ("reels", "rows", "bet"):
+        x, y = getattr(ma, field), getattr(mb, field)
+        if x != y:
+            out.append(f"{field} {x} -> {y}")
+    out += _symbol_changes(ma, mb)
+    out += _ladder_changes(ma, mb)
+    skip = {"name", "title", "reels", "rows", "bet", "symbols", "levels", "trigger"}
+    for f in dataclasses.fields(GameModel):
+        if f.name in skip:
+            continue
+        x, y = getattr(ma, f.name), getattr(mb, f.name)
+        if x != y:
+            out.append(f"{f.name.replace('_', ' ')} {x} -> {y}")
+    for name in list(a.strips) + [n for n in b.strips if n not in a.strips]:
+        if name not in b.strips:
+            out.append(f"{name} strips removed")
+        elif name not in a.strips:
+            out.append(f"{name} strips added")
+        else:
+            out += strip_changes(name, a.strips[name].reels, b.strips[name].reels)
+    return out
+
+
+# --------------------------------------------------------------------------
+# the diff
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Diff:
+    """Two math sets compared.
+
+    Attributes
+    ----------
+    a, b : Report
+        The PAR reports of A and B.
+    figures : tuple of FigureDelta
+        Every report figure, before / after / exact delta.
+    changes : tuple of str
+        What differs in the math (:func:`model_changes`).
+    broken : tuple of str
+        Published facts that pass on A and fail on B.
+    fixed : tuple of str
+        Published facts that fail on A and pass on B.
+    """
+
+    a: Report
+    b: Report
+    figures: tuple[FigureDelta, ...]
+    changes: tuple[str, ...]
+    broken: tuple[str, ...]
+    fixed: tuple[str, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when no published fact broke, 1 otherwise."""
+        return 1 if self.broken else 0
+
+
+def _facts(ms: MathSet, rep: Report) -> dict[str, bool]:
+    """fact -> passes, for every published fact (the RTP assumption line is not a fact)."""
+    return {f.fact: not f.failed for f in check_facts(ms, rep.analysis) if f.is_fact}
+
+
+def diff_sets(a: MathSet, b: MathSet) -> Diff:
+    """Compare two math sets: report figures, math changes, published facts.
+
+    Raises
+    ------
+    ValueError
+        If a set's strips and game file disagree (see :func:`exact.report.build_report`).
+    """
+    ra, rb = build_report(a), build_report(b)
+    fa, fb = _facts(a, ra), _facts(b, rb)
+    return Diff(a=ra, b=rb, figures=tuple(figure_deltas(report_json(ra), report_json(rb))),
+                changes=tuple(model_changes(a, b)),
+                broken=tuple(k for k, ok in fa.items() if ok and not fb.get(k, False)),
+                fixed=tuple(k for k, ok in fb.items() if ok and not fa.get(k, True)))
+
+
+# --------------------------------------------------------------------------
+# views
+# --------------------------------------------------------------------------
+def _value(x, digits: int) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.6f}"
+    return str(x.numerator) if x.denominator == 1 else decimal_text(x, digits)
+
+
+def _delta(x, digits: int) -> str:
+    if x is None:
+        return "-"
+    if x == 0:
+        return "0"
+    if isinstance(x, float):
+        return f"{x:+.6f}"
+    text = decimal_text(x, digits)
+    if Fraction(text) == 0:                 # too small for the digits shown: say so
+        return f"{float(x):+.3e}"
+    return text if x < 0 else "+" + text
+
+
+def diff_text(d: Diff, digits: int = 10, every: bool = True) -> str:
+    """The diff as text: sets, change list, figures (all, or changed only), published facts."""
+    out = [f"DIFF of math sets {d.a.set_name} -> {d.b.set_name}",
+           f"A  {d.a.set_name}  sha256:{d.a.fingerprint}",
+           f"B  {d.b.set_name}  sha256:{d.b.fingerprint}"]
+    if d.a.fingerprint == d.b.fingerprint:
+        out.append("same math (equal fingerprints)")
+    out += ["", f"CHANGES ({len(d.changes)})"]
+    out += [f"  {c}" for c in d.changes] or ["  none"]
+    changed = [f for f in d.figures if f.changed]
+    out += ["", f"FIGURES ({len(changed)} of {len(d.figures)} changed; delta = B - A, exact; "
+                "'~' marks display floats)"]
+    rows = [[("* " if f.changed else "  ") + f.figure + ("" if f.exact else " ~"), _value(f.before, digits),
+             _value(f.after, digits), _delta(f.delta, digits)]
+            for f in d.figures if every or f.changed]
+    out += _table(["figure", "A", "B", "delta"], rows)
+    out += ["", "PUBLISHED FACTS that pass on A and fail on B"]
+    out += [f"  BROKEN  {x}" for x in d.broken] or ["  none"]
+    if d.fixed:
+        out += ["published facts that fail on A and pass on B"] + [f"  fixed   {x}" for x in d.fixed]
+    return "\n".join(out) + "\n"
+
+
+def diff_json(d: Diff) -> dict:
+    """The diff as one JSON-ready dict: exact figures as ``"p/q"`` with floats beside."""
+    def ex(x):
+        return None if x is None else (x if isinstance(x, float) else fraction_text(x))
+
+    def fl(x):
+        return None if x is None else float(x)
+
+    return {
+        "a": {"set": d.a.set_name, "fingerprint": d.a.fingerprint},
+        "b": {"set": d.b.set_name, "fingerprint": d.b.fingerprint},
+        "same_math": d.a.fingerprint == d.b.fingerprint,
+        "changes": list(d.changes),
+        "figures": [{"figure": f.figure, "exact": f.exact, "changed": f.changed,
+                     "before": ex(f.before), "after": ex(f.after), "delta": ex(f.delta),
+                     "before_float": fl(f.before), "after_float": fl(f.after), "delta_float": fl(f.delta)}
+                    for f in d.figures],
+        "published": {"broken": list(d.broken), "fixed": list(d.fixed)},
+        "exit": d.exit_code,
+    }
+
+
+# --------------------------------------------------------------------------
+# the command
+# --------------------------------------------------------------------------
+def add_arguments(p) -> None:
+    p.add_argument("a", metavar="A", help="math set before: directory or bundled set name")
+    p.add_argument("b", metavar="B", help="math set after: directory or bundled set name")
+    p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
+    p.add_argument("--changed", action="store_true", help="text view: list only the figures that changed")
+    p.add_argument("--digits", type=int, default=10, help="decimal places in the text view (default 10)")
+
+
+def run(args) -> int:
+    """``rtp diff A B``: exit 0 if no published fact broke, 1 if one did, 2 on bad input."""
+    if not 0 <= args.digits <= 60:
+        raise UsageError("rtp diff: --digits must be between 0 and 60")
+    a, b = load_math_set(args.a), load_math_set(args.b)
+    try:
+        d = diff_sets(a, b)
+    except ValueError as e:
+        raise UsageError(f"rtp diff: {e}") from None
+    if args.json:
+        print(json.dumps(diff_json(d), indent=2))
+    else:
+        print(diff_text(d, args.digits, every=not args.changed), end="")
+    return d.exit_code
