@@ -52,7 +52,7 @@ def add_set_argument(p: argparse.ArgumentParser) -> None:
 def int_list(text: str, what: str) -> list[int]:
     """Parse ``"1,2,3"``; raises UsageError naming ``what`` on anything else."""
     try:
-        return [int(x) for x in text.split(",") if x.strip() != ""]
+        return [int(x) for x in text.split(",")]
     except ValueError:
         raise UsageError(f"rtp: {what} must be comma-separated integers, got {text!r}") from None
 
@@ -93,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"{e}", file=sys.stderr)
         return 2
+    except SystemExit as e:  # argparse's --help and --version exit; main() returns the code instead
+        return e.code if isinstance(e.code, int) else 0
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

@@ -168,8 +168,6 @@ def test_spin_bad_arguments_exit_2_one_line(capsys, valid_set, case):
     assert_one_line_error(*run_main(capsys, ["spin", "--set", valid_set] + args), word)
 
 
-@pytest.mark.xfail(strict=True, reason="exact/cli.py int_list drops empty entries: '--stops 1,,2,3,4,5' "
-                                       "reads as 5 stops and evaluates a shifted window")
 def test_spin_stops_with_empty_entry_is_refused(capsys, valid_set):
     assert_one_line_error(*run_main(capsys, ["spin", "--set", valid_set, "--stops", "1,,2,3,4,5"]), "--stops")
 
@@ -225,8 +223,6 @@ def test_top_level_help_exit_0(capsys):
     assert code == 0 and "spin" in out and "report" in out and err == ""
 
 
-@pytest.mark.xfail(strict=True, reason="exact/cli.py main(): argparse's --help of a command calls sys.exit(0), "
-                                       "which escapes main() -> int as SystemExit")
 def test_command_help_returns_0_in_process(capsys):
     code, out, _ = run_main(capsys, ["spin", "--help"])
     assert code == 0 and "--stops" in out
