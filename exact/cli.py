@@ -51,6 +51,8 @@ def add_set_argument(p: argparse.ArgumentParser) -> None:
 
 def int_list(text: str, what: str) -> list[int]:
     """Parse ``"1,2,3"``; raises UsageError naming ``what`` on anything else."""
+    if not text.strip():
+        return []
     try:
         return [int(x) for x in text.split(",")]
     except ValueError:
