@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from exact.cli import UsageError
 from exact.facts import check_facts
-from exact.model import FISH, GameModel, MathSet
+from exact.model import GameModel, MathSet
 from exact.report import Report, _table, build_report, decimal_text, fraction_text, report_json
 from strips.loader import load_math_set
 
