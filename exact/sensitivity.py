@@ -133,6 +133,23 @@ class EditSensitivity:
 
 
 @dataclass(frozen=True)
+class Lever:
+    """Equivalent strip edits: one replacement at any of ``positions`` of one reel, same exact RTP change."""
+
+    strip_set: str
+    reel: int
+    positions: tuple[int, ...]
+    old: str
+    new: str
+    delta: Fraction
+
+    def __str__(self) -> str:
+        pos = ", ".join(map(str, self.positions[:6])) + (f" (+{len(self.positions) - 6} more)"
+                                                         if len(self.positions) > 6 else "")
+        return f"{self.strip_set} reel {self.reel + 1} pos {pos}: {self.old} -> {self.new}"
+
+
+@dataclass(frozen=True)
 class WeightSensitivity:
     """Exact partial derivative of the RTP with respect to one FISH weight.
 
@@ -180,6 +197,19 @@ class Sensitivity:
         """The ``n`` edits that raise (or lower) the RTP most; ties in table order."""
         sign = -1 if increase else 1
         return sorted(self.edits, key=lambda e: sign * e.delta)[:n]
+
+    def top_levers(self, n: int, increase: bool = True) -> list["Lever"]:
+        """The ``n`` strongest levers: edits grouped when they replace the same symbol by the same
+        symbol on the same reel with exactly the same RTP change (equivalent positions)."""
+        groups: dict[tuple, list[EditSensitivity]] = {}
+        sign = -1 if increase else 1
+        for e in sorted(self.edits, key=lambda e: sign * e.delta):
+            key = (e.edit.strip_set, e.edit.reel, e.edit.old, e.edit.new, e.delta)
+            if key not in groups and len(groups) == n:
+                break
+            groups.setdefault(key, []).append(e)
+        return [Lever(k[0], k[1], tuple(sorted(e.edit.position for e in g)), k[2], k[3], k[4])
+                for k, g in groups.items()]
 
     def top_weights(self, n: int, increase: bool = True) -> list[WeightSensitivity]:
         """The ``n`` weights whose increase raises (or lowers) the RTP fastest."""
@@ -708,14 +738,16 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
     out.append(line)
     out.append("delta RTP is exact (shown rounded); 'RTP after' is the set's RTP with that one edit")
 
-    def edits(title: str, items: list[EditSensitivity]) -> None:
+    def edits(title: str, items: list) -> None:
         out.extend(["", title])
         out.extend(_table(["edit", "delta RTP", "RTP after"],
-                          [[str(e.edit), _signed_percent(e.delta, 6), percent(s.rtp + e.delta, 6)] for e in items]))
+                          [[str(getattr(e, "edit", e)), _signed_percent(e.delta, 6), percent(s.rtp + e.delta, 6)]
+                           for e in items]))
 
     if s.edits:
-        edits(f"TOP {top} EDITS RAISING THE RTP", s.top_edits(top, True))
-        edits(f"TOP {top} EDITS LOWERING THE RTP", s.top_edits(top, False))
+        out.append("(positions with the same replacement and the same exact change are listed together)")
+        edits(f"TOP {top} EDITS RAISING THE RTP", s.top_levers(top, True))
+        edits(f"TOP {top} EDITS LOWERING THE RTP", s.top_levers(top, False))
 
     def weights(title: str, items: list[WeightSensitivity]) -> None:
         out.extend(["", title])

@@ -267,3 +267,18 @@ def test_free_spins_on_base_strips_is_refused_in_one_line(tmp_path, capsys):
     assert main(["sensitivity", "--set", str(d)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "unsupported rule" in err[0]
+
+
+def test_top_levers_group_equivalent_positions(tmp_path):
+    s = sensitivity(load_math_set(str(write_random_set(tmp_path / "a", 14, lengths=(12, 12, 12, 12, 12)))))
+    for increase in (True, False):
+        levers = s.top_levers(4, increase)
+        assert len(levers) == 4
+        deltas = [lv.delta for lv in levers]
+        assert deltas == sorted(deltas, reverse=increase)
+        assert deltas[0] == (max if increase else min)(e.delta for e in s.edits)
+        for lv in levers:
+            same = sorted(e.edit.position for e in s.edits
+                          if (e.edit.strip_set, e.edit.reel, e.edit.old, e.edit.new, e.delta)
+                          == (lv.strip_set, lv.reel, lv.old, lv.new, lv.delta))
+            assert list(lv.positions) == same
