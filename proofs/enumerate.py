@@ -57,7 +57,7 @@ import numpy as np
 from exact.model import FISH, KEY, SCATTER, MathSet, Phase
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
-CHUNK = 1 << 20
+CHUNK = 1 << 18
 
 #: Bump when the enumeration's semantics or checkpoint format change: old checkpoints are then ignored.
 ENUMERATOR_VERSION = 1
@@ -299,7 +299,39 @@ def _every(values: np.ndarray, completions: int) -> int:
     return int(np.broadcast_to(values[:, None], (values.size, completions)).sum(dtype=np.int64))
 
 
-def evaluate_block(t: WindowTables, stops: Sequence[np.ndarray], max_fs: int, max_key: int) -> Totals:
+@dataclass(frozen=True)
+class Tail:
+    """Per-combination values of the dense trailing reels of a block plan (shared by its blocks).
+
+    ``start`` is the first trailing reel; ``keys``, ``fish`` and ``code`` are
+    flat arrays with one entry per combination of the trailing reels
+    (row-major): KEY count, FISH mean numerator sum and ``FS x (max_key + 1)
+    + KEY``.  They are element-wise sums of per-window lookups, never sums
+    over combinations.
+    """
+
+    start: int
+    keys: np.ndarray
+    fish: np.ndarray
+    code: np.ndarray
+
+
+def _tail(t: WindowTables, stops: Sequence[np.ndarray], start: int, max_key: int, dtype) -> Tail:
+    keys = _grid_sum(t.keys[start:], stops[start:])
+    scat = _grid_sum(t.scatters[start:], stops[start:])
+    return Tail(start, keys.astype(dtype), _grid_sum(t.fish[start:], stops[start:]).astype(dtype),
+                (scat * (max_key + 1) + keys).astype(dtype))
+
+
+def _dtype(t: WindowTables):
+    """int32 when KEY count x FISH numerator of any window fits, else int64 (exactness first)."""
+    max_key = sum(int(k.max(initial=0)) for k in t.keys)
+    max_fish = sum(int(f.max(initial=0)) for f in t.fish)
+    return np.int32 if max(max_key * max_fish, max_fish) < 2 ** 31 - 1 else np.int64
+
+
+def evaluate_block(t: WindowTables, stops: Sequence[np.ndarray], max_fs: int, max_key: int,
+                   tail: Tail | None = None) -> Totals:
     """Exact totals over the combinations ``stops[0] x stops[1] x ... x stops[R-1]``.
 
     Parameters
@@ -309,6 +341,9 @@ def evaluate_block(t: WindowTables, stops: Sequence[np.ndarray], max_fs: int, ma
         Stop positions of each reel taken by this block.
     max_fs, max_key : int
         Histogram sizes (largest possible FS and KEY counts).
+    tail : Tail, optional
+        Precomputed values of the trailing reels ``stops[tail.start:]``
+        (must be the same stops); default: computed here.
 
     Returns
     -------
@@ -340,11 +375,19 @@ def evaluate_block(t: WindowTables, stops: Sequence[np.ndarray], max_fs: int, ma
             else:
                 row[r] += pay * int(alive.sum(dtype=np.int64))
         ways.append(tuple(row))
-    keys = _grid_sum(t.keys, stops)
-    fish = _grid_sum(t.fish, stops)
+    if tail is None:
+        tail = _tail(t, stops, reels, max_key, _dtype(t))
+    head = stops[:tail.start]
+    hk = _grid_sum(t.keys[:tail.start], head)
+    hf = _grid_sum(t.fish[:tail.start], head)
+    hc = _grid_sum(t.scatters[:tail.start], head) * (max_key + 1) + hk
+    dt = tail.keys.dtype
+    # one entry per combination: (head combination) x (tail combination), row-major
+    keys = hk.astype(dt)[:, None] + tail.keys[None, :]
+    fish = hf.astype(dt)[:, None] + tail.fish[None, :]
     collect = int((keys * fish).sum(dtype=np.int64))
-    scat = _grid_sum(t.scatters, stops)
-    hist = np.bincount(scat * (max_key + 1) + keys, minlength=(max_fs + 1) * (max_key + 1))
+    code = hc.astype(dt)[:, None] + tail.code[None, :]
+    hist = np.bincount(code.ravel(), minlength=(max_fs + 1) * (max_key + 1))
     joint = tuple(tuple(int(x) for x in hist[i * (max_key + 1):(i + 1) * (max_key + 1)]) for i in range(max_fs + 1))
     return Totals(n, tuple(ways), collect, joint)
 
@@ -354,8 +397,11 @@ def task_totals(t: WindowTables, s0: int, plan: BlockPlan | None = None) -> Tota
     plan = plan or block_plan(t.lengths)
     max_fs, max_key = _max_counts(t)
     acc = Totals.zero(len(t.pay_names), t.reels, max_fs, max_key)
+    tail = None
     for stops in _blocks(t, plan, s0):
-        acc = acc + evaluate_block(t, stops, max_fs, max_key)
+        if tail is None:  # the dense reels after the split reel are the same in every block
+            tail = _tail(t, stops, plan.split + 1, max_key, _dtype(t))
+        acc = acc + evaluate_block(t, stops, max_fs, max_key, tail)
     return acc
 
 
