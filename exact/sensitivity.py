@@ -206,7 +206,7 @@ class Sensitivity:
         for e in sorted(self.edits, key=lambda e: sign * e.delta):
             key = (e.edit.strip_set, e.edit.reel, e.edit.old, e.edit.new, e.delta)
             if key not in groups and len(groups) == n:
-                break
+                continue                     # a later member of a listed group may still come
             groups.setdefault(key, []).append(e)
         return [Lever(k[0], k[1], tuple(sorted(e.edit.position for e in g)), k[2], k[3], k[4])
                 for k, g in groups.items()]
