@@ -30,7 +30,7 @@ from fractions import Fraction
 from exact.cli import UsageError
 from exact.facts import check_facts
 from exact.model import GameModel, MathSet
-from exact.report import Report, _table, build_report, decimal_text, fraction_text, report_json
+from exact.report import Report, build_report, table_lines, decimal_text, fraction_text, report_json
 from strips.loader import load_math_set
 
 #: report_json keys that are not figures of the math (names, hashes, text, derived display bands)
@@ -329,7 +329,7 @@ def diff_text(d: Diff, digits: int = 10, every: bool = True) -> str:
     rows = [[("* " if f.changed else "  ") + f.figure + ("" if f.exact else " ~"), _value(f.before, digits),
              _value(f.after, digits), _delta(f.delta, digits)]
             for f in d.figures if every or f.changed]
-    out += _table(["figure", "A", "B", "delta"], rows)
+    out += table_lines(["figure", "A", "B", "delta"], rows)
     out += ["", "PUBLISHED FACTS that pass on A and fail on B"]
     out += [f"  BROKEN  {x}" for x in d.broken] or ["  none"]
     if d.fixed:

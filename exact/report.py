@@ -226,7 +226,7 @@ def one_in(p: Fraction) -> str:
     return "never" if p == 0 else f"1 in {decimal_text(1 / p, 2)}"
 
 
-def _table(headers: list[str], rows: list[list[str]], align: str | None = None) -> list[str]:
+def table_lines(headers: list[str], rows: list[list[str]], align: str | None = None) -> list[str]:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
     align = align or "l" + "r" * (len(headers) - 1)
     def fmt(cells):
@@ -264,7 +264,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
             lv = a.levels[i - 1].phase
             rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, digits), percent(w / rep.bet, digits)])
     rows.append(["total", decimal_text(r.mean, digits), percent(rep.rtp, digits)])
-    out += _table(["RTP split", "credits/round", "RTP"], rows)
+    out += table_lines(["RTP split", "credits/round", "RTP"], rows)
     add("")
     add("BASE GAME WAYS BY SYMBOL (per base spin)")
     srows = rep.symbol_rows()
@@ -278,7 +278,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
             cells.append(percent(row.rtp[row.oaks.index(n)], 4) if n in row.oaks else "")
         cells.append(percent(row.rtp_total, 4))
         rows.append(cells)
-    out += _table(["symbol"] + [f"P({n} OAK)" for n in oaks] + [f"RTP {n} OAK" for n in oaks] + ["RTP"], rows)
+    out += table_lines(["symbol"] + [f"P({n} OAK)" for n in oaks] + [f"RTP {n} OAK" for n in oaks] + ["RTP"], rows)
     add("")
     add("HIT FREQUENCY AND VOLATILITY")
     add(f"base spin hit frequency  {percent(a.base.hit_frequency, 4)} ({one_in(a.base.hit_frequency)})")
@@ -292,7 +292,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
     for n in BAND_ROUNDS:
         rows.append([f"{n:,}"] + [f"{100 * lo:.4f}% .. {100 * hi:.4f}%" for lo, hi in
                                   (rep.rtp_band(n, c) for c in CONFIDENCE)])
-    out += _table(["rounds"] + [f"{int(c * 100)}% band" for c in CONFIDENCE], rows)
+    out += table_lines(["rounds"] + [f"{int(c * 100)}% band" for c in CONFIDENCE], rows)
     add("")
     add("FREE SPINS TRIGGER (per base spin)")
     rows = []
@@ -306,7 +306,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
     headers = [rep.scatter_name, "spins", "probability", "frequency", "published", "check"]
     if not rep.published_trigger:
         headers, rows = headers[:4], [row[:4] for row in rows]
-    out += _table(headers, rows, "lrrrrl")
+    out += table_lines(headers, rows, "lrrrrl")
     add(f"expected free spins awarded per paid spin (q)  {decimal_text(r.q, 6)}")
     if r.retrigger_per_spin:
         cap = "no cap" if r.retrigger_cap is None else f"cap {r.retrigger_cap} spins"
@@ -320,7 +320,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
             pub = rep.published_key_2plus.get(k)
             rows.append([f"per {k} spin" if k == "base" else "per free spin", percent(p, 4)]
                         + ([pub.text, "PASS" if pub.passes else "FAIL"] if pub else ["", ""]))
-        out += _table(["", "probability", "published", "check"], rows, "lrrl")
+        out += table_lines(["", "probability", "published", "check"], rows, "lrrl")
     add("")
     add("FREE SPINS FEATURE BY TRIGGER")
     levels = len(a.levels)
@@ -330,7 +330,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
                      f"{math.sqrt(f.variance):.2f}", decimal_text(f.spins, 3)]
                     + ([decimal_text(f.keys, 3)] if rep.has_collect else [])
                     + [percent(f.reach[i], 3) for i in range(1, levels)])
-    out += _table(["trigger", "spins", "mean win", "sd", "E[spins]"] + (["E[KEY]"] if rep.has_collect else [])
+    out += table_lines(["trigger", "spins", "mean win", "sd", "E[spins]"] + (["E[KEY]"] if rep.has_collect else [])
                   + [f"reach L{i + 1}" for i in range(1, levels)], rows)
     add("")
     add("per free spin (one spin of each level)")
@@ -338,7 +338,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
     for lv in a.levels:
         rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
                      percent(lv.hit_frequency, 3)] + ([percent(lv.key_2plus, 4)] if rep.has_collect else []))
-    out += _table(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
+    out += table_lines(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
     if rep.findings:
         add("")
         add("FINDINGS (strip rules of rules-page section 3)")

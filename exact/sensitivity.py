@@ -87,7 +87,7 @@ from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms
                           window_codes)
 from exact.model import FISH, KEY, GameModel, MathSet
 from exact.moments import CountSplit
-from exact.report import _table, fraction_text, percent
+from exact.report import fraction_text, percent, table_lines
 from markov.chain import FeatureResult, Ladder, feature_results, features_by_trigger, ladder_of
 from markov.round import round_result
 from strips.loader import load_math_set
@@ -740,7 +740,7 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
 
     def edits(title: str, items: list) -> None:
         out.extend(["", title])
-        out.extend(_table(["edit", "delta RTP", "RTP after"],
+        out.extend(table_lines(["edit", "delta RTP", "RTP after"],
                           [[str(getattr(e, "edit", e)), _signed_percent(e.delta, 6), percent(s.rtp + e.delta, 6)]
                            for e in items]))
 
@@ -751,7 +751,7 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
 
     def weights(title: str, items: list[WeightSensitivity]) -> None:
         out.extend(["", title])
-        out.extend(_table(["symbol", "table", "value", "weight", "dRTP/dweight", "dRTP/dE[value]"],
+        out.extend(table_lines(["symbol", "table", "value", "weight", "dRTP/dweight", "dRTP/dE[value]"],
                           [[w.symbol, w.table, str(w.value), str(w.weight), _signed_percent(w.derivative, 8),
                             _signed_percent(w.mean_derivative, 8)] for w in items]))
 
