@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sys
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -201,10 +202,23 @@ def build_report(ms: MathSet) -> Report:
 # ---------------------------------------------------------------------------
 # formatting
 # ---------------------------------------------------------------------------
+def int_text(n: int) -> str:
+    """Decimal digits of an int of any length (exact figures can pass Python's 4300-digit str limit)."""
+    try:
+        return str(n)
+    except ValueError:
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return str(n)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
 def fraction_text(x: Fraction) -> str:
     """``"p/q"`` (or ``"n"`` for an integer): the exact JSON form."""
     x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return int_text(x.numerator) if x.denominator == 1 else f"{int_text(x.numerator)}/{int_text(x.denominator)}"
 
 
 def decimal_text(x: Fraction, digits: int) -> str:
