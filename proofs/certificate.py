@@ -167,6 +167,7 @@ class ExampleCheck:
 
     @property
     def passed(self) -> bool:
+        """Whether every printed figure equals the set's."""
         return not self.note and all(a == b for a, b in self.figures.values())
 
 
@@ -239,6 +240,7 @@ class Certificate:
 
     @property
     def passed(self) -> bool:
+        """Whether every fact, example and derivation passes."""
         return (not any(r.failed for r in self.facts) and all(e.passed for e in self.examples)
                 and all(ok for _, ok in self.formulas_agree))
 

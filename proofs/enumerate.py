@@ -116,6 +116,7 @@ class WindowTables:
 
     @property
     def reels(self) -> int:
+        """Number of reels."""
         return len(self.lengths)
 
     @property
@@ -226,14 +227,17 @@ class Totals:
 
     @classmethod
     def zero(cls, n_pay: int, reels: int, max_fs: int, max_key: int) -> "Totals":
+        """Totals of no combination, with the given table sizes."""
         return cls(0, ((0,) * reels,) * n_pay, 0, ((0,) * (max_key + 1),) * (max_fs + 1))
 
     def to_json(self) -> dict:
+        """JSON-able dict (the collect as a decimal string: exact at any size)."""
         return {"combinations": self.combinations, "ways": [list(w) for w in self.ways],
                 "collect": str(self.collect), "joint": [list(j) for j in self.joint]}
 
     @classmethod
     def from_json(cls, d: dict) -> "Totals":
+        """Inverse of :meth:`to_json`."""
         return cls(int(d["combinations"]), tuple(tuple(int(x) for x in w) for w in d["ways"]),
                    int(d["collect"]), tuple(tuple(int(x) for x in j) for j in d["joint"]))
 
@@ -440,6 +444,7 @@ class Enumeration:
 
     @property
     def combinations(self) -> int:
+        """Number of stop combinations summed."""
         return self.totals.combinations
 
     def ways_by_symbol(self) -> dict[str, tuple[Fraction, ...]]:
@@ -492,6 +497,7 @@ class Comparison:
 
     @property
     def equal(self) -> bool:
+        """Exact equality of the two Fractions."""
         return self.enumerated == self.engine
 
 

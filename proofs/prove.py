@@ -34,6 +34,7 @@ END = "<!-- END deterministic part -->"
 
 
 def add_arguments(p) -> None:
+    """Options of ``rtp prove``."""
     from proofs.simulate import DEFAULT_SEED
     add_set_argument(p)
     p.add_argument("--exhaustive", action="store_true",

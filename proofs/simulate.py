@@ -96,6 +96,7 @@ class Group:
 
     @property
     def size(self) -> int:
+        """Rows of the group's tables: stop combinations of its reels."""
         return math.prod(self.lengths)
 
 
@@ -323,6 +324,7 @@ class Tally:
     free_spins: int = 0
 
     def add(self, o: "Tally") -> None:
+        """Add another tally's counts into this one."""
         self.rounds += o.rounds
         self.win += o.win
         self.win2 += o.win2
@@ -514,6 +516,7 @@ class Figure:
         return Fraction(lo) <= self.exact <= Fraction(hi)
 
     def to_json(self) -> dict:
+        """``estimate``, ``ci99``, ``exact`` (``"p/q"``) and ``in_ci99``."""
         return {"estimate": self.estimate, "ci99": list(self.ci99), "exact": _q(self.exact),
                 "in_ci99": self.inside}
 
@@ -551,13 +554,16 @@ class SimulationReport:
 
     @property
     def figures(self) -> list[Figure]:
+        """Every figure: RTP, hit rate, trigger rates, level-reach rates."""
         return [self.rtp, self.hit_rate] + [f for _, f in self.trigger] + [f for _, f in self.reach]
 
     @property
     def passed(self) -> bool:
+        """Whether every exact value lies inside its 99% interval."""
         return all(f.inside for f in self.figures)
 
     def to_json(self) -> dict:
+        """The JSON object of ``rtp simulate --json`` (rates as fractions of 1, RTP as a fraction of the bet)."""
         out = {"rounds": self.rounds, "seed": self.seed,
                "rtp_estimate": self.rtp.estimate, "rtp_ci99": list(self.rtp.ci99),
                "rtp": _q(self.rtp.exact), "rtp_in_ci99": self.rtp.inside,
@@ -616,6 +622,7 @@ def format_report(rep: SimulationReport, name: str) -> str:
 # command
 # --------------------------------------------------------------------------
 def add_arguments(p) -> None:
+    """Options of ``rtp simulate``."""
     add_set_argument(p)
     p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
                    help=f"game rounds to simulate (default {DEFAULT_ROUNDS:,})")
