@@ -50,14 +50,16 @@ class RoundResult:
     free_spins : Fraction
         Expected win of the free spins, credits per round.
     free_spins_by_level : tuple of Fraction, length = levels
-        Expected win of each level's spins, credits per round; sums to ``free_spins``.
+        Expected win of each level's spins, credits per round; sums to
+        ``free_spins`` (one entry for a game with retrigger).
     base_feature : Fraction
         E[B F], credits^2 per round: the product moment of the base spin's win
         and its feature's win.
     trigger_prob : mapping int -> Fraction
         P(the base spin shows n FS symbols), for each n that triggers.
     features : mapping int -> FeatureResult
-        The feature for each triggering FS count.
+        The feature for each triggering FS count (one level for a game with
+        retrigger, from :mod:`markov.retrigger`).
     reach : tuple of Fraction, length = levels
         P(level i + 1 is played in a round); ``reach[0]`` is the trigger probability.
     free_spins_played : Fraction
