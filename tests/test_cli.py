@@ -168,8 +168,12 @@ def test_spin_bad_arguments_exit_2_one_line(capsys, valid_set, case):
     assert_one_line_error(*run_main(capsys, ["spin", "--set", valid_set] + args), word)
 
 
-def test_spin_stops_with_empty_entry_is_refused(capsys, valid_set):
-    assert_one_line_error(*run_main(capsys, ["spin", "--set", valid_set, "--stops", "1,,2,3,4,5"]), "--stops")
+@pytest.mark.parametrize("option, value", [("--stops", "1,,2,3,4,5"), ("--stops", "1,2,3,4,5,"), ("--fish", ",1")])
+def test_spin_list_with_empty_entry_is_refused(capsys, valid_set, option, value):
+    # '1,,2,3,4,5' must not read as 5 stops: that would evaluate a shifted window
+    argv = ["spin", "--set", valid_set, "--stops", value if option == "--stops" else STOPS_OK]
+    argv += [option, value] if option == "--fish" else []
+    assert_one_line_error(*run_main(capsys, argv), option)
 
 
 def bad_sets(root):

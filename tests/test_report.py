@@ -1,0 +1,478 @@
+"""``rtp`` / ``rtp report``: the JSON schema of issue 6, its exact invariants, the
+fingerprint, the exit codes, and the whole-round figures against brute force.
+
+The brute-force oracle plays a tiny game (custom game.toml, 5 reels x 2 rows,
+strips of 4-5 stops) literally: every base stop combination and FISH value
+assignment through the rules-page evaluator, and, for each triggering FS
+count, every sequence of free-spin outcomes played through the section 11
+ladder rules (:func:`play_feature`; sequences that reach the same KEY counter
+and the same level wins are merged, which only adds their probabilities).
+It never calls the engine or the chain.  The report must match it exactly.
+
+Source: rules page sections 2 (round win), 6-11 (spin win, trigger, ladder),
+13 (2+ KEY); issue 6.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import json
+import re
+import sys
+from fractions import Fraction as F
+from math import prod
+from pathlib import Path
+
+import pytest
+
+from exact.cli import main
+from exact.evaluator import evaluate
+from exact.model import FISH
+from mathset_files import BUNDLED_GAME, BUNDLED_STRIPS, copy_bundled_game, valid_columns, write_set
+from strips.loader import load_math_set
+
+EXACT = re.compile(r"^-?\d+(/\d+)?$")
+
+
+def run(argv) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``rtp argv`` in process."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def report_json(set_dir, *extra) -> dict:
+    code, out, err = run(["--set", str(set_dir), "--json", *extra])
+    assert (code, err) == (0, ""), err
+    return json.loads(out)
+
+
+def exact(text) -> F:
+    """An exact JSON figure: "p/q" or "n", never a decimal or a float."""
+    assert isinstance(text, str) and EXACT.match(text), text
+    return F(text)
+
+
+# ---------------------------------------------------------------------------
+# schema and invariants, on a valid 100-stop set with the bundled game
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def valid_dir(tmp_path_factory):
+    return write_set(tmp_path_factory.mktemp("valid"))
+
+
+@pytest.fixture(scope="module")
+def valid_report(valid_dir):
+    return report_json(valid_dir)
+
+
+def test_report_command_and_default_command_agree(valid_dir, valid_report):
+    code, out, _ = run(["report", "--set", str(valid_dir), "--json"])
+    assert code == 0 and json.loads(out) == valid_report
+
+
+def test_json_schema(valid_dir, valid_report):
+    r = valid_report
+    for key in ("set", "fingerprint", "bet", "rtp", "rtp_percent", "mean_win", "variance", "sd_per_bet",
+                "components", "free_spins_by_level", "trigger", "feature", "key_2plus"):
+        assert key in r, key
+    assert r["set"] == str(valid_dir)
+    assert re.fullmatch(r"[0-9a-f]{64}", r["fingerprint"])
+    assert r["bet"] == 10
+    assert set(r["components"]) >= {"base_ways", "base_collect", "free_spins"}
+    assert {k for k in r["free_spins_by_level"] if not k.endswith("_float")} == {"1", "2", "3", "4"}
+    assert {k for k in r["trigger"] if not k.endswith("_float")} == {"3", "4", "5"}
+    assert set(r["feature"]) == {"3", "4", "5"}
+    for f in r["feature"].values():
+        assert {"mean", "variance", "reach", "spins"} <= set(f)
+        assert {k for k in f["reach"] if not k.endswith("_float")} == {"2", "3", "4"}
+    assert set(r["key_2plus"]) >= {"base", "free"}
+    assert isinstance(r["sd_per_bet"], float)
+
+
+def exact_figures(r: dict):
+    """Every exact figure of the issue 6 schema: (name, "p/q" text)."""
+    yield from (("rtp", r["rtp"]), ("mean_win", r["mean_win"]), ("variance", r["variance"]))
+    for group in ("components", "free_spins_by_level", "trigger", "key_2plus"):
+        yield from ((f"{group}.{k}", v) for k, v in r[group].items() if not k.endswith("_float"))
+    for n, f in r["feature"].items():
+        yield from ((f"feature.{n}.{k}", f[k]) for k in ("mean", "variance", "spins"))
+        yield from ((f"feature.{n}.reach.{k}", v) for k, v in f["reach"].items() if not k.endswith("_float"))
+
+
+def test_every_exact_figure_is_a_fraction_string(valid_report):
+    figures = dict(exact_figures(valid_report))
+    assert len(figures) >= 3 + 3 + 4 + 3 + 2 + 3 * 6
+    for name, text in figures.items():
+        x = exact(text)
+        assert x >= 0, name                          # credits, credits^2, probabilities, spins
+        if name.startswith(("trigger.", "key_2plus.")) or ".reach." in name:
+            assert x <= 1, name
+
+
+def test_float_siblings_match_their_exact_figure(valid_report):
+    r = valid_report
+    for key in ("rtp", "mean_win", "variance"):
+        assert r[key + "_float"] == pytest.approx(float(exact(r[key])), rel=1e-12)
+    for k, v in r["components"].items():
+        if not k.endswith("_float"):
+            assert r["components"][k + "_float"] == pytest.approx(float(exact(v)), rel=1e-12)
+
+
+def test_components_sum_to_mean_win(valid_report):
+    r = valid_report
+    c = r["components"]
+    assert exact(c["base_ways"]) + exact(c["base_collect"]) + exact(c["free_spins"]) == exact(r["mean_win"])
+
+
+def test_free_spins_by_level_sum_to_free_spins(valid_report):
+    r = valid_report
+    levels = [exact(v) for k, v in r["free_spins_by_level"].items() if not k.endswith("_float")]
+    assert sum(levels) == exact(r["components"]["free_spins"])
+
+
+def test_rtp_is_mean_win_per_bet(valid_report):
+    r = valid_report
+    assert exact(r["rtp"]) == exact(r["mean_win"]) / r["bet"]
+    assert F(r["rtp_percent"]) == round(100 * exact(r["rtp"]), 6)          # default 6 digits, exact rounding
+
+
+@pytest.mark.parametrize("digits", [0, 3, 12])
+def test_digits_round_the_percent_exactly(valid_dir, valid_report, digits):
+    r = report_json(valid_dir, "--digits", str(digits))
+    assert F(r["rtp_percent"]) == round(100 * exact(valid_report["rtp"]), digits)
+    assert len(r["rtp_percent"].partition(".")[2]) == digits
+
+
+def test_sd_per_bet_is_the_root_of_the_exact_variance(valid_report):
+    r = valid_report
+    assert r["sd_per_bet"] == pytest.approx(float(exact(r["variance"])) ** 0.5 / r["bet"], rel=1e-12)
+
+
+def test_feature_reach_falls_and_spins_add_up(valid_report):
+    # reach(2) >= reach(3) >= reach(4); E[spins] >= initial spins + 8 x P(reach 2) ...
+    initial = {"3": 10, "4": 15, "5": 20}
+    for n, f in valid_report["feature"].items():
+        reach = [exact(f["reach"][k]) for k in ("2", "3", "4")]
+        assert 1 >= reach[0] >= reach[1] >= reach[2] >= 0
+        assert exact(f["spins"]) == initial[n] + 8 * sum(reach)                # section 11: 8 spins per level
+        assert exact(f["variance"]) >= 0
+
+
+@pytest.mark.parametrize("digits", ["51", "-1"])
+def test_digits_out_of_range_exit_2(valid_dir, digits):
+    code, out, err = run(["--set", str(valid_dir), "--digits", digits])
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--digits" in err and "Traceback" not in err
+
+
+def test_text_report_shows_the_exact_rtp(valid_dir, valid_report):
+    code, out, err = run(["--set", str(valid_dir)])
+    assert (code, err) == (0, "")
+    assert valid_report["fingerprint"] in out
+    assert f"{valid_report['rtp_percent']}%" in out
+
+
+def test_long_ladder_report_prints_fractions_of_any_length(tmp_path):
+    # a level of 500 spins makes the exact variance a fraction past Python's 4300-digit int-to-str limit
+    write_set(tmp_path, game=BUNDLED_GAME.read_text().replace("spins = 8", "spins = 500", 1))
+    code, out, err = run(["--set", str(tmp_path), "--json"])
+    assert (code, err) == (0, "")
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)                                  # the test's own parsing needs no limit
+    try:
+        r = json.loads(out)
+        variance, mean, rtp = exact(r["variance"]), exact(r["mean_win"]), exact(r["rtp"])
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert max(len(x) for x in r["variance"].split("/")) > 4300
+    assert rtp == mean / r["bet"] and variance > 0
+    assert run(["--set", str(tmp_path)])[0] == 0                   # the text view too
+
+
+# ---------------------------------------------------------------------------
+# fingerprint
+# ---------------------------------------------------------------------------
+def test_fingerprint_ignores_game_file_comments_and_layout(tmp_path, valid_report):
+    game = copy_bundled_game(tmp_path / "commented")
+    text = game.read_text()
+    game.write_text("# audit copy, comments only\n\n" + text.replace("bet = 10", "bet   =   10   # credits", 1)
+                    + "\n# trailing comment\n")
+    write_set(tmp_path / "commented")
+    assert report_json(tmp_path / "commented")["fingerprint"] == valid_report["fingerprint"]
+
+
+def test_fingerprint_ignores_hook_alias(tmp_path, valid_report):
+    cols = valid_columns("base")
+    cols[0] = ["HOOK" if x == "KEY" else x for x in cols[0]]
+    write_set(tmp_path, base=cols)
+    assert report_json(tmp_path)["fingerprint"] == valid_report["fingerprint"]
+
+
+@pytest.mark.parametrize("strip_set, reel, position, symbol", [("base", 2, 33, "PIC1"), ("bonus", 4, 99, "AUS5")])
+def test_fingerprint_changes_with_one_strip_cell(tmp_path, valid_report, strip_set, reel, position, symbol):
+    cols = valid_columns(strip_set)
+    assert cols[reel][position] != symbol
+    cols[reel][position] = symbol
+    write_set(tmp_path, **{strip_set: cols})
+    assert report_json(tmp_path)["fingerprint"] != valid_report["fingerprint"]
+
+
+def test_fingerprint_changes_with_one_game_number(tmp_path, valid_report):
+    game = BUNDLED_GAME.read_text().replace("weights.base = [889, 111]", "weights.base = [888, 112]", 1)
+    write_set(tmp_path, game=game)
+    assert report_json(tmp_path)["fingerprint"] != valid_report["fingerprint"]
+
+
+# ---------------------------------------------------------------------------
+# --check: exit 1 when a published fact fails
+# ---------------------------------------------------------------------------
+def test_check_exits_1_when_a_trigger_probability_breaks(tmp_path):
+    cols = valid_columns("base")
+    cols[0] = ["FISH1" if x == "FS" else x for x in cols[0]]      # no FS on reel 1: fewer triggers
+    write_set(tmp_path, base=cols)
+    r = report_json(tmp_path)
+    assert r["published"]["trigger"]["3"]["pass"] is False
+    assert run(["--set", str(tmp_path), "--check"])[0] == 1
+    assert run(["--set", str(tmp_path), "--json", "--check"])[0] == 1
+    assert run(["--set", str(tmp_path)])[0] == 0                      # without --check: the report only
+
+
+@pytest.mark.skipif(not BUNDLED_STRIPS, reason="bundled strips/rules_page/{base,bonus}.csv not built yet")
+def test_check_exits_0_on_the_bundled_set():
+    code, out, err = run(["--check"])
+    assert (code, err) == (0, "") and "PAR report" in out
+
+
+# ---------------------------------------------------------------------------
+# the whole round against brute force, on a tiny game
+# ---------------------------------------------------------------------------
+TINY_GAME = """
+[game]
+name = "tiny"
+reels = 5
+rows = 2
+bet = 10
+
+[strips]
+base = "base.csv"
+bonus = "bonus.csv"
+
+[symbols.PIC1]
+class = "pay"
+pays = [0, 0, 5, 10, 20]
+[symbols.AUS1]
+class = "pay"
+pays = [0, 1, 2, 3, 4]
+[symbols.WILD]
+class = "wild"
+reels = { base = [2, 3, 4, 5] }
+[symbols.KEY]
+class = "key"
+aliases = ["HOOK"]
+reels = { base = [1, 2, 3], bonus = [1, 2, 3] }
+[symbols.FS]
+class = "scatter"
+reels = { base = [1, 2, 3, 4, 5] }
+[symbols.FISH1]
+class = "fish"
+reels = { base = [1, 2, 3, 4, 5], bonus = [1, 2, 3, 4, 5] }
+values = [1, 5]
+weights.base = [3, 1]
+weights.level1 = [1, 1]
+weights.level2 = [1, 3]
+
+[free_spins]
+strips = "bonus"
+trigger = { 2 = 1, 3 = 2 }
+
+[[free_spins.levels]]
+multiplier = 1
+weights = "level1"
+"""
+TINY_LEVEL2 = """
+[[free_spins.levels]]
+threshold = 1
+spins = 1
+multiplier = 3
+weights = "level2"
+"""
+# the oracle's own copy of the rules above: FS count -> initial spins; ladder
+TINY_TRIGGER = {2: 1, 3: 2}
+TINY_THRESHOLDS, TINY_SPINS, TINY_MULT = (0, 1), (None, 1), (1, 3)
+TINY_FISH = {"base": (3, 1), "level1": (1, 1), "level2": (1, 3)}   # weights of values 1, 5
+# windows with several specials on one reel, WILD next to FS, two KEYs: the rules hold for any window
+TINY_BASE = [["PIC1", "FS", "AUS1", "KEY", "FISH1"], ["WILD", "PIC1", "FS", "AUS1"],
+             ["AUS1", "FISH1", "PIC1", "FS", "KEY"], ["PIC1", "WILD", "FS", "AUS1"],
+             ["FS", "AUS1", "FISH1", "PIC1", "WILD"]]
+TINY_BONUS = [["KEY", "PIC1", "AUS1", "FISH1"], ["AUS1", "HOOK", "PIC1", "AUS1", "PIC1"],
+              ["PIC1", "AUS1", "KEY", "FISH1"], ["PIC1", "PIC1", "AUS1", "AUS1"],
+              ["AUS1", "FISH1", "PIC1", "PIC1"]]
+
+
+def spin_outcomes(model, columns, rows, weights, multiplier):
+    """Every stop combination x FISH value assignment of one spin, evaluated literally.
+
+    Returns
+    -------
+    (den, outcomes): outcomes is a list of (weight, win, FS count, KEY count, ways pays,
+    collect), integers; the probability of an outcome is weight / den.  Amounts are
+    credits after the multiplier.
+    """
+    lengths = [len(c) for c in columns]
+    w_total = sum(weights)
+    windows = [[[c[(s + i) % len(c)] for i in range(rows)] for c, s in zip(columns, stops)]
+               for stops in itertools.product(*(range(n) for n in lengths))]
+    n_fish = [sum(model.symbol(x).kind == FISH for col in w for x in col) for w in windows]
+    top = max(n_fish)
+    out = []
+    for window, nf in zip(windows, n_fish):
+        for values in itertools.product((0, 1), repeat=nf):
+            weight = prod(weights[v] for v in values) * w_total ** (top - nf)
+            res = evaluate(model, window, [(1, 5)[v] for v in values], multiplier)
+            out.append((weight, res.win, res.scatters, res.keys, multiplier * res.ways_pays,
+                        multiplier * res.collect))
+    return len(windows) * w_total ** top, out
+
+
+def grouped(spin) -> tuple[int, list[tuple[int, int, int]]]:
+    """(den, [(weight, KEY count, win)]) with equal (KEY count, win) merged: one level's spin outcomes."""
+    den, outcomes = spin
+    acc: dict[tuple[int, int], int] = {}
+    for weight, win, _, keys, _, _ in outcomes:
+        acc[keys, win] = acc.get((keys, win), 0) + weight
+    return den, [(w, k, x) for (k, x), w in sorted(acc.items())]
+
+
+def add(d: dict, key, p) -> None:
+    d[key] = d.get(key, 0) + p
+
+
+def play_feature(level_outcomes, initial_spins: int) -> dict[tuple[int, ...], F]:
+    """Section 11 literally: P(the free spins end with these wins of each level played).
+
+    ``level_outcomes[i]``: (den, [(weight, KEY count, win)]) of one spin of level i + 1.
+    Level 1 plays ``initial_spins``; at the end of each level the next one starts
+    when the KEY counter (never reset) reaches its threshold, else the free spins end.
+
+    Returns
+    -------
+    dict: tuple of the win of each level played (credits) -> probability
+    """
+    ended: dict[tuple[int, ...], F] = {}
+    starting = {(0, ()): 1}                                  # (KEY counter, wins of the levels played)
+    scale = 1                                                # every weight below is over this denominator
+    for level, (den, outcomes) in enumerate(level_outcomes):
+        spins = initial_spins if level == 0 else TINY_SPINS[level]
+        states = {(c, wins, 0): p for (c, wins), p in starting.items()}
+        for _ in range(spins):
+            nxt: dict = {}
+            for (c, wins, w), p in states.items():
+                for q, k, x in outcomes:
+                    add(nxt, (c + k, wins, w + x), p * q)
+            states, scale = nxt, scale * den
+        starting = {}
+        for (c, wins, w), p in states.items():
+            if level + 1 < len(level_outcomes) and c >= TINY_THRESHOLDS[level + 1]:
+                add(starting, (c, wins + (w,)), p)
+            else:
+                add(ended, wins + (w,), F(p, scale))
+    return ended
+
+
+def feature_figures(ended: dict[tuple[int, ...], F], levels: int, initial_spins: int) -> dict:
+    """Mean, E[F^2], reach, expected spins and win by level of a feature from its end distribution."""
+    out = dict(mean=F(0), second=F(0), reach=[F(0)] * levels, spins=F(0), by_level=[F(0)] * levels)
+    for wins, p in ended.items():
+        total = sum(wins)
+        out["mean"] += p * total
+        out["second"] += p * total * total
+        for i, w in enumerate(wins):
+            out["reach"][i] += p
+            out["by_level"][i] += p * w
+            out["spins"] += p * (initial_spins if i == 0 else TINY_SPINS[i])
+    assert sum(ended.values()) == 1
+    return out
+
+
+def brute_force_round(model, levels: int) -> dict:
+    den, base = spin_outcomes(model, TINY_BASE, 2, TINY_FISH["base"], 1)
+    assert sum(o[0] for o in base) == den
+    level_outcomes = [grouped(spin_outcomes(model, TINY_BONUS, 2, TINY_FISH[f"level{i + 1}"], TINY_MULT[i]))
+                      for i in range(levels)]
+
+    def initial(n):
+        return max((s for c, s in TINY_TRIGGER.items() if n >= c), default=0)
+
+    features = {s: feature_figures(play_feature(level_outcomes, s), levels, s) for s in set(TINY_TRIGGER.values())}
+    mean = second = ways = collect = F(0)
+    p_fs: dict[int, F] = {}
+    by_level = [F(0)] * levels
+    for weight, b, n, _, w, c in base:
+        p = F(weight, den)
+        ways += p * w
+        collect += p * c
+        add(p_fs, n, p)
+        s = initial(n)
+        fm, f2 = (features[s]["mean"], features[s]["second"]) if s else (F(0), F(0))
+        mean += p * (b + fm)                                   # round win X = B + F, section 2
+        second += p * (b * b + 2 * b * fm + f2)                # F independent of B given the trigger
+        if s:
+            by_level = [x + p * y for x, y in zip(by_level, features[s]["by_level"])]
+    level_den, level1 = level_outcomes[0]
+    key2 = {"base": F(sum(o[0] for o in base if o[3] >= 2), den),
+            "free": F(sum(q for q, k, _ in level1 if k >= 2), level_den)}
+    return dict(mean=mean, variance=second - mean * mean, ways=ways, collect=collect, free=mean - ways - collect,
+                by_level=by_level, p_fs=p_fs, features=features, initial=initial, key2=key2)
+
+
+@pytest.fixture(scope="module")
+def tiny_dirs(tmp_path_factory):
+    """levels -> directory of the tiny set with a 1- or 2-level ladder (same strips, same symbols)."""
+    out = {}
+    for levels in (1, 2):
+        out[levels] = write_set(tmp_path_factory.mktemp(f"tiny{levels}"), base=TINY_BASE, bonus=TINY_BONUS,
+                                game=TINY_GAME + (TINY_LEVEL2 if levels == 2 else ""))
+    return out
+
+
+@pytest.fixture(scope="module", params=[2, 1], ids=["two levels", "one level"])
+def tiny(request, tiny_dirs):
+    levels = request.param
+    model = load_math_set(str(tiny_dirs[levels])).model
+    return report_json(tiny_dirs[levels]), brute_force_round(model, levels), levels
+
+
+def test_tiny_round_mean_and_variance_equal_brute_force(tiny):
+    rep, bf, _ = tiny
+    assert exact(rep["mean_win"]) == bf["mean"]
+    assert exact(rep["variance"]) == bf["variance"]
+    assert exact(rep["rtp"]) == bf["mean"] / 10
+    assert bf["free"] > 0 and bf["collect"] > 0 and bf["ways"] > 0   # every component is exercised
+
+
+def test_tiny_rtp_split_equals_brute_force(tiny):
+    rep, bf, levels = tiny
+    c = rep["components"]
+    assert (exact(c["base_ways"]), exact(c["base_collect"]), exact(c["free_spins"])) == \
+        (bf["ways"], bf["collect"], bf["free"])
+    assert [exact(rep["free_spins_by_level"][str(i + 1)]) for i in range(levels)] == bf["by_level"]
+
+
+def test_tiny_trigger_and_key_figures_equal_brute_force(tiny):
+    rep, bf, _ = tiny
+    trig = {int(k): exact(v) for k, v in rep["trigger"].items() if not k.endswith("_float")}
+    assert trig == {n: p for n, p in bf["p_fs"].items() if n >= min(TINY_TRIGGER)}
+    assert {k: exact(v) for k, v in rep["key_2plus"].items() if not k.endswith("_float")} == bf["key2"]
+
+
+def test_tiny_features_equal_brute_force(tiny):
+    rep, bf, levels = tiny
+    for n, f in rep["feature"].items():
+        ref = bf["features"][bf["initial"](int(n))]
+        assert exact(f["mean"]) == ref["mean"]
+        assert exact(f["variance"]) == ref["second"] - ref["mean"] ** 2
+        assert exact(f["spins"]) == ref["spins"]
+        assert {int(k): exact(v) for k, v in f["reach"].items() if not k.endswith("_float")} == \
+            {i + 1: ref["reach"][i] for i in range(1, levels)}
