@@ -34,7 +34,8 @@ from pathlib import Path
 from exact.cli import UsageError, add_set_argument
 from exact.model import FISH, MathSet
 from exact.report import CONFIDENCE, Report, build_report, fraction_text
-from strips.loader import BUNDLED_DEFAULT, GAME_FILE, bundled_path, load_math_set, resolve
+from exact.outputs import check_output, input_directories
+from strips.loader import load_math_set
 
 #: Longest text an XLSX cell holds.
 XLSX_CELL_LIMIT = 32767
@@ -151,52 +152,6 @@ def par_sheets(rep: Report, ms: MathSet) -> list[Sheet]:
 # --------------------------------------------------------------------------
 # output paths
 # --------------------------------------------------------------------------
-def input_directories(spec, ms: MathSet) -> set[Path]:
-    """Directories holding an input file of the set: the set's directory, and the bundled game's if it is used."""
-    _, directory = resolve(spec)
-    dirs = {directory.resolve()}
-    if not (directory / GAME_FILE).is_file():
-        dirs.add(bundled_path(BUNDLED_DEFAULT).resolve())
-    return dirs
-
-
-def check_target(target: str, kind: str, protected: set[Path]) -> Path:
-    """Validate an output path before any work.
-
-    Parameters
-    ----------
-    target : str
-        The user's ``--xlsx FILE`` or ``--csv DIR``.
-    kind : str
-        ``"xlsx"`` (a file) or ``"csv"`` (a directory, created if missing).
-    protected : set of Path
-        Resolved directories that hold input files of the math set.
-
-    Raises
-    ------
-    UsageError
-        If the parent directory is missing, the target is a directory
-        (xlsx) or a file (csv), an xlsx name does not end in ``.xlsx``, or
-        the target lies in a protected directory.
-    """
-    p = Path(target)
-    what = f"rtp export: {target}"
-    if p.exists() and not p.is_dir() and p.resolve().parent in protected:
-        raise UsageError(f"{what}: refusing to overwrite a file in the math-set directory (it holds the input files)")
-    if kind == "xlsx" and p.is_dir():
-        raise UsageError(f"{what}: is a directory, expected a file name ending in .xlsx")
-    if kind == "csv" and p.exists() and not p.is_dir():
-        raise UsageError(f"{what}: is a file, expected a directory for the CSV tables")
-    parent = p if kind == "csv" and p.is_dir() else p.parent
-    if not parent.is_dir():
-        raise UsageError(f"{what}: directory {parent} does not exist")
-    if parent.resolve() in protected:
-        raise UsageError(f"{what}: refusing to write into {parent}, it holds input files of the math set")
-    if kind == "xlsx" and p.suffix.lower() != ".xlsx":
-        raise UsageError(f"{what}: the workbook name must end in .xlsx")
-    return p
-
-
 def _write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -269,7 +224,8 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     protected = input_directories(args.set, ms)
     kind, target = ("xlsx", args.xlsx) if args.xlsx else ("csv", args.csv)
-    path = check_target(target, kind, protected)
+    path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
+                        ".xlsx" if kind == "xlsx" else None)
     try:
         sheets = par_sheets(build_report(ms), ms)
         if kind == "xlsx":

@@ -593,7 +593,7 @@ def _bonus_edits(ms: MathSet, levels: list[_Phase], ladder: Ladder, initial: lis
     out = []
     for r, strip in enumerate(strips.codes):
         ed = reel_edits(model, fs, r, strip)
-        dnum, dkeys = None, None
+        dkeys = None
         per_level = []
         for ph in levels:
             dg, dk, _ = _edit_windows(model, ph, r, ed)

@@ -16,16 +16,15 @@ Source: rules page sections 10 and 11.
 from __future__ import annotations
 
 import json
-import os
 from fractions import Fraction
-from pathlib import Path
 
 from exact.cli import UsageError, add_set_argument
 from markov.chain import FeatureResult, ladder_of
 from markov.graph import chain_graph, check_chain, cross_check, retrigger_graph, write_graph
 from markov.retrigger import RetriggerChain, retrigger_of
 from markov.round import RoundResult, round_result
-from strips.loader import BUNDLED_DEFAULT, GAME_FILE, bundled_path, load_math_set, resolve
+from exact.outputs import check_output, input_directories
+from strips.loader import load_math_set
 
 #: relative tolerance of the float cross-check
 TOLERANCE = 1e-12
@@ -40,38 +39,6 @@ def add_arguments(p) -> None:
     out.add_argument("--graphml", metavar="FILE", help="write the chain as GraphML to FILE")
     out.add_argument("--dot", metavar="FILE", help="write the chain as Graphviz DOT to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object (exact values as 'p/q')")
-
-
-def input_files(spec, ms) -> list[Path]:
-    """The files a math set was read from: its game file (the bundled one if the set has none) and strip CSVs.
-
-    Raises
-    ------
-    MathSetError
-        If ``spec`` names no math set (from :func:`strips.loader.resolve`).
-    """
-    _, directory = resolve(spec)
-    game = directory / GAME_FILE
-    if not game.is_file():   # the loader falls back to the bundled game file
-        game = bundled_path(BUNDLED_DEFAULT) / GAME_FILE
-    return [f for f in [game] + [directory / f for f in ms.model.strip_files.values()] if f.exists()]
-
-
-def refuse_input(target: str, inputs: list[Path]) -> Path:
-    """``target`` as a Path, checked before anything is written.
-
-    Raises
-    ------
-    UsageError
-        If ``target`` is (the same file as) one of ``inputs``, or a directory.
-    """
-    p = Path(target)
-    for f in inputs:
-        if p.resolve() == f.resolve() or (p.exists() and os.path.samefile(p, f)):
-            raise UsageError(f"rtp chain: refusing to overwrite {target}: it is an input file of the math set")
-    if p.is_dir():
-        raise UsageError(f"rtp chain: {target} is a directory, expected a file name")
-    return p
 
 
 def exact(x: Fraction) -> dict:
@@ -153,7 +120,7 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     model = ms.model
     target = args.graphml or args.dot
-    out_path = refuse_input(target, input_files(args.set, ms)) if target else None
+    out_path = check_output(target, "rtp chain", "file", input_directories(args.set, ms)) if target else None
     if target and model.retrigger and model.retrigger_cap is None:
         raise UsageError(f"rtp chain: {ms.name}: the free spins retrigger without a cap: the chain has "
                          f"infinitely many states, so there is no graph to write (its figures are a closed form)")
