@@ -272,7 +272,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
     labels = {"base_ways": "base game ways pays", "base_collect": "base game collect",
               "base_scatter": "base game scatter pays", "free_spins": "free spins"}
     rows = [[labels[k], decimal_text(v, digits), percent(v / rep.bet, digits)] for k, v in rep.components.items()
-            if v or k in ("base_ways", "free_spins") or (k == "base_collect" and rep.has_collect)]
+            if v or k == "base_ways" or (k == "free_spins" and r.features) or (k == "base_collect" and rep.has_collect)]
     if len(r.free_spins_by_level) > 1:
         for i, w in enumerate(r.free_spins_by_level, start=1):
             lv = a.levels[i - 1].phase
@@ -307,25 +307,26 @@ def report_text(rep: Report, digits: int = 6) -> str:
         rows.append([f"{n:,}"] + [f"{100 * lo:.4f}% .. {100 * hi:.4f}%" for lo, hi in
                                   (rep.rtp_band(n, c) for c in CONFIDENCE)])
     out += table_lines(["rounds"] + [f"{int(c * 100)}% band" for c in CONFIDENCE], rows)
-    add("")
-    add("FREE SPINS TRIGGER (per base spin)")
-    rows = []
-    for n, p in r.trigger_prob.items():
-        spins = r.features[n].initial_spins
-        pub = rep.published_trigger.get(n)
-        rows.append([f"{n} {rep.scatter_name}", str(spins), decimal_text(p, 8), one_in(p)]
-                    + ([f"{pub[0].text} / 1 in {pub[1].text}", "PASS" if pub[0].passes and pub[1].passes else "FAIL"]
-                       if pub else ["", ""]))
-    rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability), "", ""])
-    headers = [rep.scatter_name, "spins", "probability", "frequency", "published", "check"]
-    if not rep.published_trigger:
-        headers, rows = headers[:4], [row[:4] for row in rows]
-    out += table_lines(headers, rows, "lrrrrl")
-    add(f"expected free spins awarded per paid spin (q)  {decimal_text(r.q, 6)}")
-    if r.retrigger_per_spin:
-        cap = "no cap" if r.retrigger_cap is None else f"cap {r.retrigger_cap} spins"
-        add(f"expected retrigger spins per free spin E[R]    {decimal_text(r.retrigger_per_spin, 6)} ({cap})")
-    add(f"expected free spins played per round           {decimal_text(r.free_spins_played, 6)}")
+    if r.features:
+        add("")
+        add("FREE SPINS TRIGGER (per base spin)")
+        rows = []
+        for n, p in r.trigger_prob.items():
+            spins = r.features[n].initial_spins
+            pub = rep.published_trigger.get(n)
+            rows.append([f"{n} {rep.scatter_name}", str(spins), decimal_text(p, 8), one_in(p)]
+                        + ([f"{pub[0].text} / 1 in {pub[1].text}", "PASS" if pub[0].passes and pub[1].passes else "FAIL"]
+                           if pub else ["", ""]))
+        rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability), "", ""])
+        headers = [rep.scatter_name, "spins", "probability", "frequency", "published", "check"]
+        if not rep.published_trigger:
+            headers, rows = headers[:4], [row[:4] for row in rows]
+        out += table_lines(headers, rows, "lrrrrl")
+        add(f"expected free spins awarded per paid spin (q)  {decimal_text(r.q, 6)}")
+        if r.retrigger_per_spin:
+            cap = "no cap" if r.retrigger_cap is None else f"cap {r.retrigger_cap} spins"
+            add(f"expected retrigger spins per free spin E[R]    {decimal_text(r.retrigger_per_spin, 6)} ({cap})")
+        add(f"expected free spins played per round           {decimal_text(r.free_spins_played, 6)}")
     if rep.has_collect:
         add("")
         add("TWO OR MORE KEY SYMBOLS")
@@ -335,24 +336,25 @@ def report_text(rep: Report, digits: int = 6) -> str:
             rows.append([f"per {k} spin" if k == "base" else "per free spin", percent(p, 4)]
                         + ([pub.text, "PASS" if pub.passes else "FAIL"] if pub else ["", ""]))
         out += table_lines(["", "probability", "published", "check"], rows, "lrrl")
-    add("")
-    add("FREE SPINS FEATURE BY TRIGGER")
-    levels = len(a.levels)
-    rows = []
-    for n, f in r.features.items():
-        rows.append([f"{n} {rep.scatter_name}", str(f.initial_spins), decimal_text(f.mean, 2),
-                     f"{math.sqrt(f.variance):.2f}", decimal_text(f.spins, 3)]
-                    + ([decimal_text(f.keys, 3)] if rep.has_collect else [])
-                    + [percent(f.reach[i], 3) for i in range(1, levels)])
-    out += table_lines(["trigger", "spins", "mean win", "sd", "E[spins]"] + (["E[KEY]"] if rep.has_collect else [])
-                  + [f"reach L{i + 1}" for i in range(1, levels)], rows)
-    add("")
-    add("per free spin (one spin of each level)")
-    rows = []
-    for lv in a.levels:
-        rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
-                     percent(lv.hit_frequency, 3)] + ([percent(lv.key_2plus, 4)] if rep.has_collect else []))
-    out += table_lines(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
+    if r.features:
+        add("")
+        add("FREE SPINS FEATURE BY TRIGGER")
+        levels = len(a.levels)
+        rows = []
+        for n, f in r.features.items():
+            rows.append([f"{n} {rep.scatter_name}", str(f.initial_spins), decimal_text(f.mean, 2),
+                         f"{math.sqrt(f.variance):.2f}", decimal_text(f.spins, 3)]
+                        + ([decimal_text(f.keys, 3)] if rep.has_collect else [])
+                        + [percent(f.reach[i], 3) for i in range(1, levels)])
+        out += table_lines(["trigger", "spins", "mean win", "sd", "E[spins]"] + (["E[KEY]"] if rep.has_collect else [])
+                      + [f"reach L{i + 1}" for i in range(1, levels)], rows)
+        add("")
+        add("per free spin (one spin of each level)")
+        rows = []
+        for lv in a.levels:
+            rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
+                         percent(lv.hit_frequency, 3)] + ([percent(lv.key_2plus, 4)] if rep.has_collect else []))
+        out += table_lines(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
     if rep.findings:
         add("")
         add("FINDINGS (strip rules of rules-page section 3)")

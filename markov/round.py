@@ -150,7 +150,7 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     ------
     ValueError
         If a split is invalid or disagrees with its phase's moments, the base
-        ways and collect means do not sum to its mean, or the number of level
+        ways, collect and scatter means do not sum to its mean, or the number of level
         analyses differs from the number of levels; with retrigger, also
         ``"unsupported rule: retrigger with a multi-level ladder"`` and the
         infinite-feature error of :mod:`markov.retrigger` (E[R] >= 1 without
@@ -161,12 +161,14 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     Source: rules page sections 2, 10 and 11; issue 9 (retrigger).
     """
     check_phase(base, base.by_scatter, "base FS split")
-    if base.ways_mean + base.collect_mean != base.mean:
-        raise ValueError(f"base ways mean {base.ways_mean} + collect mean {base.collect_mean} "
-                         f"differ from the base mean {base.mean}")
+    if base.ways_mean + base.collect_mean + base.scatter_mean != base.mean:
+        raise ValueError(f"base ways mean {base.ways_mean} + collect mean {base.collect_mean} + scatter "
+                         f"mean {base.scatter_mean} differ from the base mean {base.mean}")
     split = base.by_scatter
     counts = range(len(split.prob))
-    if model.retrigger:
+    if not model.trigger:   # a game without free spins: the round is the base spin
+        features, n_levels, extra, cap = {}, 0, ZERO, None
+    elif model.retrigger:
         chain = retrigger.retrigger_of(model, levels)
         features = features_by_trigger(model, chain, counts, solve=retrigger.feature_results)
         n_levels, extra, cap = 1, chain.expected_extra, chain.cap
