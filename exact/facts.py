@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from exact.cli import add_set_argument
 from exact.model import FISH, KEY, MathSet
+from strips import published as pub
 from strips.published import (
     BASE,
     BONUS,
@@ -184,6 +185,64 @@ def strip_facts(ms: MathSet) -> list[FactResult]:
     return out
 
 
+def rule_facts(ms: MathSet) -> list[FactResult]:
+    """Sections 2, 5, 6, 7, 10, 11: the game file's rules against the page's printed rules.
+
+    Compares bet, paytable, WILD substitution, FISH values, FISH probabilities
+    (weights are compared as exact probabilities w / sum w, so any scaling of a
+    table passes), trigger spins, ladder thresholds, spins and multipliers, and
+    the absence of retrigger, with :mod:`strips.published` (a transcription of
+    the page independent of the game file).
+    """
+    model = ms.model
+    out = [FactResult("bet per base spin, credits", "section 2", str(pub.BET), model.bet, str(model.bet),
+                      _status(model.bet == pub.BET))]
+    names = {s.name: s for s in model.symbols}
+    for name, pays in pub.PAYTABLE.items():
+        s = names.get(name)
+        have = tuple(s.pays) if s is not None and s.kind == "pay" else None
+        text = "/".join(map(str, pays[2:]))
+        out.append(FactResult(f"{name} pays for 3/4/5 OAK, credits per way", "section 5", text, have,
+                              "missing" if have is None else "/".join(map(str, have[2:])) +
+                              ("" if have[:2] == pays[:2] else f" (1/2 OAK {have[0]}/{have[1]})"),
+                              _status(have == pays)))
+    wilds = [s for s in model.symbols if s.kind == "wild"]
+    ok = bool(wilds) and all(not s.substitutes or s.substitutes >= set(pub.PAYTABLE) for s in wilds)
+    out.append(FactResult("WILD substitutes for every PIC and AUS symbol", "section 6", "PIC1-PIC5, AUS1-AUS5",
+                          ok, "yes" if ok else "no", _status(ok)))
+    for name, values in pub.FISH_VALUES.items():
+        s = names.get(name)
+        have = tuple(s.values) if s is not None else None
+        out.append(FactResult(f"{name} values, credits", "section 7", ", ".join(map(str, values)), have,
+                              "missing" if have is None else ", ".join(map(str, have)), _status(have == values)))
+        for table, percents in pub.FISH_PERCENT[name].items():
+            want = tuple(Fraction(p) / 100 for p in percents)
+            w = s.weights.get(table) if s is not None else None
+            have_p = tuple(Fraction(x, sum(w)) for x in w) if w else None
+            out.append(FactResult(f"{name} value probabilities, {table}", "section 7",
+                                  "/".join(percents) + " %", have_p,
+                                  "missing" if have_p is None else "/".join(_fixed(p * 100, 1) for p in have_p) + " %",
+                                  _status(have_p == want)))
+    trig = dict(model.trigger)
+    out.append(FactResult("initial free spins for 3/4/5 FS", "section 10",
+                          "/".join(str(pub.TRIGGER_SPINS[n]) for n in (3, 4, 5)), trig,
+                          "/".join(str(model.initial_spins(n)) for n in (3, 4, 5)),
+                          _status(all(model.initial_spins(n) == v for n, v in pub.TRIGGER_SPINS.items())
+                                  and model.initial_spins(2) == 0)))
+    have_ladder = tuple((lv.threshold, lv.spins, lv.multiplier) for lv in model.levels)
+    for i, want in enumerate(pub.LADDER, start=1):
+        have = have_ladder[i - 1] if i <= len(have_ladder) else None
+        out.append(FactResult(f"level {i}: KEY threshold, spins, multiplier", "section 11",
+                              f"{want[0]}, {want[1] or 'initial'}, x{want[2]}", have,
+                              "missing" if have is None else f"{have[0]}, {have[1] or 'initial'}, x{have[2]}",
+                              _status(have == want)))
+    out.append(FactResult("levels in the ladder; no retrigger", "section 11", f"{len(pub.LADDER)}; no",
+                          (len(have_ladder), bool(model.retrigger)),
+                          f"{len(have_ladder)}; {'yes' if model.retrigger else 'no'}",
+                          _status(len(have_ladder) == len(pub.LADDER) and not model.retrigger)))
+    return out
+
+
 def probability_facts(ms: MathSet, analysis) -> list[FactResult]:
     """Section 10 trigger probabilities and frequencies, section 13 P(2+ KEY), from the exact engine."""
     out = []
@@ -230,8 +289,9 @@ def check_facts(ms: MathSet, analysis=None) -> list[FactResult]:
     Returns
     -------
     list of FactResult
-        Example windows (9), strip facts, probability facts, and last the RTP
-        assumption (``is_fact`` False).
+        The game file's rules against the printed rules, example windows (9),
+        strip facts, probability facts, and last the RTP assumption
+        (``is_fact`` False).
 
     Notes
     -----
@@ -241,7 +301,7 @@ def check_facts(ms: MathSet, analysis=None) -> list[FactResult]:
     if analysis is None:
         from exact.engine import analyse
         analysis = analyse(ms)
-    results = example_facts(ms) + strip_facts(ms) + probability_facts(ms, analysis)
+    results = rule_facts(ms) + example_facts(ms) + strip_facts(ms) + probability_facts(ms, analysis)
     if ms.model.rows != ROWS:
         results.append(FactResult(f"window of {ROWS} rows", "section 3", str(ROWS), ms.model.rows,
                                   str(ms.model.rows), FAIL))
@@ -251,6 +311,10 @@ def check_facts(ms: MathSet, analysis=None) -> list[FactResult]:
 def _json_value(x):
     if isinstance(x, Fraction):
         return {"fraction": f"{x.numerator}/{x.denominator}", "float": float(x)}
+    if isinstance(x, (tuple, list)):
+        return [_json_value(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _json_value(v) for k, v in x.items()}
     return x
 
 

@@ -105,6 +105,9 @@ class Report:
         Name of the scatter symbol for labels (``FS`` in the rules-page game).
     has_collect : bool
         Whether the game has KEY symbols (collect and the KEY figures apply).
+    facts : tuple of exact.facts.FactResult
+        Every published fact of the rules page checked on the set (``rtp
+        check``), for the rules-page game; empty for other games.
     """
 
     set_name: str
@@ -119,6 +122,7 @@ class Report:
     paying_oaks: Mapping[str, tuple[int, ...]]
     scatter_name: str = "FS"
     has_collect: bool = True
+    facts: tuple = ()
 
     # ---- derived exact figures ------------------------------------------------
     @property
@@ -178,8 +182,10 @@ def build_report(ms: MathSet) -> Report:
     """
     analysis = analyse(ms)
     rr = round_result(ms.model, analysis.base, analysis.levels)
-    trig, keys = {}, {}
+    trig, keys, facts = {}, {}, ()
     if ms.model.name == RULES_PAGE_GAME:
+        from exact.facts import check_facts
+        facts = tuple(check_facts(ms, analysis))
         from strips import published as pub
         for n, printed in pub.TRIGGER_PROBABILITY.items():
             p = analysis.base.by_scatter.prob[n] if n < len(analysis.base.by_scatter.prob) else Fraction(0)
@@ -195,7 +201,7 @@ def build_report(ms: MathSet) -> Report:
                  published_key_2plus=keys,
                  paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols},
                  scatter_name="/".join(s.name for s in ms.model.of_kind("scatter")) or "scatter",
-                 has_collect=bool(ms.model.of_kind("key")))
+                 has_collect=bool(ms.model.of_kind("key")), facts=facts)
     return rep
 
 
@@ -355,6 +361,13 @@ def report_text(rep: Report, digits: int = 6) -> str:
             rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
                          percent(lv.hit_frequency, 3)] + ([percent(lv.key_2plus, 4)] if rep.has_collect else []))
         out += table_lines(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
+    if rep.facts:
+        checked = [f for f in rep.facts if f.is_fact]
+        failed = [f for f in checked if f.failed]
+        add("")
+        add("PUBLISHED FACTS OF THE RULES PAGE (rtp check lists each)")
+        add(f"{len(checked) - len(failed)} of {len(checked)} pass" + (f"; {len(failed)} FAIL:" if failed else ""))
+        out += [f"  FAIL {f.fact} [{f.source}]: published {f.published}, here {f.shown}" for f in failed]
     if rep.findings:
         add("")
         add("FINDINGS (strip rules of rules-page section 3)")
@@ -428,13 +441,16 @@ def report_json(rep: Report, digits: int = 6) -> dict:
         "key_2plus": {k: {"probability": p.text, "pass": p.passes} for k, p in rep.published_key_2plus.items()},
     }
     out["findings"] = [str(f) for f in rep.findings]
+    if rep.facts:
+        checked = [f for f in rep.facts if f.is_fact]
+        out["published"]["facts"] = {"checked": len(checked), "failed": [f.fact for f in checked if f.failed]}
     return out
 
 
 def published_ok(rep: Report) -> bool:
-    """True when every published figure printed in the report passes."""
+    """True when every published figure printed in the report and every fact of ``rtp check`` passes."""
     return all(p.passes and q.passes for p, q in rep.published_trigger.values()) and \
-        all(p.passes for p in rep.published_key_2plus.values())
+        all(p.passes for p in rep.published_key_2plus.values()) and not any(f.failed for f in rep.facts)
 
 
 # ---------------------------------------------------------------------------

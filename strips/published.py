@@ -230,3 +230,47 @@ def published_positions(strip_set: str) -> dict[tuple[int, int], tuple[str, tupl
                 else:
                     known[key] = (name, (ex.number,))
     return dict(sorted(known.items()))
+
+
+# ---------------------------------------------------------------------------
+# The rules as printed: a second transcription of the page, independent of
+# strips/rules_page/game.toml, so `rtp check` can tell whether a math set's
+# game file still says what the page says (double entry).
+# ---------------------------------------------------------------------------
+
+#: Section 2: credits per base spin.
+BET = 10
+
+#: Section 5: credits per way for 1, 2, 3, 4, 5 of a kind.
+PAYTABLE: dict[str, tuple[int, ...]] = {
+    "PIC1": (0, 0, 5, 15, 50), "PIC2": (0, 0, 4, 10, 30), "PIC3": (0, 0, 3, 8, 20),
+    "PIC4": (0, 0, 3, 6, 15), "PIC5": (0, 0, 2, 5, 12),
+    "AUS1": (0, 0, 1, 2, 5), "AUS2": (0, 0, 1, 2, 5), "AUS3": (0, 0, 1, 2, 4),
+    "AUS4": (0, 0, 1, 2, 4), "AUS5": (0, 0, 1, 2, 4),
+}
+
+#: Section 7: the credit value ("art") of each FISH value.
+FISH_VALUES: dict[str, tuple[int, ...]] = {
+    "FISH1": (1, 2, 3, 5), "FISH2": (10, 15, 20, 25), "FISH3": (50, 100, 150, 200), "FISH4": (500, 2000),
+}
+
+#: Section 7: probability of each value, per cent as printed, per weight table.
+FISH_PERCENT: dict[str, dict[str, tuple[str, ...]]] = {
+    "FISH1": {"base": ("42.2", "27.8", "20.0", "10.0"), "level1": ("40.0", "30.0", "20.0", "10.0"),
+              "level2": ("35.0", "30.0", "20.0", "15.0"), "level3": ("30.0", "30.0", "22.0", "18.0"),
+              "level4": ("25.0", "30.0", "25.0", "20.0")},
+    "FISH2": {"base": ("55.0", "27.0", "12.0", "6.0"), "level1": ("35.0", "30.0", "20.0", "15.0"),
+              "level2": ("30.0", "30.0", "22.0", "18.0"), "level3": ("25.0", "30.0", "25.0", "20.0"),
+              "level4": ("20.0", "30.0", "27.0", "23.0")},
+    "FISH3": {"base": ("75.0", "17.0", "6.0", "2.0"), "level1": ("60.0", "25.0", "10.0", "5.0"),
+              "level2": ("50.0", "28.0", "14.0", "8.0"), "level3": ("45.0", "30.0", "15.0", "10.0"),
+              "level4": ("40.0", "30.0", "18.0", "12.0")},
+    "FISH4": {t: ("88.9", "11.1") for t in ("base", "level1", "level2", "level3", "level4")},
+}
+
+#: Section 10: initial free spins for 3, 4, 5 FS symbols.
+TRIGGER_SPINS: dict[int, int] = {3: 10, 4: 15, 5: 20}
+
+#: Section 11: per level (threshold of the KEY counter, spins, multiplier); level 1
+#: plays the initial free spins (spins None).
+LADDER: tuple[tuple[int, int | None, int], ...] = ((0, None, 1), (3, 8, 2), (6, 8, 5), (9, 8, 10))

@@ -115,3 +115,34 @@ def test_run_helpers():
     assert fewest_between(["S", "x", "x", "S", "x", "x", "x", "x"], sp) == 2
     assert fewest_between(["S", "x", "x", "x", "x", "x", "S"], sp) == 0  # cyclic neighbours
     assert fewest_between(["S", "x"], sp) is None
+
+
+@pytest.mark.parametrize("old, new, fact", [
+    ("pays = [0, 0, 5, 15, 50]", "pays = [0, 0, 5, 15, 500]", "PIC1 pays for 3/4/5 OAK, credits per way"),
+    ("weights.base = [889, 111]", "weights.base = [111, 889]", "FISH4 value probabilities, base"),
+    ("values = [1, 2, 3, 5]", "values = [1, 2, 3, 6]", "FISH1 values, credits"),
+    ("trigger = { 3 = 10, 4 = 15, 5 = 20 }", "trigger = { 3 = 10, 4 = 15, 5 = 25 }", "initial free spins for 3/4/5 FS"),
+    ("threshold = 3\n", "threshold = 2\n", "level 2: KEY threshold, spins, multiplier"),
+    ("multiplier = 10", "multiplier = 12", "level 4: KEY threshold, spins, multiplier"),
+    ("bet = 10 ", "bet = 20 ", "bet per base spin, credits"),
+])
+def test_changed_rule_in_game_file_fails_exactly_that_fact(tmp_path, capsys, old, new, fact):
+    """The game file's rules are checked against the page's printed rules (sections 2, 5, 7, 10, 11)."""
+    d = _copy(tmp_path)
+    text = (d / "game.toml").read_text()
+    assert text.count(old) >= 1
+    (d / "game.toml").write_text(text.replace(old, new, 1))
+    failed = [r.fact for r in check_facts(load_math_set(str(d))) if r.status == FAIL]
+    assert fact in failed
+    assert not [f for f in failed if not (f == fact or f.startswith(("P(", "frequency")))], failed
+    assert main(["--set", str(d), "--check"]) == 1
+    assert fact in capsys.readouterr().out
+
+
+def test_scaled_weight_table_is_the_same_rule(tmp_path):
+    """Weights are compared as probabilities: 844/556 is 422/278 doubled."""
+    d = _copy(tmp_path)
+    text = (d / "game.toml").read_text()
+    (d / "game.toml").write_text(text.replace("weights.base = [422, 278, 200, 100]",
+                                              "weights.base = [844, 556, 400, 200]"))
+    assert not [r for r in check_facts(load_math_set(str(d))) if r.failed and r.is_fact]
