@@ -99,6 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else 0
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a file or directory the system refuses (permissions, disk full, ...)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"rtp: error: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("rtp: interrupted", file=sys.stderr)
         return 130

@@ -153,10 +153,14 @@ def par_sheets(rep: Report, ms: MathSet) -> list[Sheet]:
 # output paths
 # --------------------------------------------------------------------------
 def _write_atomic(path: Path, data: bytes) -> None:
+    """Write through a temporary file renamed into place, with the user's usual permissions (umask)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -223,7 +227,7 @@ def run(args) -> int:
     """``rtp export``: write the workbook or the CSV tables; exit 0, or 2 on bad input (one line)."""
     ms = load_math_set(args.set)
     protected = input_directories(args.set, ms)
-    kind, target = ("xlsx", args.xlsx) if args.xlsx else ("csv", args.csv)
+    kind, target = ("xlsx", args.xlsx) if args.xlsx is not None else ("csv", args.csv)
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
                         ".xlsx" if kind == "xlsx" else None)
     try:

@@ -49,10 +49,12 @@ def check_output(target: str, command: str, kind: str, protected: set[Path], suf
     Raises
     ------
     UsageError
-        If the target is an existing file inside a protected directory, a
+        If the target is empty, an existing file inside a protected directory, a
         directory where a file is wanted (or the reverse), in a directory that
         does not exist, inside a protected directory, or lacks ``suffix``.
     """
+    if not target.strip():
+        raise UsageError(f"{command}: the output path is empty")
     p = Path(target)
     what = f"{command}: {target}"
     if p.exists() and not p.is_dir() and p.resolve().parent in protected:

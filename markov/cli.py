@@ -119,9 +119,9 @@ def run(args) -> int:
     """
     ms = load_math_set(args.set)
     model = ms.model
-    target = args.graphml or args.dot
-    out_path = check_output(target, "rtp chain", "file", input_directories(args.set, ms)) if target else None
-    if target and model.retrigger and model.retrigger_cap is None:
+    target = args.graphml if args.graphml is not None else args.dot
+    out_path = None if target is None else check_output(target, "rtp chain", "file", input_directories(args.set, ms))
+    if target is not None and model.retrigger and model.retrigger_cap is None:
         raise UsageError(f"rtp chain: {ms.name}: the free spins retrigger without a cap: the chain has "
                          f"infinitely many states, so there is no graph to write (its figures are a closed form)")
     from exact.engine import analyse  # the heavy engine only for this command
@@ -188,7 +188,7 @@ def run(args) -> int:
         for n in counts:
             print()
             print("\n".join(feature_text(n, rr.features[n], rr, multipliers)))
-        if target:
+        if target is not None:
             print()
             print(f"graph written to {target}")
     return 1 if status == "FAIL" else 0

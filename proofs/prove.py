@@ -27,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+from exact.outputs import check_output, input_directories
 from exact.cli import UsageError, add_set_argument
 
 BEGIN = "<!-- BEGIN deterministic part: exact figures only; tests regenerate it and fail on any difference -->"
@@ -171,17 +172,6 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     return "\n".join(head) + render_deterministic(cert) + "\n" + "\n".join(run_part), ok
 
 
-def _check_out(out: Path, ms) -> None:
-    """Refuse an output path inside the math-set directory or over one of its files."""
-    from strips.loader import resolve
-    _, directory = resolve(ms.name)
-    target = out.resolve()
-    d = directory.resolve()
-    if target.parent == d or d in target.parents:
-        raise UsageError(f"rtp prove: --out {out} is inside the math-set directory {directory}; "
-                         "write the certificate elsewhere")
-
-
 def run(args) -> int:
     """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
     from strips.loader import load_math_set
@@ -192,18 +182,16 @@ def run(args) -> int:
     if args.workers < 1:
         raise UsageError("rtp prove: --workers must be 1 or more")
     ms = load_math_set(args.set)
-    out = Path(args.out) if args.out else None
-    if out is not None:
-        _check_out(out, ms)
-        if out.exists() and out.is_dir():
-            raise UsageError(f"rtp prove: --out {out} is a directory")
+    protected = input_directories(args.set, ms)
+    out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
+    if args.checkpoint_dir is not None:
+        check_output(args.checkpoint_dir, "rtp prove --checkpoint-dir", "dir", protected)
     text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
                                 workers=args.workers, checkpoint_dir=args.checkpoint_dir,
                                 progress=sys.stderr.isatty())
     if out is None:
         sys.stdout.write(text)
     else:
-        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
         print(f"certificate written to {out}: {'PASS' if ok else 'FAIL'}", file=sys.stderr)
     return 0 if ok else 1
