@@ -126,10 +126,16 @@ class StripEdit:
 
 @dataclass(frozen=True)
 class EditSensitivity:
-    """The exact RTP change of one strip edit (a fraction of 1: 0.01 is one percentage point)."""
+    """The exact RTP change of one strip edit (a fraction of 1: 0.01 is one percentage point).
+
+    ``breaks`` names what the edit breaks that the set kept before (a strip
+    rule of rules-page section 3, or a window the page publishes); empty when
+    the edit keeps them all.
+    """
 
     edit: StripEdit
     delta: Fraction
+    breaks: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,17 +199,23 @@ class Sensitivity:
     edits: tuple[EditSensitivity, ...]
     weights: tuple[WeightSensitivity, ...]
 
-    def top_edits(self, n: int, increase: bool = True) -> list[EditSensitivity]:
-        """The ``n`` edits that raise (or lower) the RTP most; ties in table order."""
-        sign = -1 if increase else 1
-        return sorted(self.edits, key=lambda e: sign * e.delta)[:n]
+    def top_edits(self, n: int, increase: bool = True, legal: bool = True) -> list[EditSensitivity]:
+        """The ``n`` edits that raise (or lower) the RTP most; ties in table order.
 
-    def top_levers(self, n: int, increase: bool = True) -> list["Lever"]:
+        ``legal`` (default) leaves out edits that break a strip rule or a published window.
+        """
+        sign = -1 if increase else 1
+        return sorted((e for e in self.edits if not (legal and e.breaks)), key=lambda e: sign * e.delta)[:n]
+
+    def top_levers(self, n: int, increase: bool = True, legal: bool = True) -> list["Lever"]:
         """The ``n`` strongest levers: edits grouped when they replace the same symbol by the same
-        symbol on the same reel with exactly the same RTP change (equivalent positions)."""
+        symbol on the same reel with exactly the same RTP change (equivalent positions).
+
+        ``legal`` (default) leaves out edits that break a strip rule or a published window.
+        """
         groups: dict[tuple, list[EditSensitivity]] = {}
         sign = -1 if increase else 1
-        for e in sorted(self.edits, key=lambda e: sign * e.delta):
+        for e in sorted((e for e in self.edits if not (legal and e.breaks)), key=lambda e: sign * e.delta):
             key = (e.edit.strip_set, e.edit.reel, e.edit.old, e.edit.new, e.delta)
             if key not in groups and len(groups) == n:
                 continue                     # a later member of a listed group may still come
@@ -546,7 +558,52 @@ def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool =
         if levels:
             out += _bonus_edits(ms, levels, ladder, initial, trig, feats, omega, bet)
     weights = _weight_sensitivities(ms, an, levels, omega)
+    out = [dataclasses.replace(e, breaks=what) if (what := edit_breaks(ms, e.edit)) else e for e in out]
     return Sensitivity(set_name=ms.name, rtp=rtp, edits=tuple(out), weights=tuple(weights))
+
+
+def edit_breaks(ms: MathSet, edit: StripEdit) -> str:
+    """What a single-symbol edit breaks that involves its own position; empty if nothing.
+
+    Checks the soft strip rules of the game file (rules page section 3: at
+    least ``min_pay_between_specials`` pay symbols between two specials, at
+    most ``max_run_length`` symbols of the AUS group in sequence, cyclic) and,
+    for the rules-page game, whether the position is shown by a worked example
+    or the edit changes a published total (FISH, KEY, FS symbols).
+    Only breaks that the edited position takes part in are reported, so a rule
+    the strip already broke elsewhere is not blamed on the edit.
+    """
+    model = ms.model
+    reel = ms.strips[edit.strip_set].reels[edit.reel]
+    n, pos = len(reel), edit.position
+    rules = model.strip_rules
+    if model.name == "rules_page":
+        from strips.published import published_positions
+        shown = published_positions(edit.strip_set).get((edit.reel, pos))
+        if shown:
+            return f"example {shown[1][0]} shows {shown[0]} here"
+        old_kind, new_kind = model.symbol(edit.old).kind, model.symbol(edit.new).kind
+        for kind, what in (("fish", "FISH total (section 11)"), ("key", "KEY total (section 11)"),
+                           ("scatter", "FS count (trigger probabilities, section 10)")):
+            if (old_kind == kind) != (new_kind == kind):
+                return f"changes the published {what}"
+    new = model.symbol(edit.new)
+    gap = rules.min_pay_between_specials
+    if gap and new.is_special:
+        for k in range(1, gap + 1):
+            for q in ((pos + k) % n, (pos - k) % n):
+                if q != pos and model.symbol(reel[q]).is_special:
+                    return f"fewer than {gap} pay symbols between {edit.new} and {reel[q]} at position {q}"
+    if rules.max_run_length and new.name in rules.max_run_symbols:
+        run = 1
+        for step in (1, -1):
+            q = (pos + step) % n
+            while q != pos and reel[q] in rules.max_run_symbols and run <= n:
+                run += 1
+                q = (q + step) % n
+        if run > rules.max_run_length:
+            return f"a run of {run} AUS-group symbols (at most {rules.max_run_length})"
+    return ""
 
 
 def _base_edits(ms: MathSet, base: _Phase, scat: list[list[int]], fmean: list[Fraction],
@@ -699,9 +756,9 @@ def _signed_percent(x: Fraction, digits: int) -> str:
 
 
 def edit_json(e: EditSensitivity, rtp: Fraction) -> dict:
-    """One edit as JSON: 1-based reel, exact ``"p/q"`` delta and RTP after, floats beside."""
+    """One edit as JSON: 1-based reel, exact ``"p/q"`` delta and RTP after, floats beside, what it breaks."""
     return {"strip_set": e.edit.strip_set, "reel": e.edit.reel + 1, "position": e.edit.position,
-            "old": e.edit.old, "new": e.edit.new, "text": str(e.edit),
+            "old": e.edit.old, "new": e.edit.new, "text": str(e.edit), "breaks": e.breaks,
             "delta": fraction_text(e.delta), "delta_float": float(e.delta),
             "rtp_after": fraction_text(rtp + e.delta), "rtp_after_float": float(rtp + e.delta)}
 
@@ -713,19 +770,21 @@ def weight_json(w: WeightSensitivity) -> dict:
             "mean_derivative": fraction_text(w.mean_derivative), "mean_derivative_float": float(w.mean_derivative)}
 
 
-def sensitivity_json(s: Sensitivity, top: int, every: bool = False) -> dict:
-    """The sensitivities as one JSON-ready dict: top ``top`` levers each way, every weight, optionally every edit."""
+def sensitivity_json(s: Sensitivity, top: int, every: bool = False, legal: bool = True) -> dict:
+    """The sensitivities as one JSON-ready dict: top ``top`` levers each way (rule-keeping edits
+    only unless ``legal`` is False), every weight, optionally every edit."""
     out = {"set": s.set_name, "rtp": fraction_text(s.rtp), "rtp_float": float(s.rtp),
-           "edits": len(s.edits),
-           "top_increase": [edit_json(e, s.rtp) for e in s.top_edits(top, True)],
-           "top_decrease": [edit_json(e, s.rtp) for e in s.top_edits(top, False)],
+           "edits": len(s.edits), "edits_breaking_rules": sum(1 for e in s.edits if e.breaks),
+           "top_increase": [edit_json(e, s.rtp) for e in s.top_edits(top, True, legal)],
+           "top_decrease": [edit_json(e, s.rtp) for e in s.top_edits(top, False, legal)],
            "weights": [weight_json(w) for w in s.weights]}
     if every:
         out["all_edits"] = [edit_json(e, s.rtp) for e in s.edits]
     return out
 
 
-def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, every: bool = False) -> str:
+def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, every: bool = False,
+                     legal: bool = True) -> str:
     """The sensitivities as aligned text: RTP, top edits each way, top weights each way."""
     out = [f"RTP SENSITIVITY: math set {s.set_name}", f"RTP          {percent(s.rtp, 6)}"]
     sets: dict[str, int] = {}
@@ -746,8 +805,12 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
 
     if s.edits:
         out.append("(positions with the same replacement and the same exact change are listed together)")
-        edits(f"TOP {top} EDITS RAISING THE RTP", s.top_levers(top, True))
-        edits(f"TOP {top} EDITS LOWERING THE RTP", s.top_levers(top, False))
+        broken = sum(1 for e in s.edits if e.breaks)
+        if legal and broken:
+            out.append(f"({broken} edits that break a strip rule of section 3 or a published window or "
+                       "total are left out; --any lists them too)")
+        edits(f"TOP {top} EDITS RAISING THE RTP", s.top_levers(top, True, legal))
+        edits(f"TOP {top} EDITS LOWERING THE RTP", s.top_levers(top, False, legal))
 
     def weights(title: str, items: list[WeightSensitivity]) -> None:
         out.extend(["", title])
@@ -768,6 +831,8 @@ def add_arguments(p) -> None:
     p.add_argument("--top", type=int, default=10, metavar="N", help="levers listed in each direction (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
     p.add_argument("--all", dest="every", action="store_true", help="also list every strip edit")
+    p.add_argument("--any", dest="any_edit", action="store_true",
+                   help="rank edits that break a strip rule or a published window too")
 
 
 def run(args) -> int:
@@ -782,7 +847,7 @@ def run(args) -> int:
         raise UsageError(f"rtp: {ms.name}: {e}") from None
     seconds = time.perf_counter() - start
     if args.json:
-        print(json.dumps(sensitivity_json(s, args.top, args.every), indent=2))
+        print(json.dumps(sensitivity_json(s, args.top, args.every, not args.any_edit), indent=2))
     else:
-        print(sensitivity_text(s, args.top, seconds, args.every), end="")
+        print(sensitivity_text(s, args.top, seconds, args.every, not args.any_edit), end="")
     return 0

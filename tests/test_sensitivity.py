@@ -282,3 +282,52 @@ def test_top_levers_group_equivalent_positions(tmp_path):
                           if (e.edit.strip_set, e.edit.reel, e.edit.old, e.edit.new, e.delta)
                           == (lv.strip_set, lv.reel, lv.old, lv.new, lv.delta))
             assert list(lv.positions) == same
+
+
+# ---- edits that break what the set keeps (strip rules, published windows and totals) ----
+def _bundled():
+    from strips.loader import load_math_set
+    return load_math_set("rules_page")
+
+
+def test_edit_breaks_names_the_rule():
+    from exact.sensitivity import StripEdit, edit_breaks
+    from strips.published import published_positions
+    ms = _bundled()
+    reel = ms.strips["base"].reels[0]
+    specials = {s.name for s in ms.model.symbols if s.is_special}
+    shown = published_positions("base")
+    # a FISH1 right after a special, at a position no example shows
+    k = next(i for i, s in enumerate(reel) if s in specials and (0, (i + 1) % 100) not in shown
+             and reel[(i + 1) % 100] not in specials)
+    e = StripEdit("base", 0, (k + 1) % 100, reel[(k + 1) % 100], "FISH2" if reel[k] != "FISH2" else "FISH1")
+    assert "pay symbols between" in edit_breaks(ms, e) or "FISH total" in edit_breaks(ms, e)
+    # a published position
+    (r, pos), (sym, ex) = next(iter(shown.items()))
+    other = "PIC1" if sym != "PIC1" else "PIC2"
+    assert edit_breaks(ms, StripEdit("base", r, pos, sym, other)) == f"example {ex[0]} shows {sym} here"
+
+
+def test_aus_run_of_four_is_flagged():
+    from exact.sensitivity import StripEdit, edit_breaks
+    from strips.published import published_positions
+    ms = _bundled()
+    aus = ms.model.strip_rules.max_run_symbols
+    shown = published_positions("bonus")
+    for r, reel in enumerate(ms.strips["bonus"].reels):
+        for i in range(100):
+            # three AUS in a row ending at i-1, position i a non-AUS pay symbol no example shows
+            if all(reel[(i - k) % 100] in aus for k in (1, 2, 3)) and reel[i].startswith("PIC") \
+                    and (r, i) not in shown:
+                assert "run of" in edit_breaks(ms, StripEdit("bonus", r, i, reel[i], "AUS1"))
+                return
+    pytest.skip("no run of 3 AUS followed by a PIC symbol on the bonus strips")
+
+
+def test_default_levers_keep_every_rule():
+    from exact.sensitivity import sensitivity
+    s = sensitivity(_bundled())
+    assert any(e.breaks for e in s.edits)
+    for e in s.top_edits(50, True) + s.top_edits(50, False):
+        assert e.breaks == ""
+    assert any(e.breaks for e in s.top_edits(50, True, legal=False) + s.top_edits(50, False, legal=False))
