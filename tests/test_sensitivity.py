@@ -237,7 +237,8 @@ def test_cli_json_top_lists(tmp_path, capsys):
     ups = [Fraction(e["delta"]) for e in out["top_increase"]]
     downs = [Fraction(e["delta"]) for e in out["top_decrease"]]
     assert len(ups) == len(downs) == 3
-    assert ups[0] == max(e.delta for e in s.edits) and downs[0] == min(e.delta for e in s.edits)
+    keep = [e.delta for e in s.edits if not e.breaks]      # ranked: edits that keep the strip rules
+    assert ups[0] == max(keep) and downs[0] == min(keep)
     assert ups == sorted(ups, reverse=True) and downs == sorted(downs)
     for e in out["top_increase"]:
         assert Fraction(e["rtp_after"]) == s.rtp + Fraction(e["delta"])
@@ -276,10 +277,10 @@ def test_top_levers_group_equivalent_positions(tmp_path):
         assert len(levers) == 4
         deltas = [lv.delta for lv in levers]
         assert deltas == sorted(deltas, reverse=increase)
-        assert deltas[0] == (max if increase else min)(e.delta for e in s.edits)
+        assert deltas[0] == (max if increase else min)(e.delta for e in s.edits if not e.breaks)
         for lv in levers:
             same = sorted(e.edit.position for e in s.edits
-                          if (e.edit.strip_set, e.edit.reel, e.edit.old, e.edit.new, e.delta)
+                          if not e.breaks and (e.edit.strip_set, e.edit.reel, e.edit.old, e.edit.new, e.delta)
                           == (lv.strip_set, lv.reel, lv.old, lv.new, lv.delta))
             assert list(lv.positions) == same
 
