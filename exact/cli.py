@@ -43,9 +43,15 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+def _set_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: give a math-set directory or a bundled set name")
+    return text
+
+
 def add_set_argument(p: argparse.ArgumentParser) -> None:
     """The ``--set SET`` option every command shares."""
-    p.add_argument("--set", dest="set", default=None, metavar="SET",
+    p.add_argument("--set", dest="set", default=None, metavar="SET", type=_set_name,
                    help="math-set directory or bundled set name (default: rules_page)")
 
 

@@ -141,12 +141,18 @@ def strip_changes(name: str, a: tuple[tuple[str, ...], ...], b: tuple[tuple[str,
             if op == "replace" and i2 - i1 == j2 - j1:
                 out += [f"{where} pos {i1 + k}: {ra[i1 + k]} -> {rb[j1 + k]}" for k in range(i2 - i1)]
             elif op == "replace":
-                out.append(f"{where} pos {i1}-{i2 - 1}: {' '.join(ra[i1:i2])} -> {' '.join(rb[j1:j2])}")
+                out.append(f"{where} pos {i1}-{i2 - 1}: {_run(ra[i1:i2])} -> {_run(rb[j1:j2])}")
             elif op == "delete":
-                out.append(f"{where} pos {i1}-{i2 - 1}: removed {' '.join(ra[i1:i2])}")
+                out.append(f"{where} pos {i1}-{i2 - 1}: removed {_run(ra[i1:i2])}")
             elif op == "insert":
-                out.append(f"{where} before pos {i1}: inserted {' '.join(rb[j1:j2])}")
+                out.append(f"{where} before pos {i1}: inserted {_run(rb[j1:j2])}")
     return out
+
+
+def _run(symbols: tuple[str, ...], most: int = 12) -> str:
+    """Symbols of a run, at most ``most`` of them spelled out."""
+    shown = " ".join(symbols[:most])
+    return shown if len(symbols) <= most else f"{shown} ... ({len(symbols)} symbols)"
 
 
 def _symbol_changes(ma: GameModel, mb: GameModel) -> list[str]:
