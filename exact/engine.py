@@ -28,6 +28,27 @@ the base game, KEY in the free spins) each reel's matrix becomes a polynomial
 convolution in z and an element-wise (Hadamard) product in (t, u), and the
 coefficient of :math:`z^n` gives the moments on the event N = n.
 
+WILD multipliers (game file ``multiplier`` of a WILD, :class:`exact.model.WildMultiplier`):
+a WILD with multiplier m counts as m in the count of every pay symbol it
+substitutes for, so the ways factor of a reel becomes random,
+:math:`c_p = n_p + Y_p` with :math:`Y_p` the sum of the multipliers of the
+substituting WILDs in the window; the pay stays paytable value x ways.  The
+multipliers are drawn independently of the stops, of each other and of the
+FISH values, and on every reel separately, so the product form survives with
+the factor's conditional mean :math:`E[c_p | s] = n_p + \sum_w n_w(s)\,E[m_w]`
+in the first moments and, in :math:`S_r`, the added covariance
+:math:`\mathrm{Cov}(c_p, c_q | s) = \sum_w [w \text{ subst. } p, q]\, v_w(s)` with
+:math:`v_w = n_w \mathrm{Var}(m_w)` (mode ``wild``: one draw per WILD) or
+:math:`v_w = n_w^2 \mathrm{Var}(M_w)` (mode ``reel``: one draw per reel shared
+by its WILDs); every mixed FISH/multiplier term is a product of means.  To
+stay in integers every factor of a reel whose strip shows a drawn multiplier
+is scaled by :math:`D_m` (lcm of the phase's multiplier weight sums): scaling
+all rows of a reel by the same integer multiplies every product term alike,
+so the scale :math:`\prod_r s_r^2` is divided out once with the number of stop
+combinations.  A fixed multiplier is deterministic (m x count).  The
+indicator :math:`[c_{p,n} = 0]`, the OAK probabilities and the hit frequency
+do not change, since m >= 1.
+
 Per-reel tables are int64 numpy arrays (object arrays if a bound says int64 could
 overflow); the cross-reel products are Python integers; Fractions are formed
 once, at the end.  Nothing is a float.
@@ -35,7 +56,7 @@ once, at the end.  Nothing is a float.
 References
 ----------
 Rules page sections 6 (ways), 7 (fish values), 8 (collect), 9 (win of a
-spin), 10 (trigger), 11 (level multiplier).
+spin), 10 (trigger), 11 (level multiplier); issue 9 (WILD multipliers).
 """
 from __future__ import annotations
 
@@ -46,7 +67,7 @@ from math import lcm, prod
 
 import numpy as np
 
-from exact.model import FISH, KEY, PAY, SCATTER, WILD, GameModel, MathSet, Phase
+from exact.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
 from exact.moments import CountSplit, PhaseAnalysis
 
 _INT64_SAFE = 2**62
@@ -108,6 +129,20 @@ class ReelTables:
         D x E[sum of FISH values in the window], credits x D.
     fish_var : ndarray, shape (stops,), int64 or object
         D^2 x Var[sum of FISH values in the window].
+    scale : int
+        s_r: the integer every factor of this reel is scaled by; D_m (the
+        WILD multiplier scale of the phase) if the strip shows a WILD with
+        a drawn multiplier, else 1.
+    ways_mean : ndarray, shape (n_pay, stops), int64 or object
+        s_r x E[c_p | stop]: the ways count of each pay symbol with every
+        substituting WILD counted as its multiplier (mean of a drawn one);
+        equals ``ways_count`` without WILD multipliers.
+    wild_var : ndarray, shape (n_drawn, stops), int64 or object
+        For each WILD with a drawn multiplier on the strip (k = 0..n_drawn-1):
+        s_r^2 x its variance contribution to every count it enters, n_w
+        Var(m) (mode ``wild``) or n_w^2 Var(M) (mode ``reel``).
+    wild_subst : ndarray, shape (n_drawn, n_pay), bool
+        wild_subst[k, p]: drawn WILD k substitutes for pay symbol p.
     """
 
     counts: np.ndarray
@@ -116,6 +151,10 @@ class ReelTables:
     scatters: np.ndarray
     fish_mean: np.ndarray
     fish_var: np.ndarray
+    scale: int
+    ways_mean: np.ndarray
+    wild_var: np.ndarray
+    wild_subst: np.ndarray
 
     @property
     def stops(self) -> int:
@@ -132,29 +171,44 @@ def window_codes(strip: np.ndarray, rows: int) -> np.ndarray:
     return strip[idx]
 
 
+def _weights_scale(tables) -> int:
+    """The lcm of the weight sums of integer weight tables (1 if none)."""
+    return lcm(1, *(sum(w) for w in tables))
+
+
+def _scaled_moments(pairs, d: int) -> tuple[int, int]:
+    """D E[v] and D^2 Var[v] of a value drawn from (value, integer weight) pairs, D a multiple of the weight sum W.
+
+    Exact integers: D E[v] = (D/W) sum w v and D^2 Var[v] = (D/W)^2 (W sum w v^2 - (sum w v)^2).
+    """
+    total = sum(w for _, w in pairs)
+    f = d // total
+    s1 = sum(w * v for v, w in pairs)
+    s2 = sum(w * v * v for v, w in pairs)
+    return f * s1, f * f * (total * s2 - s1 * s1)
+
+
 def fish_scale(model: GameModel, table: str) -> int:
     """D: the lcm of the weight sums of every FISH symbol's table ``table`` (1 if none)."""
-    return lcm(1, *(sum(s.weights[table]) for s in model.of_kind(FISH) if table in s.weights))
+    return _weights_scale(s.weights[table] for s in model.of_kind(FISH) if table in s.weights)
+
+
+def multiplier_scale(model: GameModel, table: str) -> int:
+    """D_m: the lcm of the weight sums of every drawn WILD multiplier's table ``table`` (1 if none)."""
+    return _weights_scale(s.multiplier.weights[table] for s in model.of_kind(WILD)
+                          if s.has_random_multiplier and table in s.multiplier.weights)
 
 
 def fish_moments_scaled(model: GameModel, table: str, d: int) -> tuple[np.ndarray, np.ndarray]:
     """Per symbol code: D E[v] and D^2 Var[v] of its FISH value (0 for non-FISH), int arrays.
 
-    Exact integers because D is a multiple of every weight sum W:
-    D E[v] = (D/W) sum w v and D^2 Var[v] = (D/W)^2 (W sum w v^2 - (sum w v)^2).
+    Exact integers because D is a multiple of every weight sum (:func:`_scaled_moments`).
     """
     mean = [0] * len(model.symbols)
     var = [0] * len(model.symbols)
     for code, s in enumerate(model.symbols):
-        if s.kind != FISH or table not in s.weights:
-            continue
-        w = s.weights[table]
-        total = sum(w)
-        f = d // total
-        s1 = sum(wi * v for wi, v in zip(w, s.values))
-        s2 = sum(wi * v * v for wi, v in zip(w, s.values))
-        mean[code] = f * s1
-        var[code] = f * f * (total * s2 - s1 * s1)
+        if s.kind == FISH and table in s.weights:
+            mean[code], var[code] = _scaled_moments(tuple(zip(s.values, s.weights[table])), d)
     return _int_array(mean), _int_array(var)
 
 
@@ -165,13 +219,28 @@ def _int_array(values) -> np.ndarray:
     return np.array(values, dtype=object)
 
 
-def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int) -> ReelTables:
-    """Window tables of one reel strip for a phase with FISH weight table ``table``.
+def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int = 1) -> ReelTables:
+    """Window tables of one reel strip for a phase with weight table ``table`` (FISH values, WILD multipliers).
+
+    Parameters
+    ----------
+    model : GameModel
+    strip : ndarray, shape (stops,), int64
+        Symbol codes of the reel strip.
+    table : str
+        Weight-table name of the phase (``base``, ``level1``, ...).
+    d : int
+        Fish scale D (:func:`fish_scale`).
+    dm : int
+        WILD multiplier scale D_m (:func:`multiplier_scale`); it becomes the
+        reel's ``scale`` if the strip shows a WILD with a drawn multiplier.
 
     Raises
     ------
     ValueError
-        If a FISH symbol on the strip has no weight table ``table``.
+        If a FISH symbol or a WILD with a drawn multiplier on the strip has
+        no weight table ``table``, or ``dm`` is not a multiple of that WILD's
+        weight sum (a caller that does not handle drawn multipliers).
     """
     n_sym = len(model.symbols)
     win = window_codes(strip, model.rows)
@@ -189,10 +258,93 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int) -> Reel
     keys = counts[kinds == KEY].sum(axis=0)
     scatters = counts[kinds == SCATTER].sum(axis=0)
     mean, var = fish_moments_scaled(model, table, d)
+    scale, ways_mean, wild_var, wild_subst = wild_multiplier_tables(model, counts, pay_codes, ways_count, table, dm)
     t = ReelTables(counts=counts, ways_count=ways_count, keys=keys, scatters=scatters,
-                   fish_mean=_dot(mean, counts), fish_var=_dot(var, counts))
+                   fish_mean=_dot(mean, counts), fish_var=_dot(var, counts),
+                   scale=scale, ways_mean=ways_mean, wild_var=wild_var, wild_subst=wild_subst)
     _check_weights(model, [t], table)
     return t
+
+
+def wild_multiplier_tables(model: GameModel, counts: np.ndarray, pay_codes: np.ndarray, ways_count: np.ndarray,
+                           table: str, dm: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    r"""The random ways counts of one reel: scale, scaled means and covariance pieces.
+
+    With WILD multipliers the ways count of pay symbol p on a reel is
+    :math:`c_p = n_p + Y_p`, :math:`Y_p` the sum of the multipliers of the
+    WILDs in the window that substitute for p.  Given the stop, each WILD w
+    with a drawn multiplier adds :math:`n_w \mu_w` to :math:`E[Y_p]` and,
+    independently of every other draw (other WILD symbols, FISH values),
+    :math:`n_w \mathrm{Var}(m_w)` (mode ``wild``: one draw per WILD) or
+    :math:`n_w^2 \mathrm{Var}(M_w)` (mode ``reel``: one draw shared on the
+    reel) to :math:`\mathrm{Cov}(Y_p, Y_q)` for every p, q it substitutes for.
+    A fixed multiplier m adds :math:`m n_w`, no variance.  Everything is
+    scaled by s = D_m when the strip shows a drawn multiplier, so every
+    entry is an integer.
+
+    Parameters
+    ----------
+    counts : ndarray, shape (n_symbols, stops), int64
+    pay_codes : ndarray, shape (n_pay,), int
+    ways_count : ndarray, shape (n_pay, stops), int64
+        Unweighted count of each pay symbol plus its WILDs.
+
+    Returns
+    -------
+    scale : int
+    ways_mean : ndarray, shape (n_pay, stops), int64 or object
+        s x E[c_p | stop].
+    wild_var : ndarray, shape (n_drawn, stops), int64 or object
+        s^2 x the variance contribution of each drawn WILD.
+    wild_subst : ndarray, shape (n_drawn, n_pay), bool
+
+    Raises
+    ------
+    ValueError
+        A drawn WILD on the strip without weight table ``table``, or ``dm``
+        not a multiple of its weight sum.
+    """
+    wilds = [(code, s) for code, s in enumerate(model.symbols)
+             if s.kind == WILD and s.multiplier is not None and counts[code].any()]
+    drawn = [(code, s) for code, s in wilds if s.multiplier.is_random]
+    n_pay = len(pay_codes)
+    if not wilds:
+        return 1, ways_count, np.zeros((0, counts.shape[1]), dtype=np.int64), np.zeros((0, n_pay), dtype=bool)
+    for _, s in drawn:
+        if table not in s.multiplier.weights:
+            raise ValueError(f"{s.name} has no multiplier weight table {table!r}")
+        if dm % sum(s.multiplier.weights[table]):
+            raise ValueError(f"{s.name}: drawn WILD multipliers need the multiplier scale D_m "
+                             f"(not supported by this computation)")
+    scale = dm if drawn else 1
+    names = [model.symbols[p].name for p in pay_codes]
+    subst = {code: np.array([s.substitutes_for(n) for n in names], dtype=bool) for code, s in wilds}
+    # s x E[multiplier] per WILD code (a WILD without multiplier counts 1)
+    per_code = [scale if s.kind == WILD else 0 for s in model.symbols]
+    var_rows = []
+    for code, s in wilds:
+        m1, m2 = _scaled_moments(s.multiplier.table(table), scale)
+        per_code[code] = m1
+        if s.multiplier.is_random:
+            n = counts[code].astype(object)
+            var_rows.append(m2 * (n if s.multiplier.mode == PER_WILD else n * n))
+    mean = [[0] * len(model.symbols) for _ in range(n_pay)]
+    for i, p in enumerate(pay_codes):
+        mean[i][p] = scale
+        for code, s in enumerate(model.symbols):
+            if s.kind == WILD and s.substitutes_for(names[i]):
+                mean[i][code] = per_code[code]
+    ways_mean = _int_matrix(np.array(mean, dtype=object).dot(counts.astype(object)))
+    wild_var = _int_matrix(np.array(var_rows, dtype=object).reshape(len(drawn), counts.shape[1]))
+    wild_subst = np.array([subst[code] for code, _ in drawn], dtype=bool).reshape(len(drawn), n_pay)
+    return scale, ways_mean, wild_var, wild_subst
+
+
+def _int_matrix(values: np.ndarray) -> np.ndarray:
+    """An object array of Python ints as int64 if every entry fits safely, else unchanged."""
+    if all(abs(int(v)) < _INT64_SAFE for v in values.flat):
+        return values.astype(np.int64)
+    return values
 
 
 def _dot(per_symbol: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -237,39 +389,72 @@ def product_terms(model: GameModel, tables: list[ReelTables], d: int) -> list[Te
 
 
 def term_factors(model: GameModel, terms: list[Term], r: int, t: ReelTables) -> tuple[np.ndarray, np.ndarray]:
-    """Reel r's factor of every term.
+    """Reel r's factor of every term (its conditional mean given the stop), scaled by the reel's ``t.scale``.
 
     Returns
     -------
-    x : ndarray, shape (n_terms, stops), int64
-        The deterministic part of g_{t,r}(s).
+    x : ndarray, shape (n_terms, stops), int64 (object if large)
+        s_r x the deterministic part of g_{t,r}(s); for a ways term on a reel
+        of its combination, s_r x E[c_p | s] (WILD multipliers at their mean).
     phi : ndarray, shape (n_terms,), bool
         True where g_{t,r} = x * (D x sum of FISH values on the reel), a random factor.
     """
     pay_index = {s.name: i for i, s in enumerate(model.pay_symbols)}
-    x = np.ones((len(terms), t.stops), dtype=np.int64)
+    dtype = object if t.ways_mean.dtype == object else np.int64
+    x = np.full((len(terms), t.stops), t.scale, dtype=dtype)
     phi = np.zeros(len(terms), dtype=bool)
     for i, term in enumerate(terms):
         if term.kind == "ways":
-            c = t.ways_count[pay_index[term.symbol]]
+            p = pay_index[term.symbol]
             if r < term.oak:
-                x[i] = c
+                x[i] = t.ways_mean[p]
             elif r == term.oak:  # 0-based reel index oak is the reel after the combination
-                x[i] = c == 0
+                x[i] = t.scale * (t.ways_count[p] == 0)
         elif term.kind == "collect":
             if r == term.key_reel:
-                x[i] = t.keys
+                x[i] = t.scale * t.keys
             if r == term.fish_reel:
                 phi[i] = True
     return x, phi
 
 
-def distinct_factors(x: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct rows of (phi, x): (x_distinct, phi_distinct, index of each term's row)."""
+def wild_tags(model: GameModel, terms: list[Term], r: int, t: ReelTables) -> np.ndarray | None:
+    """Which drawn WILD multipliers enter each term's factor on reel r, as a bit mask.
+
+    Returns
+    -------
+    ndarray, shape (n_terms,), int64, or None
+        Bit k set where the factor is the ways count c_p of a combination
+        running through reel r and drawn WILD k of the reel substitutes for
+        p (so the factor is random); None if the reel has no drawn multiplier.
+    """
+    if not len(t.wild_subst):
+        return None
+    pay_index = {s.name: i for i, s in enumerate(model.pay_symbols)}
+    bits = (t.wild_subst.astype(np.int64) << np.arange(len(t.wild_subst))[:, None]).sum(axis=0)
+    return np.array([bits[pay_index[term.symbol]] if term.kind == "ways" and r < term.oak else 0
+                     for term in terms], dtype=np.int64)
+
+
+def distinct_factors(x: np.ndarray, phi: np.ndarray, tags: np.ndarray | None = None):
+    """The distinct rows of (phi, drawn-WILD tag, x).
+
+    Two terms whose factors have equal conditional means, the same FISH flag
+    and the same drawn-WILD mask are the same random variable, so the
+    per-reel matrices need only the distinct rows.
+
+    Returns
+    -------
+    (x_distinct, phi_distinct, tags_distinct or None, inv)
+        inv[t] is the distinct row of term t.
+    """
     rows: dict[bytes, int] = {}
-    inv = np.array([rows.setdefault(bytes([int(f)]) + row.tobytes(), len(rows)) for f, row in zip(phi, x)])
+    head = phi.astype(np.int64) if tags is None else phi.astype(np.int64) + 2 * tags
+    body = x if x.dtype != object else [repr(list(row)).encode() for row in x]
+    inv = np.array([rows.setdefault(int(h).to_bytes(8, "little", signed=True) + bytes(row), len(rows))
+                    for h, row in zip(head, body)])
     first_of = np.unique(inv, return_index=True)[1]
-    return x[first_of], phi[first_of], inv
+    return x[first_of], phi[first_of], (None if tags is None else tags[first_of]), inv
 
 
 def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, counts: dict[str, np.ndarray],
@@ -288,14 +473,18 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     iu, ju : ndarray, shape (n_pairs,), int
         The (t, u) pairs wanted, t <= u (upper triangle).
     dedupe : tuple, optional
-        ``distinct_factors(x, phi)`` when already known.
+        ``distinct_factors(x, phi, tags)`` when already known (then x and phi
+        are ignored).
 
     Returns
     -------
     dict name -> dict (int or tuple of int) -> ndarray, shape (n_pairs,), object (Python ints)
         For each named count, d -> sum over stops s whose count is d of
-        E[g_t(s) g_u(s)]; the FISH variance adds x_t x_u D^2 Var[F | s] where
-        phi_t and phi_u.
+        E[g_t(s) g_u(s)] = E[g_t | s] E[g_u | s] + Cov(g_t, g_u | s); the
+        FISH variance adds x_t x_u D^2 Var[F | s] where phi_t and phi_u, and
+        each drawn WILD multiplier k adds its ``t.wild_var[k]`` where both
+        tags have bit k (FISH values and multipliers are independent, so no
+        mixed covariance).  Scaled by ``t.scale`` squared.
 
     Notes
     -----
@@ -303,14 +492,20 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     whose combination ended before this reel has factor 1), so the matrices
     are computed over the distinct factors only and then expanded.
     """
-    x, phi, inv = distinct_factors(x, phi) if dedupe is None else dedupe
+    x, phi, tags, inv = distinct_factors(x, phi) if dedupe is None else dedupe
     mean_factor = np.where(phi[:, None], t.fish_mean[None, :], 1)
     gbar = x * mean_factor
     xphi = x * phi[:, None]
     big = max(int(np.max(np.abs(gbar), initial=0)), 1) ** 2 * t.stops
     big += max(int(np.max(np.abs(xphi), initial=0)), 1) ** 2 * max(int(np.max(t.fish_var, initial=0)), 1) * t.stops
-    dtype = np.int64 if big < _INT64_SAFE and gbar.dtype != object and t.fish_var.dtype != object else object
+    wsel = None
+    if tags is not None and tags.any():
+        wsel = ((tags[:, None] >> np.arange(len(t.wild_var))[None, :]) & 1).astype(np.int64)  # (distinct, n_drawn)
+        big += int(t.wild_var.sum())
+    dtype = np.int64 if (big < _INT64_SAFE and gbar.dtype != object and t.fish_var.dtype != object
+                         and t.wild_var.dtype != object) else object
     gbar, xphi, var = gbar.astype(dtype), xphi.astype(dtype), t.fish_var.astype(dtype)
+    wvar = t.wild_var.astype(dtype)
     names = list(counts)
     arrays = {n: (counts[n] if isinstance(counts[n], tuple) else (counts[n],)) for n in names}
     code = np.zeros(t.stops, dtype=np.int64)
@@ -330,6 +525,8 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
         if phi.any():
             xp = xphi[:, sel]
             m = m + (xp * var[sel][None, :]) @ xp.T
+        if wsel is not None:
+            m = m + (wsel.astype(dtype) * wvar[:, sel].sum(axis=1)[None, :]) @ wsel.T.astype(dtype)
         vec = m[a, b].astype(object)
         for n, d in zip(names, g):
             out[n][d] = out[n][d] + vec if d in out[n] else vec
@@ -435,19 +632,26 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     shared = {} if shared is None else shared
     strips = ms.phase_strips(phase)
     d = fish_scale(model, phase.weights)
-    key = ("structure", phase.strips, d)
-    if key in shared:   # same strips and fish scale: only the fish moments differ
+    dm = multiplier_scale(model, phase.weights)
+    # the drawn WILD multiplier tables of the phase shape the ways factors: part of the cache key
+    drawn = tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in model.of_kind(WILD)
+                  if s.has_random_multiplier)
+    key = ("structure", phase.strips, d, dm, drawn)
+    if key in shared:   # same strips, scales and multiplier tables: only the fish moments differ
         tables, terms, dedupes = shared[key]
         mean, var = fish_moments_scaled(model, phase.weights, d)
         _check_weights(model, tables, phase.weights)
         tables = [dataclasses.replace(t, fish_mean=_dot(mean, t.counts), fish_var=_dot(var, t.counts))
                   for t in tables]
     else:
-        tables = [reel_tables(model, s, phase.weights, d) for s in strips.codes]
+        tables = [reel_tables(model, s, phase.weights, d, dm) for s in strips.codes]
         terms = product_terms(model, tables, d)
-        dedupes = [distinct_factors(*term_factors(model, terms, r, t)) for r, t in enumerate(tables)]
+        dedupes = [distinct_factors(*term_factors(model, terms, r, t), wild_tags(model, terms, r, t))
+                   for r, t in enumerate(tables)]
         shared[key] = (tables, terms, dedupes)
-    total = prod(t.stops for t in tables)
+    # every factor of reel r carries s_r: the second-moment products carry prod s_r^2 (1 without
+    # drawn WILD multipliers), divided out with the number of stop combinations
+    total = prod(t.stops for t in tables) * prod(t.scale for t in tables) ** 2
     mult = phase.multiplier
 
     n_terms = len(terms)

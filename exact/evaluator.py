@@ -5,6 +5,16 @@ calls it, so each checks the other in the brute-force tests.  It is correct for
 any window, also for windows the rules page's strips never show (several
 specials or WILDs on one reel).
 
+WILD multipliers (a game-file rule beyond the rules page, issue 9): a WILD
+with multiplier m counts as m in the per-reel count of every pay symbol it
+substitutes for, so ways = product over the combination's reels of (count of
+the pay symbol + sum of the multipliers of the substituting WILDs on the
+reel) and pay = paytable value x ways (section 6 with that change).  m >= 1,
+so a multiplier never changes whether a combination continues.  Drawn
+multipliers are given explicitly, like FISH values: one per WILD in the
+window (mode ``wild``) or one per reel showing the WILD (mode ``reel``),
+reel-major, top to bottom (:func:`wild_draws`).
+
 Source: rules page sections 6 (ways pays), 8 (collect), 9 (win of a spin),
 10 (free spins trigger) and 11 (level multiplier).
 """
@@ -14,7 +24,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Sequence
 
-from exact.model import FISH, KEY, PAY, SCATTER, WILD, GameModel
+from exact.model import FISH, KEY, PER_WILD, SCATTER, GameModel
 
 Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
 
@@ -24,7 +34,7 @@ class WayWin:
     """The ways pay of one pay symbol (section 6).
 
     ``oak`` reels in the combination, ``ways`` = product of the per-reel counts
-    of the symbol plus WILD, ``pay`` = paytable value x ways, in credits
+    of the symbol plus WILD (each WILD counted as its multiplier), ``pay`` = paytable value x ways, in credits
     before the level multiplier.
     """
 
@@ -59,6 +69,9 @@ class SpinResult:
         Level multiplier (1 in the base game, section 11).
     win : int
         multiplier x (ways_pays + collect + scatter_pay), credits (section 9).
+    wild_values : tuple of int
+        The drawn WILD multipliers used, in :func:`wild_draws` order (empty
+        without drawn multipliers).
     """
 
     window: tuple[tuple[str, ...], ...]
@@ -71,6 +84,7 @@ class SpinResult:
     multiplier: int
     win: int
     scatter_pay: int = 0
+    wild_values: tuple[int, ...] = ()
 
 
 def canonical_window(model: GameModel, window: Window) -> tuple[tuple[str, ...], ...]:
@@ -92,34 +106,48 @@ def canonical_window(model: GameModel, window: Window) -> tuple[tuple[str, ...],
     return tuple(out)
 
 
-def ways_pays(model: GameModel, window: Window) -> tuple[WayWin, ...]:
-    """Ways pays of a window, section 6, literally.
+def ways_pays(model: GameModel, window: Window,
+              wild_multipliers: Sequence[Sequence[int]] | None = None) -> tuple[WayWin, ...]:
+    """Ways pays of a window, section 6, literally, with WILD multipliers.
 
     Each pay symbol is examined independently: its combination starts on
     reel 1 and continues while a reel shows the symbol or a WILD; the OAK is
-    the number of reels in the combination; ways = product of the counts;
-    the symbol pays once, for this longest combination, if its paytable value
-    is not 0.  Blockers (KEY, FS, FISH) never count.  A WILD counts for the
-    pay symbols it substitutes for (every pay symbol unless the game file
-    names a subset).
+    the number of reels in the combination; the symbol pays once, for this
+    longest combination, if its paytable value is not 0.  Blockers (KEY, FS,
+    FISH) never count.  A WILD counts for the pay symbols it substitutes for
+    (every pay symbol unless the game file names a subset).
+
+    WILD multipliers (game file ``multiplier`` of a WILD): on each reel of
+    the combination the count is (number of the pay symbol) + (sum of the
+    multipliers of the substituting WILDs), and ways = product of these
+    counts; pay = paytable value x ways.  Without multipliers every WILD
+    counts 1 (the rules page).  A multiplier is >= 1, so it never changes the
+    OAK or whether the symbol pays.
 
     Parameters
     ----------
     model : GameModel
     window : shape (reels, rows) of symbol names
+    wild_multipliers : shape (reels, rows) of int, optional
+        The multiplier of each cell (used at WILD cells only), from
+        :func:`cell_multipliers`; default: fixed multipliers at their value,
+        drawn ones at their lowest value, 1 for a WILD without multiplier.
 
     Returns
     -------
     tuple of WayWin, credits before the level multiplier.
     """
+    if wild_multipliers is None:
+        wild_multipliers = cell_multipliers(model, window)
     wins = []
     for sym in model.pay_symbols:
         counts = []
-        for col in window:
-            c = sum(1 for name in col if name == sym.name or model.symbol(name).substitutes_for(sym.name))
-            if c == 0:
+        for r, col in enumerate(window):
+            present = [name == sym.name or model.symbol(name).substitutes_for(sym.name) for name in col]
+            if not any(present):
                 break
-            counts.append(c)
+            counts.append(sum(1 if name == sym.name else wild_multipliers[r][i]
+                              for i, (name, here) in enumerate(zip(col, present)) if here))
         oak = len(counts)
         if oak == 0:
             continue
@@ -130,13 +158,83 @@ def ways_pays(model: GameModel, window: Window) -> tuple[WayWin, ...]:
     return tuple(wins)
 
 
+def wild_draws(model: GameModel, window: Window) -> tuple[tuple[int, int], ...]:
+    """The WILD multiplier draws of a window: (reel, row) of the WILD that shows each drawn value.
+
+    Reel-major, top to bottom: mode ``wild`` draws once per WILD symbol in
+    the window; mode ``reel`` draws once per reel showing that WILD symbol
+    (at its top-most cell; the other WILDs of the symbol on the reel share
+    the value); fixed multipliers draw nothing.
+    """
+    out = []
+    for r, col in enumerate(window):
+        seen = set()
+        for i, name in enumerate(col):
+            s = model.symbol(name)
+            if s.has_random_multiplier and (s.multiplier.mode == PER_WILD or s.name not in seen):
+                out.append((r, i))
+                seen.add(s.name)
+    return tuple(out)
+
+
+def default_wild_values(model: GameModel, window: Window) -> tuple[int, ...]:
+    """The lowest multiplier of each WILD draw of the window (:func:`wild_draws` order)."""
+    return tuple(min(model.symbol(window[r][i]).multiplier.values) for r, i in wild_draws(model, window))
+
+
+def cell_multipliers(model: GameModel, window: Window,
+                     wild_values: Sequence[int] | None = None) -> tuple[tuple[int, ...], ...]:
+    """The multiplier of each cell of a window, shape (reels, rows), int (1 where no WILD multiplier).
+
+    Parameters
+    ----------
+    model : GameModel
+    window : shape (reels, rows) of symbol names (canonical names)
+    wild_values : sequence of int, optional
+        One drawn value per entry of :func:`wild_draws`; default the lowest
+        value of each.  Fixed multipliers take their value.
+
+    Raises
+    ------
+    ValueError
+        If the number of values differs from the draws of the window, or a
+        value is not one the WILD can take.
+    """
+    draws = wild_draws(model, window)
+    values = default_wild_values(model, window) if wild_values is None else tuple(wild_values)
+    if len(values) != len(draws):
+        raise ValueError(f"{len(values)} WILD multiplier values given for {len(draws)} drawn "
+                         f"WILD multipliers in the window")
+    drawn = {}
+    for (r, i), v in zip(draws, values):
+        s = model.symbol(window[r][i])
+        if v not in s.multiplier.values:
+            raise ValueError(f"{s.name} multiplier cannot be {v} (values: {', '.join(map(str, s.multiplier.values))})")
+        drawn[(r, i)] = v
+    out = []
+    for r, col in enumerate(window):
+        row = []
+        for i, name in enumerate(col):
+            s = model.symbol(name)
+            if s.multiplier is None:
+                row.append(1)
+            elif not s.multiplier.is_random:
+                row.append(s.multiplier.values[0])
+            elif s.multiplier.mode == PER_WILD:
+                row.append(drawn[(r, i)])
+            else:  # per reel: the value drawn at the top-most WILD of this symbol on the reel
+                row.append(drawn[(r, col.index(name))])
+        out.append(tuple(row))
+    return tuple(out)
+
+
 def default_fish_values(model: GameModel, window: Window) -> tuple[int, ...]:
     """The lowest value of each FISH symbol in the window, reel-major, top to bottom."""
     return tuple(min(model.symbol(n).values) for col in window for n in col if model.symbol(n).kind == FISH)
 
 
 def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None = None,
-             multiplier: int = 1) -> SpinResult:
+             multiplier: int = 1, wild_values: Sequence[int] | None = None) -> SpinResult:
     """Win of one spin, section 9: ways pays + collect, times the level multiplier.
 
     Parameters
@@ -148,6 +246,12 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
         top-to-bottom order.  Default: the lowest value of each.
     multiplier : int
         Level multiplier (section 11); 1 in the base game.
+    wild_values : sequence of int, optional
+        The drawn WILD multipliers, in the order of :func:`wild_draws`
+        (reel-major, top to bottom; one per WILD in the window for mode
+        ``wild``, one per reel showing the WILD for mode ``reel``; fixed
+        multipliers take none).  Default: the lowest value of each.  See
+        :func:`ways_pays` for how a multiplier counts.
 
     Returns
     -------
@@ -159,7 +263,8 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     ValueError
         If the window has the wrong shape or an unknown symbol, if the number
         of fish values differs from the FISH symbols in the window, or a value
-        is not one the symbol can show (section 7).
+        is not one the symbol can show (section 7); the same for the WILD
+        multiplier values.
 
     Examples
     --------
@@ -181,7 +286,8 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     for (n, s), v in zip(fish, fish_values):
         if v not in s.values:
             raise ValueError(f"{n} cannot show {v} (values: {', '.join(map(str, s.values))})")
-    wins = ways_pays(model, window)
+    cells = cell_multipliers(model, window, wild_values)
+    wins = ways_pays(model, window, cells)
     ways_total = sum(w.pay for w in wins)
     keys = sum(1 for col in window for n in col if model.symbol(n).kind == KEY)
     scatters = sum(1 for col in window for n in col if model.symbol(n).kind == SCATTER)
@@ -190,4 +296,5 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     scatter_pay = model.scatter_pay(scatters)
     return SpinResult(window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
                       collect=collect, scatters=scatters, multiplier=multiplier,
-                      win=multiplier * (ways_total + collect + scatter_pay), scatter_pay=scatter_pay)
+                      win=multiplier * (ways_total + collect + scatter_pay), scatter_pay=scatter_pay,
+                      wild_values=tuple(cells[r][i] for r, i in wild_draws(model, window)))

@@ -19,6 +19,61 @@ import numpy as np
 PAY, WILD, KEY, SCATTER, FISH = "pay", "wild", "key", "scatter", "fish"
 SYMBOL_CLASSES = (PAY, WILD, KEY, SCATTER, FISH)
 BLOCKER_CLASSES = (KEY, SCATTER, FISH)
+#: WILD multiplier modes: one fixed value; one draw per WILD symbol in the window; one draw per reel.
+FIXED, PER_WILD, PER_REEL = "fixed", "wild", "reel"
+MULTIPLIER_MODES = (PER_WILD, PER_REEL)
+
+
+@dataclass(frozen=True)
+class WildMultiplier:
+    """The multiplier of a WILD symbol (game file key ``multiplier`` of a WILD).
+
+    Semantics (ways games, rules page section 6 with one change): a WILD with
+    multiplier m counts as m, not 1, in the per-reel count of every pay
+    symbol it substitutes for, so
+
+    ways = product over the combination's reels of
+    (count of the pay symbol + sum of the multipliers of the substituting WILDs on the reel),
+
+    and the pay is the paytable value x ways.  Since m >= 1 the multiplier
+    never changes whether a combination continues, its OAK, or whether it pays.
+
+    Attributes
+    ----------
+    values : tuple of int
+        Possible multipliers, each an integer >= 1; one value when ``mode`` is
+        ``fixed``.
+    weights : mapping str -> tuple of int
+        Weight-table name (``"base"``, ``"level1"``, ... as for FISH values,
+        section 7) -> integer weight of each value; empty when fixed.
+    mode : str
+        ``fixed``: always ``values[0]``.  ``wild``: every WILD of this symbol
+        in the window draws its value independently.  ``reel``: one value is
+        drawn per reel and shared by every WILD of this symbol on that reel.
+        Draws are independent of the stops, of the FISH values and of each
+        other.
+    """
+
+    values: tuple[int, ...]
+    weights: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    mode: str = FIXED
+
+    @property
+    def is_random(self) -> bool:
+        """True unless the multiplier is one fixed value."""
+        return self.mode != FIXED
+
+    def table(self, name: str) -> tuple[tuple[int, int], ...]:
+        """(value, integer weight) pairs of the weight table ``name``; ((m, 1),) when fixed.
+
+        Raises
+        ------
+        KeyError
+            If a random multiplier has no weight table named ``name``.
+        """
+        if not self.is_random:
+            return ((self.values[0], 1),)
+        return tuple(zip(self.values, self.weights[name]))
 
 
 @dataclass(frozen=True)
@@ -49,6 +104,9 @@ class Symbol:
     substitutes : frozenset of str
         WILD only: the pay symbols it substitutes for; empty means every pay
         symbol (rules page section 6).
+    multiplier : WildMultiplier or None
+        WILD only: its multiplier in the ways count (see
+        :class:`WildMultiplier`); None counts the WILD as 1 (rules page).
     pays (scatter symbols) : tuple of int
         For a scatter, ``pays[n - 1]`` is the scatter pay for n scatter
         symbols anywhere in the window, in credits (empty: pays nothing).
@@ -62,6 +120,12 @@ class Symbol:
     weights: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
     substitutes: frozenset[str] = frozenset()
+    multiplier: WildMultiplier | None = None
+
+    @property
+    def has_random_multiplier(self) -> bool:
+        """True for a WILD whose multiplier is drawn from a weight table."""
+        return self.multiplier is not None and self.multiplier.is_random
 
     @property
     def is_blocker(self) -> bool:

@@ -1,13 +1,14 @@
 """``rtp spin``: one spin of a math set, evaluated by the rules-page evaluator.
 
-Source: rules page sections 3 (window from stops), 6-11 (the win of a spin).
+Source: rules page sections 3 (window from stops), 6-11 (the win of a spin);
+WILD multipliers as in :mod:`exact.evaluator` (``--wild`` gives the drawn values).
 """
 from __future__ import annotations
 
 import json
 
 from exact.cli import UsageError, add_set_argument, int_list
-from exact.evaluator import default_fish_values, evaluate
+from exact.evaluator import cell_multipliers, default_fish_values, evaluate, wild_draws
 from strips.loader import load_math_set
 
 
@@ -17,6 +18,9 @@ def add_arguments(p) -> None:
     p.add_argument("--stops", required=True, help="stop positions, one per reel, e.g. 10,11,81,14,32")
     p.add_argument("--fish", default=None, help="value of each FISH in the window, reel-major, top to bottom "
                    "(default: the lowest value of each)")
+    p.add_argument("--wild", default=None, help="drawn multiplier of each WILD in the window (mode wild) or of "
+                   "each reel showing the WILD (mode reel), reel-major, top to bottom (default: the lowest "
+                   "value of each); games with drawn WILD multipliers only")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -45,10 +49,13 @@ def run(args) -> int:
             raise UsageError(f"rtp: stop {s} of reel {r + 1} is outside 0..{n - 1}")
     window = strips.window(stops, model.rows)
     fish = None if args.fish is None else int_list(args.fish, "--fish")
+    wild = None if args.wild is None else int_list(args.wild, "--wild")
     try:
-        res = evaluate(model, window, fish, phase.multiplier)
+        res = evaluate(model, window, fish, phase.multiplier, wild)
+        cells = cell_multipliers(model, window, wild)
     except ValueError as e:
         raise UsageError(f"rtp: {e}") from None
+    multiplied = any(s.multiplier is not None for s in model.symbols)
     if args.json:
         out = {
             "set": ms.name, "phase": phase.name, "stops": stops,
@@ -57,18 +64,24 @@ def run(args) -> int:
             "ways_pays": res.ways_pays, "fish_sum": res.fish_sum, "collect": res.collect,
             "keys": res.keys, "fs": res.scatters, "multiplier": res.multiplier, "win": res.win,
         }
+        if multiplied:  # games with WILD multipliers: each WILD's multiplier, window layout
+            out["wild_multipliers"] = [[cells[r][i] if model.symbol(window[r][i]).kind == "wild" else None
+                                        for r in range(model.reels)] for i in range(model.rows)]
+            out["wild_values"] = list(res.wild_values)
         print(json.dumps(out, indent=2))
         return 0
     print(f"math set {ms.name}, phase {phase.name} ({phase.strips} strips), stops {','.join(map(str, stops))}")
     fish_iter = iter(res_fish_values(model, window, fish))
-    cells = [[None] * model.reels for _ in range(model.rows)]
+    text = [[None] * model.reels for _ in range(model.rows)]
     for r in range(model.reels):
         for i in range(model.rows):
             name = window[r][i]
-            cells[i][r] = f"{name}={next(fish_iter)}" if model.symbol(name).kind == "fish" else name
-    width = max(9, max(len(c) for row in cells for c in row) + 2)
+            kind = model.symbol(name).kind
+            text[i][r] = (f"{name}={next(fish_iter)}" if kind == "fish"
+                          else f"{name}=x{cells[r][i]}" if kind == "wild" and multiplied else name)
+    width = max(9, max(len(c) for row in text for c in row) + 2)
     print(" " * 7 + "".join(f"Reel {r + 1}".ljust(width) for r in range(model.reels)))
-    for i, row in enumerate(cells):
+    for i, row in enumerate(text):
         print(f"Row {i + 1}  " + "".join(c.ljust(width) for c in row))
     print()
     for w in res.ways:

@@ -30,6 +30,7 @@ from exact.errors import MathSetError
 from exact.model import (
     FISH,
     KEY,
+    MULTIPLIER_MODES,
     PAY,
     SCATTER,
     SYMBOL_CLASSES,
@@ -41,6 +42,7 @@ from exact.model import (
     ReelStrips,
     StripRules,
     Symbol,
+    WildMultiplier,
 )
 
 BUNDLED_DEFAULT = "rules_page"
@@ -300,7 +302,9 @@ def parse_game(data: bytes, file: str) -> GameModel:
         a paytable whose length is not the reel count, negative pays, reels
         out of range, FISH weights that are negative, non-integer, of the
         wrong length or sum to zero, a ladder without levels or with falling
-        thresholds.  Source: rules page sections 3-5, 7, 10, 11.
+        thresholds, a WILD multiplier that is not an integer >= 1 or a valid
+        weighted table (same weight rules as FISH).  Source: rules page
+        sections 3-5, 7, 10, 11.
     """
     text = _decode(data, file)
     try:
@@ -393,19 +397,11 @@ def parse_game(data: bytes, file: str) -> GameModel:
             values = tuple(t.get(spec, path, "values", "ints"))
             if not values or any(v < 0 for v in values):
                 raise t.error(path + ("values",), "must be a non-empty list of credit values >= 0")
-            wt = t.get(spec, path, "weights", dict)
-            for table_name in wt:
-                w = t.get(wt, path + ("weights",), table_name, "ints")
-                if len(w) != len(values):
-                    raise t.error(path + ("weights", table_name),
-                                  f"has {len(w)} weights for {len(values)} values")
-                if any(x < 0 for x in w):
-                    raise t.error(path + ("weights", table_name), "weights must not be negative")
-                if sum(w) == 0:
-                    raise t.error(path + ("weights", table_name), "weights sum to zero")
-                weights[table_name] = tuple(w)
+            weights = _weight_tables(t, spec, path, values)
+        multiplier = _wild_multiplier(t, spec, path) if kind == WILD and "multiplier" in spec else None
         symbols.append(Symbol(name=sname, kind=kind, pays=pays, reels=allowed,
-                              values=values, weights=weights, aliases=aliases, substitutes=substitutes))
+                              values=values, weights=weights, aliases=aliases, substitutes=substitutes,
+                              multiplier=multiplier))
     if not any(s.kind == PAY for s in symbols):
         raise t.error(("symbols",), "the game has no pay symbol")
     pay_names = {s.name for s in symbols if s.kind == PAY}
@@ -458,15 +454,20 @@ def parse_game(data: bytes, file: str) -> GameModel:
             levels.append(Level(number=i + 1, threshold=threshold, spins=spins, multiplier=mult, weights=wname))
         if retrigger and len(levels) > 1:
             raise t.error(("free_spins", "retrigger"), "unsupported rule: retrigger with a multi-level ladder")
-    # every FISH symbol needs a weight table for every phase that can show it
+    # every FISH symbol and every WILD with a drawn multiplier needs a weight table
+    # for every phase that can show it
     tables = ["base"] + [lv.weights for lv in levels]
     for s in symbols:
-        if s.kind != FISH:
+        if s.kind == FISH:
+            weights, where = s.weights, ("symbols", s.name, "weights")
+        elif s.has_random_multiplier:
+            weights, where = s.multiplier.weights, ("symbols", s.name, "multiplier", "weights")
+        else:
             continue
         for tn in tables:
             strip_set = "base" if tn == "base" else fs_strips
-            if s.reels.get(strip_set) and tn not in s.weights:
-                raise t.error(("symbols", s.name, "weights"), f"missing weight table {tn!r}")
+            if s.reels.get(strip_set) and tn not in weights:
+                raise t.error(where, f"missing weight table {tn!r}")
     _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins"), "table")
     return GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
                      strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
@@ -477,11 +478,67 @@ def parse_game(data: bytes, file: str) -> GameModel:
 #: The keys each symbol class may have; any other key is a rule the schema cannot express.
 SYMBOL_KEYS = {
     PAY: ("class", "pays", "aliases"),
-    WILD: ("class", "reels", "aliases", "substitutes"),
+    WILD: ("class", "reels", "aliases", "substitutes", "multiplier"),
     KEY: ("class", "reels", "aliases"),
     SCATTER: ("class", "reels", "aliases", "pays"),
     FISH: ("class", "reels", "aliases", "values", "weights"),
 }
+
+
+def _weight_tables(t: "_Toml", spec: dict, path: tuple, values: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
+    """The ``weights`` table of a FISH symbol or of a WILD multiplier: name -> integer weights.
+
+    Each table (one per phase, section 7) has one integer weight per value,
+    none negative, and a positive sum.
+
+    Raises
+    ------
+    MathSetError
+        At the table that is missing, not a list of integers, of the wrong
+        length, has a negative weight or sums to zero.
+    """
+    wt = t.get(spec, path, "weights", dict)
+    weights = {}
+    for table_name in wt:
+        w = t.get(wt, path + ("weights",), table_name, "ints")
+        if len(w) != len(values):
+            raise t.error(path + ("weights", table_name), f"has {len(w)} weights for {len(values)} values")
+        if any(x < 0 for x in w):
+            raise t.error(path + ("weights", table_name), "weights must not be negative")
+        if sum(w) == 0:
+            raise t.error(path + ("weights", table_name), "weights sum to zero")
+        weights[table_name] = tuple(w)
+    return weights
+
+
+def _wild_multiplier(t: "_Toml", spec: dict, path: tuple) -> WildMultiplier:
+    """A WILD's ``multiplier``: an integer >= 1 (fixed) or ``{ values, weights.<phase>, mode }``.
+
+    ``mode`` is ``wild`` (one draw per WILD symbol in the window) or ``reel``
+    (one draw per reel, shared by every WILD of the symbol on that reel); the
+    weight tables are validated as FISH weight tables (:func:`_weight_tables`).
+
+    Raises
+    ------
+    MathSetError
+        A multiplier that is not an integer >= 1 or a table, values that are
+        not integers >= 1, an unknown mode, bad weights, or an unknown key.
+    """
+    mp = path + ("multiplier",)
+    raw = spec["multiplier"]
+    if isinstance(raw, dict):
+        _refuse_unknown(t, raw, mp, ("values", "weights", "mode"), "key")
+        values = tuple(t.get(raw, mp, "values", "ints"))
+        if not values or any(v < 1 for v in values):
+            raise t.error(mp + ("values",), "must be a non-empty list of integer multipliers >= 1")
+        mode = t.get(raw, mp, "mode", str)
+        if mode not in MULTIPLIER_MODES:
+            raise t.error(mp + ("mode",), f"must be 'wild' (one draw per WILD symbol) or 'reel' "
+                          f"(one draw per reel), got {mode!r}")
+        return WildMultiplier(values=values, weights=_weight_tables(t, raw, mp, values), mode=mode)
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        raise t.error(mp, f"must be an integer >= 1 or a table {{ values, weights, mode }}, got {raw!r}")
+    return WildMultiplier(values=(raw,))
 
 
 def _refuse_unknown(t: "_Toml", table: dict, path: tuple, known: tuple, what: str) -> None:

@@ -1,5 +1,6 @@
-"""Brute-force oracle: every stop combination and every FISH value assignment,
-each spin evaluated by the rules-page evaluator (exact.evaluator), summed exactly.
+"""Brute-force oracle: every stop combination, every FISH value assignment and every
+drawn WILD multiplier assignment, each spin evaluated by the rules-page evaluator
+(exact.evaluator), summed exactly.
 
 Used to check every figure the factorised engine claims to be exact.
 """
@@ -12,7 +13,7 @@ from math import prod
 
 import numpy as np
 
-from exact.evaluator import evaluate
+from exact.evaluator import evaluate, wild_draws
 from exact.model import FISH, MathSet, ReelStrips
 from strips.loader import bundled_path, parse_game
 
@@ -67,8 +68,8 @@ class BruteForce:
 
 
 def brute_force(ms: MathSet, phase) -> BruteForce:
-    """Exact moments of one spin of ``phase`` by enumerating every stop combination
-    and every FISH value assignment, evaluated literally."""
+    """Exact moments of one spin of ``phase`` by enumerating every stop combination,
+    every FISH value assignment and every drawn WILD multiplier assignment, evaluated literally."""
     model = ms.model
     strips = ms.phase_strips(phase)
     total = prod(strips.lengths)
@@ -80,12 +81,18 @@ def brute_force(ms: MathSet, phase) -> BruteForce:
     for stops in itertools.product(*(range(n) for n in strips.lengths)):
         window = strips.window(stops, model.rows)
         fish = [model.symbol(n) for col in window for n in col if model.symbol(n).kind == FISH]
-        choices = [list(zip(s.values, s.weights[phase.weights])) for s in fish]
-        sums = [sum(s.weights[phase.weights]) for s in fish]
+        # the drawn WILD multipliers: one per WILD (mode wild) or per reel (mode reel), independent
+        wilds = [model.symbol(window[r][i]).multiplier for r, i in wild_draws(model, window)]
+        choices = [list(zip(s.values, s.weights[phase.weights])) for s in fish] + \
+            [list(m.table(phase.weights)) for m in wilds]
+        sums = [sum(x[1] for x in c) for c in choices]
         pw = Fraction(1, total)
         for assignment in itertools.product(*choices):
             w = pw * Fraction(prod(x[1] for x in assignment), prod(sums))
-            res = evaluate(model, window, [x[0] for x in assignment], phase.multiplier)
+            if not w:
+                continue
+            values = [x[0] for x in assignment]
+            res = evaluate(model, window, values[:len(fish)], phase.multiplier, values[len(fish):])
             for key, n in (("s", res.scatters), ("k", res.keys)):
                 acc["p" + key][n] = acc["p" + key].get(n, 0) + w
                 acc["w" + key][n] = acc["w" + key].get(n, 0) + w * res.win

@@ -1,5 +1,5 @@
-"""The factorised engine against the brute-force oracle (every stop combination and
-every FISH value assignment through the rules-page evaluator), exactly.
+"""The factorised engine against the brute-force oracle (every stop combination, every
+FISH value assignment and every drawn WILD multiplier through the rules-page evaluator), exactly.
 
 Set HYPOTHESIS_PROFILE=thorough for hundreds of random strip sets (opt-in, long).
 """
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from exact.engine import analyse, analyse_phase
-from exact.model import Symbol
+from exact.model import Symbol, WildMultiplier
 from oracle import brute_force, make_set, small_fish_model
 
 settings.register_profile("default", max_examples=25, deadline=None,
@@ -55,8 +55,39 @@ def with_partial_wild(model):
     return dataclasses.replace(model, symbols=tuple(syms))
 
 
+TABLES = ("base", "level1", "level2", "level3", "level4")
+
+
+def with_wild_multiplier(model, name, mult, bonus_reels=None):
+    """Give WILD symbol ``name`` the multiplier ``mult`` (a WildMultiplier or None), optionally
+    also letting it stand on ``bonus_reels`` of the bonus strips (so the free-spin levels see it)."""
+    def change(s):
+        if s.name != name:
+            return s
+        reels = dict(s.reels)
+        if bonus_reels is not None:
+            reels["bonus"] = frozenset(bonus_reels)
+        return dataclasses.replace(s, multiplier=mult, reels=reels)
+    return dataclasses.replace(model, symbols=tuple(change(s) for s in model.symbols))
+
+
 @st.composite
-def small_sets(draw, reels=(3, 4), max_len=5):
+def wild_multipliers(draw):
+    """None, a fixed multiplier, or two small values drawn per WILD (mode wild) or per reel (mode
+    reel), each phase with its own weight table (a zero weight allowed, the sum positive)."""
+    kind = draw(st.sampled_from((None, "fixed", "wild", "reel")))
+    values = draw(st.sampled_from(((1, 2), (2, 3), (1, 4))))
+    if kind is None:
+        return None
+    if kind == "fixed":
+        return WildMultiplier(values=values[-1:])
+    pairs = st.tuples(st.integers(0, 3), st.integers(1, 3))
+    return WildMultiplier(values=values, weights={t: draw(pairs) for t in TABLES}, mode=kind)
+
+
+@st.composite
+def small_sets(draw, reels=(3, 4), max_len=5, multipliers=None):
+    """A small random math set; ``multipliers`` True always gives the WILDs multipliers (None: drawn)."""
     n_reels = draw(st.sampled_from(reels))
     rows = draw(st.sampled_from((2, 3, 4)))
     model = small_fish_model(reels=n_reels, rows=rows)
@@ -66,13 +97,22 @@ def small_sets(draw, reels=(3, 4), max_len=5):
         model = with_scatter_pays(model)
     if draw(st.booleans()):
         model = with_partial_wild(model)
+    wilds = []
+    if multipliers or (multipliers is None and draw(st.booleans())):  # WILD multipliers; WILD then also stands on bonus reels 2.. (free-spin levels)
+        wilds = [s.name for s in model.symbols if s.kind == "wild"]
+        for w in wilds:
+            model = with_wild_multiplier(model, w, draw(wild_multipliers()),
+                                         range(1, n_reels) if w == "WILD" else None)
     pays = [s.name for s in model.pay_symbols]
 
     def strip(set_name, r):
         allowed = [s.name for s in model.symbols if s.allowed_on(set_name, r)]
         length = draw(st.integers(rows, max_len))
-        # pay symbols twice as likely, so windows mix pays with (several) specials
-        return draw(st.lists(st.sampled_from(allowed + pays), min_size=length, max_size=length))
+        # pay symbols twice as likely, so windows mix pays with (several) specials; with WILD
+        # multipliers the WILDs are 4 times as likely, so several WILDs share windows and ways
+        extra = [w for w in wilds if w in allowed] * 3 + pays[:3] * 3
+        return draw(st.lists(st.sampled_from(allowed + pays + (extra if wilds else [])),
+                             min_size=length, max_size=length))
 
     base = [strip("base", r) for r in range(n_reels)]
     bonus = [strip("bonus", r) for r in range(n_reels)]
@@ -110,6 +150,14 @@ def test_free_spin_level_equals_brute_force(ms):
         assert_phase_equal(ms, model.level_phase(level))
 
 
+@settings(max_examples=3 * settings.default.max_examples)
+@given(small_sets(multipliers=True))
+def test_wild_multipliers_equal_brute_force(ms):
+    """Every figure with fixed, per-WILD and per-reel drawn WILD multipliers, base game and a level."""
+    assert_phase_equal(ms, ms.model.base_phase)
+    assert_phase_equal(ms, ms.model.level_phase(ms.model.levels[-1]))
+
+
 def test_five_reels_general_windows_equal_brute_force():
     """5 reels x 4 rows, windows with several specials and several WILDs on one reel."""
     model = small_fish_model()
@@ -126,6 +174,31 @@ def test_five_reels_general_windows_equal_brute_force():
     ms = make_set(model, base, bonus)
     an = assert_phase_equal(ms, model.base_phase)
     assert len(an.by_scatter.prob) > 5 - 1  # up to 2 FS on one reel: counts beyond 4 occur
+    assert_phase_equal(ms, model.level_phase(model.levels[3]))
+
+
+def test_wild_multipliers_on_five_reels_general_windows_equal_brute_force():
+    """5 reels x 2 rows: WILD drawn per reel (PIC symbols), WILD2 drawn per WILD (AUS1, PIC1), with
+    two WILDs on one reel, FISH, KEY and FS in the same windows; base game and level 4."""
+    model = with_partial_wild(small_fish_model(rows=2))
+    model = with_wild_multiplier(model, "WILD", WildMultiplier(values=(2, 3), mode="reel",
+                                                               weights={"base": (1, 2), "level4": (3, 1)}),
+                                 bonus_reels=range(1, 5))
+    model = with_wild_multiplier(model, "WILD2", WildMultiplier(values=(1, 4), mode="wild",
+                                                                weights={"base": (2, 1), "level4": (1, 1)}))
+    base = [["PIC1", "WILD2", "AUS1", "KEY"],
+            ["WILD", "WILD", "WILD2", "PIC1", "FISH1"],
+            ["PIC1", "WILD", "FS", "AUS1"],
+            ["WILD", "PIC1", "FISH3", "PIC2"],
+            ["PIC1", "AUS1", "WILD", "FISH4"]]
+    bonus = [["PIC1", "WILD2", "KEY", "AUS1"],
+             ["WILD", "WILD", "PIC1", "FISH2"],
+             ["KEY", "WILD", "PIC1"],
+             ["PIC1", "WILD", "AUS1"],
+             ["WILD", "PIC1", "FISH1"]]
+    ms = make_set(model, base, bonus)
+    an = assert_phase_equal(ms, model.base_phase)
+    assert an.ways_by_symbol["PIC1"][4] > 0 and an.ways_by_symbol["AUS1"][2] > 0
     assert_phase_equal(ms, model.level_phase(model.levels[3]))
 
 
