@@ -493,6 +493,8 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     are computed over the distinct factors only and then expanded.
     """
     x, phi, tags, inv = distinct_factors(x, phi) if dedupe is None else dedupe
+    if int(np.max(np.abs(x), initial=0)) * max(int(np.max(t.fish_mean, initial=0)), 1) >= _INT64_SAFE:
+        x = x.astype(object)   # scaled factors x D x FISH means could overflow int64
     mean_factor = np.where(phi[:, None], t.fish_mean[None, :], 1)
     gbar = x * mean_factor
     xphi = x * phi[:, None]

@@ -122,12 +122,14 @@ def prod_of(values) -> Fraction:
     return out
 
 
+@pytest.mark.parametrize("weights", ["[1, 3]", "[1000000007, 3000000021]"])
 @pytest.mark.parametrize("mode", ["wild", "reel"])
-def test_two_wilds_on_a_reel_per_wild_and_per_reel_draws_hand_computed(tmp_path, mode):
+def test_two_wilds_on_a_reel_per_wild_and_per_reel_draws_hand_computed(tmp_path, mode, weights):
     """2 reels x 2 rows, A pays 1 for 2 OAK; reel 1 always shows (A,A), reel 2 always (WILD,WILD);
-    multiplier 2 or 3 with weights 1 and 3.  ways = 2 x Y with Y = m1 + m2 (mode wild, two
-    independent draws) or Y = 2 M (mode reel, one draw shared by both WILDs)."""
-    game = tiny_game('multiplier = { values = [2, 3], weights.base = [1, 3], mode = "%s" }' % mode,
+    multiplier 2 or 3 with weights 1 and 3 (or the same odds with weights near 10^9, whose scale
+    D_m^2 ~ 1.6e19 leaves int64: the object-array path).  ways = 2 x Y with Y = m1 + m2 (mode
+    wild, two independent draws) or Y = 2 M (mode reel, one draw shared by both WILDs)."""
+    game = tiny_game('multiplier = { values = [2, 3], weights.base = %s, mode = "%s" }' % (weights, mode),
                      reels=2, pays_a="[0, 1]", pays_b="[0, 1]")
     ms = load_math_set(write_tiny(tmp_path / mode, game, [["A", "A"], ["WILD", "WILD"]]))
     dist = {2: Fraction(1, 4), 3: Fraction(3, 4)}
