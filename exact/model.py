@@ -355,6 +355,12 @@ class GameModel:
         return total
 
     @property
+    def has_wild_multipliers(self) -> bool:
+        """True when a WILD counts as more than 1 in the ways (a fixed multiplier other than 1, or a drawn one)."""
+        return any(s.multiplier is not None and (s.multiplier.is_random or s.multiplier.values != (1,))
+                   for s in self.of_kind(WILD))
+
+    @property
     def min_trigger(self) -> int:
         """Fewest scatter symbols that trigger the free spins."""
         return self.trigger[0][0]

@@ -486,6 +486,8 @@ def unsupported_rule(model: GameModel) -> str | None:
         return "free spins on the base strips"
     if any(model.scatter_pay(n) for n in range(model.reels * model.rows + 1)):
         return "scatter pays"
+    if any(s.has_random_multiplier for s in model.symbols):
+        return "drawn WILD multipliers"
     return None
 
 

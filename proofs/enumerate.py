@@ -155,10 +155,13 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
     Raises
     ------
     ValueError
-        If a FISH symbol on the strips has no weight table for the phase.
+        If a FISH symbol on the strips has no weight table for the phase, or
+        the game has WILD multipliers (the enumeration counts a WILD as 1).
     """
     model = ms.model
     strips = ms.phase_strips(phase)
+    if model.has_wild_multipliers:
+        raise ValueError("unsupported rule for the exhaustive enumeration: WILD multipliers")
     table = fish_weight_table(ms, phase)
     d = 1
     for _, w in table.values():

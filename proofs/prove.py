@@ -186,9 +186,12 @@ def run(args) -> int:
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:
         check_output(args.checkpoint_dir, "rtp prove --checkpoint-dir", "dir", protected)
-    text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
-                                workers=args.workers, checkpoint_dir=args.checkpoint_dir,
-                                progress=sys.stderr.isatty())
+    try:
+        text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
+                                    workers=args.workers, checkpoint_dir=args.checkpoint_dir,
+                                    progress=sys.stderr.isatty())
+    except ValueError as e:
+        raise UsageError(f"rtp prove: {ms.name}: {e}") from None
     if out is None:
         sys.stdout.write(text)
     else:

@@ -359,11 +359,13 @@ def prepare(ms: MathSet, limit: int = GROUP_LIMIT) -> Game:
     Raises
     ------
     ValueError
-        If the game retriggers free spins (not simulated).
+        If the game retriggers free spins or has WILD multipliers (not simulated).
     """
     model = ms.model
     if model.retrigger:
         raise ValueError("the simulator does not simulate retriggered free spins")
+    if model.has_wild_multipliers:
+        raise ValueError("unsupported rule for the simulator: WILD multipliers")
     base_phase = model.base_phase
     base = spin_tables(ms, base_phase, limit)
     levels = [model.level_phase(lv) for lv in model.levels]

@@ -307,3 +307,34 @@ def test_spin_wild_values_json_and_text(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1 and "1 WILD multiplier values given for 2" in err
     assert main(["spin", "--set", d, "--stops", "2,0,2", "--wild", "3,5"]) == 2
     assert "cannot be 5" in capsys.readouterr().err
+
+
+# ---- commands that count a WILD as 1 refuse multiplied WILDs instead of a wrong answer ----
+def _multiplied_set(tmp_path, spec: str):
+    import shutil
+    from strips.loader import bundled_path
+    d = tmp_path / "wm"
+    shutil.copytree(bundled_path("rules_page"), d, ignore=shutil.ignore_patterns("__init__.py", "__pycache__", "*.md"))
+    text = (d / "game.toml").read_text()
+    (d / "game.toml").write_text(text.replace('reels = { base = [2, 3, 4, 5] }',
+                                              'reels = { base = [2, 3, 4, 5] }\n' + spec, 1))
+    return str(d)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "--rounds", "1000"], "unsupported rule for the simulator: WILD multipliers"),
+    (["prove", "--exhaustive", "--rounds", "0"], "unsupported rule for the exhaustive enumeration"),
+])
+def test_independent_checks_refuse_wild_multipliers(tmp_path, capsys, argv, words):
+    from exact.cli import main
+    d = _multiplied_set(tmp_path, "multiplier = 2")
+    assert main(argv + ["--set", d]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_sensitivity_refuses_drawn_wild_multipliers(tmp_path, capsys):
+    from exact.cli import main
+    d = _multiplied_set(tmp_path, 'multiplier = { values = [2, 3], mode = "wild", weights.base = [1, 1] }')
+    assert main(["sensitivity", "--set", d]) == 2
+    assert "drawn WILD multipliers" in capsys.readouterr().err
