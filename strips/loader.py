@@ -468,6 +468,10 @@ def parse_game(data: bytes, file: str) -> GameModel:
             strip_set = "base" if tn == "base" else fs_strips
             if s.reels.get(strip_set) and tn not in weights:
                 raise t.error(where, f"missing weight table {tn!r}")
+        for tn in weights:
+            if tn not in tables:   # a table no phase uses is a rule the file cannot mean: refuse it
+                raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
+                              f"(the phases use {', '.join(dict.fromkeys(tables))})")
     _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins"), "table")
     return GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
                      strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,

@@ -111,3 +111,12 @@ def test_raises_bad_retrigger_table(table, message):
 def test_raises_negative_scatter_pay():
     with pytest.raises(MathSetError, match="scatter pays must not be negative"):
         parse_game(BASE_GAME.replace("pays = [0, 5, 20]", "pays = [0, -5, 20]").encode(), "game.toml")
+
+
+def test_raises_weight_table_used_by_no_phase():
+    """A FISH weight table no phase uses would be silently ignored: it is refused where it stands."""
+    text = BUNDLED_GAME.read_text().replace("weights.level4 = [250, 300, 250, 200]",
+                                            "weights.level4 = [250, 300, 250, 200]\nweights.level9 = [1, 1, 1, 1]")
+    with pytest.raises(MathSetError, match="weight table 'level9' is used by no phase") as e:
+        parse_game(text.encode(), "game.toml")
+    assert e.value.row == text.splitlines().index("weights.level9 = [1, 1, 1, 1]") + 1
