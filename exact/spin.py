@@ -36,7 +36,8 @@ def phase_of(model, text: str):
 
 
 def run(args) -> int:
-    """Print the window, each paying symbol, collect, KEY and FS counts and the win (credits)."""
+    """Print the window, each paying symbol, collect, KEY and scatter counts, free spins started and the
+    win (credits); ``--json``: the same as one object (``fish_values`` in the window's row layout)."""
     ms = load_math_set(args.set)
     model = ms.model
     phase = phase_of(model, args.phase)
@@ -56,6 +57,9 @@ def run(args) -> int:
     except ValueError as e:
         raise UsageError(f"rtp: {e}") from None
     multiplied = any(s.multiplier is not None for s in model.symbols)
+    fish_cells = [(r, i) for r in range(model.reels) for i in range(model.rows)
+                  if model.symbol(window[r][i]).kind == "fish"]
+    value_at = dict(zip(fish_cells, res_fish_values(model, window, fish)))
     if args.json:
         out = {
             "set": ms.name, "phase": phase.name, "stops": stops,
@@ -63,6 +67,9 @@ def run(args) -> int:
             "ways": [{"symbol": w.symbol, "oak": w.oak, "ways": w.ways, "pay": w.pay} for w in res.ways],
             "ways_pays": res.ways_pays, "fish_sum": res.fish_sum, "collect": res.collect,
             "keys": res.keys, "fs": res.scatters, "multiplier": res.multiplier, "win": res.win,
+            "fish_values": [[value_at.get((r, i)) for r in range(model.reels)] for i in range(model.rows)],
+            "scatter_pay": res.scatter_pay,
+            "free_spins": model.initial_spins(res.scatters) if phase.name == "base" else 0,
         }
         if multiplied:  # games with WILD multipliers: each WILD's multiplier, window layout
             out["wild_multipliers"] = [[cells[r][i] if model.symbol(window[r][i]).kind == "wild" else None
@@ -88,7 +95,13 @@ def run(args) -> int:
         print(f"{w.symbol}: {w.oak} of a kind, ways {w.ways}, pay {w.pay}")
     print(f"ways pays      {res.ways_pays}")
     print(f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}")
-    print(f"FS symbols     {res.scatters}")
+    scatter = "/".join(x.name for x in model.of_kind("scatter")) or "scatter"
+    print(f"{scatter + ' symbols':<15}{res.scatters}")
+    if res.scatter_pay:
+        print(f"scatter pay    {res.scatter_pay}")
+    spins = model.initial_spins(res.scatters) if phase.name == "base" else model.retrigger_spins(res.scatters)
+    if spins:
+        print(f"free spins     {spins} {'start' if phase.name == 'base' else 'more (retrigger)'} after this spin")
     print(f"multiplier     x{res.multiplier}")
     print(f"win            {res.win} credits")
     return 0

@@ -278,3 +278,18 @@ def test_console_bad_set_exit_2(bad_set_args, case):
     r = rtp("--set", spec)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.count("\n") == 1 and word in r.stderr and r.stdout == ""
+
+
+
+def test_spin_json_shows_fish_values_in_the_window_layout_and_the_free_spins(capsys):
+    """Example 5 (section 8): FISH1 = 5 on reel 2 row 4, 1 on reel 3 row 2, 3 on reel 5 row 3;
+    example 7 (section 10): 3 FS start 10 free spins."""
+    assert main(["spin", "--stops", "91,77,51,72,58", "--fish", "5,1,3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fish_values"][3][1] == 5 and out["fish_values"][1][2] == 1 and out["fish_values"][2][4] == 3
+    assert sum(v is not None for row in out["fish_values"] for v in row) == 3
+    assert out["free_spins"] == 0 and out["win"] == 41
+    assert main(["spin", "--stops", "1,1,19,98,5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["free_spins"] == 10
+    assert main(["spin", "--stops", "1,1,19,98,5"]) == 0
+    assert "10 start after this spin" in capsys.readouterr().out
