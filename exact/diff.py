@@ -190,7 +190,19 @@ def _symbol_changes(ma: GameModel, mb: GameModel) -> list[str]:
             xa, xb = getattr(sa, field), getattr(sb, field, None)
             if xa != xb:
                 out.append(f"{n} {field} {sorted(xa)} -> {sorted(xb)}")
+        if sa.multiplier != sb.multiplier:
+            out.append(f"{n} multiplier {_multiplier_text(sa.multiplier)} -> {_multiplier_text(sb.multiplier)}")
     return out
+
+
+def _multiplier_text(m) -> str:
+    """A WILD multiplier in words: none, x2, or the drawn values, mode and weight tables."""
+    if m is None:
+        return "none"
+    if not m.is_random:
+        return f"x{m.values[0]}"
+    tables = "; ".join(f"{t} {list(w)}" for t, w in m.weights.items())
+    return f"drawn per {m.mode} from {list(m.values)} ({tables})"
 
 
 def _ladder_changes(ma: GameModel, mb: GameModel) -> list[str]:

@@ -155,3 +155,15 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
     assert code == 2 and len(out.err.strip().splitlines()) == 1
     with pytest.raises(MathSetError):
         load_math_set(str(bad))
+
+
+def test_wild_multiplier_change_is_listed(tmp_path, capsys):
+    import shutil
+    from strips.loader import bundled_path
+    d = tmp_path / "wm"
+    shutil.copytree(bundled_path("rules_page"), d, ignore=shutil.ignore_patterns("__init__.py", "__pycache__", "*.md"))
+    text = (d / "game.toml").read_text()
+    (d / "game.toml").write_text(text.replace("reels = { base = [2, 3, 4, 5] }",
+                                              "reels = { base = [2, 3, 4, 5] }\nmultiplier = 2", 1))
+    main(["diff", "rules_page", str(d)])
+    assert "WILD multiplier none -> x2" in capsys.readouterr().out
