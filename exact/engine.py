@@ -518,8 +518,7 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     groups = [tuple(tuple(int(arr[i]) for arr in arrays[n]) if isinstance(counts[n], tuple)
                     else int(counts[n][i]) for n in names) for i in first]
     ginv = ginv.reshape(-1)
-    out: dict[str, dict] = {n: {} for n in names}
-    a, b = inv[iu], inv[ju]
+    acc: dict[str, dict] = {n: {} for n in names}
     for gi, g in enumerate(groups):
         sel = ginv == gi
         gb = gbar[:, sel]
@@ -529,10 +528,10 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
             m = m + (xp * var[sel][None, :]) @ xp.T
         if wsel is not None:
             m = m + (wsel.astype(dtype) * wvar[:, sel].sum(axis=1)[None, :]) @ wsel.T.astype(dtype)
-        vec = m[a, b].astype(object)
-        for n, d in zip(names, g):
-            out[n][d] = out[n][d] + vec if d in out[n] else vec
-    return out
+        for n, d in zip(names, g):   # sums over stops stay within the int64 bound checked above
+            acc[n][d] = acc[n][d] + m if d in acc[n] else m
+    a, b = inv[iu], inv[ju]
+    return {n: {d: m[a, b].astype(object) for d, m in acc[n].items()} for n in names}
 
 
 def _add_keys(i, j):
@@ -665,6 +664,11 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     scatter_pays = any(s.pays and any(s.pays) for s in model.of_kind(SCATTER))
     # split by the scatter count and by the KEY count; with scatter pays, by both jointly
     wanted = ({"joint": ("scatters", "keys")} if scatter_pays else {"scatter": "scatters", "key": "keys"})
+    for name, attr in (("scatter", "scatters"), ("key", "keys")):
+        if name in wanted and not any(getattr(t, attr).any() for t in tables):
+            del wanted[name]   # the count is 0 on every stop: its split is one bucket, read off the other
+            if not wanted:
+                wanted = {name: attr}
     per_reel = []
     for r, t in enumerate(tables):
         counts = {name: (tuple(getattr(t, a) for a in attr) if isinstance(attr, tuple) else getattr(t, attr))
@@ -675,6 +679,9 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     if scatter_pays:
         joint = with_scatter_pays(moments["joint"], model, mult)
         moments = {"scatter": marginal(joint, 0), "key": marginal(joint, 1)}
+    for name in ("scatter", "key"):
+        if name not in moments:   # never in the window: all of the spin is the count-0 bucket
+            moments[name] = {0: tuple(sum(v[i] for v in next(iter(moments.values())).values()) for i in range(3))}
     by = {name: to_split(moments[name]) for name in ("scatter", "key")}
     # first moments sum_s E[g_u(s)] are the pairs (0, u): the first n_terms entries of the triangle
     first = [sum(next(iter(p.values())).values())[:n_terms] for p in per_reel]
