@@ -433,7 +433,8 @@ def tiny_dirs(tmp_path_factory):
     out = {}
     for levels in (1, 2):
         out[levels] = write_set(tmp_path_factory.mktemp(f"tiny{levels}"), base=TINY_BASE, bonus=TINY_BONUS,
-                                game=TINY_GAME + (TINY_LEVEL2 if levels == 2 else ""))
+                                game=(TINY_GAME if levels == 2 else TINY_GAME.replace("weights.level2 = [1, 3]\n", ""))
+                                + (TINY_LEVEL2 if levels == 2 else ""))
     return out
 
 
