@@ -267,7 +267,7 @@ def _row(*cells) -> str:
 def render(cert: Certificate) -> str:
     """Markdown of the deterministic part (exact figures only; same set -> same text)."""
     rr, base = cert.round, cert.analysis.base
-    out = [f"## 1. Math set", "",
+    out = ["## 1. Math set", "",
            f"- set: `{cert.name}`",
            f"- content hash (sha256 of the set's files, base phase): `{cert.hash}`",
            "",

@@ -25,7 +25,6 @@ import os
 import platform
 import sys
 import time
-from pathlib import Path
 
 from exact.outputs import check_output, input_directories
 from exact.cli import UsageError, add_set_argument

@@ -152,7 +152,6 @@ def spin_tables(ms: MathSet, phase: Phase, limit: int = GROUP_LIMIT) -> SpinTabl
         If a spin's pay could overflow int64.
     """
     t = window_tables(ms, phase)
-    reels = t.reels
     pays = t.pays  # (n_pay, reels)
     big = int(pays.max(initial=0)) * math.prod(max(1, int(c.max(initial=0))) for c in t.counts)
     if big >= 2 ** 62:

@@ -9,7 +9,6 @@ import dataclasses
 import os
 from fractions import Fraction
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from exact.engine import analyse, analyse_phase

@@ -2,7 +2,6 @@
 import pytest
 
 from exact.evaluator import evaluate, ways_pays
-from strips.loader import load_math_set
 from rules_page_examples import EXAMPLES, window_of
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from exact.errors import MathSetError
 from exact.model import Finding
-from mathset_files import (BUNDLED_GAME, BUNDLED_STRIPS, MODEL, copy_bundled_game, csv_text, snapshot,
+from mathset_files import (BUNDLED_GAME, BUNDLED_STRIPS, MODEL, csv_text, snapshot,
                            valid_columns, write_set)
 from strips.loader import bundled_names, bundled_path, load_math_set, parse_game, resolve
 

@@ -22,7 +22,6 @@ import re
 import sys
 from fractions import Fraction as F
 from math import prod
-from pathlib import Path
 
 import pytest
 
