@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.cli import UsageError
-from exact.facts import check_facts
+from exact.facts import applies_to, check_facts
 from exact.model import GameModel, MathSet
 from exact.report import Report, build_report, table_lines, decimal_text, fraction_text, report_json
 from strips.loader import load_math_set
@@ -288,7 +288,10 @@ class Diff:
 
 
 def _facts(ms: MathSet, rep: Report) -> dict[str, bool]:
-    """fact -> passes, for every published fact (the RTP assumption line is not a fact)."""
+    """fact -> passes, for every published fact (the RTP assumption line is not a fact); none for a
+    game other than the rules page's, whose facts are the only ones held."""
+    if not applies_to(ms):
+        return {}
     return {f.fact: not f.failed for f in check_facts(ms, rep.analysis) if f.is_fact}
 
 

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.cli import add_set_argument
+from exact.cli import UsageError, add_set_argument
 from exact.model import FISH, KEY, MathSet
 from strips import published as pub
 from strips.published import (
@@ -271,9 +271,18 @@ def rtp_assumption(ms: MathSet, analysis) -> FactResult:
     from markov.round import round_result
     rtp = round_result(ms.model, analysis.base, analysis.levels).rtp
     ok = abs(rtp - ASSUMED_RTP) <= ASSUMED_RTP_TOLERANCE
-    return FactResult("RTP of the whole game (assumption: the page publishes no RTP)", "issue 3",
+    return FactResult("RTP of the whole game (assumption: the page publishes no RTP)", "PROVENANCE.md",
                       f"{_fixed(ASSUMED_RTP * 100, 2)}% +/- {_fixed(ASSUMED_RTP_TOLERANCE * 100, 3)} pp", rtp,
                       _fixed(rtp * 100, 5) + "%", MET if ok else NOT_MET)
+
+
+#: The game whose published facts this module holds (``[game] name`` of its game file).
+RULES_PAGE_GAME = "rules_page"
+
+
+def applies_to(ms: MathSet) -> bool:
+    """True when ``ms`` is a math set of the rules-page game (its game file names it ``rules_page``)."""
+    return ms.model.name == RULES_PAGE_GAME
 
 
 def check_facts(ms: MathSet, analysis=None) -> list[FactResult]:
@@ -327,6 +336,9 @@ def run(args) -> int:
     """Print each fact (published, exact, PASS/FAIL) and the RTP assumption; exit 1 on any FAIL."""
     from strips.loader import load_math_set
     ms = load_math_set(args.set)
+    if not applies_to(ms):
+        raise UsageError(f"rtp check: {ms.name}: the published facts are those of the rules page (game "
+                         f"'{RULES_PAGE_GAME}'); game '{ms.model.name}' publishes none that this tool holds")
     results = check_facts(ms)
     failed = [r for r in results if r.failed]
     if args.json:

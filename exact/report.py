@@ -23,13 +23,13 @@ from typing import Mapping
 
 from exact.cli import add_set_argument, UsageError
 from exact.engine import GameAnalysis, analyse
+from exact.facts import applies_to
 from exact.model import Finding, MathSet
 from markov.round import RoundResult, round_result
 from strips.loader import load_math_set
 
 CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
 BAND_ROUNDS = (10**3, 10**5, 10**7)
-RULES_PAGE_GAME = "rules_page"
 
 
 def fingerprint(ms: MathSet) -> str:
@@ -183,7 +183,7 @@ def build_report(ms: MathSet) -> Report:
     analysis = analyse(ms)
     rr = round_result(ms.model, analysis.base, analysis.levels)
     trig, keys, facts = {}, {}, ()
-    if ms.model.name == RULES_PAGE_GAME:
+    if applies_to(ms):
         from exact.facts import check_facts
         facts = tuple(check_facts(ms, analysis))
         from strips import published as pub

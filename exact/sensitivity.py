@@ -482,7 +482,7 @@ def unsupported_rule(model: GameModel) -> str | None:
     """
     if model.retrigger:
         return "free spins with a retrigger table"
-    if model.free_spin_strips == "base":
+    if model.trigger and model.free_spin_strips == "base":
         return "free spins on the base strips"
     if any(model.scatter_pay(n) for n in range(model.reels * model.rows + 1)):
         return "scatter pays"
@@ -527,8 +527,9 @@ def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool =
     rr = round_result(model, an.base, an.levels)
     rows, bet = model.rows, model.bet
     max_count = model.reels * rows
-    ladder = ladder_of(model, an.levels)
-    feats: dict[int, FeatureResult] = dict(features_by_trigger(model, ladder, range(max_count + 1)))
+    ladder = ladder_of(model, an.levels) if model.trigger else None   # None: a game without free spins
+    feats: dict[int, FeatureResult] = (dict(features_by_trigger(model, ladder, range(max_count + 1)))
+                                       if ladder else {})
     fmean = [feats[n].mean if n in feats else ZERO for n in range(max_count + 1)]
 
     # ---- base phase ----------------------------------------------------------
@@ -542,7 +543,7 @@ def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool =
 
     # ---- free-spin levels ----------------------------------------------------
     fs = model.free_spin_strips
-    levels = [_phase(ms, fs, lv.weights, lv.multiplier) for lv in model.levels]
+    levels = [_phase(ms, fs, lv.weights, lv.multiplier) for lv in model.levels] if model.trigger else []
     for lv, ph, pa in zip(model.levels, levels, an.levels):
         _check(f"level {lv.number} mean", ph.mean, pa.mean)
     initial = sorted({model.initial_spins(n) for n in feats})

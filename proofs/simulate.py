@@ -139,7 +139,7 @@ def _grid(arrays: Sequence[np.ndarray], combine) -> np.ndarray:
     """Row-major grid of per-stop arrays (each shape (L, ...)) combined pairwise by ``combine``."""
     acc = arrays[0]
     for a in arrays[1:]:
-        acc = combine(acc[:, None], a[None, :]).reshape((-1,) + a.shape[1:])
+        acc = combine(acc[:, None], a[None, :]).reshape((len(acc) * len(a),) + a.shape[1:])  # (-1 fails on 0 FISH)
     return acc
 
 

@@ -332,6 +332,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         raise t.error(("game", "bet"), "must be a positive number of credits")
     name = t.get(game, ("game",), "name", str, Path(file).parent.name)
     title = t.get(game, ("game",), "title", str, "")
+    _refuse_unknown(t, game, ("game",), ("name", "title", "reels", "rows", "bet"), "key")
 
     strip_table = t.get(doc, (), "strips", dict)
     strip_files = {}
@@ -343,7 +344,9 @@ def parse_game(data: bytes, file: str) -> GameModel:
         raise t.error(("strips",), "names no 'base' strip set (the base game spins it)")
 
     sr = t.get(doc, (), "strip_rules", dict, {})
+    _refuse_unknown(t, sr, ("strip_rules",), ("length", "min_pay_between_specials", "max_run"), "key")
     run = t.get(sr, ("strip_rules",), "max_run", dict, {})
+    _refuse_unknown(t, run, ("strip_rules", "max_run"), ("symbols", "length"), "key")
     strip_rules = StripRules(
         length=t.get(sr, ("strip_rules",), "length", int, None),
         min_pay_between_specials=t.get(sr, ("strip_rules",), "min_pay_between_specials", int, None),

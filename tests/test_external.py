@@ -90,3 +90,10 @@ def test_rtp_equals_closed_form_of_the_retrigger_game(simba):
     q_fs = 12 * ga.levels[0].by_scatter.prob[3]
     expected = (ga.base.mean + p * 12 * ga.levels[0].mean / (1 - q_fs)) / 25
     assert round_result(simba.model, ga.base, ga.levels).rtp == expected
+
+
+def test_rtp_check_refuses_a_game_whose_facts_it_does_not_hold(simba_dir, capsys):
+    """The published facts held are the rules page's; checking African Simba against them is refused."""
+    assert main(["check", "--set", str(simba_dir)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "publishes none" in err

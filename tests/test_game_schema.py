@@ -120,3 +120,51 @@ def test_raises_weight_table_used_by_no_phase():
     with pytest.raises(MathSetError, match="weight table 'level9' is used by no phase") as e:
         parse_game(text.encode(), "game.toml")
     assert e.value.row == text.splitlines().index("weights.level9 = [1, 1, 1, 1]") + 1
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("bet = 5\n", "bet = 5\ncascades = true\n", "cascades"),
+    ("bet = 5\n", "bet = 5\nbett = 6\n", "bett"),
+])
+def test_unknown_key_in_game_table_is_refused(old, new, key):
+    """A key of [game] the schema does not know (a rule or a typo) is refused, never ignored."""
+    text = BASE_GAME.replace(old, new)
+    with pytest.raises(MathSetError, match=f"unsupported rule: key '{key}' in \\[game\\]") as e:
+        parse_game(text.encode(), "game.toml")
+    assert e.value.row == text.splitlines().index(new.splitlines()[1]) + 1
+
+
+def test_simulate_runs_a_game_without_fish_key_or_free_spins(tmp_path, capsys):
+    """A 3x2 ways game with a scatter pay, no FISH, no KEY and no free spins simulates; its
+    99% intervals contain the exact values (seeded)."""
+    d = write(tmp_path, BASE_GAME, [["A", "B", "S", "A"], ["W", "A", "S", "B", "B"], ["S", "A", "W", "B"]])
+    assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rtp_in_ci99"] is True and out["rounds"] == 20000
+
+
+def test_sensitivity_of_a_game_without_free_spins_equals_two_full_computations(tmp_path):
+    from exact.engine import analyse
+    from exact.sensitivity import sensitivity
+    from markov.round import round_result
+    text = BUNDLED_GAME.read_text()
+    text = text[:text.index("# Free spins, sections 10 and 11.")]
+    text = text.replace('bonus = "bonus.csv"\n', "")
+    text = re.sub(r", bonus = \[[0-9, ]*\]", "", text)
+    text = re.sub(r"weights\.level\d = \[[^\]]*\]\n", "", text)
+    (tmp_path / "game.toml").write_text(text)
+    base = (BUNDLED_GAME.parent / "base.csv").read_text()
+    (tmp_path / "base.csv").write_text(base)
+    ms = load_math_set(str(tmp_path))
+    s = sensitivity(ms)
+    edit = next(e for e in s.edits if not e.breaks and e.edit.old.startswith("AUS") and e.edit.new == "PIC1")
+    rows = base.splitlines()
+    cells = rows[edit.edit.position + 1].split(",")
+    cells[edit.edit.reel] = edit.edit.new
+    rows[edit.edit.position + 1] = ",".join(cells)
+    (tmp_path / "base.csv").write_text("\n".join(rows) + "\n")
+    ms2 = load_math_set(str(tmp_path))
+    a1, a2 = analyse(ms), analyse(ms2)
+    rtp1 = round_result(ms.model, a1.base, a1.levels).rtp
+    rtp2 = round_result(ms2.model, a2.base, a2.levels).rtp
+    assert edit.delta == rtp2 - rtp1 != 0
