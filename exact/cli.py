@@ -67,7 +67,8 @@ def int_list(text: str, what: str) -> list[int]:
 
 def _top_parser() -> Parser:
     epilog = "commands:\n" + "\n".join(f"  {c:<12} {h}" for c, (_, h) in COMMANDS.items())
-    epilog += "\n\n'rtp COMMAND --help' shows the options of a command."
+    epilog += ("\n\n'rtp COMMAND --help' shows the options of a command; 'rtp' alone is 'rtp report' "
+               "(options --set SET, --json, --digits N, --check).")
     p = Parser(prog="rtp", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog,
                description="Exact slot-math calculator: exact RTP, variance and PAR figures of a "
                            "math set. Without a command: 'report'.")

@@ -213,7 +213,9 @@ def rule_facts(ms: MathSet) -> list[FactResult]:
     for name, values in pub.FISH_VALUES.items():
         s = names.get(name)
         have = tuple(s.values) if s is not None else None
-        out.append(FactResult(f"{name} values, credits", "section 7", ", ".join(map(str, values)), have,
+        out.append(FactResult(f"{name} values, credits (reading: the art values, as examples 5, 6, 8, 9 collect "
+                              "them; the section 7 table's credits column prints a tenth of them)",
+                              "section 7, examples 5, 6, 8, 9", ", ".join(map(str, values)), have,
                               "missing" if have is None else ", ".join(map(str, have)), _status(have == values)))
         for table, percents in pub.FISH_PERCENT[name].items():
             want = tuple(Fraction(p) / 100 for p in percents)

@@ -31,7 +31,8 @@ def phase_of(model, text: str):
     levels = {str(lv.number): lv for lv in model.levels}
     key = text[5:] if text.startswith("level") else text
     if key not in levels:
-        raise UsageError(f"rtp: --phase must be base or one of {', '.join(levels)}, got {text!r}")
+        choices = f"base or one of {', '.join(levels)}" if levels else "base (the game has no free spins)"
+        raise UsageError(f"rtp: --phase must be {choices}, got {text!r}")
     return model.level_phase(levels[key])
 
 
@@ -94,7 +95,8 @@ def run(args) -> int:
     for w in res.ways:
         print(f"{w.symbol}: {w.oak} of a kind, ways {w.ways}, pay {w.pay}")
     print(f"ways pays      {res.ways_pays}")
-    print(f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}")
+    if model.of_kind("key"):
+        print(f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}")
     scatter = "/".join(x.name for x in model.of_kind("scatter")) or "scatter"
     print(f"{scatter + ' symbols':<15}{res.scatters}")
     if res.scatter_pay:

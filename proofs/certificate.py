@@ -205,6 +205,8 @@ class Certificate:
     Attributes
     ----------
     name : str
+    fingerprint : str
+        The report's fingerprint of the set (:func:`exact.report.fingerprint`).
     hash : str
         Content hash of the base game (:func:`proofs.enumerate.set_hash`).
     analysis : exact.engine.GameAnalysis
@@ -215,6 +217,7 @@ class Certificate:
     """
 
     name: str
+    fingerprint: str
     hash: str
     analysis: object
     round: object
@@ -256,7 +259,8 @@ def build(ms: MathSet, analysis=None) -> Certificate:
     formulas = [count_formula(ms, model.base_phase, SCATTER), count_formula(ms, model.base_phase, KEY)]
     if model.levels:
         formulas.append(count_formula(ms, model.level_phase(model.levels[0]), KEY))
-    return Certificate(name=ms.name, hash=set_hash(ms, model.base_phase), analysis=analysis, round=rr,
+    from exact.report import fingerprint
+    return Certificate(name=ms.name, fingerprint=fingerprint(ms), hash=set_hash(ms, model.base_phase), analysis=analysis, round=rr,
                        facts=check_facts(ms, analysis), examples=example_checks(ms), formulas=formulas)
 
 
@@ -269,7 +273,9 @@ def render(cert: Certificate) -> str:
     rr, base = cert.round, cert.analysis.base
     out = ["## 1. Math set", "",
            f"- set: `{cert.name}`",
-           f"- content hash (sha256 of the set's files, base phase): `{cert.hash}`",
+           f"- fingerprint (as `rtp` prints it: the parsed game file and the strips): `{cert.fingerprint}`",
+           f"- enumeration key (sha256 of the base phase's strips and rules; names the checkpoint file): "
+           f"`{cert.hash}`",
            "",
            "## 2. Exact figures of the whole game", "",
            "Exact engine (per-reel factorisation) and the KEY-counter ladder chain; "

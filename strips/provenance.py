@@ -125,7 +125,9 @@ def provenance_text(b) -> str:
              "| positions of unseen specials | chosen (R7) | below |",
              "| pay symbols at unseen positions | chosen (R8, R9) | below |",
              "| theoretical RTP 96.00% +/- 0.005 pp | **assumption** (the page publishes no RTP) | issue 3 |",
-             "| FISH values are credits (art values) | reading of the page | game.toml, examples 5, 6, 8, 9 |",
+             "| FISH values are credits (art values); the page contradicts itself: its section 7 table "
+             "prints a tenth of them under 'credits', its examples collect the art values as credits | "
+             "reading of the page (the examples win) | game.toml, examples 5, 6, 8, 9 |",
              "",
              "## Derivations (exact arithmetic)", ""]
     lines += _fs_section() + [""] + _key_section()
