@@ -43,6 +43,23 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+def int_range(low: int, high: int | None = None):
+    """An argparse ``type``: an integer from ``low`` to ``high`` (no upper bound if None).
+
+    A value outside the range is a usage error naming the option and the range (exit 2).
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            span = f"between {low} and {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"must be {span}, got {value}")
+        return value
+    return parse
+
+
 def _set_name(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("is empty: give a math-set directory or a bundled set name")

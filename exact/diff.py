@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.cli import UsageError
+from exact.cli import UsageError, int_range
 from exact.facts import applies_to, check_facts
 from exact.model import GameModel, MathSet
 from exact.report import Report, build_report, table_lines, decimal_text, fraction_text, report_json
@@ -388,13 +388,11 @@ def add_arguments(p) -> None:
     p.add_argument("b", metavar="B", help="math set after: directory or bundled set name")
     p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
     p.add_argument("--changed", action="store_true", help="text view: list only the figures that changed")
-    p.add_argument("--digits", type=int, default=10, help="decimal places in the text view (default 10)")
+    p.add_argument("--digits", type=int_range(0, 60), default=10, help="decimal places in the text view (default 10)")
 
 
 def run(args) -> int:
     """``rtp diff A B``: exit 0 if no published fact broke, 1 if one did, 2 on bad input."""
-    if not 0 <= args.digits <= 60:
-        raise UsageError("rtp diff: --digits must be between 0 and 60")
     a, b = load_math_set(args.a), load_math_set(args.b)
     try:
         d = diff_sets(a, b)

@@ -21,7 +21,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Mapping
 
-from exact.cli import add_set_argument, UsageError
+from exact.cli import UsageError, add_set_argument, int_range
 from exact.engine import GameAnalysis, analyse
 from exact.facts import applies_to
 from exact.model import Finding, MathSet
@@ -459,14 +459,12 @@ def published_ok(rep: Report) -> bool:
 def add_arguments(p) -> None:
     add_set_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
-    p.add_argument("--digits", type=int, default=6, help="decimal places of percentages (default 6)")
+    p.add_argument("--digits", type=int_range(0, 50), default=6, help="decimal places of percentages (default 6)")
     p.add_argument("--check", action="store_true", help="exit 1 if a published figure fails")
 
 
 def run(args) -> int:
     """``rtp report``: print the PAR report; exit 1 with --check when a published figure fails."""
-    if not 0 <= args.digits <= 50:
-        raise UsageError("rtp report: --digits must be between 0 and 50")
     ms = load_math_set(args.set)
     try:
         rep = build_report(ms)

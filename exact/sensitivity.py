@@ -82,7 +82,7 @@ from typing import Sequence
 
 import numpy as np
 
-from exact.cli import UsageError, add_set_argument
+from exact.cli import UsageError, add_set_argument, int_range
 from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors,
                           window_codes)
 from exact.model import FISH, KEY, GameModel, MathSet
@@ -831,7 +831,7 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
 
 def add_arguments(p) -> None:
     add_set_argument(p)
-    p.add_argument("--top", type=int, default=10, metavar="N", help="levers listed in each direction (default 10)")
+    p.add_argument("--top", type=int_range(1), default=10, metavar="N", help="levers listed in each direction (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
     p.add_argument("--all", dest="every", action="store_true", help="also list every strip edit")
     p.add_argument("--any", dest="any_edit", action="store_true",
@@ -840,8 +840,6 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     """``rtp sensitivity``: exact RTP change per strip edit and per FISH weight; exit 0 (2 on bad input)."""
-    if args.top < 1:
-        raise UsageError("rtp sensitivity: --top must be at least 1")
     ms = load_math_set(args.set)
     start = time.perf_counter()
     try:

@@ -27,7 +27,7 @@ import sys
 import time
 
 from exact.outputs import check_output, input_directories
-from exact.cli import UsageError, add_set_argument
+from exact.cli import UsageError, add_set_argument, int_range
 
 BEGIN = "<!-- BEGIN deterministic part: exact figures only; tests regenerate it and fail on any difference -->"
 END = "<!-- END deterministic part -->"
@@ -39,11 +39,11 @@ def add_arguments(p) -> None:
     add_set_argument(p)
     p.add_argument("--exhaustive", action="store_true",
                    help="also enumerate every base-game stop combination (10^10 for the bundled set: minutes)")
-    p.add_argument("--rounds", type=int, default=10_000_000,
+    p.add_argument("--rounds", type=int_range(0), default=10_000_000,
                    help="simulated game rounds (default 10,000,000; 0 skips the simulation)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
+    p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
     p.add_argument("--out", default=None, metavar="FILE", help="write the certificate here (default: stdout)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1, help="processes (default: all cores)")
     p.add_argument("--checkpoint-dir", default=None, metavar="DIR",
                    help="checkpoint directory of the enumeration (default ~/.cache/slot-exact/enumerate)")
 
@@ -174,12 +174,6 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
 def run(args) -> int:
     """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
     from strips.loader import load_math_set
-    if args.rounds < 0:
-        raise UsageError("rtp prove: --rounds must be 0 or more")
-    if args.seed < 0:
-        raise UsageError("rtp prove: --seed must be 0 or more")
-    if args.workers < 1:
-        raise UsageError("rtp prove: --workers must be 1 or more")
     ms = load_math_set(args.set)
     protected = input_directories(args.set, ms)
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)

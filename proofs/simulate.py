@@ -51,7 +51,7 @@ from typing import Sequence
 
 import numpy as np
 
-from exact.cli import UsageError, add_set_argument
+from exact.cli import UsageError, add_set_argument, int_range
 from exact.model import MathSet, Phase
 from proofs.enumerate import fish_weight_table, window_tables
 
@@ -625,10 +625,10 @@ def format_report(rep: SimulationReport, name: str) -> str:
 def add_arguments(p) -> None:
     """Options of ``rtp simulate``."""
     add_set_argument(p)
-    p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+    p.add_argument("--rounds", type=int_range(1), default=DEFAULT_ROUNDS,
                    help=f"game rounds to simulate (default {DEFAULT_ROUNDS:,})")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
+    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1, help="processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
@@ -636,12 +636,6 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Simulate, print the figures beside their exact values; exit 1 if one lies outside its interval."""
     from strips.loader import load_math_set
-    if args.rounds < 1:
-        raise UsageError("rtp simulate: --rounds must be 1 or more")
-    if args.seed < 0:
-        raise UsageError("rtp simulate: --seed must be 0 or more")
-    if args.workers < 1:
-        raise UsageError("rtp simulate: --workers must be 1 or more")
     ms = load_math_set(args.set)
     try:
         game = prepare(ms)

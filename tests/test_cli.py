@@ -293,3 +293,16 @@ def test_spin_json_shows_fish_values_in_the_window_layout_and_the_free_spins(cap
     assert json.loads(capsys.readouterr().out)["free_spins"] == 10
     assert main(["spin", "--stops", "1,1,19,98,5"]) == 0
     assert "10 start after this spin" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "--rounds", "0"], "--rounds: must be 1 or more, got 0"),
+    (["prove", "--workers", "0"], "--workers: must be 1 or more, got 0"),
+    (["--digits", "51"], "--digits: must be between 0 and 50, got 51"),
+    (["sensitivity", "--top", "0"], "--top: must be 1 or more, got 0"),
+    (["simulate", "--seed", "x"], "--seed: must be an integer, got 'x'"),
+])
+def test_numeric_option_out_of_range_is_one_line_exit_2(capsys, argv, words):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
