@@ -839,7 +839,10 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    """``rtp sensitivity``: exact RTP change per strip edit and per FISH weight; exit 0 (2 on bad input)."""
+    """``rtp sensitivity``: exact RTP change per strip edit and per FISH weight; exit 0 (2 on bad input).
+
+    For a rules-page set that already fails a published fact, the output says so first.
+    """
     ms = load_math_set(args.set)
     start = time.perf_counter()
     try:
@@ -847,8 +850,18 @@ def run(args) -> int:
     except ValueError as e:
         raise UsageError(f"rtp: {ms.name}: {e}") from None
     seconds = time.perf_counter() - start
+    from exact.facts import applies_to, check_facts
+    failing = [f.fact for f in check_facts(ms) if f.failed] if applies_to(ms) else []
     if args.json:
-        print(json.dumps(sensitivity_json(s, args.top, args.every, not args.any_edit), indent=2))
+        out = sensitivity_json(s, args.top, args.every, not args.any_edit)
+        out["published_facts_failing"] = failing
+        print(json.dumps(out, indent=2))
     else:
-        print(sensitivity_text(s, args.top, seconds, args.every, not args.any_edit), end="")
+        text = sensitivity_text(s, args.top, seconds, args.every, not args.any_edit)
+        if failing:   # the levers are ranked from a set that already breaks the page
+            note = (f"note: this set already fails {len(failing)} published fact(s) of the rules page "
+                    f"(rtp check lists them), e.g. {failing[0]}\n")
+            head, _, rest = text.partition("\n")
+            text = head + "\n" + note + rest
+        print(text, end="")
     return 0

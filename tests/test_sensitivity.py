@@ -332,3 +332,17 @@ def test_default_levers_keep_every_rule():
     for e in s.top_edits(50, True) + s.top_edits(50, False):
         assert e.breaks == ""
     assert any(e.breaks for e in s.top_edits(50, True, legal=False) + s.top_edits(50, False, legal=False))
+
+
+def test_cli_says_when_the_set_already_fails_a_published_fact(tmp_path, capsys):
+    import shutil
+    from strips.loader import bundled_path
+    d = tmp_path / "changed"
+    shutil.copytree(bundled_path("rules_page"), d, ignore=shutil.ignore_patterns("__init__.py", "__pycache__", "*.md"))
+    text = (d / "game.toml").read_text()
+    (d / "game.toml").write_text(text.replace("pays = [0, 0, 5, 15, 50]", "pays = [0, 0, 5, 15, 500]", 1))
+    assert main(["sensitivity", "--set", str(d), "--top", "1"]) == 0
+    assert "already fails 1 published fact" in capsys.readouterr().out
+    assert main(["sensitivity", "--set", str(d), "--top", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["published_facts_failing"] == ["PIC1 pays for 3/4/5 OAK, credits per way"]
