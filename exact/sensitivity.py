@@ -580,7 +580,8 @@ def edit_breaks(ms: MathSet, edit: StripEdit) -> str:
     reel = ms.strips[edit.strip_set].reels[edit.reel]
     n, pos = len(reel), edit.position
     rules = model.strip_rules
-    if model.name == "rules_page":
+    from exact.facts import applies_to
+    if applies_to(ms):
         from strips.published import published_positions
         shown = published_positions(edit.strip_set).get((edit.reel, pos))
         if shown:
