@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from exact.spin import phase_of  # noqa: E402
+from exact.cli.spin import phase_of  # noqa: E402
 from proofs.enumerate import enumerate_phase, window_tables  # noqa: E402
 from strips.loader import load_math_set  # noqa: E402
 

@@ -20,8 +20,8 @@ import statistics
 import time
 from fractions import Fraction
 
-from exact.errors import MathSetError
-from exact.moments import CountSplit
+from strips.errors import MathSetError
+from markov.moments import CountSplit
 from markov.chain import feature_results, ladder_of, model_ladder
 from markov.graph import chain_graph, cross_check
 from strips.loader import bundled_path, load_math_set, parse_game

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from exact.engine import analyse  # noqa: E402
-from exact.errors import MathSetError  # noqa: E402
+from strips.errors import MathSetError  # noqa: E402
 from exact.sensitivity import sensitivity  # noqa: E402
 from markov.round import round_result  # noqa: E402
 from strips.loader import load_math_set  # noqa: E402

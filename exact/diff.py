@@ -10,28 +10,25 @@ Two math sets (directories or bundled names) side by side:
   (``base reel 3 pos 41: AUS2 -> PIC4``), reel lengths, paytable, FISH values
   and weights (``level 2 FISH2 weight 300 -> 320 (value 15)``), symbol
   placement, trigger table, ladder, bet and window;
-* each published fact of the rules page (:func:`exact.facts.check_facts`)
+* each published fact of the rules page (:func:`proofs.facts.check_facts`)
   that passes on A and fails on B.
 
 Exit 0 when no published fact broke, 1 when one did, 2 on bad input (one line).
 
 Source: the PAR report (:mod:`exact.report`), the published facts
-(:mod:`exact.facts`, rules page sections 3, 4, 10, 11, 13, examples 1-9); issue 8.
+(:mod:`proofs.facts`, rules page sections 3, 4, 10, 11, 13, examples 1-9); issue 8.
 """
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.cli import UsageError, int_range
-from exact.facts import applies_to, check_facts
-from exact.model import GameModel, MathSet
+from strips.model import GameModel, MathSet
 from exact.report import Report, build_report, table_lines, decimal_text, fraction_text, report_json
-from strips.loader import load_math_set
+from strips.published import applies_to
 
 #: report_json keys that are not figures of the math (names, hashes, text, derived display bands)
 NOT_FIGURES = frozenset({"set", "fingerprint", "rtp_percent", "rtp_band", "published", "findings"})
@@ -287,15 +284,15 @@ class Diff:
         return 1 if self.broken else 0
 
 
-def _facts(ms: MathSet, rep: Report) -> dict[str, bool]:
+def _facts(ms: MathSet, rep: Report, checker) -> dict[str, bool]:
     """fact -> passes, for every published fact (the RTP assumption line is not a fact); none for a
     game other than the rules page's, whose facts are the only ones held."""
-    if not applies_to(ms):
+    if checker is None or not applies_to(ms):
         return {}
-    return {f.fact: not f.failed for f in check_facts(ms, rep.analysis) if f.is_fact}
+    return {f.fact: not f.failed for f in checker(ms, rep.analysis) if f.is_fact}
 
 
-def diff_sets(a: MathSet, b: MathSet) -> Diff:
+def diff_sets(a: MathSet, b: MathSet, checker=None) -> Diff:
     """Compare two math sets: report figures, math changes, published facts.
 
     Raises
@@ -304,7 +301,7 @@ def diff_sets(a: MathSet, b: MathSet) -> Diff:
         If a set's strips and game file disagree (see :func:`exact.report.build_report`).
     """
     ra, rb = build_report(a), build_report(b)
-    fa, fb = _facts(a, ra), _facts(b, rb)
+    fa, fb = _facts(a, ra, checker), _facts(b, rb, checker)
     return Diff(a=ra, b=rb, figures=tuple(figure_deltas(report_json(ra), report_json(rb))),
                 changes=tuple(model_changes(a, b)),
                 broken=tuple(k for k, ok in fa.items() if ok and not fb.get(k, False)),
@@ -378,28 +375,3 @@ def diff_json(d: Diff) -> dict:
         "published": {"broken": list(d.broken), "fixed": list(d.fixed)},
         "exit": d.exit_code,
     }
-
-
-# --------------------------------------------------------------------------
-# the command
-# --------------------------------------------------------------------------
-def add_arguments(p) -> None:
-    p.add_argument("a", metavar="A", help="math set before: directory or bundled set name")
-    p.add_argument("b", metavar="B", help="math set after: directory or bundled set name")
-    p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
-    p.add_argument("--changed", action="store_true", help="text view: list only the figures that changed")
-    p.add_argument("--digits", type=int_range(0, 60), default=10, help="decimal places in the text view (default 10)")
-
-
-def run(args) -> int:
-    """``rtp diff A B``: exit 0 if no published fact broke, 1 if one did, 2 on bad input."""
-    a, b = load_math_set(args.a), load_math_set(args.b)
-    try:
-        d = diff_sets(a, b)
-    except ValueError as e:
-        raise UsageError(f"rtp diff: {e}") from None
-    if args.json:
-        print(json.dumps(diff_json(d), indent=2))
-    else:
-        print(diff_text(d, args.digits, every=not args.changed), end="")
-    return d.exit_code

@@ -28,7 +28,7 @@ the base game, KEY in the free spins) each reel's matrix becomes a polynomial
 convolution in z and an element-wise (Hadamard) product in (t, u), and the
 coefficient of :math:`z^n` gives the moments on the event N = n.
 
-WILD multipliers (game file ``multiplier`` of a WILD, :class:`exact.model.WildMultiplier`):
+WILD multipliers (game file ``multiplier`` of a WILD, :class:`strips.model.WildMultiplier`):
 a WILD with multiplier m counts as m in the count of every pay symbol it
 substitutes for, so the ways factor of a reel becomes random,
 :math:`c_p = n_p + Y_p` with :math:`Y_p` the sum of the multipliers of the
@@ -67,8 +67,8 @@ from math import lcm, prod
 
 import numpy as np
 
-from exact.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
-from exact.moments import CountSplit, PhaseAnalysis
+from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
+from markov.moments import CountSplit, PhaseAnalysis
 
 _INT64_SAFE = 2**62
 

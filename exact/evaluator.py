@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Sequence
 
-from exact.model import FISH, KEY, PER_WILD, SCATTER, GameModel
+from strips.model import FISH, KEY, PER_WILD, SCATTER, GameModel
 
 Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
 

@@ -31,11 +31,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from exact.cli import UsageError, add_set_argument
-from exact.model import FISH, MathSet
-from exact.report import CONFIDENCE, Report, build_report, fraction_text
-from exact.outputs import check_output, input_directories
-from strips.loader import load_math_set
+
+from strips.model import FISH, MathSet
+from exact.report import CONFIDENCE, Report, fraction_text
 
 #: Longest text an XLSX cell holds.
 XLSX_CELL_LIMIT = 32767
@@ -211,35 +209,3 @@ def write_csv(sheets: list[Sheet], directory: Path) -> list[Path]:
         _write_atomic(path, buf.getvalue().encode("utf-8"))
         out.append(path)
     return out
-
-
-# --------------------------------------------------------------------------
-# the command
-# --------------------------------------------------------------------------
-def add_arguments(p) -> None:
-    add_set_argument(p)
-    out = p.add_mutually_exclusive_group(required=True)
-    out.add_argument("--xlsx", metavar="FILE", help="write the PAR workbook to FILE (.xlsx)")
-    out.add_argument("--csv", metavar="DIR", help="write one CSV file per table into DIR")
-
-
-def run(args) -> int:
-    """``rtp export``: write the workbook or the CSV tables; exit 0, or 2 on bad input (one line)."""
-    ms = load_math_set(args.set)
-    protected = input_directories(args.set, ms)
-    kind, target = ("xlsx", args.xlsx) if args.xlsx is not None else ("csv", args.csv)
-    path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
-                        ".xlsx" if kind == "xlsx" else None)
-    try:
-        sheets = par_sheets(build_report(ms), ms)
-        if kind == "xlsx":
-            write_xlsx(sheets, path)
-            print(f"wrote {path} ({len(sheets)} sheets: {', '.join(s.name for s in sheets)})")
-        else:
-            files = write_csv(sheets, path)
-            print(f"wrote {len(files)} CSV files into {path}: {', '.join(f.name for f in files)}")
-    except ValueError as e:
-        raise UsageError(f"rtp export: {ms.name}: {e}") from None
-    except OSError as e:
-        raise UsageError(f"rtp export: {target}: cannot write ({e.strerror or e})") from None
-    return 0

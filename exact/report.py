@@ -11,48 +11,22 @@ table), 13 (2+ KEY); PAR-sheet figures as game mathematicians use them
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import sys
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Mapping
 
-from exact.cli import UsageError, add_set_argument, int_range
 from exact.engine import GameAnalysis, analyse
-from exact.facts import applies_to
-from exact.model import Finding, MathSet
+from strips.model import Finding, MathSet
 from markov.round import RoundResult, round_result
-from strips.loader import load_math_set
+from strips import published as pub
+from strips.fingerprint import fingerprint
+from strips.published import applies_to
 
 CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
 BAND_ROUNDS = (10**3, 10**5, 10**7)
-
-
-def fingerprint(ms: MathSet) -> str:
-    """SHA-256 of the normalised math: the parsed game file and the strips.
-
-    The game file enters as canonical JSON of its parsed TOML (comments,
-    key order and layout do not matter); each strip set as its symbol names
-    (aliases resolved), reel by reel.  Two sets with the same fingerprint have
-    the same math.
-
-    Returns
-    -------
-    str
-        64 hexadecimal digits.
-    """
-    h = hashlib.sha256()
-    game = tomllib.loads(ms.sources["game.toml"].decode("utf-8-sig")) if "game.toml" in ms.sources else {}
-    h.update(json.dumps(game, sort_keys=True, separators=(",", ":")).encode())
-    for name in sorted(ms.strips):
-        h.update(f"\n[{name}]".encode())
-        for reel in ms.strips[name].reels:
-            h.update(("\n" + ",".join(reel)).encode())
-    return h.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -105,7 +79,7 @@ class Report:
         Name of the scatter symbol for labels (``FS`` in the rules-page game).
     has_collect : bool
         Whether the game has KEY symbols (collect and the KEY figures apply).
-    facts : tuple of exact.facts.FactResult
+    facts : tuple of proofs.facts.FactResult
         Every published fact of the rules page checked on the set (``rtp
         check``), for the rules-page game; empty for other games.
     """
@@ -172,8 +146,11 @@ class Report:
         return float(self.rtp) - half, float(self.rtp) + half
 
 
-def build_report(ms: MathSet) -> Report:
+def build_report(ms: MathSet, checker=None) -> Report:
     """Run the exact engine and the free-spin chain on a math set.
+
+    ``checker(ms, analysis) -> list of FactResult`` (e.g. :func:`proofs.facts.check_facts`)
+    checks the set's published facts; without it the report holds none.
 
     Raises
     ------
@@ -183,10 +160,8 @@ def build_report(ms: MathSet) -> Report:
     analysis = analyse(ms)
     rr = round_result(ms.model, analysis.base, analysis.levels)
     trig, keys, facts = {}, {}, ()
-    if applies_to(ms):
-        from exact.facts import check_facts
-        facts = tuple(check_facts(ms, analysis))
-        from strips import published as pub
+    if checker is not None and applies_to(ms):
+        facts = tuple(checker(ms, analysis))
         for n, printed in pub.TRIGGER_PROBABILITY.items():
             p = analysis.base.by_scatter.prob[n] if n < len(analysis.base.by_scatter.prob) else Fraction(0)
             freq = pub.TRIGGER_FREQUENCY[n]
@@ -451,27 +426,3 @@ def published_ok(rep: Report) -> bool:
     """True when every published figure printed in the report and every fact of ``rtp check`` passes."""
     return all(p.passes and q.passes for p, q in rep.published_trigger.values()) and \
         all(p.passes for p in rep.published_key_2plus.values()) and not any(f.failed for f in rep.facts)
-
-
-# ---------------------------------------------------------------------------
-# the command
-# ---------------------------------------------------------------------------
-def add_arguments(p) -> None:
-    add_set_argument(p)
-    p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
-    p.add_argument("--digits", type=int_range(0, 50), default=6, help="decimal places of percentages (default 6)")
-    p.add_argument("--check", action="store_true", help="exit 1 if a published figure fails")
-
-
-def run(args) -> int:
-    """``rtp report``: print the PAR report; exit 1 with --check when a published figure fails."""
-    ms = load_math_set(args.set)
-    try:
-        rep = build_report(ms)
-    except ValueError as e:
-        raise UsageError(f"rtp: {ms.name}: {e}") from None
-    if args.json:
-        print(json.dumps(report_json(rep, args.digits), indent=2))
-    else:
-        print(report_text(rep, args.digits), end="")
-    return 1 if args.check and not published_ok(rep) else 0

@@ -73,8 +73,6 @@ mean), :mod:`markov.chain` (reach, Wald's identity).
 from __future__ import annotations
 
 import dataclasses
-import json
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm, prod
@@ -82,15 +80,14 @@ from typing import Sequence
 
 import numpy as np
 
-from exact.cli import UsageError, add_set_argument, int_range
 from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors,
                           window_codes)
-from exact.model import FISH, KEY, GameModel, MathSet
-from exact.moments import CountSplit
+from strips.model import FISH, KEY, GameModel, MathSet
+from markov.moments import CountSplit
 from exact.report import fraction_text, percent, table_lines
 from markov.chain import FeatureResult, Ladder, feature_results, features_by_trigger, ladder_of
 from markov.round import round_result
-from strips.loader import load_math_set
+from strips.published import applies_to, published_positions
 
 ZERO = Fraction(0)
 
@@ -580,9 +577,7 @@ def edit_breaks(ms: MathSet, edit: StripEdit) -> str:
     reel = ms.strips[edit.strip_set].reels[edit.reel]
     n, pos = len(reel), edit.position
     rules = model.strip_rules
-    from exact.facts import applies_to
     if applies_to(ms):
-        from strips.published import published_positions
         shown = published_positions(edit.strip_set).get((edit.reel, pos))
         if shown:
             return f"example {shown[1][0]} shows {shown[0]} here"
@@ -828,41 +823,3 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
     if every:
         edits("EVERY EDIT", list(s.edits))
     return "\n".join(out) + "\n"
-
-
-def add_arguments(p) -> None:
-    add_set_argument(p)
-    p.add_argument("--top", type=int_range(1), default=10, metavar="N", help="levers listed in each direction (default 10)")
-    p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
-    p.add_argument("--all", dest="every", action="store_true", help="also list every strip edit")
-    p.add_argument("--any", dest="any_edit", action="store_true",
-                   help="rank edits that break a strip rule or a published window too")
-
-
-def run(args) -> int:
-    """``rtp sensitivity``: exact RTP change per strip edit and per FISH weight; exit 0 (2 on bad input).
-
-    For a rules-page set that already fails a published fact, the output says so first.
-    """
-    ms = load_math_set(args.set)
-    start = time.perf_counter()
-    try:
-        s = sensitivity(ms)
-    except ValueError as e:
-        raise UsageError(f"rtp: {ms.name}: {e}") from None
-    seconds = time.perf_counter() - start
-    from exact.facts import applies_to, check_facts
-    failing = [f.fact for f in check_facts(ms) if f.failed] if applies_to(ms) else []
-    if args.json:
-        out = sensitivity_json(s, args.top, args.every, not args.any_edit)
-        out["published_facts_failing"] = failing
-        print(json.dumps(out, indent=2))
-    else:
-        text = sensitivity_text(s, args.top, seconds, args.every, not args.any_edit)
-        if failing:   # the levers are ranked from a set that already breaks the page
-            note = (f"note: this set already fails {len(failing)} published fact(s) of the rules page "
-                    f"(rtp check lists them), e.g. {failing[0]}\n")
-            head, _, rest = text.partition("\n")
-            text = head + "\n" + note + rest
-        print(text, end="")
-    return 0

@@ -19,7 +19,7 @@ A transient state is ``State(level, spins_left, keys)``:
     counter decides every transition exactly as the true counter does.
 
 One free spin in state ``(L, s, c)`` draws the KEY count ``k`` of the window
-from level ``L``'s :class:`~exact.moments.CountSplit` (``prob[k]``) and pays
+from level ``L``'s :class:`~markov.moments.CountSplit` (``prob[k]``) and pays
 the win ``W`` (credits, level multiplier included) jointly distributed with
 ``k``.  The next state is ``(L, s - 1, min(c + k, cap))`` if ``s > 1``.  After
 the last spin of a level (``s == 1``) the counter ``c' = min(c + k, cap)`` is
@@ -58,8 +58,8 @@ from fractions import Fraction
 from math import lcm
 from typing import Iterable, Mapping, Sequence
 
-from exact.model import GameModel
-from exact.moments import CountSplit, PhaseAnalysis
+from strips.model import GameModel
+from markov.moments import CountSplit, PhaseAnalysis
 
 #: The absorbing state: the free spins have ended.
 END = "END"

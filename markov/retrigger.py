@@ -10,7 +10,7 @@ The feature has one level (``GameModel.levels`` holds exactly one; its
 multiplier applies to every free spin and is included in the wins of the
 level's split).  It starts with ``N0`` initial free spins
 (``GameModel.initial_spins``).  Each free spin draws its scatter count ``n``
-and win ``W`` jointly from the level's :class:`~exact.moments.CountSplit`
+and win ``W`` jointly from the level's :class:`~markov.moments.CountSplit`
 ``by_scatter`` and adds ``e(n) = GameModel.retrigger_spins(n)`` spins to the
 spins still to play.  The feature ends when no spin is left.  Its win ``F`` is
 the sum of the wins of all its spins.
@@ -71,8 +71,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from exact.model import GameModel
-from exact.moments import CountSplit, PhaseAnalysis
+from strips.model import GameModel
+from markov.moments import CountSplit, PhaseAnalysis
 from markov.chain import ZERO, FeatureResult, Numerators, check_phase, validate_split
 
 #: message of the infinite-feature error (E[R] >= 1 without a cap)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from exact.model import GameModel
-from exact.moments import PhaseAnalysis
+from strips.model import GameModel
+from markov.moments import PhaseAnalysis
 from markov import retrigger
 from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, ladder_of
 

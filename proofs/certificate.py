@@ -7,7 +7,7 @@ Its sections:
 
 1. the set and its content hash;
 2. exact figures of the whole game (engine + ladder chain);
-3. every published fact (reused from :func:`exact.facts.check_facts`):
+3. every published fact (reused from :func:`proofs.facts.check_facts`):
    example windows, strip facts, trigger probabilities and frequencies,
    P(2 or more KEY);
 4. examples 1-9 evaluated at their stops on the set with the page's FISH
@@ -30,8 +30,12 @@ from fractions import Fraction
 
 import sympy
 
+from exact.engine import analyse
 from exact.evaluator import evaluate
-from exact.model import KEY, SCATTER, MathSet, Phase
+from markov.round import round_result
+from proofs.facts import check_facts
+from strips.fingerprint import fingerprint
+from strips.model import KEY, SCATTER, MathSet, Phase
 from proofs.enumerate import set_hash, window_tables
 from strips.published import EXAMPLES, round_half_up
 
@@ -206,12 +210,12 @@ class Certificate:
     ----------
     name : str
     fingerprint : str
-        The report's fingerprint of the set (:func:`exact.report.fingerprint`).
+        The report's fingerprint of the set (:func:`strips.fingerprint.fingerprint`).
     hash : str
         Content hash of the base game (:func:`proofs.enumerate.set_hash`).
     analysis : exact.engine.GameAnalysis
     round : markov.round.RoundResult
-    facts : list of exact.facts.FactResult
+    facts : list of proofs.facts.FactResult
     examples : list of ExampleCheck
     formulas : list of CountFormula
     """
@@ -250,16 +254,12 @@ class Certificate:
 
 def build(ms: MathSet, analysis=None) -> Certificate:
     """Compute the deterministic certificate of ``ms`` (engine, chain, facts, examples, sympy)."""
-    from exact.engine import analyse
-    from exact.facts import check_facts
-    from markov.round import round_result
     analysis = analysis or analyse(ms)
     rr = round_result(ms.model, analysis.base, analysis.levels)
     model = ms.model
     formulas = [count_formula(ms, model.base_phase, SCATTER), count_formula(ms, model.base_phase, KEY)]
     if model.levels:
         formulas.append(count_formula(ms, model.level_phase(model.levels[0]), KEY))
-    from exact.report import fingerprint
     return Certificate(name=ms.name, fingerprint=fingerprint(ms), hash=set_hash(ms, model.base_phase), analysis=analysis, round=rr,
                        facts=check_facts(ms, analysis), examples=example_checks(ms), formulas=formulas)
 

@@ -54,7 +54,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from exact.model import FISH, KEY, SCATTER, MathSet, Phase
+from strips.model import FISH, KEY, SCATTER, MathSet, Phase
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
 CHUNK = 1 << 18

@@ -23,29 +23,14 @@ from __future__ import annotations
 
 import os
 import platform
-import sys
 import time
 
-from exact.outputs import check_output, input_directories
-from exact.cli import UsageError, add_set_argument, int_range
+from exact.engine import analyse
+from proofs import certificate, enumerate as en, simulate as sim
+from proofs.certificate import decimal, fraction_text, render
 
 BEGIN = "<!-- BEGIN deterministic part: exact figures only; tests regenerate it and fail on any difference -->"
 END = "<!-- END deterministic part -->"
-
-
-def add_arguments(p) -> None:
-    """Options of ``rtp prove``."""
-    from proofs.simulate import DEFAULT_SEED
-    add_set_argument(p)
-    p.add_argument("--exhaustive", action="store_true",
-                   help="also enumerate every base-game stop combination (10^10 for the bundled set: minutes)")
-    p.add_argument("--rounds", type=int_range(0), default=10_000_000,
-                   help="simulated game rounds (default 10,000,000; 0 skips the simulation)")
-    p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
-    p.add_argument("--out", default=None, metavar="FILE", help="write the certificate here (default: stdout)")
-    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1, help="processes (default: all cores)")
-    p.add_argument("--checkpoint-dir", default=None, metavar="DIR",
-                   help="checkpoint directory of the enumeration (default ~/.cache/slot-exact/enumerate)")
 
 
 def deterministic_part(text: str) -> str:
@@ -66,7 +51,6 @@ def deterministic_part(text: str) -> str:
 
 def render_deterministic(cert) -> str:
     """The deterministic part with its markers, as it appears in the certificate file."""
-    from proofs.certificate import render
     return f"{BEGIN}\n\n{render(cert)}\n{END}\n"
 
 
@@ -84,7 +68,6 @@ def _enumeration_section(enum, checks) -> tuple[list[str], bool]:
               f"- combinations: {enum.combinations:,}; wall time {enum.seconds:.1f} s",
               f"- figures compared: {len(checks)}; equal: {len(checks) - len(bad)}",
               ""]
-    from proofs.certificate import decimal, fraction_text
     lines += ["| figure | enumerated | engine | equal |", "| --- | --- | --- | --- |"]
     shown = [c for c in checks if not c.figure.startswith("ways ") or c.figure == "ways pays" or not c.equal]
     for c in shown:
@@ -133,8 +116,6 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     progress : bool
         Progress bars on stderr.
     """
-    from exact.engine import analyse
-    from proofs import certificate, enumerate as en, simulate as sim
     timings = []
     t0 = time.perf_counter()
     analysis = analyse(ms)
@@ -169,25 +150,3 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
         [f"- {name}: {sec:.2f} s" for name, sec in timings] + \
         ["", f"## Verdict: {'PASS' if ok else 'FAIL'}", ""]
     return "\n".join(head) + render_deterministic(cert) + "\n" + "\n".join(run_part), ok
-
-
-def run(args) -> int:
-    """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
-    from strips.loader import load_math_set
-    ms = load_math_set(args.set)
-    protected = input_directories(args.set, ms)
-    out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
-    if args.checkpoint_dir is not None:
-        check_output(args.checkpoint_dir, "rtp prove --checkpoint-dir", "dir", protected)
-    try:
-        text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
-                                    workers=args.workers, checkpoint_dir=args.checkpoint_dir,
-                                    progress=sys.stderr.isatty())
-    except ValueError as e:
-        raise UsageError(f"rtp prove: {ms.name}: {e}") from None
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        out.write_text(text, encoding="utf-8")
-        print(f"certificate written to {out}: {'PASS' if ok else 'FAIL'}", file=sys.stderr)
-    return 0 if ok else 1

@@ -40,19 +40,17 @@ Exact values: :func:`exact.engine.analyse` and
 """
 from __future__ import annotations
 
-import json
 import math
-import os
 import sys
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
 
-from exact.cli import UsageError, add_set_argument, int_range
-from exact.model import MathSet, Phase
+from exact.engine import analyse
+from markov.round import round_result
+from strips.model import MathSet, Phase
 from proofs.enumerate import fish_weight_table, window_tables
 
 #: Rounds per block (memory bound: a few arrays of this length).
@@ -580,8 +578,6 @@ class SimulationReport:
 
 def exact_values(ms: MathSet):
     """(RoundResult, base PhaseAnalysis) of the exact engine and the ladder chain."""
-    from exact.engine import analyse
-    from markov.round import round_result
     a = analyse(ms)
     return round_result(ms.model, a.base, a.levels), a.base
 
@@ -617,37 +613,3 @@ def format_report(rep: SimulationReport, name: str) -> str:
     lines.append("PASS: every exact value lies inside its 99% interval" if rep.passed
                  else "FAIL: an exact value lies outside its 99% interval")
     return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------
-# command
-# --------------------------------------------------------------------------
-def add_arguments(p) -> None:
-    """Options of ``rtp simulate``."""
-    add_set_argument(p)
-    p.add_argument("--rounds", type=int_range(1), default=DEFAULT_ROUNDS,
-                   help=f"game rounds to simulate (default {DEFAULT_ROUNDS:,})")
-    p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
-    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1, help="processes (default: all cores)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-
-
-def run(args) -> int:
-    """Simulate, print the figures beside their exact values; exit 1 if one lies outside its interval."""
-    from strips.loader import load_math_set
-    ms = load_math_set(args.set)
-    try:
-        game = prepare(ms)
-    except ValueError as e:
-        raise UsageError(f"rtp simulate: {e}") from None
-    exact = exact_values(ms)
-    start = time.perf_counter()
-    tally = simulate(ms, args.rounds, args.seed, workers=args.workers, game=game,
-                     progress=not args.no_progress and not args.json and sys.stderr.isatty())
-    rep = report(ms, tally, args.seed, exact, time.perf_counter() - start)
-    if args.json:
-        print(json.dumps({"set": ms.name, **rep.to_json()}, indent=2))
-    else:
-        print(format_report(rep, ms.name))
-    return 0 if rep.passed else 1

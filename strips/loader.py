@@ -5,10 +5,10 @@ game file's ``[strips]`` table) and optionally ``game.toml``; without one, the
 bundled rules-page game is used.  A set is named by a directory path or by the
 name of a bundled set (``rules_page``).
 
-Hard errors raise :class:`exact.errors.MathSetError` naming file, row and
+Hard errors raise :class:`strips.errors.MathSetError` naming file, row and
 column.  Soft rule breaks of rules-page section 3 (two specials in one
 window, a run of more than 3 AUS symbols, a strip length other than 100)
-become :class:`exact.model.Finding` objects on the returned set.
+become :class:`strips.model.Finding` objects on the returned set.
 
 CSV format: a header ``reel1,...,reelN``; data row i (file line i + 2) holds
 strip position i of each reel; a column may end early with empty trailing
@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from exact.errors import MathSetError
-from exact.model import (
+from strips.errors import MathSetError
+from strips.model import (
     FISH,
     KEY,
     MULTIPLIER_MODES,

@@ -13,8 +13,8 @@ The page names its reel strips but does not print them.  It does publish:
 This module holds those facts exactly as printed (decimals as strings, so no
 float ever enters), plus :func:`published_positions`, which merges the example
 windows into one map of known strip positions and refuses two examples that
-disagree on a position.  ``strips.reconstruct`` builds strips around these
-positions and ``exact.facts`` (``rtp check``) checks a math set against them.
+disagree on a position.  ``proofs.reconstruction.reconstruct`` builds strips around these
+positions and ``proofs.facts`` (``rtp check``) checks a math set against them.
 
 Source: rules page sections 3, 4, 6, 8, 10, 11 and 13, examples 1-9.
 """
@@ -274,3 +274,12 @@ TRIGGER_SPINS: dict[int, int] = {3: 10, 4: 15, 5: 20}
 #: Section 11: per level (threshold of the KEY counter, spins, multiplier); level 1
 #: plays the initial free spins (spins None).
 LADDER: tuple[tuple[int, int | None, int], ...] = ((0, None, 1), (3, 8, 2), (6, 8, 5), (9, 8, 10))
+
+
+#: The game whose published facts this module holds (``[game] name`` of its game file).
+RULES_PAGE_GAME = "rules_page"
+
+
+def applies_to(ms) -> bool:
+    """True when ``ms`` is a math set of the rules-page game (its game file names it ``rules_page``)."""
+    return ms.model.name == RULES_PAGE_GAME

@@ -14,7 +14,7 @@ from math import prod
 import numpy as np
 
 from exact.evaluator import evaluate, wild_draws
-from exact.model import FISH, MathSet, ReelStrips
+from strips.model import FISH, MathSet, ReelStrips
 from strips.loader import bundled_path, parse_game
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from exact.cli import main
 from exact.diff import diff_sets, model_changes, report_figures, strip_changes
-from exact.errors import MathSetError
-from exact.facts import check_facts
+from strips.errors import MathSetError
+from proofs.facts import check_facts
 from exact.report import build_report, report_json
 from exact.sensitivity import StripEdit, sensitivity
 from strips.loader import bundled_path, load_math_set

@@ -12,7 +12,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from exact.engine import analyse, analyse_phase
-from exact.model import Symbol, WildMultiplier
+from strips.model import Symbol, WildMultiplier
 from oracle import brute_force, make_set, small_fish_model
 
 settings.register_profile("default", max_examples=25, deadline=None,

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from exact.cli import main
-from exact.errors import MathSetError
+from strips.errors import MathSetError
 from mathset_files import BUNDLED_GAME, csv_text
 from oracle import brute_force
 from strips.loader import load_math_set, parse_game

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exact.errors import MathSetError
-from exact.model import Finding
+from strips.errors import MathSetError
+from strips.model import Finding
 from mathset_files import (BUNDLED_GAME, BUNDLED_STRIPS, MODEL, csv_text, snapshot,
                            valid_columns, write_set)
 from strips.loader import bundled_names, bundled_path, load_math_set, parse_game, resolve

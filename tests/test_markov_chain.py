@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from exact.moments import CountSplit
+from markov.moments import CountSplit
 from markov.chain import (
     END,
     Ladder,

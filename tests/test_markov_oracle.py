@@ -8,7 +8,7 @@ literally, with the true (uncapped) KEY counter, over explicit joint outcomes
   exactly.
 * :func:`simulate_feature` plays features with a seeded numpy Generator.
 * :func:`split_of` turns a level's outcome list into the
-  :class:`~exact.moments.CountSplit` the chain consumes.
+  :class:`~markov.moments.CountSplit` the chain consumes.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from exact.model import Phase
-from exact.moments import CountSplit, PhaseAnalysis
+from strips.model import Phase
+from markov.moments import CountSplit, PhaseAnalysis
 from strips.loader import parse_game
 
 #: one spin outcome of a level: (probability, KEY count, win in credits)

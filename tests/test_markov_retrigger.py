@@ -26,8 +26,8 @@ from hypothesis import given, settings, strategies as st
 
 from exact.cli import main
 from exact.engine import analyse
-from exact.model import Level
-from exact.moments import CountSplit, PhaseAnalysis
+from strips.model import Level
+from markov.moments import CountSplit, PhaseAnalysis
 from markov.chain import END, feature_result, ladder_of, model_ladder
 from markov.graph import check_chain, cross_check, read_graphml, retrigger_graph
 from markov.retrigger import (

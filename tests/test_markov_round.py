@@ -8,8 +8,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from exact.model import GameModel, Level, StripRules
-from exact.moments import CountSplit
+from strips.model import GameModel, Level, StripRules
+from markov.moments import CountSplit
 from markov.chain import feature_result, ladder_of
 from markov.round import round_result
 from test_markov_oracle import feature_paths, phase_analysis, rules_page_model, split_of

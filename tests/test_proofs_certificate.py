@@ -9,7 +9,7 @@ import pytest
 
 from exact.cli import main
 from exact.engine import analyse
-from exact.model import KEY, SCATTER
+from strips.model import KEY, SCATTER
 from proofs.certificate import build, count_formula, decimal, example_checks
 from proofs.enumerate import enumerate_phase
 from proofs.prove import BEGIN, END, deterministic_part, render_deterministic

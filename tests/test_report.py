@@ -27,7 +27,7 @@ import pytest
 
 from exact.cli import main
 from exact.evaluator import evaluate
-from exact.model import FISH
+from strips.model import FISH
 from mathset_files import BUNDLED_GAME, BUNDLED_STRIPS, copy_bundled_game, valid_columns, write_set
 from strips.loader import load_math_set
 

@@ -25,7 +25,7 @@ import sympy
 from exact.cli import main
 from exact.engine import analyse
 from exact.evaluator import evaluate
-from exact.model import FISH, KEY, SCATTER
+from strips.model import FISH, KEY, SCATTER
 from exact.sensitivity import StripEdit, big_dot, key_fish_moment, sensitivity
 from markov.round import round_result
 from oracle import make_set, small_fish_model

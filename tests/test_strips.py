@@ -11,12 +11,14 @@ import pytest
 
 from exact.engine import analyse
 from exact.evaluator import ways_pays
-from strips import derive, published
+from proofs.reconstruction import derive
+from strips import published
 from strips.loader import bundled_path, load_math_set
 from strips.published import BASE, BONUS, EXAMPLES, Rounded, round_half_up, rounds_to
-from strips import reconstruct
-from strips.reconstruct import aus_run_ok, allocate, game_model, math_set
-from strips.ways import WaysState
+from proofs.reconstruction import reconstruct
+from exact.cli import reconstruct as reconstruct_cli
+from proofs.reconstruction.reconstruct import aus_run_ok, allocate, game_model, math_set
+from proofs.reconstruction.ways import WaysState
 from rules_page_examples import EXAMPLES as PRINTED, window_of
 
 BUNDLED = bundled_path("rules_page")
@@ -151,14 +153,14 @@ def test_rebuild_rtp_within_tolerance(fresh_build):
 
 def test_cli_refuses_non_empty_out(tmp_path, capsys):
     (tmp_path / "keep.txt").write_text("x")
-    assert reconstruct.main(["--out", str(tmp_path)]) == 2
+    assert reconstruct_cli.main(["--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "non-empty" in err[0]
     assert (tmp_path / "keep.txt").read_text() == "x" and len(list(tmp_path.iterdir())) == 1
 
 
 def test_cli_rejects_bad_target(tmp_path, capsys):
-    assert reconstruct.main(["--out", str(tmp_path / "new"), "--target-rtp", "abc"]) == 2
+    assert reconstruct_cli.main(["--out", str(tmp_path / "new"), "--target-rtp", "abc"]) == 2
     assert "--target-rtp" in capsys.readouterr().err
     assert not (tmp_path / "new").exists()
 
@@ -195,7 +197,7 @@ def test_ways_update_equals_fresh_state(model):
 
 def test_tuning_objective_predicts_exact_rtp_after_pay_edits(model):
     """RTP = (A + base ways + C bonus ways) / bet stays exact after pay-symbol edits (engine + chain)."""
-    from strips.tune import exact_rtp, linear_form
+    from proofs.reconstruction.tune import exact_rtp, linear_form
     ms = load_math_set("rules_page")
     strips = {s: [list(r) for r in ms.strips[s].reels] for s in (BASE, BONUS)}
     a, c, _ = linear_form(model, strips)
@@ -208,6 +210,6 @@ def test_tuning_objective_predicts_exact_rtp_after_pay_edits(model):
 def test_math_set_of_in_memory_strips_validates(model):
     bad = [["PIC1"] * 100 for _ in range(5)]
     bad[0][0] = "WILD"  # WILD is not allowed on reel 1
-    from exact.errors import MathSetError
+    from strips.errors import MathSetError
     with pytest.raises(MathSetError, match="WILD is not allowed"):
         math_set(model, {BASE: bad, BONUS: [["PIC1"] * 100 for _ in range(5)]})

@@ -1,7 +1,7 @@
 """WILD multipliers (issue 9): the game-file schema, its validation, hand-derived figures,
 the evaluator's draws and ``rtp spin --wild``.
 
-Semantics under test (exact.model.WildMultiplier): a WILD with multiplier m counts as m
+Semantics under test (strips.model.WildMultiplier): a WILD with multiplier m counts as m
 in the per-reel count of every pay symbol it substitutes for; ways = product of
 (count of the symbol + sum of the multipliers of the substituting WILDs) over the
 combination's reels; pay = paytable value x ways.  Mode ``wild`` draws one value per
@@ -22,9 +22,9 @@ import pytest
 
 from exact.cli import main
 from exact.engine import analyse, analyse_phase
-from exact.errors import MathSetError
+from strips.errors import MathSetError
 from exact.evaluator import evaluate, wild_draws
-from exact.model import WildMultiplier
+from strips.model import WildMultiplier
 from mathset_files import csv_text
 from oracle import brute_force
 from strips.loader import load_math_set, parse_game

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from exact.cli import UsageError, add_set_argument, int_list
+from exact.cli.args import UsageError, add_set_argument, int_list
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
 from strips.loader import load_math_set
 

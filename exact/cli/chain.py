@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from exact.cli import UsageError, add_set_argument
+from exact.cli.args import UsageError, add_set_argument
+from exact.engine import analyse
 from markov.chain import FeatureResult, ladder_of
 from markov.graph import chain_graph, check_chain, cross_check, retrigger_graph, write_graph
 from markov.retrigger import RetriggerChain, retrigger_of
 from markov.round import RoundResult, round_result
-from exact.outputs import check_output, input_directories
+from exact.cli.outputs import check_output, input_directories
 from strips.loader import load_math_set
 
 #: relative tolerance of the float cross-check
@@ -124,7 +125,6 @@ def run(args) -> int:
     if target is not None and model.retrigger and model.retrigger_cap is None:
         raise UsageError(f"rtp chain: {ms.name}: the free spins retrigger without a cap: the chain has "
                          f"infinitely many states, so there is no graph to write (its figures are a closed form)")
-    from exact.engine import analyse  # the heavy engine only for this command
 
     try:
         an = analyse(ms)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
-from exact.model import Phase
+from strips.model import Phase
 
 
 @dataclass(frozen=True)

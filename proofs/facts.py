@@ -14,12 +14,12 @@ Source: rules page sections 3, 4, 10, 11 and 13, examples 1-9; issue 3.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.cli import UsageError, add_set_argument
-from exact.model import FISH, KEY, MathSet
+from exact.engine import analyse
+from markov.round import round_result
+from strips.model import FISH, KEY, MathSet
 from strips import published as pub
 from strips.published import (
     BASE,
@@ -270,21 +270,11 @@ def probability_facts(ms: MathSet, analysis) -> list[FactResult]:
 
 def rtp_assumption(ms: MathSet, analysis) -> FactResult:
     """The assumed RTP of the bundled set (96.00% +/- 0.005 pp): an assumption, not a fact."""
-    from markov.round import round_result
     rtp = round_result(ms.model, analysis.base, analysis.levels).rtp
     ok = abs(rtp - ASSUMED_RTP) <= ASSUMED_RTP_TOLERANCE
     return FactResult("RTP of the whole game (assumption: the page publishes no RTP)", "PROVENANCE.md",
                       f"{_fixed(ASSUMED_RTP * 100, 2)}% +/- {_fixed(ASSUMED_RTP_TOLERANCE * 100, 3)} pp", rtp,
                       _fixed(rtp * 100, 5) + "%", MET if ok else NOT_MET)
-
-
-#: The game whose published facts this module holds (``[game] name`` of its game file).
-RULES_PAGE_GAME = "rules_page"
-
-
-def applies_to(ms: MathSet) -> bool:
-    """True when ``ms`` is a math set of the rules-page game (its game file names it ``rules_page``)."""
-    return ms.model.name == RULES_PAGE_GAME
 
 
 def check_facts(ms: MathSet, analysis=None) -> list[FactResult]:
@@ -310,7 +300,6 @@ def check_facts(ms: MathSet, analysis=None) -> list[FactResult]:
     has another number of rows fails the example facts.
     """
     if analysis is None:
-        from exact.engine import analyse
         analysis = analyse(ms)
     results = rule_facts(ms) + example_facts(ms) + strip_facts(ms) + probability_facts(ms, analysis)
     if ms.model.rows != ROWS:
@@ -327,41 +316,3 @@ def _json_value(x):
     if isinstance(x, dict):
         return {str(k): _json_value(v) for k, v in x.items()}
     return x
-
-
-def add_arguments(p) -> None:
-    add_set_argument(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def run(args) -> int:
-    """Print each fact (published, exact, PASS/FAIL) and the RTP assumption; exit 1 on any FAIL."""
-    from strips.loader import load_math_set
-    ms = load_math_set(args.set)
-    if not applies_to(ms):
-        raise UsageError(f"rtp check: {ms.name}: the published facts are those of the rules page (game "
-                         f"'{RULES_PAGE_GAME}'); game '{ms.model.name}' publishes none that this tool holds")
-    results = check_facts(ms)
-    failed = [r for r in results if r.failed]
-    if args.json:
-        print(json.dumps({"set": ms.name, "passed": not failed, "facts": [
-            {"fact": r.fact, "source": r.source, "published": r.published, "exact": _json_value(r.exact),
-             "shown": r.shown, "status": r.status} for r in results]}, indent=2))
-        return 1 if failed else 0
-    print(f"published facts of the rules page on math set {ms.name}")
-    for r in results:
-        print(f"{r.status:<18} {r.fact} [{r.source}]")
-        print(f"{'':18}   published: {r.published}")
-        exact = r.exact
-        if isinstance(exact, Fraction) and len(str(exact.denominator)) > 40:
-            print(f"{'':18}   exact:     a fraction of {len(str(exact.numerator))}/{len(str(exact.denominator))} "
-                  f"digits (see --json) -> {r.shown}")
-        elif isinstance(exact, Fraction):
-            print(f"{'':18}   exact:     {exact.numerator}/{exact.denominator} -> {r.shown}")
-        elif r.shown != str(exact):
-            print(f"{'':18}   exact:     {exact} -> {r.shown}")
-        else:
-            print(f"{'':18}   on set:    {r.shown}")
-    n_facts = sum(1 for r in results if r.is_fact)
-    print(f"{n_facts - len(failed)} of {n_facts} facts pass" + (f"; {len(failed)} FAIL" if failed else ""))
-    return 1 if failed else 0

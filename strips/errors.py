@@ -27,3 +27,10 @@ class MathSetError(ValueError):
 
     def __str__(self) -> str:
         return f"{self.file}:{self.row}:{self.column}: {self.message}"
+
+
+class UsageError(ValueError):
+    """A request the user got wrong: an option value, an output path, a rule a command does not model (exit 2).
+
+    The message is the whole line to show, e.g. ``"rtp diff: --digits must be 0 or more"``.
+    """

@@ -16,7 +16,7 @@ figure.  Hence, exactly,
 with A and C taken once from the exact engine (:func:`exact.engine.analyse`)
 and the free-spin chain (:func:`markov.round.round_result`) on the untuned
 set.  The two ways means come from the exact closed form of
-:mod:`strips.ways`, updated per move.  The search compares candidates in
+:mod:`proofs.reconstruction.ways`, updated per move.  The search compares candidates in
 floats built from these exact numerators (a speed choice); the returned RTP is
 recomputed from scratch by the engine and the chain, exactly.
 
@@ -30,7 +30,9 @@ from fractions import Fraction
 import numpy as np
 
 from exact.engine import analyse
-from exact.model import GameModel
+from proofs.reconstruction.common import INNER_TOLERANCE, MAX_TUNING_STEPS, STRIP_SETS, aus_run_ok, math_set
+from proofs.reconstruction.ways import WaysState
+from strips.model import GameModel
 from markov.round import round_result
 
 
@@ -56,7 +58,6 @@ class TuneResult:
 
 def exact_rtp(model: GameModel, strips: dict) -> Fraction:
     """Exact RTP of the whole game of in-memory strips: engine + free-spin chain."""
-    from strips.reconstruct import math_set
     ms = math_set(model, strips)
     ga = analyse(ms)
     return round_result(model, ga.base, ga.levels).rtp
@@ -71,7 +72,6 @@ def linear_form(model: GameModel, strips: dict) -> tuple[Fraction, Fraction, Fra
         If the levels' ways means are not the level multiplier times one
         common bonus ways mean (they share the free-spin strips).
     """
-    from strips.reconstruct import math_set
     ms = math_set(model, strips)
     ga = analyse(ms)
     rr = round_result(model, ga.base, ga.levels)
@@ -94,14 +94,14 @@ def tune(model: GameModel, strips: dict, observations: dict, target: Fraction, r
     model : GameModel
     strips : dict str -> list of list of str
         ``"base"`` and ``"bonus"`` strips, shape (5, 100) each; not modified.
-    observations : dict str -> strips.reconstruct.Observation
+    observations : dict str -> proofs.reconstruction.reconstruct.Observation
         The published positions, which are never changed.
     target : Fraction
         RTP to reach, a fraction of 1 (0.96 = 96%).
     rng : numpy.random.Generator
         Source of every random choice (position, new symbol).
     tolerance, max_steps : optional
-        Defaults: ``strips.reconstruct.INNER_TOLERANCE`` and ``MAX_TUNING_STEPS``.
+        Defaults: ``proofs.reconstruction.reconstruct.INNER_TOLERANCE`` and ``MAX_TUNING_STEPS``.
 
     Returns
     -------
@@ -118,8 +118,6 @@ def tune(model: GameModel, strips: dict, observations: dict, target: Fraction, r
     symbol (never more than 3 AUS symbols in sequence) and is kept only if it
     brings the RTP closer to the target.
     """
-    from strips.reconstruct import INNER_TOLERANCE, MAX_TUNING_STEPS, STRIP_SETS, aus_run_ok
-    from strips.ways import WaysState
 
     tolerance = INNER_TOLERANCE if tolerance is None else tolerance
     max_steps = MAX_TUNING_STEPS if max_steps is None else max_steps

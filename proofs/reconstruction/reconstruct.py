@@ -1,6 +1,6 @@
 """Rebuild the bundled ``rules_page`` reel strips from the facts the rules page publishes.
 
-``python -m strips.reconstruct --out DIR [--seed N] [--target-rtp 0.96]``
+``python -m exact.cli.reconstruct --out DIR [--seed N] [--target-rtp 0.96]``
 writes ``base.csv``, ``bonus.csv``, ``game.toml`` (a byte copy of the bundled
 game file) and ``PROVENANCE.md`` into ``DIR``.  The same arguments give
 byte-identical files.
@@ -12,7 +12,7 @@ Pipeline (each step is a pure function; the rules are those of
    merged and checked for consistency (:func:`strips.published.published_positions`).
 2. :func:`special_counts`: how many of each special symbol every reel carries.
    FS and KEY counts are forced by the published probabilities
-   (:mod:`strips.derive`, exact search); where the facts leave a choice
+   (:mod:`proofs.reconstruction.derive`, exact search); where the facts leave a choice
    (which reel, FISH spread, WILD), a fixed rule decides.
 3. :func:`place_specials`: the unseen positions of the specials, one 0/1
    linear program per reel (``scipy.optimize.milp``, HiGHS) under the
@@ -23,7 +23,7 @@ Pipeline (each step is a pure function; the rules are those of
 5. :func:`tune`: a seeded local search changes pay symbols at unseen
    positions until the exact RTP of the whole game (base spin + free spins)
    is within the tolerance of the target.  The objective is exact: the ways
-   means by the closed form of :mod:`strips.ways`, the rest from one run of
+   means by the closed form of :mod:`proofs.reconstruction.ways`, the rest from one run of
    the exact engine and the free-spin chain on the untuned set (placing pay
    symbols changes neither the FS/KEY probabilities nor any collect figure).
 
@@ -31,8 +31,6 @@ Source: rules page sections 3, 4, 10, 11 and 13; issue 3.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
@@ -40,14 +38,13 @@ from pathlib import Path
 
 import numpy as np
 
-from exact.errors import MathSetError
-from exact.model import GameModel, MathSet, ReelStrips
-from strips import derive
-from strips.loader import GAME_FILE, bundled_path, parse_game, parse_strips
+from proofs.reconstruction import derive
+from strips.loader import GAME_FILE, bundled_path
+from proofs.reconstruction.common import (DEFAULT_SEED, DEFAULT_TARGET, HIGH_VALUE_FISH, LOW_VALUE_FISH,
+    STRIP_SETS, aus_run_ok, csv_bytes, game_model, math_set)
+from proofs.reconstruction.provenance import provenance_text
+from proofs.reconstruction.tune import tune
 from strips.published import (
-    BASE,
-    BONUS,
-    MAX_AUS_RUN,
     MIN_PAY_BETWEEN_SPECIALS,
     REELS,
     SPECIAL_REELS,
@@ -57,16 +54,6 @@ from strips.published import (
     round_half_up,
 )
 
-STRIP_SETS = (BASE, BONUS)
-HIGH_VALUE_FISH = ("FISH3", "FISH4")
-LOW_VALUE_FISH = ("FISH1", "FISH2")
-DEFAULT_SEED = 1
-DEFAULT_TARGET = Fraction(96, 100)
-#: Tolerance of the tuned RTP: +/- 0.005 percentage points (issue 3).
-TOLERANCE = Fraction(5, 100000)
-#: The search stops once the exact RTP is this close (a tenth of the tolerance).
-INNER_TOLERANCE = TOLERANCE / 10
-MAX_TUNING_STEPS = 400_000
 
 
 @dataclass(frozen=True)
@@ -157,7 +144,7 @@ def special_counts(obs: Observation) -> Counts:
     """Copies of each special symbol on each reel of one strip set.
 
     Rules (PROVENANCE.md): R1 FS and KEY counts are the only ones the
-    published probabilities allow (exact search, :mod:`strips.derive`); R2
+    published probabilities allow (exact search, :mod:`proofs.reconstruction.derive`); R2
     where a forced count can sit on more than one reel, the ordering that
     makes the published windows most likely; R3 every symbol is on every reel
     the page lists for it, at least as often as the windows show it; R4
@@ -308,24 +295,6 @@ def pay_weights(obs: Observation, pay_names: tuple[str, ...]) -> list[int]:
     return [k + 1 for k in seen]
 
 
-def aus_run_ok(strip: list[str | None], p: int, name: str, aus: frozenset[str]) -> bool:
-    """Whether ``name`` at position ``p`` keeps every assigned run of AUS symbols <= 3 (cyclic).
-
-    Unassigned positions (``None``) end a run, so a run is checked in full
-    when its last position is assigned.
-    """
-    if name not in aus:
-        return True
-    n = len(strip)
-    run = 1
-    for step in (-1, 1):
-        q = (p + step) % n
-        while strip[q] in aus and q != p and run <= MAX_AUS_RUN:
-            run += 1
-            q = (q + step) % n
-    return run <= MAX_AUS_RUN
-
-
 def fill_pays(strips: list[list[str | None]], weights: list[int], pay_names: tuple[str, ...],
               aus: frozenset[str], rng: np.random.Generator) -> list[list[str]]:
     """Fill every ``None`` with a pay symbol drawn by integer ``weights``, AUS runs <= 3.
@@ -362,31 +331,6 @@ def _draw(weights: list[int], choices, rng: np.random.Generator) -> int:
 # --------------------------------------------------------------------------
 # assembling and writing a set
 # --------------------------------------------------------------------------
-def game_model() -> GameModel:
-    """The bundled rules-page game (``strips/rules_page/game.toml``)."""
-    path = bundled_path("rules_page") / GAME_FILE
-    return parse_game(path.read_bytes(), str(path))
-
-
-def csv_bytes(strip: list[list[str]]) -> bytes:
-    """The strip set in the loader's CSV format: header ``reel1..reel5``, one row per position."""
-    lines = [",".join(f"reel{r + 1}" for r in range(len(strip)))]
-    for p in range(len(strip[0])):
-        lines.append(",".join(reel[p] for reel in strip))
-    return ("\n".join(lines) + "\n").encode()
-
-
-def math_set(model: GameModel, strips: dict[str, list[list[str]]], name: str = "reconstruction") -> MathSet:
-    """A :class:`MathSet` of in-memory strips, validated by the loader's CSV parser."""
-    parsed: dict[str, ReelStrips] = {}
-    findings = []
-    for s, strip in strips.items():
-        rs, found = parse_strips(csv_bytes(strip), f"{name}/{model.strip_files[s]}", model, s)
-        parsed[s] = rs
-        findings.extend(found)
-    return MathSet(name=name, model=model, strips=parsed, findings=tuple(findings))
-
-
 @dataclass(frozen=True)
 class Build:
     """Everything one reconstruction produced.
@@ -442,40 +386,13 @@ def build(seed: int = DEFAULT_SEED, target: Fraction | None = DEFAULT_TARGET) ->
         counts[s], observations[s] = cts, obs
     if target is None:
         return Build(strips, counts, observations, seed, None)
-    from strips.tune import tune
     result = tune(model, strips, observations, target, rng)
     return Build(result.strips, counts, observations, seed, target, result.rtp_untuned, result.rtp,
                  result.steps, result.moves)
 
 
-# --------------------------------------------------------------------------
-# command line
-# --------------------------------------------------------------------------
-def _parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m strips.reconstruct", description=__doc__.split("\n")[0])
-    p.add_argument("--out", required=True, help="output directory (new or empty; see --force)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of every random choice (default {DEFAULT_SEED})")
-    p.add_argument("--target-rtp", default=str(DEFAULT_TARGET.numerator / DEFAULT_TARGET.denominator),
-                   help="RTP to tune to, a decimal fraction of 1 such as 0.96, or 'none' to skip tuning")
-    p.add_argument("--force", action="store_true", help="write into an existing non-empty directory")
-    return p.parse_args(argv)
-
-
-def _target(text: str) -> Fraction | None:
-    if text.lower() == "none":
-        return None
-    try:
-        t = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise MathSetError("--target-rtp", 0, 0, f"must be a decimal such as 0.96 or 'none', got {text!r}") from None
-    if not 0 < t < 10:
-        raise MathSetError("--target-rtp", 0, 0, f"must be a fraction of 1 such as 0.96, got {text!r}")
-    return t
-
-
 def write(b: Build, out: Path) -> list[Path]:
     """Write base.csv, bonus.csv, game.toml and PROVENANCE.md of a build into ``out``."""
-    from strips.provenance import provenance_text
     model = game_model()
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -488,29 +405,3 @@ def write(b: Build, out: Path) -> list[Path]:
         (out / GAME_FILE).write_bytes(game)
     (out / "PROVENANCE.md").write_text(provenance_text(b), encoding="utf-8")
     return written + [out / GAME_FILE, out / "PROVENANCE.md"]
-
-
-def main(argv=None) -> int:
-    """Command line entry: rebuild into ``--out``; exit 0, or 2 with one line on bad input."""
-    args = _parse_args(argv)
-    try:
-        out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise MathSetError(str(out), 0, 0, "--out names a file; give a new or empty directory")
-        if out.is_dir() and any(out.iterdir()) and not args.force:
-            raise MathSetError(str(out), 0, 0, "--out is a non-empty directory; give a new or empty one, "
-                               "or --force to overwrite the reconstruction files in it")
-        target = _target(args.target_rtp)
-        b = build(args.seed, target)
-    except (MathSetError, ValueError) as e:
-        print(f"strips.reconstruct: error: {e}", file=sys.stderr)
-        return 2
-    for path in write(b, out):
-        print(path)
-    if b.rtp is not None:
-        print(f"exact RTP {float(b.rtp) * 100:.5f}% (target {float(b.target) * 100:.5f}%)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

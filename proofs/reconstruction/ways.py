@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from exact.model import PAY, WILD, GameModel
+from strips.model import PAY, WILD, GameModel
 
 
 class WaysState:

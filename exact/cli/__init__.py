@@ -16,70 +16,21 @@ import importlib
 import sys
 from typing import Sequence
 
-from exact.errors import MathSetError
+from exact.cli.args import Parser, UsageError
+from strips.errors import MathSetError
 
 #: command -> (module, one-line help)
 COMMANDS = {
-    "report": ("exact.report", "exact PAR report of a math set (the default command)"),
-    "spin": ("exact.spin", "evaluate one spin with the rules-page evaluator"),
-    "check": ("exact.facts", "each published fact of the rules page: published, exact, PASS/FAIL"),
-    "chain": ("markov.cli", "the free-spin ladder as an absorbing Markov chain: summary and graph export"),
-    "prove": ("proofs.prove", "independent checks: exhaustive enumeration, simulation, certificate"),
-    "simulate": ("proofs.simulate", "Monte Carlo simulation of whole game rounds beside the exact values"),
-    "diff": ("exact.diff", "compare two math sets figure by figure"),
-    "sensitivity": ("exact.sensitivity", "exact change of RTP per strip edit and per fish weight"),
-    "export": ("exact.export", "PAR-sheet workbook (XLSX) or CSV tables of a math set"),
+    "report": ("exact.cli.report", "exact PAR report of a math set (the default command)"),
+    "spin": ("exact.cli.spin", "evaluate one spin with the rules-page evaluator"),
+    "check": ("exact.cli.check", "each published fact of the rules page: published, exact, PASS/FAIL"),
+    "chain": ("exact.cli.chain", "the free-spin ladder as an absorbing Markov chain: summary and graph export"),
+    "prove": ("exact.cli.prove", "independent checks: exhaustive enumeration, simulation, certificate"),
+    "simulate": ("exact.cli.simulate", "Monte Carlo simulation of whole game rounds beside the exact values"),
+    "diff": ("exact.cli.diff", "compare two math sets figure by figure"),
+    "sensitivity": ("exact.cli.sensitivity", "exact change of RTP per strip edit and per fish weight"),
+    "export": ("exact.cli.export", "PAR-sheet workbook (XLSX) or CSV tables of a math set"),
 }
-
-
-class UsageError(Exception):
-    """A command-line argument the user got wrong (exit 2)."""
-
-
-class Parser(argparse.ArgumentParser):
-    """ArgumentParser that reports a usage error as one line (exit 2) instead of a usage dump."""
-
-    def error(self, message):
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def int_range(low: int, high: int | None = None):
-    """An argparse ``type``: an integer from ``low`` to ``high`` (no upper bound if None).
-
-    A value outside the range is a usage error naming the option and the range (exit 2).
-    """
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            span = f"between {low} and {high}" if high is not None else f"{low} or more"
-            raise argparse.ArgumentTypeError(f"must be {span}, got {value}")
-        return value
-    return parse
-
-
-def _set_name(text: str) -> str:
-    if not text.strip():
-        raise argparse.ArgumentTypeError("is empty: give a math-set directory or a bundled set name")
-    return text
-
-
-def add_set_argument(p: argparse.ArgumentParser) -> None:
-    """The ``--set SET`` option every command shares."""
-    p.add_argument("--set", dest="set", default=None, metavar="SET", type=_set_name,
-                   help="math-set directory or bundled set name (default: rules_page)")
-
-
-def int_list(text: str, what: str) -> list[int]:
-    """Parse ``"1,2,3"``; raises UsageError naming ``what`` on anything else."""
-    if not text.strip():
-        return []
-    try:
-        return [int(x) for x in text.split(",")]
-    except ValueError:
-        raise UsageError(f"rtp: {what} must be comma-separated integers, got {text!r}") from None
 
 
 def _top_parser() -> Parser:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from exact.cli import UsageError
-from exact.model import MathSet
+from strips.errors import UsageError
+from strips.model import MathSet
 from strips.loader import BUNDLED_DEFAULT, GAME_FILE, bundled_path, resolve
 
 

@@ -1,0 +1,54 @@
+"""Shared argparse pieces of the ``rtp`` commands: the parser, ``--set``, integer ranges and lists."""
+from __future__ import annotations
+
+import argparse
+
+from strips.errors import UsageError
+
+__all__ = ["Parser", "UsageError", "add_set_argument", "int_list", "int_range"]
+
+
+class Parser(argparse.ArgumentParser):
+    """ArgumentParser that reports a usage error as one line (exit 2) instead of a usage dump."""
+
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def int_range(low: int, high: int | None = None):
+    """An argparse ``type``: an integer from ``low`` to ``high`` (no upper bound if None).
+
+    A value outside the range is a usage error naming the option and the range (exit 2).
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            span = f"between {low} and {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"must be {span}, got {value}")
+        return value
+    return parse
+
+
+def _set_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: give a math-set directory or a bundled set name")
+    return text
+
+
+def add_set_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--set SET`` option every command shares."""
+    p.add_argument("--set", dest="set", default=None, metavar="SET", type=_set_name,
+                   help="math-set directory or bundled set name (default: rules_page)")
+
+
+def int_list(text: str, what: str) -> list[int]:
+    """Parse ``"1,2,3"``; raises UsageError naming ``what`` on anything else."""
+    if not text.strip():
+        return []
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UsageError(f"rtp: {what} must be comma-separated integers, got {text!r}") from None

@@ -1,0 +1,46 @@
+"""``rtp prove``: the certificate of a math set (see :mod:`proofs.prove`)."""
+from __future__ import annotations
+
+import os
+import sys
+
+from exact.cli.args import UsageError, add_set_argument, int_range
+from exact.cli.outputs import check_output, input_directories
+from proofs.prove import certificate_text
+from proofs.simulate import DEFAULT_SEED
+from strips.loader import load_math_set
+
+
+def add_arguments(p) -> None:
+    """Options of ``rtp prove``."""
+    add_set_argument(p)
+    p.add_argument("--exhaustive", action="store_true",
+                   help="also enumerate every base-game stop combination (10^10 for the bundled set: minutes)")
+    p.add_argument("--rounds", type=int_range(0), default=10_000_000,
+                   help="simulated game rounds (default 10,000,000; 0 skips the simulation)")
+    p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
+    p.add_argument("--out", default=None, metavar="FILE", help="write the certificate here (default: stdout)")
+    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--checkpoint-dir", default=None, metavar="DIR",
+                   help="checkpoint directory of the enumeration (default ~/.cache/slot-exact/enumerate)")
+
+
+def run(args) -> int:
+    """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
+    ms = load_math_set(args.set)
+    protected = input_directories(args.set, ms)
+    out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
+    if args.checkpoint_dir is not None:
+        check_output(args.checkpoint_dir, "rtp prove --checkpoint-dir", "dir", protected)
+    try:
+        text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
+                                    workers=args.workers, checkpoint_dir=args.checkpoint_dir,
+                                    progress=sys.stderr.isatty())
+    except ValueError as e:
+        raise UsageError(f"rtp prove: {ms.name}: {e}") from None
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        print(f"certificate written to {out}: {'PASS' if ok else 'FAIL'}", file=sys.stderr)
+    return 0 if ok else 1

@@ -1,0 +1,30 @@
+"""``rtp report``: the PAR report of a math set (the default command)."""
+from __future__ import annotations
+
+import json
+
+from exact.cli.args import UsageError, add_set_argument, int_range
+from exact.report import build_report, published_ok, report_json, report_text
+from proofs.facts import check_facts
+from strips.loader import load_math_set
+
+
+def add_arguments(p) -> None:
+    add_set_argument(p)
+    p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
+    p.add_argument("--digits", type=int_range(0, 50), default=6, help="decimal places of percentages (default 6)")
+    p.add_argument("--check", action="store_true", help="exit 1 if a published figure fails")
+
+
+def run(args) -> int:
+    """``rtp report``: print the PAR report; exit 1 with --check when a published figure fails."""
+    ms = load_math_set(args.set)
+    try:
+        rep = build_report(ms, check_facts)
+    except ValueError as e:
+        raise UsageError(f"rtp: {ms.name}: {e}") from None
+    if args.json:
+        print(json.dumps(report_json(rep, args.digits), indent=2))
+    else:
+        print(report_text(rep, args.digits), end="")
+    return 1 if args.check and not published_ok(rep) else 0

@@ -1,0 +1,41 @@
+"""``rtp simulate``: Monte Carlo of whole game rounds beside the exact values."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from exact.cli.args import UsageError, add_set_argument, int_range
+from proofs.simulate import DEFAULT_ROUNDS, DEFAULT_SEED, exact_values, format_report, prepare, report, simulate
+from strips.loader import load_math_set
+
+
+def add_arguments(p) -> None:
+    """Options of ``rtp simulate``."""
+    add_set_argument(p)
+    p.add_argument("--rounds", type=int_range(1), default=DEFAULT_ROUNDS,
+                   help=f"game rounds to simulate (default {DEFAULT_ROUNDS:,})")
+    p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
+    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def run(args) -> int:
+    """Simulate, print the figures beside their exact values; exit 1 if one lies outside its interval."""
+    ms = load_math_set(args.set)
+    try:
+        game = prepare(ms)
+    except ValueError as e:
+        raise UsageError(f"rtp simulate: {e}") from None
+    exact = exact_values(ms)
+    start = time.perf_counter()
+    tally = simulate(ms, args.rounds, args.seed, workers=args.workers, game=game,
+                     progress=not args.no_progress and not args.json and sys.stderr.isatty())
+    rep = report(ms, tally, args.seed, exact, time.perf_counter() - start)
+    if args.json:
+        print(json.dumps({"set": ms.name, **rep.to_json()}, indent=2))
+    else:
+        print(format_report(rep, ms.name))
+    return 0 if rep.passed else 1
