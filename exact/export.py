@@ -15,8 +15,10 @@ views of the same tables.
 Output paths are checked before any work: the parent directory must exist,
 the target must not be a directory (``--xlsx``) or a file (``--csv``), and
 nothing is ever written into a directory that holds an input file of the
-math set (so an input file can never be overwritten).  Files are written to
-a temporary name and renamed into place.
+math set (so an input file can never be overwritten).  This module builds
+the file contents (:func:`xlsx_bytes`, :func:`csv_files`); the command line
+writes them atomically with its one writer (:mod:`exact.cli.outputs`): the
+CSV tables as one directory renamed into place whole.
 
 Source: the PAR report (:mod:`exact.report`); rules page sections 3, 5, 7,
 10, 11; issue 8.
@@ -25,12 +27,8 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
-
 
 from strips.model import FISH, MathSet
 from exact.report import CONFIDENCE, Report, fraction_text
@@ -148,25 +146,15 @@ def par_sheets(rep: Report, ms: MathSet) -> list[Sheet]:
 
 
 # --------------------------------------------------------------------------
-# output paths
+# file contents (the command line writes them with its one atomic writer, exact/cli/outputs.py)
 # --------------------------------------------------------------------------
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write through a temporary file renamed into place, with the user's usual permissions (umask)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def xlsx_bytes(sheets: list[Sheet]) -> bytes:
+    """The tables as an XLSX workbook (openpyxl): numbers as numeric cells, exact fractions as text.
 
-
-def write_xlsx(sheets: list[Sheet], path: Path) -> None:
-    """Write the tables as an XLSX workbook (openpyxl): numbers as numeric cells, exact fractions as text.
+    Returns
+    -------
+    bytes
+        The ``.xlsx`` file content.
 
     Raises
     ------
@@ -192,20 +180,22 @@ def write_xlsx(sheets: list[Sheet], path: Path) -> None:
         ws.freeze_panes = "A2"
     buf = io.BytesIO()
     wb.save(buf)
-    _write_atomic(path, buf.getvalue())
+    return buf.getvalue()
 
 
-def write_csv(sheets: list[Sheet], directory: Path) -> list[Path]:
-    """Write one CSV file per table into ``directory`` (created if missing); returns the files."""
-    directory.mkdir(exist_ok=True)
-    out = []
+def csv_files(sheets: list[Sheet]) -> dict[str, bytes]:
+    """One CSV file per table: file name (``slug + ".csv"``) -> UTF-8 content, in sheet order.
+
+    >>> from exact.export import Sheet
+    >>> csv_files([Sheet("A", "a", ("x", "y"), ((1, 0.5), (2, None)))])
+    {'a.csv': b'x,y\\n1,0.5\\n2,\\n'}
+    """
+    out = {}
     for sh in sheets:
         buf = io.StringIO(newline="")
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(sh.header)
         for row in sh.rows:
             w.writerow(["" if c is None else repr(c) if isinstance(c, float) else c for c in row])
-        path = directory / f"{sh.slug}.csv"
-        _write_atomic(path, buf.getvalue().encode("utf-8"))
-        out.append(path)
+        out[f"{sh.slug}.csv"] = buf.getvalue().encode("utf-8")
     return out

@@ -31,6 +31,8 @@ In GraphML and DOT the exact Fractions are written as ``"p/q"`` strings
 """
 from __future__ import annotations
 
+import io
+
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -244,8 +246,26 @@ def dot_text(g: nx.DiGraph) -> str:
 FORMATS = ("graphml", "dot")
 
 
+def graph_bytes(g: nx.DiGraph, fmt: str) -> bytes:
+    """The chain as GraphML or Graphviz DOT file content (UTF-8; exact values as ``"p/q"``, see :func:`export_graph`).
+
+    Raises
+    ------
+    ValueError
+        If ``fmt`` is not one of :data:`FORMATS`.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown graph format {fmt!r} (known: {', '.join(FORMATS)})")
+    if fmt == "graphml":
+        buf = io.BytesIO()
+        nx.write_graphml(export_graph(g), buf)
+        return buf.getvalue()
+    return dot_text(g).encode("utf-8")
+
+
 def write_graph(g: nx.DiGraph, path: str | Path, fmt: str) -> None:
-    """Write the chain as GraphML or Graphviz DOT (exact values as ``"p/q"`` strings, see :func:`export_graph`).
+    """Write the chain as GraphML or Graphviz DOT to a file (:func:`graph_bytes`; library use, the
+    ``rtp chain`` command writes through its atomic output writer instead).
 
     Parameters
     ----------
@@ -262,15 +282,11 @@ def write_graph(g: nx.DiGraph, path: str | Path, fmt: str) -> None:
     OSError
         If the file cannot be written.
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown graph format {fmt!r} (known: {', '.join(FORMATS)})")
+    data = graph_bytes(g, fmt)
     p = Path(path)
     if not p.parent.is_dir():
         raise ValueError(f"{p}: directory {p.parent} does not exist")
-    if fmt == "graphml":
-        nx.write_graphml(export_graph(g), p)
-    else:
-        p.write_text(dot_text(g), encoding="utf-8")
+    p.write_bytes(data)
 
 
 # ---------------------------------------------------------------------------

@@ -21,10 +21,10 @@ from fractions import Fraction
 from exact.cli.args import UsageError, add_set_argument
 from exact.engine import analyse
 from markov.chain import FeatureResult, ladder_of
-from markov.graph import chain_graph, check_chain, cross_check, retrigger_graph, write_graph
+from markov.graph import chain_graph, check_chain, cross_check, graph_bytes, retrigger_graph
 from markov.retrigger import RetriggerChain, retrigger_of
 from markov.round import RoundResult, round_result
-from exact.cli.outputs import check_output, input_directories
+from exact.cli.outputs import check_output, protected_inputs, write_output
 from strips.loader import load_math_set
 
 #: relative tolerance of the float cross-check
@@ -121,7 +121,8 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     model = ms.model
     target = args.graphml if args.graphml is not None else args.dot
-    out_path = None if target is None else check_output(target, "rtp chain", "file", input_directories(args.set, ms))
+    protected = protected_inputs(args.set, ms)
+    out_path = None if target is None else check_output(target, "rtp chain", "file", protected)
     if target is not None and model.retrigger and model.retrigger_cap is None:
         raise UsageError(f"rtp chain: {ms.name}: the free spins retrigger without a cap: the chain has "
                          f"infinitely many states, so there is no graph to write (its figures are a closed form)")
@@ -148,10 +149,7 @@ def run(args) -> int:
         err = cross_check(graph, features)
         status = "PASS" if err <= TOLERANCE else "FAIL"
     if out_path is not None:
-        try:
-            write_graph(graph, out_path, "graphml" if args.graphml else "dot")
-        except (ValueError, OSError) as e:
-            raise UsageError(f"rtp chain: cannot write {target}: {e}") from None
+        write_output(out_path, graph_bytes(graph, "graphml" if args.graphml else "dot"), protected, "rtp chain")
     if args.json:
         out = {"set": ms.name}
         if model.retrigger:

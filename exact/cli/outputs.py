@@ -1,18 +1,108 @@
-"""Where a command may write: never next to or over a math set's input files.
+"""The one output writer of every ``rtp`` command: atomic, and never over or next to a math set's input files.
 
-Used by every command that writes a file (``rtp export``, ``rtp chain --graphml/--dot``).
+Every command that writes a file (``rtp export``, ``rtp chain --graphml/--dot``,
+``rtp prove --out``, plots and variants of newer commands) does two things:
+
+1. before any work, :func:`check_output` (or :func:`check_output_dir`) with the
+   :class:`Protected` inputs of the math set (:func:`protected_inputs`), so a
+   bad path is refused in one line (exit 2) without computing anything;
+2. to write, :func:`write_output` (one file) or :func:`write_output_dir` (a
+   directory of files, e.g. CSV tables), which check the target again and
+   then write it atomically.
+
+The rules (issue 19 item 1):
+
+* a target whose resolved path, or whose inode (a hard link), is an input
+  file of the set is refused; so is a target whose directory resolves to a
+  directory holding an input file (the set's own directory, and the real
+  directory of every input file reached through a symbolic link), dangling
+  links included;
+* a target that is itself a symbolic link is refused (the writer never writes
+  through a link to somewhere else), as is one that exists but is not a
+  regular file (a FIFO, a device, a directory where a file is wanted);
+* the data goes to a temporary file in the target's directory, is flushed and
+  fsync'ed, takes the mode of the file it replaces (else the user's umask),
+  and is renamed over the target; the directory is fsync'ed.  On any failure
+  (disk full, a signal, an exception of the producer) the temporary file is
+  removed and the old target is left untouched;
+* a directory output is built whole in a temporary directory next to the
+  target and renamed into place; an existing target directory is swapped out
+  only if it holds nothing but files the new output also writes (a previous
+  export), otherwise the write is refused.
+
+Example
+-------
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> p = write_output(str(d / "a.txt"), "hello\\n", Protected(), "rtp demo")
+>>> p.read_text(), sorted(x.name for x in d.iterdir())
+('hello\\n', ['a.txt'])
 """
 from __future__ import annotations
 
+import errno
+import os
+import shutil
+import stat
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO, Callable, Iterable, Mapping, Union
 
 from strips.errors import UsageError
 from strips.model import MathSet
 from strips.loader import BUNDLED_DEFAULT, GAME_FILE, bundled_path, resolve
 
+__all__ = ["Protected", "protected_inputs", "input_directories", "check_output", "check_output_dir",
+           "write_output", "write_output_dir"]
 
-def input_directories(spec, ms: MathSet) -> set[Path]:
-    """Resolved directories holding an input file of the set: its own, and the bundled game's if it falls back to it.
+#: What a writer accepts: bytes, text (written as UTF-8), or a callable given the open binary temporary file.
+Data = Union[bytes, str, Callable[[BinaryIO], None]]
+
+
+@dataclass
+class Protected:
+    """The input files of one or more math sets, as the writer must never touch them.
+
+    Attributes
+    ----------
+    files : set of Path
+        Resolved paths of every input file (game file, strip files).
+    inodes : set of (int, int)
+        ``(st_dev, st_ino)`` of every input file, so a hard link elsewhere is recognised.
+    directories : set of Path
+        Resolved directories that hold an input file: the set's directory and
+        the real directory of each input file.
+    """
+
+    files: set = field(default_factory=set)
+    inodes: set = field(default_factory=set)
+    directories: set = field(default_factory=set)
+
+    def add_file(self, path: Path) -> None:
+        """Protect one input file (its resolved path, its inode and its real directory)."""
+        real = path.resolve()
+        self.files.add(real)
+        self.directories.add(real.parent)
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return
+        self.inodes.add((st.st_dev, st.st_ino))
+
+    def __contains__(self, directory) -> bool:  # ``parent.resolve() in protected``, as the old set of directories
+        return Path(directory) in self.directories
+
+    def __or__(self, other: "Protected") -> "Protected":
+        return Protected(self.files | other.files, self.inodes | other.inodes, self.directories | other.directories)
+
+
+def protected_inputs(spec, ms: MathSet | None = None) -> Protected:
+    """The :class:`Protected` inputs of the math set named by ``spec`` (a ``--set`` value).
+
+    Protects the set's directory, its game file (or the bundled game file it
+    falls back to), and every strip file the game file names (when ``ms`` is
+    given; otherwise every file in the directory).
 
     Raises
     ------
@@ -20,13 +110,69 @@ def input_directories(spec, ms: MathSet) -> set[Path]:
         If ``spec`` names no math set (from :func:`strips.loader.resolve`).
     """
     _, directory = resolve(spec)
-    dirs = {directory.resolve()}
-    if not (directory / GAME_FILE).is_file():
-        dirs.add(bundled_path(BUNDLED_DEFAULT).resolve())
-    return dirs
+    prot = Protected(directories={directory.resolve()})
+    game = directory / GAME_FILE
+    if not game.exists() and not game.is_symlink():
+        game = bundled_path(BUNDLED_DEFAULT) / GAME_FILE
+    names: Iterable[str]
+    if ms is not None:
+        names = list(ms.model.strip_files.values())
+    else:
+        try:
+            names = [p.name for p in directory.iterdir()]
+        except OSError:
+            names = []
+    for p in [game] + [directory / n for n in names]:
+        prot.add_file(p)
+    return prot
 
 
-def check_output(target: str, command: str, kind: str, protected: set[Path], suffix: str | None = None) -> Path:
+#: The name older callers use; it returns the full :class:`Protected` record.
+input_directories = protected_inputs
+
+
+def _as_protected(protected) -> Protected:
+    if isinstance(protected, Protected):
+        return protected
+    return Protected(directories={Path(d) for d in (protected or ())})
+
+
+def _refuse_target(p: Path, what: str, prot: Protected, kind: str) -> None:
+    """The checks shared by the guard and the writer (see the module docstring)."""
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except (OSError, ValueError) as e:
+        raise UsageError(f"{what}: cannot use this path ({getattr(e, 'strerror', None) or e})") from None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        real = p.resolve()
+        if real in prot.files or real.parent in prot.directories:
+            raise UsageError(f"{what}: is a symbolic link into the math set ({real}); refusing to write "
+                             f"over or next to its input files")
+        raise UsageError(f"{what}: is a symbolic link (to {os.readlink(p)}); refusing to write through it, "
+                         f"give the real path")
+    if st is not None:
+        if (st.st_dev, st.st_ino) in prot.inodes or p.resolve() in prot.files:
+            raise UsageError(f"{what}: is an input file of the math set (the same file or a hard link to it); "
+                             f"refusing to overwrite it")
+        if kind == "file" and stat.S_ISDIR(st.st_mode):
+            raise UsageError(f"{what}: is a directory, expected a file name")
+        if kind == "dir" and not stat.S_ISDIR(st.st_mode):
+            raise UsageError(f"{what}: is a file, expected a directory")
+        if kind == "file" and not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"{what}: is not a regular file (a FIFO, socket or device); refusing to write to it")
+    parent = p.parent
+    if not parent.is_dir():
+        raise UsageError(f"{what}: directory {parent} does not exist")
+    real_parent = parent.resolve()
+    if real_parent in prot.directories:
+        raise UsageError(f"{what}: refusing to write into {parent}, it holds input files of the math set")
+    if kind == "dir" and st is not None and p.resolve() in prot.directories:
+        raise UsageError(f"{what}: refusing to write into {p}, it holds input files of the math set")
+
+
+def check_output(target: str, command: str, kind: str, protected, suffix: str | None = None) -> Path:
     """Validate an output path before any work is done.
 
     Parameters
@@ -36,9 +182,9 @@ def check_output(target: str, command: str, kind: str, protected: set[Path], suf
     command : str
         For messages, e.g. ``"rtp export"``.
     kind : str
-        ``"file"`` or ``"dir"`` (a directory, created by the caller if missing).
-    protected : set of Path
-        Resolved directories holding input files (:func:`input_directories`).
+        ``"file"`` or ``"dir"`` (a directory output, see :func:`write_output_dir`).
+    protected : Protected or set of Path
+        The inputs (:func:`protected_inputs`); a set of resolved directories is accepted too.
     suffix : str, optional
         Required file-name ending, e.g. ``".xlsx"``.
 
@@ -49,25 +195,233 @@ def check_output(target: str, command: str, kind: str, protected: set[Path], suf
     Raises
     ------
     UsageError
-        If the target is empty, an existing file inside a protected directory, a
-        directory where a file is wanted (or the reverse), in a directory that
-        does not exist, inside a protected directory, or lacks ``suffix``.
+        If the target is empty, a symbolic link, an input file or a hard link
+        to one, in a directory holding input files, not a regular file (or a
+        directory where a file is wanted, or the reverse), in a directory that
+        does not exist, or lacks ``suffix``.
     """
     if not target.strip():
         raise UsageError(f"{command}: the output path is empty")
+    if "\x00" in target:
+        raise UsageError(f"{command}: the output path contains a NUL character")
+    p = Path(target)
+    _refuse_target(p, f"{command}: {target}", _as_protected(protected), kind)
+    if suffix and p.suffix.lower() != suffix:
+        raise UsageError(f"{command}: {target}: the file name must end in {suffix}")
+    return p
+
+
+def check_output_dir(target: str, command: str, protected) -> Path:
+    """Validate a directory the command writes into itself (e.g. ``--checkpoint-dir``).
+
+    The directory may be new (its parent must exist) or existing; it must not
+    resolve to a directory holding input files.  A symbolic link to a
+    directory elsewhere is allowed (its resolved path is what is checked).
+
+    Raises
+    ------
+    UsageError
+        As :func:`check_output`.
+    """
+    if not target.strip():
+        raise UsageError(f"{command}: the output path is empty")
+    if "\x00" in target:
+        raise UsageError(f"{command}: the output path contains a NUL character")
+    p = Path(target)
+    prot = _as_protected(protected)
+    what = f"{command}: {target}"
+    if p.exists() and not p.is_dir():
+        raise UsageError(f"{what}: is a file, expected a directory")
+    real = p.resolve()
+    if real in prot.directories or (not p.exists() and real.parent in prot.directories):
+        raise UsageError(f"{what}: refusing to write into {real if p.exists() else real.parent}, "
+                         f"it holds input files of the math set")
+    if not p.exists() and not p.parent.is_dir():
+        raise UsageError(f"{what}: directory {p.parent} does not exist")
+    return p
+
+
+def _umask_mode(base: int = 0o666) -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return base & ~umask
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _fill(fd: int, data: Data) -> None:
+    """Write ``data`` to the open descriptor and fsync it; the descriptor is closed."""
+    with os.fdopen(fd, "wb") as f:
+        if callable(data):
+            data(f)
+        else:
+            f.write(data.encode("utf-8") if isinstance(data, str) else bytes(data))
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _cannot(what: str, e: OSError) -> UsageError:
+    reason = e.strerror or str(e)
+    if e.errno == errno.ENOSPC:
+        reason = "no space left on the device"
+    return UsageError(f"{what}: cannot write ({reason}); nothing was changed")
+
+
+def write_output(target: str | Path, data: Data, protected, command: str = "rtp") -> Path:
+    """Write one output file atomically (see the module docstring for every rule).
+
+    Parameters
+    ----------
+    target : str or Path
+        The output path (as checked by :func:`check_output`).
+    data : bytes, str or callable
+        The content; a ``str`` is written as UTF-8; a callable is called with
+        the open binary temporary file and writes into it (e.g.
+        ``lambda f: fig.savefig(f, format="png")``).
+    protected : Protected
+        The inputs the write must not touch (:func:`protected_inputs`).
+    command : str
+        For messages.
+
+    Returns
+    -------
+    Path
+        The target.
+
+    Raises
+    ------
+    UsageError
+        If the target is refused, or the write fails (disk full, permissions):
+        the old file is then intact and no temporary file remains.  Any other
+        exception of ``data`` (and KeyboardInterrupt) propagates after the same
+        clean-up.
+    """
     p = Path(target)
     what = f"{command}: {target}"
-    if p.exists() and not p.is_dir() and p.resolve().parent in protected:
-        raise UsageError(f"{what}: refusing to overwrite a file in the math-set directory (it holds the input files)")
-    if kind == "file" and p.is_dir():
-        raise UsageError(f"{what}: is a directory, expected a file name" + (f" ending in {suffix}" if suffix else ""))
-    if kind == "dir" and p.exists() and not p.is_dir():
-        raise UsageError(f"{what}: is a file, expected a directory")
-    parent = p if kind == "dir" and p.is_dir() else p.parent
-    if not parent.is_dir():
-        raise UsageError(f"{what}: directory {parent} does not exist")
-    if parent.resolve() in protected:
-        raise UsageError(f"{what}: refusing to write into {parent}, it holds input files of the math set")
-    if suffix and p.suffix.lower() != suffix:
-        raise UsageError(f"{what}: the file name must end in {suffix}")
+    prot = _as_protected(protected)
+    _refuse_target(p, what, prot, "file")
+    try:
+        old = os.stat(p)
+    except FileNotFoundError:
+        old = None
+    mode = stat.S_IMODE(old.st_mode) if old is not None else _umask_mode()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as e:
+        raise _cannot(what, e) from None
+    try:
+        _fill(fd, data)
+        os.chmod(tmp, mode)
+        _refuse_target(p, what, prot, "file")  # again: the target may have changed while the data was made
+        os.replace(tmp, p)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise _cannot(what, e) from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(p.parent)
     return p
+
+
+def write_output_dir(target: str | Path, files: Mapping[str, Data], protected, command: str = "rtp") -> list[Path]:
+    """Write a directory of output files whole: built in a temporary directory, then renamed into place.
+
+    Parameters
+    ----------
+    target : str or Path
+        The output directory (new, or an existing one holding only files this
+        output writes again, e.g. a previous export).
+    files : mapping of file name -> data
+        Plain file names (no ``/``); data as for :func:`write_output`.
+    protected : Protected
+    command : str
+
+    Returns
+    -------
+    list of Path
+        The files written, in the order of ``files``.
+
+    Raises
+    ------
+    UsageError
+        If the target is refused, an existing target directory holds anything
+        else, or the write fails; on failure the old directory is intact and
+        no temporary directory remains.
+    """
+    p = Path(target)
+    what = f"{command}: {target}"
+    prot = _as_protected(protected)
+    for name in files:
+        if not name or "/" in name or "\\" in name or name in (".", "..") or "\x00" in name:
+            raise ValueError(f"not a plain file name: {name!r}")
+    _refuse_target(p, what, prot, "dir")
+    if p.is_dir():
+        try:
+            other = sorted(x.name for x in p.iterdir() if x.name not in files)
+        except OSError as e:
+            raise _cannot(what, e) from None
+        if other:
+            shown = ", ".join(other[:5]) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
+            raise UsageError(f"{what}: the directory holds files this output does not write ({shown}); "
+                             f"give a new or empty directory")
+        dir_mode = stat.S_IMODE(os.stat(p).st_mode)
+    else:
+        dir_mode = _umask_mode(0o777)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent))
+    except OSError as e:
+        raise _cannot(what, e) from None
+    backup, swapped = None, False
+    try:
+        file_mode = _umask_mode()
+        for name, data in files.items():
+            fd = os.open(tmp / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            _fill(fd, data)
+            os.chmod(tmp / name, file_mode)
+        _fsync_dir(tmp)
+        os.chmod(tmp, dir_mode)
+        _refuse_target(p, what, prot, "dir")
+        if p.is_dir():
+            backup = Path(tempfile.mkdtemp(prefix=f".{p.name}.", suffix=".old", dir=p.parent))
+            os.replace(p, backup / "old")
+            try:
+                os.replace(tmp, p)
+            except BaseException:
+                try:
+                    os.replace(backup / "old", p)
+                except OSError:
+                    raise UsageError(f"{what}: cannot write, and the old directory could not be put back: "
+                                     f"it is kept as {backup / 'old'}") from None
+                raise
+            swapped = True
+        else:
+            os.replace(tmp, p)
+    except OSError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _cannot(what, e) from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    finally:
+        if backup is not None:
+            if swapped:  # the old directory, now replaced
+                shutil.rmtree(backup, ignore_errors=True)
+            else:  # empty unless restoring the old directory failed: then keep it
+                try:
+                    backup.rmdir()
+                except OSError:
+                    pass
+    _fsync_dir(p.parent)
+    return [p / name for name in files]

@@ -5,7 +5,7 @@ import os
 import sys
 
 from exact.cli.args import UsageError, add_set_argument, int_range
-from exact.cli.outputs import check_output, input_directories
+from exact.cli.outputs import check_output, check_output_dir, protected_inputs, write_output
 from proofs.prove import certificate_text
 from proofs.simulate import DEFAULT_SEED
 from strips.loader import load_math_set
@@ -28,10 +28,10 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
     ms = load_math_set(args.set)
-    protected = input_directories(args.set, ms)
+    protected = protected_inputs(args.set, ms)
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:
-        check_output(args.checkpoint_dir, "rtp prove --checkpoint-dir", "dir", protected)
+        check_output_dir(args.checkpoint_dir, "rtp prove --checkpoint-dir", protected)
     try:
         text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
                                     workers=args.workers, checkpoint_dir=args.checkpoint_dir,
@@ -41,6 +41,6 @@ def run(args) -> int:
     if out is None:
         sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
+        write_output(out, text, protected, "rtp prove --out")
         print(f"certificate written to {out}: {'PASS' if ok else 'FAIL'}", file=sys.stderr)
     return 0 if ok else 1

@@ -1,0 +1,251 @@
+"""Every command that writes goes through the one atomic writer (exact/cli/outputs.py, issue 19 item 1).
+
+For each writer (export --xlsx, export --csv, chain --dot, chain --graphml,
+prove --out): a math set whose files are symbolic links, a hard link to an
+input, a dangling link into the set's real directory, a symbolic link as the
+target, disk full and SIGINT in the middle of the write.  Afterwards the
+inputs are byte-identical, the old output is intact (or absent) and no
+temporary file is left.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from exact.cli import main
+from exact.cli.outputs import Protected, protected_inputs, write_output, write_output_dir
+from strips.errors import UsageError
+from strips.loader import bundled_path
+
+WRITERS = {
+    "export-xlsx": (["export", "--xlsx"], "out.xlsx", "file"),
+    "export-csv": (["export", "--csv"], "tables", "dir"),
+    "chain-dot": (["chain", "--dot"], "chain.dot", "file"),
+    "chain-graphml": (["chain", "--graphml"], "chain.graphml", "file"),
+    "prove-out": (["prove", "--rounds", "0", "--out"], "cert.txt", "file"),
+}
+
+
+def argv(writer: str, set_dir: Path, target: Path) -> list[str]:
+    head, _, _ = WRITERS[writer]
+    return [head[0], "--set", str(set_dir)] + head[1:] + [str(target)]
+
+
+@pytest.fixture
+def sets(tmp_path):
+    """``sets/v2`` holds the real files; ``linkset`` holds symbolic links to them; ``out`` is a free directory."""
+    real = tmp_path / "sets" / "v2"
+    shutil.copytree(bundled_path("rules_page"), real,
+                    ignore=shutil.ignore_patterns("__init__.py", "__pycache__", "*.md"))
+    link = tmp_path / "linkset"
+    link.mkdir()
+    for f in real.iterdir():
+        (link / f.name).symlink_to(f)
+    (tmp_path / "out").mkdir()
+    return tmp_path, real, link
+
+
+def snapshot(*dirs: Path) -> dict:
+    """Every entry below the directories: path -> bytes (files) or link text (symbolic links)."""
+    out = {}
+    for d in dirs:
+        for p in sorted(d.rglob("*")):
+            out[p] = ("link", os.readlink(p)) if p.is_symlink() else ("dir",) if p.is_dir() else p.read_bytes()
+    return out
+
+
+def one_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def no_temp(*dirs: Path) -> None:
+    left = [p for d in dirs for p in d.rglob("*") if p.name.startswith(".") and (".tmp" in p.name or ".old" in p.name)]
+    assert not left, left
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_target_is_an_input_file_through_a_symlinked_set(sets, capsys, writer):
+    tmp, real, link = sets
+    before = snapshot(real, link)
+    assert main(argv(writer, link, real / "base.csv")) == 2
+    err = one_line(capsys)
+    assert "input file" in err or "refusing" in err
+    assert snapshot(real, link) == before
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_target_in_the_real_directory_of_a_symlinked_set(sets, capsys, writer):
+    tmp, real, link = sets
+    before = snapshot(real, link)
+    _, name, _ = WRITERS[writer]
+    assert main(argv(writer, link, real / name)) == 2
+    assert "refusing to write into" in one_line(capsys)
+    assert snapshot(real, link) == before
+
+
+@pytest.mark.parametrize("writer", [w for w in WRITERS if WRITERS[w][2] == "file"])
+def test_hard_link_to_an_input_is_refused(sets, capsys, writer):
+    tmp, real, link = sets
+    _, name, _ = WRITERS[writer]
+    hard = tmp / "out" / name
+    os.link(real / "base.csv", hard)
+    before = snapshot(real, link, tmp / "out")
+    assert main(argv(writer, link, hard)) == 2
+    assert "hard link" in one_line(capsys)
+    assert snapshot(real, link, tmp / "out") == before
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_dangling_link_into_the_set_is_refused(sets, capsys, writer):
+    tmp, real, link = sets
+    _, name, _ = WRITERS[writer]
+    dangling = tmp / "out" / name
+    dangling.symlink_to(real / ("new-" + name))
+    before = snapshot(real, link, tmp / "out")
+    assert main(argv(writer, link, dangling)) == 2
+    assert "symbolic link into the math set" in one_line(capsys)
+    assert snapshot(real, link, tmp / "out") == before
+    assert not (real / ("new-" + name)).exists()
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_symlinked_target_is_never_written_through(sets, capsys, writer):
+    tmp, real, link = sets
+    _, name, kind = WRITERS[writer]
+    elsewhere = tmp / "elsewhere"
+    elsewhere.mkdir()
+    if kind == "file":
+        (elsewhere / name).write_bytes(b"OLD")
+    else:
+        (elsewhere / name).mkdir()
+    (tmp / "out" / name).symlink_to(elsewhere / name)
+    before = snapshot(real, link, tmp / "out", elsewhere)
+    assert main(argv(writer, real, tmp / "out" / name)) == 2
+    assert "symbolic link" in one_line(capsys)
+    assert snapshot(real, link, tmp / "out", elsewhere) == before
+
+
+def _old_output(tmp: Path, writer: str) -> Path:
+    _, name, kind = WRITERS[writer]
+    target = tmp / "out" / name
+    assert main(argv(writer, bundled_path("rules_page"), target)) == 0
+    return target
+
+
+@pytest.mark.parametrize("fault", ["disk full", "SIGINT"])
+@pytest.mark.parametrize("writer", WRITERS)
+def test_fault_mid_write_leaves_the_old_output_and_no_temporary(sets, capsys, monkeypatch, writer, fault):
+    tmp, real, link = sets
+    target = _old_output(tmp, writer)
+    capsys.readouterr()
+    before = snapshot(real, link, tmp / "out")
+    calls = []
+    real_fsync = os.fsync
+
+    def failing_fsync(fd):
+        calls.append(fd)
+        if len(calls) == 2 or WRITERS[writer][2] == "file":  # a CSV export fails on its second file
+            if fault == "disk full":
+                raise OSError(errno.ENOSPC, "No space left on device")
+            raise KeyboardInterrupt
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    code = main(argv(writer, link, target))
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert calls, "the writer never reached fsync"
+    if fault == "disk full":
+        assert code == 2
+        assert "no space left" in one_line(capsys)
+    else:
+        assert code == 130
+    assert snapshot(real, link, tmp / "out") == before
+    no_temp(tmp / "out")
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_fault_on_a_new_output_leaves_nothing(sets, capsys, monkeypatch, writer):
+    tmp, real, link = sets
+    _, name, _ = WRITERS[writer]
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    assert main(argv(writer, link, tmp / "out" / name)) == 2
+    one_line(capsys)
+    assert list((tmp / "out").iterdir()) == []
+
+
+def test_replacing_keeps_the_mode_of_the_old_file(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    write_output(target, "new", Protected(), "rtp test")
+    assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o640
+
+
+def test_fifo_target_is_refused(tmp_path, capsys):
+    fifo = tmp_path / "pipe.dot"
+    os.mkfifo(fifo)
+    assert main(["chain", "--dot", str(fifo)]) == 2
+    assert "not a regular file" in one_line(capsys)
+
+
+def test_csv_directory_with_foreign_files_is_refused(tmp_path, capsys):
+    d = tmp_path / "tables"
+    d.mkdir()
+    (d / "notes.txt").write_text("mine")
+    assert main(["export", "--csv", str(d)]) == 2
+    assert "notes.txt" in one_line(capsys)
+    assert [p.name for p in d.iterdir()] == ["notes.txt"]
+
+
+def test_csv_export_replaces_a_previous_export_whole(tmp_path, capsys):
+    d = tmp_path / "tables"
+    assert main(["export", "--csv", str(d)]) == 0
+    first = snapshot(d)
+    (d / "summary.csv").write_text("stale")
+    assert main(["export", "--csv", str(d)]) == 0
+    assert snapshot(d) == first
+    no_temp(tmp_path)
+
+
+def test_write_output_dir_failure_keeps_the_old_directory(tmp_path, monkeypatch):
+    d = tmp_path / "d"
+    write_output_dir(d, {"a": b"1", "b": b"2"}, Protected(), "rtp test")
+    real_replace = os.replace
+    failed = []
+
+    def refuse(src, dst):
+        if Path(dst) == d and not failed:  # the new directory cannot be renamed into place; putting back works
+            failed.append(src)
+            raise OSError(errno.EIO, "Input/output error")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(UsageError, match="nothing was changed"):
+        write_output_dir(d, {"a": b"X", "b": b"Y"}, Protected(), "rtp test")
+    assert failed and snapshot(d) == {d / "a": b"1", d / "b": b"2"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]
+
+
+def test_protected_inputs_cover_the_real_files_of_a_symlinked_set(sets):
+    tmp, real, link = sets
+    prot = protected_inputs(str(link))
+    assert (real / "base.csv").resolve() in prot.files
+    assert real.resolve() in prot.directories and link.resolve() in prot.directories
+
+
+def test_prove_out_is_written_atomically(tmp_path, capsys):
+    target = tmp_path / "cert.txt"
+    target.write_text("old certificate")
+    assert main(["prove", "--rounds", "0", "--out", str(target)]) == 0
+    assert target.read_text().startswith("") and "old certificate" not in target.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cert.txt"]
