@@ -11,6 +11,7 @@ table), 13 (2+ KEY); PAR-sheet figures as game mathematicians use them
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 from dataclasses import dataclass
@@ -79,6 +80,9 @@ class Report:
         Name of the scatter symbol for labels (``FS`` in the rules-page game).
     has_collect : bool
         Whether the game has KEY symbols (collect and the KEY figures apply).
+    reel_lengths : mapping str -> tuple of int
+        Strip set -> stops of each reel (reel 1 first); their product is the
+        set's cycle (:meth:`cycle`).
     facts : tuple of proofs.facts.FactResult
         Every published fact of the rules page checked on the set (``rtp
         check``), for the rules-page game; empty for other games.
@@ -97,6 +101,11 @@ class Report:
     scatter_name: str = "FS"
     has_collect: bool = True
     facts: tuple = ()
+    reel_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+
+    def cycle(self, strip_set: str) -> int:
+        """Stop combinations of one strip set: the product of its reel lengths (the full cycle)."""
+        return math.prod(self.reel_lengths[strip_set])
 
     # ---- derived exact figures ------------------------------------------------
     @property
@@ -176,7 +185,8 @@ def build_report(ms: MathSet, checker=None) -> Report:
                  published_key_2plus=keys,
                  paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols},
                  scatter_name="/".join(s.name for s in ms.model.of_kind("scatter")) or "scatter",
-                 has_collect=bool(ms.model.of_kind("key")), facts=facts)
+                 has_collect=bool(ms.model.of_kind("key")), facts=facts,
+                 reel_lengths={k: rs.lengths for k, rs in ms.strips.items()})
     return rep
 
 
@@ -240,6 +250,9 @@ def report_text(rep: Report, digits: int = 6) -> str:
         add(f"game         {rep.title}")
     add(f"fingerprint  sha256:{rep.fingerprint}")
     add(f"bet          {rep.bet} credits per round")
+    for k, lengths in rep.reel_lengths.items():
+        add(f"{k + ' strips':<12} {len(lengths)} reels of {'/'.join(map(str, lengths))} stops, "
+            f"cycle {rep.cycle(k):,} stop combinations")
     add("")
     add("RETURN TO PLAYER")
     add(f"RTP          {percent(rep.rtp, digits)}")
@@ -367,6 +380,7 @@ def report_json(rep: Report, digits: int = 6) -> dict:
         d[key + "_float"] = float(x)
 
     out: dict = {"set": rep.set_name, "fingerprint": rep.fingerprint, "bet": rep.bet}
+    out["strips"] = {k: {"lengths": list(v), "cycle": rep.cycle(k)} for k, v in rep.reel_lengths.items()}
     pair(out, "rtp", rep.rtp)
     out["rtp_percent"] = decimal_text(100 * rep.rtp, digits)
     pair(out, "mean_win", r.mean)

@@ -15,8 +15,9 @@ class MathSetError(ValueError):
     file : str
         Path of the offending file as the user named it.
     row, column : int
-        1-based line and column in that file; 0 where the problem is the file
-        as a whole (missing, unreadable).
+        1-based line and column in that file; both 0 where the problem is the
+        file (or directory) as a whole (missing, unreadable): the message is
+        then ``file: message``, with no row or column.
     message : str
         What is wrong, in one sentence.
     """
@@ -26,6 +27,15 @@ class MathSetError(ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        """``file:row:column: message``, or ``file: message`` for the file as a whole.
+
+        >>> str(MathSetError("set/base.csv", 3, 2, "unknown symbol 'X'"))
+        "set/base.csv:3:2: unknown symbol 'X'"
+        >>> str(MathSetError("set/base.csv", 0, 0, "file not found"))
+        'set/base.csv: file not found'
+        """
+        if self.row == 0 and self.column == 0:
+            return f"{self.file}: {self.message}"
         return f"{self.file}:{self.row}:{self.column}: {self.message}"
 
 

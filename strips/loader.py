@@ -1,9 +1,12 @@
 """Load and validate a math set: ``game.toml`` plus one reel-strip CSV per strip set.
 
-A math set is a directory holding ``base.csv``, ``bonus.csv`` (names set by the
-game file's ``[strips]`` table) and optionally ``game.toml``; without one, the
-bundled rules-page game is used.  A set is named by a directory path or by the
-name of a bundled set (``rules_page``).
+A math set is a directory holding ``game.toml`` (the rules: required, there is
+no default game), the strip CSVs its ``[strips]`` table names (``base.csv``,
+``bonus.csv``, ...) and optionally ``published.toml`` (what the game's rules
+page or PAR sheet prints, :mod:`strips.published`).  A set is named by a
+directory path or by the name of a bundled set (``rules_page``); an existing
+directory wins over a bundled set of the same name, and :func:`shadow_note`
+says so (the CLI prints it on stderr).
 
 Hard errors raise :class:`strips.errors.MathSetError` naming file, row and
 column.  Soft rule breaks of rules-page section 3 (two specials in one
@@ -95,6 +98,28 @@ def resolve(spec: str | Path | None) -> tuple[str, Path]:
     return str(spec), bundled_path(str(spec))
 
 
+def shadow_note(spec: str | Path | None) -> str | None:
+    """One line saying which math set a name means when it is both a directory and a bundled set.
+
+    A name like ``rules_page`` that is a directory in the working directory
+    AND the name of a bundled set means the directory (a path is what was
+    typed); this returns the note to show so the choice is never silent, or
+    None when the name is unambiguous.
+
+    >>> shadow_note("no/such/dir") is None
+    True
+    """
+    if spec is None:
+        return None
+    text = str(spec)
+    if "/" in text or "\\" in text or not Path(text).is_dir():
+        return None
+    if text not in bundled_names():
+        return None
+    return (f"note: math set {text!r} is the directory {Path(text).resolve()}, not the bundled set "
+            f"{text!r} (a directory wins; move or rename it to use the bundled set)")
+
+
 def load_math_set(spec: str | Path | None = None) -> MathSet:
     """Load a math set by directory path or bundled name (default ``rules_page``).
 
@@ -102,19 +127,22 @@ def load_math_set(spec: str | Path | None = None) -> MathSet:
     -------
     MathSet
         With ``model``, one :class:`ReelStrips` per strip set named by the game
-        file, soft ``findings`` and the raw ``sources`` bytes.
+        file, soft ``findings``, the raw ``sources`` bytes and the
+        ``published`` facts of ``published.toml`` (empty without one).
 
     Raises
     ------
     MathSetError
-        On any bad input: missing or unreadable file, malformed TOML or CSV,
-        unknown symbol, wrong reel count, forbidden symbol placement,
-        impossible weights.  Source: rules page sections 3-11.
+        On any bad input: no ``game.toml`` in the directory, missing or
+        unreadable file, malformed TOML or CSV, unknown symbol, wrong reel
+        count, forbidden symbol placement, impossible weights, a bad
+        ``published.toml`` entry.  Source: rules page sections 3-11.
     """
     name, directory = resolve(spec)
     game_path = directory / GAME_FILE
-    if not game_path.is_file():
-        game_path = bundled_path(BUNDLED_DEFAULT) / GAME_FILE
+    if not game_path.is_file() and not game_path.exists():
+        raise MathSetError(name, 0, 0, f"no {GAME_FILE} in this math-set directory (a math set needs its "
+                           f"game file, the rules of its game; there is no default game)")
     game_bytes = _read_bytes(game_path)
     model = parse_game(game_bytes, str(game_path))
     strips: dict[str, ReelStrips] = {}
@@ -344,7 +372,14 @@ def parse_game(data: bytes, file: str) -> GameModel:
         raise t.error(("strips",), "names no 'base' strip set (the base game spins it)")
 
     sr = t.get(doc, (), "strip_rules", dict, {})
-    _refuse_unknown(t, sr, ("strip_rules",), ("length", "min_pay_between_specials", "max_run"), "key")
+    _refuse_unknown(t, sr, ("strip_rules",), ("length", "lengths", "min_pay_between_specials", "max_run"), "key")
+    lengths = t.get(sr, ("strip_rules",), "lengths", "ints", None)
+    if lengths is not None:
+        if "length" in sr:
+            raise t.error(("strip_rules", "lengths"), "give length (every reel) or lengths (one per reel), not both")
+        if len(lengths) != reels or any(n < 1 for n in lengths):
+            raise t.error(("strip_rules", "lengths"), f"must be {reels} stop counts >= 1, one per reel, "
+                          f"got {lengths!r}")
     run = t.get(sr, ("strip_rules",), "max_run", dict, {})
     _refuse_unknown(t, run, ("strip_rules", "max_run"), ("symbols", "length"), "key")
     strip_rules = StripRules(
@@ -352,6 +387,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         min_pay_between_specials=t.get(sr, ("strip_rules",), "min_pay_between_specials", int, None),
         max_run_symbols=frozenset(t.get(run, ("strip_rules", "max_run"), "symbols", list, [])),
         max_run_length=t.get(run, ("strip_rules", "max_run"), "length", int, None),
+        lengths=None if lengths is None else tuple(lengths),
     )
 
     sym_table = t.get(doc, (), "symbols", dict)
@@ -708,20 +744,33 @@ def _csv_error_cell(text: str, line: int) -> tuple[int, int]:
 
 
 def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Finding]:
-    """Soft findings for the strip rules of rules-page section 3.
+    """Soft findings for the strip rules of the game file (rules-page section 3 in the bundled set).
 
     Returns one :class:`Finding` per reel and rule broken: a strip length
-    other than ``strip_rules.length``; two special symbols with fewer than
+    other than ``strip_rules.length`` or its entry of ``strip_rules.lengths``;
+    with neither declared, a reel shorter than the longest reel (its CSV
+    column ends early: the finding names the reel, its length and the line);
+    two special symbols with fewer than
     ``min_pay_between_specials`` pay symbols between them (cyclic); a run of
     more than ``max_run_length`` symbols from ``max_run_symbols`` (cyclic).
     """
     rules = model.strip_rules
     out: list[Finding] = []
     special = {s.name for s in model.symbols if s.is_special}
+    longest = max(strips.lengths)
     for j, reel in enumerate(strips.reels):
         n = len(reel)
         if rules.length is not None and n != rules.length:
             out.append(Finding(file, 1, j + 1, f"reel {j + 1} has {n} stops, the rules page says {rules.length}"))
+        elif rules.lengths is not None and n != rules.lengths[j]:
+            out.append(Finding(file, n + 2, j + 1, f"reel {j + 1} has {n} stops, [strip_rules] lengths says "
+                               f"{rules.lengths[j]}"))
+        elif rules.length is None and rules.lengths is None and n < longest:
+            widest = strips.lengths.index(longest) + 1
+            out.append(Finding(file, n + 2, j + 1, f"reel {j + 1} has {n} stops, fewer than reel {widest} "
+                               f"({longest}): its column ends early at line {n + 2} (if the reels differ on "
+                               f"purpose, say so in game.toml: [strip_rules] lengths = "
+                               f"[{', '.join(map(str, strips.lengths))}])"))
         gap = rules.min_pay_between_specials
         if gap:
             pos = [i for i, s in enumerate(reel) if s in special]

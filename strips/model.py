@@ -213,12 +213,19 @@ class Phase:
 
 @dataclass(frozen=True)
 class StripRules:
-    """Soft rules of rules-page section 3, checked as findings, never errors."""
+    """Soft strip rules of the game file's ``[strip_rules]``, checked as findings, never errors.
+
+    ``length`` is the one stop count of every reel; ``lengths`` (one per reel,
+    reel 1 first) declares reels of different lengths on purpose.  With
+    neither, reels of different lengths get a finding (a CSV column that
+    ends early).
+    """
 
     length: int | None = None
     min_pay_between_specials: int | None = None
     max_run_symbols: frozenset[str] = frozenset()
     max_run_length: int | None = None
+    lengths: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

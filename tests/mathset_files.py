@@ -56,7 +56,7 @@ def csv_text(columns: Sequence[Sequence[str]], header: Sequence[str] | None = No
 
 
 def write_set(directory: Path, base=None, bonus=None, game: str | bytes | None = None) -> Path:
-    """Write a math set into ``directory``: base.csv, bonus.csv (valid ones by default), game.toml if given.
+    """Write a math set into ``directory``: base.csv, bonus.csv (valid ones by default), game.toml (the bundled one by default).
 
     ``base``/``bonus`` may be column lists, CSV text or bytes.
     """
@@ -69,8 +69,9 @@ def write_set(directory: Path, base=None, bonus=None, game: str | bytes | None =
         if isinstance(content, str):
             content = content.encode()
         (directory / f"{name}.csv").write_bytes(content)
-    if game is not None:
-        (directory / GAME_FILE).write_bytes(game.encode() if isinstance(game, str) else game)
+    if game is None:
+        game = BUNDLED_GAME.read_bytes()    # a math set needs its game file: the bundled rules by default
+    (directory / GAME_FILE).write_bytes(game.encode() if isinstance(game, str) else game)
     return directory
 
 

@@ -79,7 +79,7 @@ def test_breaking_a_published_trigger_probability_exits_1_and_names_it(tmp_path,
     src = bundled_path("rules_page")
     a = tmp_path / "a"
     a.mkdir()
-    for f in ("base.csv", "bonus.csv"):
+    for f in ("game.toml", "base.csv", "bonus.csv"):
         shutil.copy(src / f, a / f)
     ms = load_math_set(str(a))
     # the bundled set is expected to pass the section 10 trigger facts; this test needs that
@@ -134,6 +134,7 @@ def test_reel_length_change_end_to_end(tmp_path, capsys):
     reels[1].append("PIC3")
     write_strips(b / "base.csv", reels)
     shutil.copy(a / "bonus.csv", b / "bonus.csv")
+    shutil.copy(a / "game.toml", b / "game.toml")
     code, out = run(capsys, str(a), str(b), "--json")
     j = json.loads(out.out)
     assert j["changes"] == ["base reel 2 length 8 -> 9", "base reel 2 before pos 8: inserted PIC3"]
@@ -149,6 +150,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
     bad.mkdir()
     (bad / "base.csv").write_text("reel1,reel2,reel3,reel4,reel5\nPIC1,PIC1,PIC1,PIC1,NOPE\n")
     shutil.copy(a / "bonus.csv", bad / "bonus.csv")
+    shutil.copy(a / "game.toml", bad / "game.toml")
     code, out = run(capsys, str(a), str(bad))
     assert code == 2 and len(out.err.strip().splitlines()) == 1 and "base.csv:2:5" in out.err
     code, out = run(capsys, str(a))

@@ -43,7 +43,7 @@ def assert_error(err: MathSetError, file: Path | str, row: int, column: int, *wo
     assert (err.row, err.column) == (row, column), str(err)
     for w in words:
         assert w.lower() in err.message.lower(), str(err)
-    assert str(err).startswith(f"{file}:{row}:{column}: ")
+    assert str(err).startswith(f"{file}:{row}:{column}: " if (row, column) != (0, 0) else f"{file}: ")
     assert "\n" not in str(err) and "\r" not in str(err)
 
 
@@ -79,7 +79,7 @@ def test_valid_set_loads_without_findings(tmp_path):
     assert ms.strips["base"].lengths == (100,) * 5 and ms.strips["bonus"].lengths == (100,) * 5
     assert ms.strips["base"].reels == tuple(tuple(c) for c in valid_columns("base"))
     assert ms.strips["bonus"].reels == tuple(tuple(c) for c in valid_columns("bonus"))
-    assert ms.model.name == "rules_page"           # no game.toml: the bundled game
+    assert ms.model.name == "rules_page"           # write_set copies the bundled game file
 
 
 def test_hook_is_accepted_as_alias_of_key(tmp_path):
@@ -495,3 +495,114 @@ def test_garbage_property_sometimes_loads():
             except MathSetError:
                 pass
     assert 0 < ok < 20
+
+
+# ---------------------------------------------------------------------------
+# issue 12 item 7: no default game, shadowed bundled names, short reels, whole-file errors
+# ---------------------------------------------------------------------------
+def test_raises_set_without_game_file(tmp_path):
+    """No default game: a directory of strips without game.toml is refused, naming the directory."""
+    write_set(tmp_path)
+    (tmp_path / "game.toml").unlink()
+    err = load_error(tmp_path)
+    assert_error(err, tmp_path, 0, 0, "no game.toml")
+    assert str(err) == f"{tmp_path}: {err.message}"      # no fake row and column
+
+
+def test_whole_file_error_prints_without_row_and_column(tmp_path, capsys):
+    from exact.cli import main
+    write_set(tmp_path)
+    (tmp_path / "bonus.csv").unlink()
+    assert main(["--set", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"rtp: error: {tmp_path / 'bonus.csv'}: file not found"
+    assert ":0:0" not in err
+
+
+def test_local_directory_named_like_a_bundled_set_is_used_and_said(tmp_path, monkeypatch, capsys):
+    """A directory ./rules_page wins over the bundled set; the CLI says which path it used (stderr)."""
+    from exact.cli import main
+    from strips.loader import shadow_note
+    local = tmp_path / "rules_page"
+    cols = valid_columns("base")
+    cols[0] = cols[0][:99] + ["PIC1"]          # a different strip: the figures must come from the local one
+    write_set(local, base=cols)
+    monkeypatch.chdir(tmp_path)
+    assert resolve("rules_page") == ("rules_page", Path("rules_page"))
+    assert load_math_set("rules_page").strips["base"].reels[0][99] == "PIC1"
+    note = shadow_note("rules_page")
+    assert note and str(local.resolve()) in note and "bundled" in note
+    assert shadow_note("./rules_page") is None and shadow_note("nothing_here") is None
+    assert main(["--set", "rules_page", "--json"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(local.resolve()) in err[0]
+
+
+def test_bundled_name_without_local_directory_gives_no_note(tmp_path, monkeypatch, capsys):
+    from exact.cli import main
+    monkeypatch.chdir(tmp_path)
+    assert main(["--set", "rules_page", "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_reel_shorter_than_its_neighbours_is_a_finding(tmp_path):
+    """Without [strip_rules] length(s), a column that ends early is a finding naming the reel, length and line."""
+    game = "\n".join(line for line in GAME_TEXT.splitlines() if not line.strip().startswith("length"))
+    assert "length = 100" not in game
+    cols = valid_columns("base")
+    cols[2] = cols[2][:60]
+    write_set(tmp_path, base=cols, game=game)
+    ms = load_math_set(str(tmp_path))
+    assert ms.strips["base"].lengths == (100, 100, 60, 100, 100)
+    found = [f for f in ms.findings if "ends early" in f.message]
+    assert len(found) == 1
+    f = found[0]
+    assert (f.file, f.row, f.column) == (str(tmp_path / "base.csv"), 62, 3)
+    assert f.message.startswith("reel 3 has 60 stops, fewer than reel 1 (100)")
+
+
+def test_declared_reel_lengths_silence_the_short_reel_finding(tmp_path):
+    game = GAME_TEXT.replace("length = 100", "lengths = [100, 100, 60, 100, 100]")
+    assert game != GAME_TEXT
+    cols = valid_columns("base")
+    cols[2] = cols[2][:60]
+    write_set(tmp_path, base=cols, game=game)
+    ms = load_math_set(str(tmp_path))
+    assert not any("stops" in f.message for f in ms.findings if "base.csv" in f.file)
+    # the bonus strips have 100 stops on reel 3: the declared 60 is broken there
+    bonus = [f for f in ms.findings if "bonus.csv" in f.file and "stops" in f.message]
+    assert [str(f).split(": ", 1)[1] for f in bonus] == ["reel 3 has 100 stops, [strip_rules] lengths says 60"]
+
+
+@pytest.mark.parametrize("value, words", [("[100, 100]", "must be 5 stop counts"),
+                                          ("[100, 100, 0, 100, 100]", "must be 5 stop counts"),
+                                          ('"100"', "list of integers")])
+def test_raises_bad_strip_rules_lengths(tmp_path, value, words):
+    game = GAME_TEXT.replace("length = 100", f"lengths = {value}")
+    write_set(tmp_path, game=game)
+    err = load_error(tmp_path)
+    line = next(i for i, x in enumerate(game.splitlines(), 1) if x.startswith(f"lengths = {value}"))
+    assert_error(err, tmp_path / "game.toml", line, 1, words)
+
+
+def test_raises_strip_rules_length_and_lengths_together(tmp_path):
+    game = GAME_TEXT.replace("length = 100", "length = 100\nlengths = [100, 100, 100, 100, 100]")
+    write_set(tmp_path, game=game)
+    err = load_error(tmp_path)
+    line = next(i for i, x in enumerate(game.splitlines(), 1) if x.startswith("lengths = [100, 100, 100"))
+    assert_error(err, tmp_path / "game.toml", line, 1, "not both")
+
+
+def test_report_shows_reel_lengths_and_cycle(tmp_path, capsys):
+    import json
+    from exact.cli import main
+    cols = valid_columns("base")
+    cols[2] = cols[2][:60]
+    write_set(tmp_path, base=cols)
+    assert main(["--set", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "base strips  5 reels of 100/100/60/100/100 stops, cycle 6,000,000,000 stop combinations" in text
+    assert "bonus strips 5 reels of 100/100/100/100/100 stops, cycle 10,000,000,000 stop combinations" in text
+    assert main(["--set", str(tmp_path), "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["strips"]["base"] == {"lengths": [100, 100, 60, 100, 100], "cycle": 100**4 * 60}

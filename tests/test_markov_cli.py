@@ -106,10 +106,12 @@ def test_raises_target_in_missing_directory(math_set, tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_raises_overwrite_of_the_bundled_game_file_a_set_falls_back_to(math_set, capsys):
+def test_raises_set_without_game_file_before_writing(math_set, capsys):
+    """No default game: a set without game.toml is refused (one line), the bundled game file is untouched."""
     (math_set / "game.toml").unlink()
     bundled = bundled_path("rules_page") / "game.toml"
     before = bundled.read_bytes()
     assert main(["chain", "--set", str(math_set), "--dot", str(bundled)]) == 2
-    assert "refusing to overwrite" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no game.toml" in err and len(err.strip().splitlines()) == 1
     assert bundled.read_bytes() == before

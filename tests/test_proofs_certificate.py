@@ -68,7 +68,7 @@ def test_prove_cli_on_a_user_set(tmp_path, capsys):
     assert "Enumeration = factorisation: PASS" in text
     assert "| FAIL |" in text and "## Verdict: FAIL" in text
     assert BEGIN in text and END in text
-    assert sorted(p.name for p in d.iterdir()) == ["base.csv", "bonus.csv"]  # nothing written next to inputs
+    assert sorted(p.name for p in d.iterdir()) == ["base.csv", "bonus.csv", "game.toml"]  # nothing written next to inputs
     # never inside the set's directory
     assert main(["prove", "--set", str(d), "--rounds", "0", "--out", str(d / "cert.md")]) == 2
     assert "refusing to write into" in capsys.readouterr().err

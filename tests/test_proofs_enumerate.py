@@ -161,6 +161,7 @@ def cut_bundled(directory: Path, stops: int = 10) -> Path:
     for name in ("base.csv", "bonus.csv"):
         lines = (src / name).read_text().splitlines()
         (directory / name).write_text("\n".join(lines[:stops + 1]) + "\n")
+    (directory / "game.toml").write_bytes((src / "game.toml").read_bytes())
     return directory
 
 

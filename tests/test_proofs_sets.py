@@ -1,7 +1,7 @@
 """Small random math sets for the proofs tests (written to a temp directory).
 
-A set is a directory with ``base.csv`` and ``bonus.csv`` only, so the loader
-falls back to the bundled rules-page ``game.toml``.  Symbols are placed only
+A set is a directory with ``base.csv``, ``bonus.csv`` and a copy of the bundled
+rules-page ``game.toml`` (a math set needs its game file: there is no default game).  Symbols are placed only
 where the game allows them (section 4), with many specials so that windows
 show several KEY, FS and FISH symbols and WILDs at once (the semantics must
 hold for any window, not only the ones the bundled strips show).
@@ -24,7 +24,7 @@ def allowed(strip_set: str, reel: int) -> list[str]:
 
 def write_random_set(directory: Path, seed: int, lengths=(7, 8, 9, 10, 6), special_share: float = 0.35,
                      bonus_lengths=None) -> Path:
-    """Write a random math set (base.csv, bonus.csv) into ``directory``; returns the directory."""
+    """Write a random math set (base.csv, bonus.csv, the bundled game.toml) into ``directory``; returns the directory."""
     rng = random.Random(seed)
     directory.mkdir(parents=True, exist_ok=True)
     for strip_set, lens in (("base", lengths), ("bonus", bonus_lengths or lengths)):
@@ -43,6 +43,8 @@ def write_random_set(directory: Path, seed: int, lengths=(7, 8, 9, 10, 6), speci
         for i in range(max(lens)):
             lines.append(",".join(c[i] if i < len(c) else "" for c in cols))
         (directory / f"{strip_set}.csv").write_text("\n".join(lines) + "\n")
+    if not (directory / GAME_FILE).exists():
+        (directory / GAME_FILE).write_bytes(_GAME.read_bytes())
     return directory
 
 

@@ -45,7 +45,7 @@ def write_strips(path: Path, reels) -> None:
 
 
 def write_edited(ms, directory: Path, edits=()) -> Path:
-    """Write ``ms``'s strips (with ``edits`` applied) as a math set in ``directory``; returns it."""
+    """Write ``ms``'s game file and strips (with ``edits`` applied) as a math set in ``directory``; returns it."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, rs in ms.strips.items():
         reels = [list(r) for r in rs.reels]
@@ -54,6 +54,7 @@ def write_edited(ms, directory: Path, edits=()) -> Path:
                 assert reels[e.reel][e.position] == e.old
                 reels[e.reel][e.position] = e.new
         write_strips(directory / ms.model.strip_files[name], reels)
+    (directory / "game.toml").write_bytes(ms.sources["game.toml"])   # the set's own game file
     return directory
 
 

@@ -18,6 +18,7 @@ from typing import Sequence
 
 from exact.cli.args import Parser, UsageError
 from strips.errors import MathSetError
+from strips.loader import shadow_note
 
 #: command -> (module, one-line help)
 COMMANDS = {
@@ -63,6 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.add_arguments(parser)
         args = parser.parse_args(rest)
         args.command = command
+        for spec in dict.fromkeys(getattr(args, k, None) for k in ("set", "a", "b")):
+            note = shadow_note(spec) if isinstance(spec, str) else None
+            if note:
+                print(f"rtp: {note}", file=sys.stderr)
         return int(module.run(args))
     except MathSetError as e:
         print(f"rtp: error: {e}", file=sys.stderr)
