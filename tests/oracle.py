@@ -114,3 +114,38 @@ def brute_force(ms: MathSet, phase) -> BruteForce:
                 oak[s.name][n - 1] += Fraction(1, total)
     return BruteForce(acc["ps"], acc["ws"], acc["w2s"], acc["pk"], acc["wk"], acc["w2k"],
                       {k: tuple(v) for k, v in ways.items()}, collect, hit, {k: tuple(v) for k, v in oak.items()})
+
+
+def brute_spin_distribution(ms: MathSet, phase) -> dict:
+    """Exact joint distribution {(scatters, keys, win): P} of one spin of ``phase``: every stop
+    combination, FISH value assignment and drawn WILD multiplier assignment through the evaluator."""
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    total = prod(strips.lengths)
+    out: dict = {}
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        window = strips.window(stops, model.rows)
+        fish = [model.symbol(n) for col in window for n in col if model.symbol(n).kind == FISH]
+        wilds = [model.symbol(window[r][i]).multiplier for r, i in wild_draws(model, window)]
+        choices = [list(zip(s.values, s.weights[phase.weights])) for s in fish] + \
+            [list(m.table(phase.weights)) for m in wilds]
+        sums = [sum(x[1] for x in c) for c in choices]
+        pw = Fraction(1, total)
+        for assignment in itertools.product(*choices):
+            w = pw * Fraction(prod(x[1] for x in assignment), prod(sums))
+            if not w:
+                continue
+            values = [x[0] for x in assignment]
+            res = evaluate(model, window, values[:len(fish)], phase.multiplier, values[len(fish):])
+            key = (res.scatters, res.keys, res.win)
+            out[key] = out.get(key, 0) + w
+    return out
+
+
+def marginal_of(joint: dict, axes) -> dict:
+    """Sum a {tuple: P} distribution onto the given tuple positions (a tuple key, or a scalar for one axis)."""
+    out: dict = {}
+    for key, p in joint.items():
+        k = tuple(key[a] for a in axes) if len(axes) > 1 else key[axes[0]]
+        out[k] = out.get(k, 0) + p
+    return out
