@@ -31,6 +31,7 @@ COMMANDS = {
     "diff": ("exact.cli.diff", "compare two math sets figure by figure"),
     "sensitivity": ("exact.cli.sensitivity", "exact change of RTP per strip edit and per fish weight"),
     "export": ("exact.cli.export", "PAR-sheet workbook (XLSX) or CSV tables of a math set"),
+    "comply": ("exact.cli.comply", "jurisdiction rules (GLI-11, AU/NZ, ...): exact award odds and RTP against each limit"),
 }
 
 

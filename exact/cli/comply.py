@@ -1,0 +1,83 @@
+"""``rtp comply``: every rule of the chosen jurisdictions on a math set: value, limit, PASS/FAIL.
+
+Exit 0 when every rule passes, 1 on a FAIL, 2 on bad input (one line).
+"""
+from __future__ import annotations
+
+import json
+
+from exact.cli.args import UsageError, add_set_argument
+from exact.comply import comply, load_rules
+from exact.engine import analyse
+from exact.report import fraction_text, one_in, table_lines
+from markov.round import round_result
+from strips.loader import load_math_set
+
+
+def add_arguments(p) -> None:
+    """Options of ``rtp comply``."""
+    add_set_argument(p)
+    p.add_argument("--jurisdiction", action="append", metavar="ID", default=None,
+                   help="a jurisdiction id (repeat for several; default: every jurisdiction in the rules)")
+    p.add_argument("--rules", metavar="FILE", default=None,
+                   help="a rules file of your own (the format of exact/jurisdictions.toml), added to the package's")
+    p.add_argument("--json", action="store_true", help="one JSON object; exact values as \"p/q\" strings")
+
+
+def _value_text(c) -> str:
+    if c.value is None:
+        return f"{c.value_float:.{c.rule.decimals or 2}f}"
+    if c.rule.measure in ("award_odds", "pattern_odds_ways", "hit_frequency"):
+        return f"{c.value_float:.6g} ({one_in(c.value)})" + ("" if c.exact else " (lower bound)")
+    if c.rule.measure == "rtp":
+        return f"{c.value_float * 100:.6f}%"
+    return f"{c.value_float:.6g}"
+
+
+def _limit_text(rule) -> str:
+    if rule.measure != "rtp":
+        return rule.limit_text()
+    return " and ".join(f"{op} {float(x) * 100:g}%" for op, x in ((">=", rule.min), ("<=", rule.max)) if x is not None)
+
+
+def run(args) -> int:
+    """Print one line per rule and item; exit 1 if any fails."""
+    rules = load_rules(args.rules)
+    known = sorted({r.jurisdiction for r in rules})
+    chosen = args.jurisdiction
+    if chosen:
+        for j in chosen:
+            if j.lower() not in known:
+                raise UsageError(f"rtp comply: unknown jurisdiction {j!r} (known: {', '.join(known)})")
+    needs_max = [r.id for r in rules if r.measure == "max_win_bets" and (not chosen or r.jurisdiction in chosen)]
+    if needs_max:
+        raise UsageError(f"rtp comply: rule {needs_max[0]} (max_win_bets) needs the win distribution, "
+                         f"which this command does not compute yet")
+    ms = load_math_set(args.set)
+    try:
+        analysis = analyse(ms)
+        rr = round_result(ms.model, analysis.base, analysis.levels)
+        checks = comply(ms, rules, chosen, analysis=analysis, round=rr)
+    except ValueError as e:
+        raise UsageError(f"rtp comply: {ms.name}: {e}") from None
+    failed = [c for c in checks if not c.passed]
+    if args.json:
+        print(json.dumps({"set": ms.name, "passed": not failed, "checks": [
+            {"rule": c.rule.id, "jurisdiction": c.rule.jurisdiction, "measure": c.rule.measure, "item": c.item,
+             "value": None if c.value is None else fraction_text(c.value), "value_float": c.value_float,
+             "exact": c.exact,
+             "limit": fraction_text(c.rule.min) if c.rule.min is not None else
+             (fraction_text(c.rule.max) if c.rule.max is not None else None),
+             "min": None if c.rule.min is None else fraction_text(c.rule.min),
+             "max": None if c.rule.max is None else fraction_text(c.rule.max),
+             "pass": c.passed, "source": f"{c.rule.source}, {c.rule.section} ({c.rule.version})"}
+            for c in checks]}, indent=2))
+        return 1 if failed else 0
+    print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass")
+    rows = [[c.rule.id, c.rule.jurisdiction, c.item, _value_text(c), _limit_text(c.rule),
+             "PASS" if c.passed else "FAIL"] for c in checks]
+    print("\n".join(table_lines(["rule", "jurisdiction", "item", "value", "limit", "verdict"], rows, "lllrll")))
+    print("\nsources:")
+    for r in {c.rule.id: c.rule for c in checks}.values():
+        print(f"  {r.id}: {r.source}, {r.section} ({r.version})")
+    return 1 if failed else 0

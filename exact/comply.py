@@ -1,0 +1,583 @@
+"""Jurisdiction rules checked exactly: award odds per game round, RTP limits, reported figures.
+
+The rules are data (``exact/jurisdictions.toml``, or a lab's own file in the
+same format): each names what it measures, its limit as an exact number, and
+the document, section and version it comes from.  This module computes the
+measured figures exactly and compares them with the limits.
+
+Award odds per game round
+-------------------------
+GLI-11 counts an award's odds per game: a round (the paid base spin and the
+free spins it starts) contains the award if any of its spins shows it.  For an
+event ``E`` of one spin (a paying combination ``s`` with exactly ``n`` OAK, a
+count of scatters that pays or triggers)::
+
+    P(round avoids E) = sum_m P(base spin avoids E, S = m) * A(m)
+
+with ``S`` the base spin's scatter count and ``A(m)`` the probability that the
+feature started by ``m`` scatters avoids ``E`` (1 when ``m`` does not
+trigger), from :mod:`markov.occurrence` over the same chain as the RTP: the
+KEY-counter ladder (``A`` needs ``P(avoid E, KEY = k)`` per level) or the
+retrigger chain (``P(avoid E, scatters = n)``).  Each joint split is a
+product of per-reel polynomials: with ``I_r(x)``, ``O_r(x)``, ``T_r(x)`` the
+sums of ``x^(count in the window)`` over the stops of reel ``r`` whose window
+does / does not show ``s`` or a WILD that substitutes for it / all stops,
+"exactly ``n`` OAK" is ``I_1 ... I_n O_(n+1) T_(n+2) ... T_N`` (ways games,
+rules page section 6).  Scatter events use polynomials in two counts.
+
+Patterns per line or way (AU/NZ 1.22.16a): with ``f_r`` the share of stops of
+reel ``r`` whose row shows ``s`` or a substituting WILD (the same for every
+row), one fixed way shows exactly ``n`` OAK with probability
+``f_1 ... f_n (1 - f_(n+1))``; multiplied by the number of ways (``rows^N``)
+that is the expected number of such ways per game.
+
+Cost: per phase and combination one product of ``N`` polynomials of degree at
+most ``rows x N``, then one forward pass of the chain per trigger.
+
+References
+----------
+GLI-11 Standards for Gaming Devices v3.0 (2016), section 4.8.2; Australia/New
+Zealand Gaming Machine National Standard rev. 5, sections 1.22.15-1.22.17.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from exact.engine import GameAnalysis, analyse, fish_scale, multiplier_scale, reel_tables
+from markov.chain import ladder_of
+from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
+from markov.retrigger import retrigger_of
+from markov.round import RoundResult, round_result
+from strips.errors import MathSetError
+from strips.model import PAY, SCATTER, MathSet, Phase
+
+__all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns"]
+
+#: What a rule may measure (the ``measure`` key).
+MEASURES = ("award_odds", "pattern_odds_ways", "rtp", "sd_per_bet", "hit_frequency", "max_win_bets")
+_KEYS = ("id", "jurisdiction", "measure", "min", "max", "decimals", "source", "section", "version", "note")
+RULES_FILE = "jurisdictions.toml"
+
+
+# --------------------------------------------------------------------------
+# rules
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Rule:
+    """One rule of a jurisdiction.
+
+    Attributes
+    ----------
+    id, jurisdiction, measure : str
+        Lower-case ids; ``measure`` is one of :data:`MEASURES`.
+    min, max : Fraction or None
+        Limits, exact (probabilities per game round, RTP as a fraction of 1,
+        bets, ...).
+    decimals : int or None
+        For a reported figure: the decimals it is reported to.
+    source, section, version, note : str
+        The document, its section, the version of the document, the reading.
+    """
+
+    id: str
+    jurisdiction: str
+    measure: str
+    min: Fraction | None = None
+    max: Fraction | None = None
+    decimals: int | None = None
+    source: str = ""
+    section: str = ""
+    version: str = ""
+    note: str = ""
+
+    def limit_text(self) -> str:
+        """The limit as a line shows it: ``>= 1/100000000``, ``<= 1``, ``reported``."""
+        parts = []
+        if self.min is not None:
+            parts.append(f">= {_q(self.min)}")
+        if self.max is not None:
+            parts.append(f"<= {_q(self.max)}")
+        return " and ".join(parts) or (f"reported to {self.decimals} decimals" if self.decimals is not None
+                                        else "reported")
+
+
+def _q(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _line_of(text: str, rule_index: int) -> int:
+    """1-based line of the ``rule_index``-th ``[[rules]]`` header (0 if not found)."""
+    seen = -1
+    for i, line in enumerate(text.splitlines(), start=1):
+        if line.strip().startswith("[[rules]]"):
+            seen += 1
+            if seen == rule_index:
+                return i
+    return 0
+
+
+def _number(text, file: str, row: int, key: str) -> Fraction:
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise MathSetError(file, row, 1, f"{key} must be an exact number in a string such as \"1/7000000\", "
+                                         f"\"0.75\" or \"85%\" (or an integer), got {text!r}")
+    s = str(text).strip().replace(",", "").replace("_", "")
+    scale = Fraction(1)
+    if s.endswith("%"):
+        s, scale = s[:-1].strip(), Fraction(1, 100)
+    try:
+        return Fraction(s) * scale
+    except (ValueError, ZeroDivisionError):
+        raise MathSetError(file, row, 1, f"{key} must be an exact number such as \"1/7000000\", \"0.75\" "
+                                         f"or \"85%\", got {text!r}") from None
+
+
+def parse_rules(data: bytes, file: str) -> tuple[Rule, ...]:
+    """Rules from the bytes of a rules file (the format of ``exact/jurisdictions.toml``).
+
+    Raises
+    ------
+    MathSetError
+        Malformed TOML, a rule without ``id``/``jurisdiction``/``measure``, an
+        unknown key or measure, a limit that is not an exact number, two rules
+        with one id: with the file, row and column.
+
+    Examples
+    --------
+    >>> rules = parse_rules(b'[[rules]]\\nid = "x"\\njurisdiction = "own"\\nmeasure = "rtp"\\nmin = "92%"\\n', "own.toml")
+    >>> rules[0].min
+    Fraction(23, 25)
+    """
+    try:
+        text = data.decode("utf-8-sig")
+        doc = tomllib.loads(text)
+    except UnicodeDecodeError as e:
+        raise MathSetError(file, 1, e.start + 1, "not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        row = col = 1
+        if "(at line " in msg:
+            where = msg.rsplit("(at line ", 1)[1].rstrip(")")
+            row, _, col_text = where.partition(", column ")
+            row, col = int(row), int(col_text or 1)
+            msg = msg.rsplit(" (at line ", 1)[0]
+        raise MathSetError(file, row, col, f"not valid TOML: {msg}") from None
+    unknown = [k for k in doc if k != "rules"]
+    if unknown:
+        raise MathSetError(file, 1, 1, f"unknown table or key {unknown[0]!r} (a rules file holds [[rules]] only)")
+    entries = doc.get("rules", [])
+    if not isinstance(entries, list):
+        raise MathSetError(file, 1, 1, "rules must be an array of tables ([[rules]])")
+    out, ids = [], set()
+    for i, e in enumerate(entries):
+        row = _line_of(text, i)
+        if not isinstance(e, dict):
+            raise MathSetError(file, row, 1, "each [[rules]] entry must be a table")
+        for k in e:
+            if k not in _KEYS:
+                raise MathSetError(file, row, 1, f"rule {i + 1}: unknown key {k!r} (known: {', '.join(_KEYS)})")
+        for k in ("id", "jurisdiction", "measure"):
+            if not isinstance(e.get(k), str) or not e[k].strip():
+                raise MathSetError(file, row, 1, f"rule {i + 1}: {k} must be a non-empty string")
+        if e["measure"] not in MEASURES:
+            raise MathSetError(file, row, 1, f"rule {e['id']}: unknown measure {e['measure']!r} "
+                                             f"(known: {', '.join(MEASURES)})")
+        if e["id"] in ids:
+            raise MathSetError(file, row, 1, f"rule id {e['id']!r} appears twice")
+        ids.add(e["id"])
+        lo = None if "min" not in e else _number(e["min"], file, row, "min")
+        hi = None if "max" not in e else _number(e["max"], file, row, "max")
+        dec = e.get("decimals")
+        if dec is not None and (not isinstance(dec, int) or isinstance(dec, bool) or not 0 <= dec <= 20):
+            raise MathSetError(file, row, 1, f"rule {e['id']}: decimals must be an integer from 0 to 20")
+        if lo is None and hi is None and e["measure"] not in ("sd_per_bet",):
+            raise MathSetError(file, row, 1, f"rule {e['id']}: give min or max")
+        out.append(Rule(id=e["id"].strip().lower(), jurisdiction=e["jurisdiction"].strip().lower(),
+                        measure=e["measure"], min=lo, max=hi, decimals=dec,
+                        **{k: str(e.get(k, "")) for k in ("source", "section", "version", "note")}))
+    return tuple(out)
+
+
+def load_rules(extra: str | Path | None = None) -> tuple[Rule, ...]:
+    """The package's rules, then those of ``extra`` (a rule with an id already present replaces it).
+
+    Raises
+    ------
+    MathSetError
+        As :func:`parse_rules`; also when ``extra`` cannot be read.
+
+    Examples
+    --------
+    >>> sorted({r.jurisdiction for r in load_rules()})
+    ['au-nz', 'gli-11', 'nevada', 'south-dakota']
+    """
+    data = resources.files("exact").joinpath(RULES_FILE).read_bytes()
+    rules = {r.id: r for r in parse_rules(data, f"exact/{RULES_FILE}")}
+    if extra is not None:
+        path = Path(extra)
+        if not path.is_file():
+            raise MathSetError(str(path), 0, 0, "no such rules file (or not a regular file)")
+        for r in parse_rules(path.read_bytes(), str(path)):
+            rules[r.id] = r
+    return tuple(rules.values())
+
+
+# --------------------------------------------------------------------------
+# per-reel polynomials
+# --------------------------------------------------------------------------
+def _poly(counts: Iterable, keep: Iterable[bool]) -> dict:
+    out: dict = {}
+    for c, k in zip(counts, keep):
+        if k:
+            out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _mul(a: Mapping, b: Mapping) -> dict:
+    out: dict = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            k = tuple(u + v for u, v in zip(i, j)) if isinstance(i, tuple) else i + j
+            out[k] = out.get(k, 0) + x * y
+    return out
+
+
+def _product(polys: Sequence[Mapping]) -> dict:
+    acc = polys[0]
+    for p in polys[1:]:
+        acc = _mul(acc, p)
+    return dict(acc)
+
+
+@dataclass(frozen=True)
+class _Reel:
+    present: tuple       # present[p][stop]: pay symbol p (or a substituting WILD) in the window
+    scatters: tuple      # per stop
+    chain: tuple         # per stop: the count the phase's chain reads (scatters or KEYs)
+    stops: int
+
+
+def _reels(ms: MathSet, phase: Phase, chain_count: str) -> list[_Reel]:
+    model = ms.model
+    d = fish_scale(model, phase.weights)
+    dm = multiplier_scale(model, phase.weights)
+    out = []
+    for codes in ms.phase_strips(phase).codes:
+        t = reel_tables(model, codes, phase.weights, d, dm)
+        present = tuple(tuple(bool(v) for v in row) for row in (t.ways_count > 0))
+        sc = tuple(int(v) for v in t.scatters)
+        ch = sc if chain_count == "scatters" else tuple(int(v) for v in t.keys)
+        out.append(_Reel(present, sc, ch, t.stops))
+    return out
+
+
+def _split(joint: Mapping, denominator: int, size: int | None = None) -> list[Fraction]:
+    n = (max(joint, default=0) + 1) if size is None else size
+    return [Fraction(joint.get(k, 0), denominator) for k in range(n)]
+
+
+def _oak_avoid(reels: list[_Reel], p: int, n: int) -> dict:
+    """Joint (avoid exactly-n OAK of pay symbol p, chain count) as integer weights over prod(stops)."""
+    total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
+    event = [_poly(r.chain, r.present[p]) for r in reels[:n]]
+    if n < len(reels):
+        event.append(_poly(reels[n].chain, [not x for x in reels[n].present[p]]))
+        event += [_poly(r.chain, [True] * r.stops) for r in reels[n + 1:]]
+    hit = _product(event)
+    return {k: total.get(k, 0) - hit.get(k, 0) for k in total}
+
+
+def _scatter_avoid(reels: list[_Reel], m: int, same: bool) -> dict:
+    """Joint (avoid exactly m scatters, chain count); ``same``: the chain count is the scatter count."""
+    if same:
+        total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
+        return {k: (v if k != m else 0) for k, v in total.items()}
+    joint = _product([_poly(zip(r.scatters, r.chain), [True] * r.stops) for r in reels])
+    out: dict = {}
+    for (s, c), v in joint.items():
+        if s != m:
+            out[c] = out.get(c, 0) + v
+    return out
+
+
+# --------------------------------------------------------------------------
+# awards
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Award:
+    """An advertised award and its probability per game round.
+
+    Attributes
+    ----------
+    item : str
+        ``"PIC1 5 OAK"``, ``"FS 3 scatter pay"``, ``"trigger 3 FS"``, ``"max win"``.
+    kind : str
+        ``combination``, ``scatter pay``, ``trigger``, ``retrigger`` or ``max win``.
+    probability : Bounds
+        P(a round contains the award); exact unless the feature is an
+        uncapped retrigger (rational bounds at most 1e-30 apart).
+    credits : int or None
+        The award's pay in credits where it is one (base game, before multipliers).
+    """
+
+    item: str
+    kind: str
+    probability: Bounds
+    credits: int | None = None
+
+
+class _Round:
+    """The chain pieces shared by every award of one math set."""
+
+    def __init__(self, ms: MathSet, analysis: GameAnalysis):
+        model = ms.model
+        self.ms, self.model = ms, model
+        self.retrigger = bool(model.retrigger)
+        self.levels = list(model.levels)
+        self.base = _reels(ms, model.base_phase, "scatters")
+        self.free = [_reels(ms, model.level_phase(lv), "scatters" if self.retrigger else "keys")
+                     for lv in self.levels]
+        self.den_base = math.prod(r.stops for r in self.base)
+        self.den_free = [math.prod(r.stops for r in rs) for rs in self.free]
+        self.ladder = None if self.retrigger or not self.levels else ladder_of(model, analysis.levels)
+        self.chain = retrigger_of(model, analysis.levels) if self.retrigger and self.levels else None
+
+    def feature_avoids(self, m: int, per_level: list[dict]) -> Bounds:
+        spins = self.model.initial_spins(m)
+        if not spins or not self.levels:
+            return Bounds(Fraction(1), Fraction(1))
+        if self.chain is not None:
+            split = _split(per_level[0], self.den_free[0], len(self.chain.extra))
+            return retrigger_avoids(self.chain, split, spins)
+        splits = [_split(j, d) for j, d in zip(per_level, self.den_free)]
+        p = ladder_avoids(self.ladder, splits, spins)
+        return Bounds(p, p)
+
+    def contains(self, base_avoid: dict, per_level: list[dict]) -> Bounds:
+        """P(round contains the event) from the base joint (avoid, scatter count) and the per-level joints."""
+        lo = hi = Fraction(0)
+        for m, v in base_avoid.items():
+            if v:
+                a = self.feature_avoids(m, per_level)
+                w = Fraction(v, self.den_base)
+                lo += w * a.low
+                hi += w * a.high
+        return Bounds(1 - hi, 1 - lo)
+
+
+def awards(ms: MathSet, analysis: GameAnalysis | None = None, max_win: tuple[int, Fraction] | None = None) -> list[Award]:
+    """Every advertised award of a ways game with its probability per game round.
+
+    Parameters
+    ----------
+    ms : MathSet
+    analysis : GameAnalysis, optional
+        The exact engine's analysis (computed when not given).
+    max_win : (int, Fraction), optional
+        The largest round win in credits and its probability per round (from
+        the win distribution); adds the top award.
+
+    Returns
+    -------
+    list of Award
+        Each paying combination (symbol, OAK) in any spin of the round, each
+        scatter pay, each trigger (base spin) and retrigger (free spins), and
+        the top award if given.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> a = awards(load_math_set("rules_page"))
+    >>> [x.item for x in a if x.kind == "trigger"]
+    ['trigger 3 FS', 'trigger 4 FS', 'trigger 5 FS']
+    """
+    model = ms.model
+    analysis = analysis or analyse(ms)
+    rd = _Round(ms, analysis)
+    out: list[Award] = []
+    pays = [s for s in model.symbols if s.kind == PAY]
+    for p, s in enumerate(pays):
+        for n in range(1, model.reels + 1):
+            if n > len(s.pays) or not s.pays[n - 1]:
+                continue
+            base = _oak_avoid(rd.base, p, n)
+            per_level = [_oak_avoid(reels, p, n) for reels in rd.free]
+            out.append(Award(f"{s.name} {n} OAK", "combination", rd.contains(base, per_level), s.pays[n - 1]))
+    scatter = "/".join(s.name for s in model.of_kind(SCATTER)) or "scatter"
+    max_sc = model.reels * model.rows
+    for m in range(1, max_sc + 1):
+        pay = model.scatter_pay(m)
+        if pay:
+            base = _scatter_avoid(rd.base, m, True)
+            per_level = [_scatter_avoid(reels, m, rd.retrigger) for reels in rd.free]
+            out.append(Award(f"{scatter} {m} scatter pay", "scatter pay", rd.contains(base, per_level), pay))
+    split = analysis.base.by_scatter.prob
+    for m, hi in _ranges(model.trigger):
+        p = sum(split[m:hi], Fraction(0))
+        out.append(Award(f"trigger {m} {scatter}", "trigger", Bounds(p, p)))
+    if rd.retrigger and rd.free:
+        base = _product([_poly(r.scatters, [True] * r.stops) for r in rd.base])   # no retrigger in the base spin
+        for m, hi in _ranges(model.retrigger):
+            per_level = []
+            for reels in rd.free:
+                total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
+                per_level.append({k: (0 if m <= k < hi else v) for k, v in total.items()})
+            out.append(Award(f"retrigger {m} {scatter}", "retrigger", rd.contains(base, per_level)))
+    if max_win is not None:
+        credits, p = max_win
+        out.append(Award(f"max win {credits} credits", "max win", Bounds(Fraction(p), Fraction(p)), credits))
+    return out
+
+
+def _ranges(table) -> list[tuple[int, int]]:
+    """``(count, next count)`` per key of a trigger table: ``count <= n < next`` takes that key's award."""
+    keys = sorted(c for c, _ in table)
+    return [(c, keys[i + 1] if i + 1 < len(keys) else 10**9) for i, c in enumerate(keys)]
+
+
+def patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
+    """Each base-game winning pattern's probability per way, times the number of ways (AU/NZ 1.22.16a).
+
+    Returns
+    -------
+    list of (str, Fraction)
+        ``("PIC1 5 OAK", expected ways showing exactly 5 OAK of PIC1 per base game)``.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> dict(patterns(load_math_set("rules_page")))["PIC1 5 OAK"] > 0
+    True
+    """
+    model = ms.model
+    reels = _reels(ms, model.base_phase, "scatters")
+    pays = [s for s in model.symbols if s.kind == PAY]
+    ways = model.rows ** model.reels
+    out = []
+    for p, s in enumerate(pays):
+        # each row of a reel shows s (or a substituting WILD) at the same share of stops
+        f = [Fraction(_row_hits(ms, r, s.name), reels[r].stops) for r in range(model.reels)]
+        for n in range(1, model.reels + 1):
+            if n > len(s.pays) or not s.pays[n - 1]:
+                continue
+            q = math.prod(f[:n], start=Fraction(1)) * (1 - f[n] if n < model.reels else 1)
+            out.append((f"{s.name} {n} OAK", q * ways))
+    return out
+
+
+def _row_hits(ms: MathSet, reel: int, symbol: str) -> int:
+    model = ms.model
+    return sum(1 for name in ms.phase_strips(model.base_phase).reels[reel]
+               if name == symbol or (model.symbol(name).kind == "wild" and model.symbol(name).substitutes_for(symbol)))
+
+
+# --------------------------------------------------------------------------
+# checks
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Check:
+    """One line of ``rtp comply``.
+
+    Attributes
+    ----------
+    rule : Rule
+    item : str
+        What the line is about (``"PIC1 5 OAK"``, ``"RTP"``, ``"max win"``).
+    value : Fraction or None
+        The exact value (a lower bound where ``exact`` is False); None for a
+        float-only figure (``value_float``).
+    value_float : float
+        The value as a float, for display.
+    exact : bool
+        False when ``value`` is a proven bound (uncapped retrigger, square roots).
+    passed : bool
+    """
+
+    rule: Rule
+    item: str
+    value: Fraction | None
+    value_float: float
+    exact: bool
+    passed: bool
+
+
+def _verdict(rule: Rule, low: Fraction, high: Fraction | None = None) -> bool:
+    high = low if high is None else high
+    return (rule.min is None or low >= rule.min) and (rule.max is None or high <= rule.max)
+
+
+def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | None = None, *,
+           analysis: GameAnalysis | None = None, round: RoundResult | None = None,
+           max_win: tuple[int, Fraction] | None = None) -> list[Check]:
+    """Check every rule of the chosen jurisdictions on a math set.
+
+    Parameters
+    ----------
+    ms : MathSet
+    rules : sequence of Rule
+        :func:`load_rules`.
+    jurisdictions : sequence of str, optional
+        Lower-case ids; all jurisdictions of ``rules`` when None.
+    analysis, round : optional
+        The engine's analysis and the round result (computed when not given).
+    max_win : (int, Fraction), optional
+        The largest round win (credits) and its probability per round, from
+        the win distribution; the top award and ``max_win_bets`` rules need it
+        (without it, a ``max_win_bets`` rule is refused with a ValueError).
+
+    Raises
+    ------
+    ValueError
+        An unknown jurisdiction; a ``max_win_bets`` rule without ``max_win``.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("rules_page")
+    >>> checks = comply(ms, load_rules(), ["nevada"])
+    >>> [(c.item, c.passed) for c in checks]
+    [('RTP', True)]
+    """
+    known = sorted({r.jurisdiction for r in rules})
+    chosen = known if not jurisdictions else [j.lower() for j in jurisdictions]
+    for j in chosen:
+        if j not in known:
+            raise ValueError(f"unknown jurisdiction {j!r} (known: {', '.join(known)})")
+    analysis = analysis or analyse(ms)
+    rr = round or round_result(ms.model, analysis.base, analysis.levels)
+    cache: dict = {}
+    out: list[Check] = []
+    for rule in rules:
+        if rule.jurisdiction not in chosen:
+            continue
+        m = rule.measure
+        if m == "award_odds":
+            if "awards" not in cache:
+                cache["awards"] = awards(ms, analysis, max_win)
+            for a in cache["awards"]:
+                b = a.probability
+                out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
+        elif m == "pattern_odds_ways":
+            for item, q in patterns(ms):
+                out.append(Check(rule, item, q, float(q), True, _verdict(rule, q)))
+        elif m == "rtp":
+            out.append(Check(rule, "RTP", rr.rtp, float(rr.rtp), True, _verdict(rule, rr.rtp)))
+        elif m == "hit_frequency":
+            h = analysis.base.hit_frequency
+            out.append(Check(rule, "base spin hit frequency", h, float(h), True, _verdict(rule, h)))
+        elif m == "sd_per_bet":
+            var = rr.variance / (rr.bet * rr.bet)       # exact; sd >= limit <=> var >= limit^2
+            sd = math.sqrt(var)
+            ok = (rule.min is None or var >= rule.min ** 2) and (rule.max is None or var <= rule.max ** 2)
+            out.append(Check(rule, "standard deviation (bets per round)", None, sd, False, ok))
+        elif m == "max_win_bets":
+            if max_win is None:
+                raise ValueError(f"rule {rule.id} needs the win distribution (max win)")
+            x = Fraction(max_win[0], ms.model.bet)
+            out.append(Check(rule, "max win (bets)", x, float(x), True, _verdict(rule, x)))
+    return out

@@ -1,0 +1,195 @@
+"""The probability that an event never happens during a free-spin feature, exactly.
+
+Used for the odds of an award per game round (GLI-11 v3.0 section 4.8.2: the
+odds of an advertised award are counted per game, so an award seen in any
+free spin of the round counts).
+
+Mathematics
+-----------
+Let ``A`` be an event of one spin (a paytable combination shows, ``n``
+scatters show, ...).  Each free spin draws the count ``N`` that drives its
+chain (the KEY count on a ladder, the scatter count on a retrigger feature)
+jointly with ``A``.  Write ``a_L[k] = P(not A, N = k)`` for a spin of level
+``L``: a *substochastic* split (``sum_k a_L[k] = P(not A) <= 1``).
+
+The feature never shows ``A`` exactly when every one of its spins avoids it,
+so ``P(feature avoids A)`` is the total mass of the chain's paths to its
+absorbing end when each transition of a spin with count ``k`` is weighted by
+``a_L[k]`` instead of ``P(N = k)``.  On an acyclic chain (the ladder; the
+retrigger feature under a cap) this is one forward pass over the states, in
+exact integers over a common denominator.
+
+Without a cap the retrigger feature is a subcritical branching process; the
+probability ``q`` that a spin's subtree avoids ``A`` solves
+``q = f(q) = sum_k a[k] q^e(k)`` with ``e(k)`` the spins ``k`` scatters add.
+``f`` is increasing, so iterating from ``q = 1`` gives upper bounds
+(``P(no A within depth d)``) and from ``q = 0`` lower bounds
+(``P(no A and depth <= d)``); both are rounded outward to a grid of
+``10^-40`` and iterated until they differ by at most ``1e-30``.
+
+References
+----------
+Kemeny, J. G. and Snell, J. L., *Finite Markov Chains* (1960), ch. III
+(absorbing chains); Harris, T. E., *The Theory of Branching Processes* (1963),
+ch. I (the generating-function fixed point).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil, floor, lcm
+from typing import Sequence
+
+from markov.chain import END, Ladder
+from markov.retrigger import RetriggerChain
+
+__all__ = ["Bounds", "ladder_avoids", "retrigger_avoids"]
+
+#: Grid of the outward rounding of the uncapped retrigger bounds.
+GRID = 10**40
+#: Width at which the uncapped retrigger iteration stops.
+WIDTH = Fraction(1, 10**30)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """An exact probability or a rational interval that holds it.
+
+    Attributes
+    ----------
+    low, high : Fraction
+        ``low <= p <= high``; equal when the value is exact.
+    """
+
+    low: Fraction
+    high: Fraction
+
+    @property
+    def exact(self) -> bool:
+        """True when the interval is one point."""
+        return self.low == self.high
+
+
+def _scaled(split: Sequence[Fraction]) -> tuple[list[int], int]:
+    den = lcm(*(Fraction(x).denominator for x in split)) if split else 1
+    return [int(Fraction(x) * den) for x in split], den
+
+
+def ladder_avoids(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Fraction:
+    """P(no free spin of the feature shows the event), exact.
+
+    Parameters
+    ----------
+    ladder : Ladder
+        The KEY-counter ladder (:func:`markov.chain.ladder_of`).
+    avoid : sequence (one per level, level 1 first) of sequence of Fraction
+        ``avoid[L][k] = P(event does not show, KEY count = k)`` for one spin
+        of level ``L + 1``; each sums to at most 1.
+    initial_spins : int
+        Free spins of level 1 (the trigger's award).
+
+    Returns
+    -------
+    Fraction
+        Probability per feature.
+
+    Raises
+    ------
+    ValueError
+        If ``avoid`` has a level too few or a negative entry.
+
+    Examples
+    --------
+    >>> from markov.chain import Ladder
+    >>> from markov.moments import CountSplit
+    >>> h = Fraction(1, 2)
+    >>> one = Ladder((0,), (None,), (1,), (CountSplit((h, h), (h, 0), (h, 0)),))
+    >>> ladder_avoids(one, [[h, 0]], 3)    # every spin avoids the event with probability 1/2
+    Fraction(1, 8)
+    """
+    if len(avoid) != ladder.levels:
+        raise ValueError(f"{len(avoid)} avoid splits for {ladder.levels} levels")
+    if any(Fraction(x) < 0 for a in avoid for x in a):
+        raise ValueError("avoid probabilities must be >= 0")
+    cap = ladder.cap
+    dist = [1] + [0] * cap      # counter distribution at the level start (paths that avoided the event), x den
+    den = 1
+    ended = Fraction(0)
+    for li in range(ladder.levels):
+        level = li + 1
+        if not any(dist):
+            break
+        nums, d = _scaled(avoid[li])
+        for _ in range(ladder.level_spins(level, initial_spins)):
+            new = [0] * (cap + 1)
+            for c, x in enumerate(dist):
+                if x:
+                    for k, a in enumerate(nums):
+                        if a:
+                            new[min(c + k, cap)] += x * a
+            dist, den = new, den * d
+        ended += Fraction(sum(x for c, x in enumerate(dist) if ladder.after_level(level, c) == END), den)
+        dist = [x if ladder.after_level(level, c) != END else 0 for c, x in enumerate(dist)]
+    return ended
+
+
+def retrigger_avoids(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int) -> Bounds:
+    """P(no free spin of a retrigger feature shows the event): exact under a cap, else tight bounds.
+
+    Parameters
+    ----------
+    chain : RetriggerChain
+        The feature (:func:`markov.retrigger.retrigger_of`); its ``extra[n]``
+        are the spins ``n`` scatters add.
+    avoid : sequence of Fraction
+        ``avoid[n] = P(event does not show, scatter count = n)`` for one free spin.
+    initial_spins : int
+
+    Returns
+    -------
+    Bounds
+        Exact (``low == high``) with a cap; without one, rational bounds at
+        most ``1e-30`` apart (see the module docstring).
+
+    Examples
+    --------
+    >>> from markov.moments import CountSplit
+    >>> h = Fraction(1, 2)
+    >>> ch = RetriggerChain(CountSplit((h, h), (0, 0), (0, 0)), (0, 1), cap=2)
+    >>> retrigger_avoids(ch, [h, 0], 1).low    # the event is "one scatter"; avoiding it also ends the feature
+    Fraction(1, 2)
+    """
+    avoid = [Fraction(x) for x in avoid] + [Fraction(0)] * (len(chain.extra) - len(avoid))
+    if chain.cap is not None:
+        return _capped(chain, avoid, initial_spins)
+    # independent subtrees: P = q^N0
+    lo, hi = Fraction(0), Fraction(1)
+    for _ in range(100_000):
+        lo = Fraction(floor(_f(chain, avoid, lo) * GRID), GRID)
+        hi = Fraction(ceil(_f(chain, avoid, hi) * GRID), GRID)
+        if hi - lo <= WIDTH:
+            break
+    return Bounds(lo ** initial_spins, min(hi, Fraction(1)) ** initial_spins)
+
+
+def _f(chain: RetriggerChain, avoid: Sequence[Fraction], q: Fraction) -> Fraction:
+    return sum((a * q ** chain.extra[n] for n, a in enumerate(avoid) if a), Fraction(0))
+
+
+def _capped(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int) -> Bounds:
+    start = chain.start(initial_spins)
+    mass = {start: Fraction(1)}
+    ended = Fraction(0)
+    while mass:
+        nxt: dict = {}
+        for state, m in mass.items():
+            for n, a in enumerate(avoid):
+                if not a:
+                    continue
+                t = chain.step(state, chain.extra[n] if n < len(chain.extra) else 0)
+                if t is None:
+                    ended += m * a
+                else:
+                    nxt[t] = nxt.get(t, Fraction(0)) + m * a
+        mass = nxt
+    return Bounds(ended, ended)

@@ -1,0 +1,378 @@
+"""rtp comply: award odds per game round against a literal replay of whole rounds, the rules file, the command.
+
+The oracle plays every base window through the evaluator and, when it
+triggers, every sequence of free-spin windows through the ladder (or the
+retrigger rule) literally, tracking whether any spin showed the award.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction as F
+from math import prod
+
+import pytest
+
+from exact.cli import main
+from exact.comply import awards, comply, load_rules, parse_rules, patterns
+from exact.engine import analyse
+from exact.evaluator import evaluate
+from mathset_files import write_set
+from strips.errors import MathSetError
+from strips.loader import load_math_set
+from test_report import TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2
+
+
+def windows(strips, rows):
+    lengths = strips.lengths
+    n = prod(lengths)
+    for stops in itertools.product(*(range(k) for k in lengths)):
+        yield F(1, n), strips.window(stops, rows)
+
+
+def shows(model, award: str, res, phase_is_base: bool) -> bool:
+    """Whether one evaluated spin shows the award named as ``awards`` names it."""
+    parts = award.split()
+    if parts[-1] == "OAK":
+        return any(w.symbol == parts[0] and w.oak == int(parts[1]) and w.pay > 0 for w in res.ways)
+    if parts[-2:] == ["scatter", "pay"]:
+        return res.scatters == int(parts[1])
+    count = int(parts[1])
+    table = model.trigger if parts[0] == "trigger" else model.retrigger
+    if (parts[0] == "trigger") != phase_is_base:
+        return False
+    keys = sorted(c for c, _ in table)
+    nxt = next((k for k in keys if k > count), 10**9)
+    return count <= res.scatters < nxt
+
+
+def spin_table(ms, phase, award, base):
+    """[(probability, shows the award, scatter count, KEY count)] over every window of one spin."""
+    model = ms.model
+    merged = {}
+    for p, w in windows(ms.phase_strips(phase), model.rows):
+        res = evaluate(model, w, None, phase.multiplier)
+        key = (shows(model, award, res, base), res.scatters, res.keys)
+        merged[key] = merged.get(key, F(0)) + p
+    return [(p, *key) for key, p in merged.items()]
+
+
+def feature_avoids_ladder(model, level_tables, initial):
+    """Section 11 literally, keeping only the paths where no spin showed the award."""
+    ended = F(0)
+    start = {0: F(1)}                       # KEY counter -> mass of the paths that avoided the award
+    for li, table in enumerate(level_tables):
+        spins = initial if li == 0 else model.levels[li].spins
+        states = dict(start)
+        for _ in range(spins):
+            nxt = {}
+            for c, m in states.items():
+                for p, hit, _, k in table:
+                    if not hit:
+                        nxt[c + k] = nxt.get(c + k, F(0)) + m * p
+            states = nxt
+        start = {}
+        for c, m in states.items():
+            if li + 1 < len(level_tables) and c >= model.levels[li + 1].threshold:
+                start[c] = m
+            else:
+                ended += m
+    return ended
+
+
+def feature_avoids_retrigger(model, table, initial, cap):
+    """Retrigger rule literally: (left, played) with the cap on the total awarded spins."""
+    ended = F(0)
+    states = {(initial, 0): F(1)}
+    while states:
+        nxt = {}
+        for (left, played), m in states.items():
+            for p, hit, n, _ in table:
+                if hit:
+                    continue
+                extra = model.retrigger_spins(n)
+                extra = min(extra, cap - left - played)
+                t = (left - 1 + extra, played + 1)
+                if t[0] == 0:
+                    ended += m * p
+                else:
+                    nxt[t] = nxt.get(t, F(0)) + m * p
+        states = nxt
+    return ended
+
+
+def round_contains(ms, award):
+    model = ms.model
+    base = spin_table(ms, model.base_phase, award, True)
+    levels = [spin_table(ms, model.level_phase(lv), award, False) for lv in model.levels]
+    feature = {}
+    for spins in {model.initial_spins(n) for _, _, n, _ in base} - {0}:
+        if not levels:
+            feature[spins] = F(1)
+        elif model.retrigger:
+            feature[spins] = feature_avoids_retrigger(model, levels[0], spins, model.retrigger_cap)
+        else:
+            feature[spins] = feature_avoids_ladder(model, levels, spins)
+    avoid = F(0)
+    for p, hit, n, _ in base:
+        if not hit:
+            spins = model.initial_spins(n)
+            avoid += p * (feature[spins] if spins else 1)
+    return 1 - avoid
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["one level", "two levels"])
+def tiny_set(request, tmp_path_factory):
+    levels = request.param
+    game = (TINY_GAME if levels == 2 else TINY_GAME.replace("weights.level2 = [1, 3]\n", "")) + \
+        (TINY_LEVEL2 if levels == 2 else "")
+    d = write_set(tmp_path_factory.mktemp(f"comply{levels}"), base=TINY_BASE, bonus=TINY_BONUS, game=game)
+    return load_math_set(str(d))
+
+
+def test_award_odds_per_round_equal_a_literal_replay(tiny_set):
+    found = awards(tiny_set)
+    assert {a.kind for a in found} >= {"combination", "trigger"}
+    for a in found:
+        assert a.probability.exact
+        assert a.probability.low == round_contains(tiny_set, a.item), a.item
+
+
+RETRIGGER_GAME = """
+[game]
+name = "tiny retrigger"
+reels = 3
+rows = 2
+bet = 5
+
+[strips]
+base = "base.csv"
+
+[symbols.A]
+class = "pay"
+pays = [0, 2, 6]
+[symbols.B]
+class = "pay"
+pays = [0, 1, 3]
+[symbols.W]
+class = "wild"
+reels = { base = [2, 3] }
+[symbols.S]
+class = "scatter"
+reels = { base = [1, 2, 3] }
+pays = [0, 2, 10]
+
+[free_spins]
+strips = "base"
+trigger = { 2 = 2 }
+retrigger = { 2 = 1 }
+retrigger_cap = 4
+
+[[free_spins.levels]]
+multiplier = 2
+"""
+
+
+def test_retrigger_awards_equal_a_literal_replay(tmp_path):
+    base = [["A", "S", "B", "A", "B"], ["B", "W", "S", "A"], ["S", "A", "B", "W", "B"]]
+    (tmp_path / "game.toml").write_text(RETRIGGER_GAME)
+    (tmp_path / "base.csv").write_text("reel1,reel2,reel3\n" + "\n".join(
+        ",".join(c[i] if i < len(c) else "" for c in base) for i in range(5)) + "\n")
+    ms = load_math_set(str(tmp_path))
+    found = awards(ms)
+    kinds = {a.kind for a in found}
+    assert kinds == {"combination", "scatter pay", "trigger", "retrigger"}
+    for a in found:
+        assert a.probability.low == round_contains(ms, a.item), a.item
+
+
+def retrigger_set(path, cap):
+    base = [["A", "S", "B", "A", "B", "A"], ["B", "W", "S", "A", "B"], ["S", "A", "B", "W", "B", "A"]]
+    game = RETRIGGER_GAME.replace("retrigger_cap = 4\n", "" if cap is None else f"retrigger_cap = {cap}\n")
+    path.mkdir()
+    (path / "game.toml").write_text(game)
+    (path / "base.csv").write_text("reel1,reel2,reel3\n" + "\n".join(
+        ",".join(c[i] if i < len(c) else "" for c in base) for i in range(6)) + "\n")
+    return load_math_set(str(path))
+
+
+def test_uncapped_retrigger_bounds_are_tight_and_hold_the_limit_of_the_capped_values(tmp_path):
+    free = {a.item: a.probability for a in awards(retrigger_set(tmp_path / "free", None))}
+    capped = {a.item: a.probability.low for a in awards(retrigger_set(tmp_path / "cap", 30))}
+    for item, b in free.items():
+        assert b.low <= b.high and b.high - b.low <= F(1, 10**29)
+        # a cap only removes spins, so it can only lower the odds of an award; 30 spins are rarely reached
+        assert capped[item] <= b.high
+        assert b.low - capped[item] < F(1, 10**6)
+    assert any(not b.exact for b in free.values())
+
+
+def test_without_free_spins_a_combination_is_the_engines_oak_probability():
+    ms = load_math_set("rules_page")
+    an = analyse(ms)
+    trig = {a.item: a.probability.low for a in awards(ms, an) if a.kind == "trigger"}
+    split = an.base.by_scatter.prob
+    assert trig == {"trigger 3 FS": split[3], "trigger 4 FS": split[4], "trigger 5 FS": sum(split[5:], F(0))}
+
+
+NO_FS_GAME = """
+[game]
+name = "rare top"
+reels = 5
+rows = 3
+bet = 1
+
+[strips]
+base = "base.csv"
+
+[symbols.PIC1]
+class = "pay"
+pays = [0, 0, 5, 50, 5000]
+[symbols.AUS1]
+class = "pay"
+pays = [0, 0, 1, 2, 3]
+[symbols.AUS2]
+class = "pay"
+pays = [0, 0, 1, 2, 3]
+"""
+
+
+def rare_set(tmp_path, length=150):
+    cols = [["PIC1"] + [("AUS1", "AUS2")[(i // (4 + r)) % 2] for i in range(length - 1)] for r in range(5)]
+    return write_set(tmp_path, base=cols, bonus=None, game=NO_FS_GAME)
+
+
+def test_no_free_spins_combination_odds_are_the_engines_oak_probabilities(tmp_path):
+    ms = load_math_set(str(rare_set(tmp_path, 12)))
+    an = analyse(ms)
+    for a in awards(ms, an):
+        sym, n = a.item.split()[0], int(a.item.split()[1])
+        assert a.probability.low == an.base.oak_prob[sym][n - 1]
+
+
+def test_a_rare_5_oak_fails_gli_exactly_there(tmp_path):
+    ms = load_math_set(str(rare_set(tmp_path)))
+    checks = comply(ms, load_rules(), ["gli-11"])
+    failed = [c.item for c in checks if not c.passed]
+    assert failed == ["PIC1 5 OAK"]
+    top = next(c for c in checks if c.item == "PIC1 5 OAK")
+    assert top.value == F(3, 150) ** 5 and top.value < F(1, 10**8)
+
+
+def test_a_rare_pattern_fails_au_nz_1_22_16a(tmp_path):
+    ms = load_math_set(str(rare_set(tmp_path)))
+    checks = comply(ms, load_rules(), ["au-nz"])
+    failed = [c.item for c in checks if not c.passed and c.rule.id == "au-nz-1.22.16a"]
+    assert failed == ["PIC1 5 OAK"]
+    # per way: PIC1 on every reel's row = 1/150 each; times the 3^5 ways
+    assert dict(patterns(ms))["PIC1 5 OAK"] == F(1, 150) ** 5 * 3 ** 5
+
+
+def test_patterns_equal_a_count_over_every_way(tmp_path):
+    ms = load_math_set(str(rare_set(tmp_path, 6)))
+    model, strips = ms.model, ms.strips["base"]
+    got = dict(patterns(ms))
+    want = {}
+    n = prod(strips.lengths)
+    for stops in itertools.product(*(range(k) for k in strips.lengths)):
+        w = strips.window(stops, model.rows)
+        for way in itertools.product(range(model.rows), repeat=model.reels):
+            for s in model.pay_symbols:
+                k = 0
+                while k < model.reels and w[k][way[k]] == s.name:
+                    k += 1
+                if k and s.pays[k - 1]:
+                    want[f"{s.name} {k} OAK"] = want.get(f"{s.name} {k} OAK", F(0)) + F(1, n)
+    assert set(want) <= set(got) and len(want) >= 4
+    assert {k: want.get(k, F(0)) for k in got} == got
+
+
+def test_rtp_rules_use_the_exact_rtp():
+    ms = load_math_set("rules_page")
+    checks = comply(ms, load_rules(), ["nevada", "south-dakota"])
+    an = analyse(ms)
+    from markov.round import round_result
+    rtp = round_result(ms.model, an.base, an.levels).rtp
+    assert [(c.item, c.value, c.passed) for c in checks] == [("RTP", rtp, True), ("RTP", rtp, True)]
+
+
+# ---------------------------------------------------------------------------
+# the rules file
+# ---------------------------------------------------------------------------
+GOOD = '[[rules]]\nid = "own-rtp"\njurisdiction = "own"\nmeasure = "rtp"\nmin = "92%"\nsource = "house"\n'
+
+
+def test_every_package_rule_names_its_source_section_and_version():
+    for r in load_rules():
+        assert r.source and r.section and r.version, r.id
+
+
+def test_a_users_rule_is_added_and_checked(tmp_path):
+    f = tmp_path / "own.toml"
+    f.write_text(GOOD.replace('"92%"', '"97%"'))
+    ms = load_math_set("rules_page")
+    checks = comply(ms, load_rules(f), ["own"])
+    assert [(c.rule.id, c.passed) for c in checks] == [("own-rtp", False)]
+    assert checks[0].rule.min == F(97, 100)
+
+
+@pytest.mark.parametrize("text,what", [
+    ("[[rules]]\nid = \"x\"\njurisdiction = \"j\"\nmeasure = \"rtp\"\n", "give min or max"),
+    ("[[rules]]\nid = \"x\"\njurisdiction = \"j\"\nmeasure = \"speed\"\nmin = \"1\"\n", "unknown measure"),
+    ("[[rules]]\nid = \"x\"\njurisdiction = \"j\"\nmeasure = \"rtp\"\nmin = 0.9\n", "exact number"),
+    ("[[rules]]\nid = \"x\"\njurisdiction = \"j\"\nmeasure = \"rtp\"\nmin = \"abc\"\n", "exact number"),
+    ("[[rules]]\njurisdiction = \"j\"\nmeasure = \"rtp\"\nmin = \"1\"\n", "id must be"),
+    ("[[rules]]\nid = \"x\"\njurisdiction = \"j\"\nmeasure = \"rtp\"\nmin = \"1\"\ncolour = 1\n", "unknown key"),
+    (GOOD + GOOD, "appears twice"),
+    ("[[rules]]\nid = \"x\"\njurisdiction = \"j\"\nmeasure = \"sd_per_bet\"\ndecimals = -1\n", "decimals"),
+    ("rules = 3\n", "array of tables"),
+    ("[other]\n", "unknown table"),
+    ("[[rules]\n", "not valid TOML"),
+])
+def test_raises_on_a_bad_rule(text, what):
+    with pytest.raises(MathSetError) as e:
+        parse_rules(text.encode(), "own.toml")
+    assert what in str(e.value) and str(e.value).startswith("own.toml:")
+
+
+def test_the_second_rule_is_located_on_its_own_line():
+    text = GOOD + '[[rules]]\nid = "y"\njurisdiction = "j"\nmeasure = "rtp"\nmin = "x"\n'
+    with pytest.raises(MathSetError) as e:
+        parse_rules(text.encode(), "own.toml")
+    assert e.value.row == 7
+
+
+# ---------------------------------------------------------------------------
+# the command
+# ---------------------------------------------------------------------------
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_comply_json_schema_and_exit_0_on_the_bundled_set(capsys):
+    code, out, _ = run(["comply", "--json"], capsys)
+    assert code == 0
+    checks = json.loads(out)["checks"]
+    assert {c["jurisdiction"] for c in checks} == {"gli-11", "au-nz", "nevada", "south-dakota"}
+    for c in checks:
+        assert set(c) >= {"rule", "jurisdiction", "item", "value", "limit", "pass"}
+        assert c["pass"] is True
+
+
+def test_comply_exits_1_naming_the_failing_item(tmp_path, capsys):
+    d = rare_set(tmp_path)
+    code, out, _ = run(["comply", "--set", str(d), "--jurisdiction", "gli-11"], capsys)
+    assert code == 1
+    fail_lines = [line for line in out.splitlines() if line.rstrip().endswith("FAIL")]
+    assert len(fail_lines) == 1 and "PIC1 5 OAK" in fail_lines[0]
+
+
+@pytest.mark.parametrize("argv,what", [
+    (["comply", "--jurisdiction", "mars"], "unknown jurisdiction"),
+    (["comply", "--rules", "/nonexistent/rules.toml"], "no such rules file"),
+])
+def test_comply_bad_input_is_one_line_exit_2(argv, what, capsys):
+    code, out, err = run(argv, capsys)
+    assert code == 2 and what in err and len(err.strip().splitlines()) == 1
