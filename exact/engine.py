@@ -69,6 +69,7 @@ import numpy as np
 
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
 from markov.moments import CountSplit, PhaseAnalysis
+from exact.lines import analyse_lines_phase
 
 _INT64_SAFE = 2**62
 
@@ -256,7 +257,8 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int
                 if s.substitutes_for(model.symbols[p].name):
                     ways_count[i] += counts[code]
     keys = counts[kinds == KEY].sum(axis=0)
-    scatters = counts[kinds == SCATTER].sum(axis=0)
+    # the triggering scatter (and WILDs that count as it, issue 15); other scatters count on their own
+    scatters = counts[list(model.scatter_codes())].sum(axis=0) if model.trigger_symbol else counts[:0].sum(axis=0)
     mean, var = fish_moments_scaled(model, table, d)
     scale, ways_mean, wild_var, wild_subst = wild_multiplier_tables(model, counts, pay_codes, ways_count, table, dm)
     t = ReelTables(counts=counts, ways_count=ways_count, keys=keys, scatters=scatters,
@@ -630,6 +632,9 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     Rules page sections 6-11; the factorisation is described in the module docstring.
     """
     model = ms.model
+    if model.is_lines:
+        return analyse_lines_phase(ms, phase)
+    refuse_ways_rules(model)
     shared = {} if shared is None else shared
     strips = ms.phase_strips(phase)
     d = fish_scale(model, phase.weights)
@@ -718,6 +723,23 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
         by_key=by["key"],
         hit_frequency=hit,
     )
+
+
+def refuse_ways_rules(model: GameModel) -> None:
+    """Rules of issue 15 the ways factorisation does not compute yet: refused, one rule named.
+
+    Raises
+    ------
+    ValueError
+        ``unsupported rule: ...`` for a combination WILD multiplier, ``trigger_reels``, or a
+        paying scatter other than the triggering one, in a ways game.
+    """
+    if model.combination_wilds:
+        raise ValueError("unsupported rule: a combination WILD multiplier in a ways game")
+    if model.trigger_reels:
+        raise ValueError("unsupported rule: trigger_reels in a ways game")
+    if any(s.pays and any(s.pays) for s in model.other_scatters):
+        raise ValueError("unsupported rule: a paying scatter that does not trigger, in a ways game")
 
 
 def oak_probabilities(model: GameModel, tables: list[ReelTables]) -> dict[str, tuple[Fraction, ...]]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Sequence
 
-from strips.model import FISH, KEY, PER_WILD, SCATTER, GameModel
+from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel
 
 Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
 
@@ -41,6 +41,23 @@ class WayWin:
     symbol: str
     oak: int
     ways: int
+    pay: int
+
+
+@dataclass(frozen=True)
+class LineWin:
+    """The win of one payline (issue 15), credits before the level multiplier.
+
+    ``line`` is the 1-based payline number; ``symbol`` the paying symbol (a
+    WILD's name for a WILD-only win); ``run`` the number of leading positions
+    in the win; ``multiplier`` the combination multiplier applied (1 if
+    none); ``pay`` = paytable value x ``multiplier``.
+    """
+
+    line: int
+    symbol: str
+    run: int
+    multiplier: int
     pay: int
 
 
@@ -85,6 +102,17 @@ class SpinResult:
     win: int
     scatter_pay: int = 0
     wild_values: tuple[int, ...] = ()
+    lines: tuple[LineWin, ...] = ()
+    line_pays: int = 0
+    scatter_counts: tuple[tuple[str, int], ...] = ()
+    trigger_reels_shown: bool = True
+    combination: int = 1
+
+    @property
+    def trigger_count(self) -> int:
+        """The scatter count that awards free spins: ``scatters`` when every trigger reel shows the
+        triggering scatter (issue 15 ``trigger_reels``), else 0."""
+        return self.scatters if self.trigger_reels_shown else 0
 
 
 def canonical_window(model: GameModel, window: Window) -> tuple[tuple[str, ...], ...]:
@@ -216,7 +244,7 @@ def cell_multipliers(model: GameModel, window: Window,
         row = []
         for i, name in enumerate(col):
             s = model.symbol(name)
-            if s.multiplier is None:
+            if s.multiplier is None or s.multiplier.is_combination:
                 row.append(1)
             elif not s.multiplier.is_random:
                 row.append(s.multiplier.values[0])
@@ -228,13 +256,100 @@ def cell_multipliers(model: GameModel, window: Window,
     return tuple(out)
 
 
+def payline_cells(model: GameModel, window: Window, line: int) -> tuple[str, ...]:
+    """The symbols of 0-based payline ``line``, reel 1 first (``model.paylines`` rows)."""
+    return tuple(window[r][row] for r, row in enumerate(model.paylines[line]))
+
+
+def line_pays(model: GameModel, window: Window, combination: int = 1) -> tuple[LineWin, ...]:
+    """Line wins of a window, issue 15, literally; one win per paying line, in payline order.
+
+    A line pays left to right from reel 1.  Its symbol is its first symbol
+    that is not a WILD; its run is the number of leading positions showing
+    that symbol or a WILD that substitutes for it; it pays the symbol's
+    paytable value for that run (a scatter, KEY or FISH as the line's symbol
+    pays nothing on the line).  If the run uses a WILD with a ``combination``
+    multiplier the pay is multiplied by ``combination`` (the value drawn for
+    the spin).  A WILD with own ``pays`` pays for a run of leading WILDs of
+    that symbol alone, never multiplied.  The line pays the higher of the
+    two (the WILD-only pay when they are equal); nothing if both are 0.
+
+    Parameters
+    ----------
+    model : GameModel
+        A line game (``model.paylines``).
+    window : shape (reels, rows) of canonical symbol names
+    combination : int
+        The combination multiplier drawn for the spin (1 without one).
+
+    Returns
+    -------
+    tuple of LineWin, credits before the level multiplier.
+    """
+    comb = {s.name for s in model.combination_wilds}
+    wins = []
+    for li in range(len(model.paylines)):
+        cells = payline_cells(model, window, li)
+        syms = [model.symbol(c) for c in cells]
+        wild_win = (0, "", 0)
+        if syms[0].kind == WILD and syms[0].pays:
+            j = 0
+            while j < len(cells) and cells[j] == cells[0]:
+                j += 1
+            wild_win = (syms[0].pays[j - 1], cells[0], j)
+        sym_win = (0, "", 0, 1)
+        first = next((s for s in syms if s.kind != WILD), None)
+        if first is not None and first.kind == PAY:
+            n = 0
+            while n < len(cells) and (cells[n] == first.name or syms[n].substitutes_for(first.name)):
+                n += 1
+            if n and first.pays[n - 1]:
+                m = combination if any(c in comb for c in cells[:n]) else 1
+                sym_win = (first.pays[n - 1] * m, first.name, n, m)
+        if sym_win[0] > wild_win[0]:
+            wins.append(LineWin(li + 1, sym_win[1], sym_win[2], sym_win[3], sym_win[0]))
+        elif wild_win[0] > 0:
+            wins.append(LineWin(li + 1, wild_win[1], wild_win[2], 1, wild_win[0]))
+    return tuple(wins)
+
+
+def combination_ways(model: GameModel, window: Window, symbol: str, oak: int,
+                     wild_multipliers: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """(ways using no combination WILD, all ways) of ``symbol`` over the first ``oak`` reels of a window.
+
+    Ways without a combination WILD count, on each reel, the symbol and the
+    other substituting WILDs (each as its multiplier); all ways add the
+    combination WILDs (issue 15: a way through at least one of them is
+    multiplied once by the combination value).
+    """
+    comb = {s.name for s in model.combination_wilds}
+    pure, total = 1, 1
+    for r, col in enumerate(window[:oak]):
+        here = [(name, wild_multipliers[r][i]) for i, name in enumerate(col)
+                if name == symbol or model.symbol(name).substitutes_for(symbol)]
+        pure *= sum(1 if n == symbol else m for n, m in here if n not in comb)
+        total *= sum(1 if n == symbol else m for n, m in here)
+    return pure, total
+
+
+def scatter_counts(model: GameModel, window: Window) -> tuple[tuple[str, int], ...]:
+    """Each scatter symbol's count in the window, in file order (issue 15: each counts on its own);
+    a WILD with ``counts_as_scatter`` counts as one more of the triggering scatter."""
+    trig = model.trigger_symbol
+    extra = sum(1 for col in window for n in col if model.symbol(n).counts_as_scatter)
+    return tuple((s.name, sum(1 for col in window for n in col if n == s.name)
+                  + (extra if trig is not None and s.name == trig.name else 0))
+                 for s in model.of_kind(SCATTER))
+
+
 def default_fish_values(model: GameModel, window: Window) -> tuple[int, ...]:
     """The lowest value of each FISH symbol in the window, reel-major, top to bottom."""
     return tuple(min(model.symbol(n).values) for col in window for n in col if model.symbol(n).kind == FISH)
 
 
 def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None = None,
-             multiplier: int = 1, wild_values: Sequence[int] | None = None) -> SpinResult:
+             multiplier: int = 1, wild_values: Sequence[int] | None = None,
+             combination: int | None = None) -> SpinResult:
     """Win of one spin, section 9: ways pays + collect, times the level multiplier.
 
     Parameters
@@ -252,6 +367,10 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
         ``wild``, one per reel showing the WILD for mode ``reel``; fixed
         multipliers take none).  Default: the lowest value of each.  See
         :func:`ways_pays` for how a multiplier counts.
+    combination : int, optional
+        The value drawn for the spin by the WILD with a ``combination``
+        multiplier (issue 15); default its lowest value (1 without one).
+        A winning line or way that uses that WILD is multiplied by it once.
 
     Returns
     -------
@@ -286,15 +405,36 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     for (n, s), v in zip(fish, fish_values):
         if v not in s.values:
             raise ValueError(f"{n} cannot show {v} (values: {', '.join(map(str, s.values))})")
+    comb_wilds = model.combination_wilds
+    if combination is None:
+        combination = min(comb_wilds[0].multiplier.values) if comb_wilds else 1
+    elif comb_wilds and combination not in comb_wilds[0].multiplier.values:
+        raise ValueError(f"{comb_wilds[0].name} combination multiplier cannot be {combination} "
+                         f"(values: {', '.join(map(str, comb_wilds[0].multiplier.values))})")
     cells = cell_multipliers(model, window, wild_values)
-    wins = ways_pays(model, window, cells)
+    lines: tuple[LineWin, ...] = ()
+    if model.is_lines:
+        wins: tuple[WayWin, ...] = ()
+        lines = line_pays(model, window, combination)
+    else:
+        wins = ways_pays(model, window, cells)
+        if comb_wilds:   # a way through a combination WILD is multiplied once (issue 15)
+            wins = tuple(WayWin(w.symbol, w.oak, w.ways, w.pay // w.ways * (
+                (lambda pt: pt[0] + combination * (pt[1] - pt[0]))(
+                    combination_ways(model, window, w.symbol, w.oak, cells)))) for w in wins)
     ways_total = sum(w.pay for w in wins)
+    line_total = sum(w.pay for w in lines)
     keys = sum(1 for col in window for n in col if model.symbol(n).kind == KEY)
-    scatters = sum(1 for col in window for n in col if model.symbol(n).kind == SCATTER)
+    counts = scatter_counts(model, window)
+    trig = model.trigger_symbol
+    scatters = dict(counts)[trig.name] if trig is not None else 0
+    shown = all(any(model.code(n) in model.scatter_codes() for n in window[r]) for r in model.trigger_reels)
     fish_sum = sum(fish_values)
     collect = keys * fish_sum
-    scatter_pay = model.scatter_pay(scatters)
+    scatter_pay = sum(model.symbol_scatter_pay(model.symbol(n), c) for n, c in counts)
     return SpinResult(window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
                       collect=collect, scatters=scatters, multiplier=multiplier,
-                      win=multiplier * (ways_total + collect + scatter_pay), scatter_pay=scatter_pay,
-                      wild_values=tuple(cells[r][i] for r, i in wild_draws(model, window)))
+                      win=multiplier * (ways_total + line_total + collect + scatter_pay), scatter_pay=scatter_pay,
+                      wild_values=tuple(cells[r][i] for r, i in wild_draws(model, window)),
+                      lines=lines, line_pays=line_total, scatter_counts=counts,
+                      trigger_reels_shown=shown, combination=combination if comb_wilds else 1)

@@ -86,6 +86,9 @@ class Report:
     facts : tuple of proofs.facts.FactResult
         Every published fact of the rules page checked on the set (``rtp
         check``), for the rules-page game; empty for other games.
+    paylines : int
+        Number of paylines of a line game (0: a ways game); the symbol table
+        then holds line wins (issue 15).
     """
 
     set_name: str
@@ -102,6 +105,7 @@ class Report:
     has_collect: bool = True
     facts: tuple = ()
     reel_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    paylines: int = 0
 
     def cycle(self, strip_set: str) -> int:
         """Stop combinations of one strip set: the product of its reel lengths (the full cycle)."""
@@ -183,9 +187,10 @@ def build_report(ms: MathSet, checker=None) -> Report:
     rep = Report(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                  analysis=analysis, round=rr, findings=ms.findings, published_trigger=trig,
                  published_key_2plus=keys,
-                 paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols},
-                 scatter_name="/".join(s.name for s in ms.model.of_kind("scatter")) or "scatter",
-                 has_collect=bool(ms.model.of_kind("key")), facts=facts,
+                 paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
+                              + tuple(w for w in ms.model.of_kind("wild") if w.pays)},
+                 scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
+                 has_collect=bool(ms.model.of_kind("key")), facts=facts, paylines=len(ms.model.paylines),
                  reel_lengths={k: rs.lengths for k, rs in ms.strips.items()})
     return rep
 
@@ -263,7 +268,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
     add(f"exact        {exact}")
     add(f"mean win     {decimal_text(r.mean, digits)} credits per round")
     add("")
-    labels = {"base_ways": "base game ways pays", "base_collect": "base game collect",
+    labels = {"base_ways": "base game line pays" if rep.paylines else "base game ways pays", "base_collect": "base game collect",
               "base_scatter": "base game scatter pays", "free_spins": "free spins"}
     rows = [[labels[k], decimal_text(v, digits), percent(v / rep.bet, digits)] for k, v in rep.components.items()
             if v or k == "base_ways" or (k == "free_spins" and r.features) or (k == "base_collect" and rep.has_collect)]
@@ -274,7 +279,8 @@ def report_text(rep: Report, digits: int = 6) -> str:
     rows.append(["total", decimal_text(r.mean, digits), percent(rep.rtp, digits)])
     out += table_lines(["RTP split", "credits/round", "RTP"], rows)
     add("")
-    add("BASE GAME WAYS BY SYMBOL (per base spin)")
+    add(f"BASE GAME LINE WINS BY SYMBOL (per base spin; P: one payline of {rep.paylines} wins so)" if rep.paylines
+        else "BASE GAME WAYS BY SYMBOL (per base spin)")
     srows = rep.symbol_rows()
     oaks = sorted({n for row in srows for n in row.oaks})
     rows = []

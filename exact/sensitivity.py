@@ -477,6 +477,8 @@ def unsupported_rule(model: GameModel) -> str | None:
     free spins on their own strip set, no retrigger (section 11), no scatter
     pays (section 10: "The FS symbol has no pay of its own").
     """
+    if model.catalogue_rule:
+        return model.catalogue_rule
     if model.retrigger:
         return "free spins with a retrigger table"
     if model.trigger and model.free_spin_strips == "base":

@@ -77,6 +77,21 @@ class PhaseAnalysis:
     scatter_mean : Fraction
         E[multiplier x scatter pays], credits per spin (0 without scatter
         pays); ``ways_mean + collect_mean + scatter_mean == mean``.
+    by_trigger : CountSplit or None
+        Issue 15 ``trigger_reels``: the split by the count that awards free
+        spins (index n: n triggering scatters shown with every trigger reel
+        showing one; index 0 also holds every spin whose trigger reels do
+        not all show one).  None: the same as ``by_scatter``.
+    line_means : tuple of Fraction
+        Line games: E[multiplier x win of payline i] at index i - 1, credits
+        per spin (empty for a ways game).
+    line_hits : tuple of Fraction
+        Line games: P(payline i pays) at index i - 1.
+
+    For a line game ``ways_mean`` is the mean of the line wins,
+    ``ways_by_symbol`` and ``oak_prob`` are keyed by the paying symbol of a
+    line (a WILD for WILD-only wins) and its run, ``oak_prob`` being the
+    probability that one payline wins so (the same for every payline).
     """
 
     phase: Phase
@@ -90,6 +105,14 @@ class PhaseAnalysis:
     by_key: CountSplit
     hit_frequency: Fraction
     scatter_mean: Fraction = Fraction(0)
+    by_trigger: CountSplit | None = None
+    line_means: tuple[Fraction, ...] = ()
+    line_hits: tuple[Fraction, ...] = ()
+
+    @property
+    def trigger_split(self) -> CountSplit:
+        """The split by the count that awards free spins: ``by_trigger`` if set, else ``by_scatter``."""
+        return self.by_trigger if self.by_trigger is not None else self.by_scatter
 
     @property
     def variance(self) -> Fraction:

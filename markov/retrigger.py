@@ -241,8 +241,8 @@ def retrigger_of(model: GameModel, levels: Sequence[PhaseAnalysis]) -> Retrigger
     if len(levels) != 1:
         raise ValueError(f"{len(levels)} level analyses given for 1 level")
     pa = levels[0]
-    check_phase(pa, pa.by_scatter, "free-spin scatter split")
-    split = pa.by_scatter
+    check_phase(pa, pa.trigger_split, "free-spin scatter split")
+    split = pa.trigger_split
     key_mean = sum((k * p for k, p in enumerate(pa.by_key.prob)), ZERO)
     return RetriggerChain(split=split, extra=tuple(model.retrigger_spins(n) for n in range(len(split.prob))),
                           cap=model.retrigger_cap, multiplier=model.levels[0].multiplier, key_mean=key_mean)

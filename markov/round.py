@@ -23,6 +23,7 @@ chain (:mod:`markov.retrigger`, one level) for a game with a retrigger table.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
@@ -126,6 +127,14 @@ class RoundResult:
         return self.base_feature - (self.base_ways + self.base_collect) * self.free_spins
 
 
+def scale_feature(f: FeatureResult, m: int) -> FeatureResult:
+    """The feature with every win multiplied by ``m`` (issue 15 ``multiplier_by_trigger``: the trigger
+    count sets the multiplier of the whole feature, a retrigger keeps it): E[mF] = m E[F],
+    E[(mF)^2] = m^2 E[F^2]; spins and levels unchanged."""
+    return dataclasses.replace(f, mean=f.mean * m, second=f.second * m * m,
+                               win_by_level=tuple(w * m for w in f.win_by_level))
+
+
 def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis]) -> RoundResult:
     """Exact mean, second moment and splits of a game round.
 
@@ -160,11 +169,11 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     -----
     Source: rules page sections 2, 10 and 11; issue 9 (retrigger).
     """
-    check_phase(base, base.by_scatter, "base FS split")
+    check_phase(base, base.trigger_split, "base FS split")
     if base.ways_mean + base.collect_mean + base.scatter_mean != base.mean:
         raise ValueError(f"base ways mean {base.ways_mean} + collect mean {base.collect_mean} + scatter "
                          f"mean {base.scatter_mean} differ from the base mean {base.mean}")
-    split = base.by_scatter
+    split = base.trigger_split     # by the count that awards free spins (issue 15 trigger_reels)
     counts = range(len(split.prob))
     if not model.trigger:   # a game without free spins: the round is the base spin
         features, n_levels, extra, cap = {}, 0, ZERO, None
@@ -176,6 +185,8 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         ladder = ladder_of(model, levels)
         features = features_by_trigger(model, ladder, counts)
         n_levels, extra, cap = ladder.levels, ZERO, None
+    if model.multiplier_by_trigger:
+        features = {n: scale_feature(f, model.feature_multiplier(n)) for n, f in features.items()}
     trigger_prob = {n: split.prob[n] for n in features}
 
     def expect(value) -> Fraction:

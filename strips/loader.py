@@ -20,6 +20,7 @@ cells; every reel needs at least ``rows`` symbols.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 import tomllib
@@ -31,9 +32,13 @@ import numpy as np
 
 from strips.errors import MathSetError
 from strips.model import (
+    COMBINATION,
+    EVALUATIONS,
     FISH,
     KEY,
+    LINES,
     MULTIPLIER_MODES,
+    WAYS,
     PAY,
     SCATTER,
     SYMBOL_CLASSES,
@@ -360,7 +365,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         raise t.error(("game", "bet"), "must be a positive number of credits")
     name = t.get(game, ("game",), "name", str, Path(file).parent.name)
     title = t.get(game, ("game",), "title", str, "")
-    _refuse_unknown(t, game, ("game",), ("name", "title", "reels", "rows", "bet"), "key")
+    _refuse_unknown(t, game, ("game",), ("name", "title", "reels", "rows", "bet", "evaluation"), "key")
 
     strip_table = t.get(doc, (), "strips", dict)
     strip_files = {}
@@ -461,7 +466,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
         fs_strips = t.get(fs, ("free_spins",), "strips", str)
         if fs_strips not in strip_files:
             raise t.error(("free_spins", "strips"), f"names unknown strip set {fs_strips!r}")
-        _refuse_unknown(t, fs, ("free_spins",), ("strips", "trigger", "retrigger", "retrigger_cap", "levels"), "key")
+        _refuse_unknown(t, fs, ("free_spins",), ("strips", "trigger", "retrigger", "retrigger_cap", "levels")
+                        + FREE_SPIN_RULE_KEYS, "key")
         trigger = _count_table(t, fs, "trigger", "initial free spins")
         if fs.get("retrigger", False) is not False:
             retrigger = _count_table(t, fs, "retrigger", "extra free spins")
@@ -511,17 +517,18 @@ def parse_game(data: bytes, file: str) -> GameModel:
             if tn not in tables:   # a table no phase uses is a rule the file cannot mean: refuse it
                 raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
                               f"(the phases use {', '.join(dict.fromkeys(tables))})")
-    _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins"), "table")
+    _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines"), "table")
+    symbols, extra = _catalogue_rules(t, doc, symbols, reels, rows, trigger, levels)
     return GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
                      strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
                      free_spin_strips=fs_strips, levels=tuple(levels), title=title,
-                     retrigger=retrigger, retrigger_cap=retrigger_cap)
+                     retrigger=retrigger, retrigger_cap=retrigger_cap, **extra)
 
 
 #: The keys each symbol class may have; any other key is a rule the schema cannot express.
 SYMBOL_KEYS = {
     PAY: ("class", "pays", "aliases"),
-    WILD: ("class", "reels", "aliases", "substitutes", "multiplier"),
+    WILD: ("class", "reels", "aliases", "substitutes", "multiplier", "pays", "counts_as_scatter"),
     KEY: ("class", "reels", "aliases"),
     SCATTER: ("class", "reels", "aliases", "pays"),
     FISH: ("class", "reels", "aliases", "values", "weights"),
@@ -576,12 +583,143 @@ def _wild_multiplier(t: "_Toml", spec: dict, path: tuple) -> WildMultiplier:
             raise t.error(mp + ("values",), "must be a non-empty list of integer multipliers >= 1")
         mode = t.get(raw, mp, "mode", str)
         if mode not in MULTIPLIER_MODES:
-            raise t.error(mp + ("mode",), f"must be 'wild' (one draw per WILD symbol) or 'reel' "
-                          f"(one draw per reel), got {mode!r}")
+            raise t.error(mp + ("mode",), f"must be 'wild' (one draw per WILD symbol), 'reel' "
+                          f"(one draw per reel) or 'combination' (once per winning line or way), got {mode!r}")
+        if mode == COMBINATION and len(values) == 1 and "weights" not in raw:
+            return WildMultiplier(values=values, mode=mode)
         return WildMultiplier(values=values, weights=_weight_tables(t, raw, mp, values), mode=mode)
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         raise t.error(mp, f"must be an integer >= 1 or a table {{ values, weights, mode }}, got {raw!r}")
     return WildMultiplier(values=(raw,))
+
+
+#: ``[free_spins]`` keys of issue 15 (real-catalogue trigger rules), parsed by :func:`_catalogue_rules`.
+FREE_SPIN_RULE_KEYS = ("trigger_reels", "multiplier_by_trigger", "scatter")
+
+
+def _catalogue_rules(t: "_Toml", doc: dict, symbols: list[Symbol], reels: int, rows: int,
+                     trigger: tuple, levels: list[Level]) -> tuple[list[Symbol], dict]:
+    """The rules of issue 15: ``[game] evaluation``, ``[lines] paylines``, a WILD's own ``pays`` and
+    ``counts_as_scatter``, ``[free_spins] trigger_reels``, ``multiplier_by_trigger`` and ``scatter``.
+
+    Returns
+    -------
+    (symbols, extra)
+        The symbols with the WILD keys applied, and the extra
+        :class:`GameModel` fields (``evaluation``, ``paylines`` 0-based,
+        ``trigger_reels`` 0-based, ``multiplier_by_trigger``, ``scatter``).
+
+    Raises
+    ------
+    MathSetError
+        An unknown evaluation; ``[lines]`` in a ways game or missing in a
+        line game; a payline with the wrong number of rows or a row outside
+        1..rows; a WILD ``pays`` list of the wrong length or negative, or
+        in a ways game; ``counts_as_scatter`` not a boolean or without a
+        scatter symbol; several scatters with free spins and no
+        ``[free_spins] scatter``; a ``scatter`` that names no scatter
+        symbol; trigger reels out of range; a ``multiplier_by_trigger``
+        with a key above the lowest trigger count or a multiplier < 1; and
+        rules a line game cannot mean (KEY/FISH collect, a WILD multiplier
+        in mode ``wild``/``reel``/fixed).
+    """
+    game = doc["game"]
+    evaluation = t.get(game, ("game",), "evaluation", str, WAYS)
+    if evaluation not in EVALUATIONS:
+        raise t.error(("game", "evaluation"), f"must be 'ways' or 'lines', got {evaluation!r}")
+    paylines: tuple[tuple[int, ...], ...] = ()
+    if evaluation == LINES:
+        lines = t.get(doc, (), "lines", dict)
+        _refuse_unknown(t, lines, ("lines",), ("paylines",), "key")
+        raw = t.get(lines, ("lines",), "paylines", list)
+        if not raw:
+            raise t.error(("lines", "paylines"), "needs at least one payline")
+        out = []
+        for i, line in enumerate(raw):
+            if not isinstance(line, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in line):
+                raise t.error(("lines", "paylines"), f"payline {i + 1} must be a list of row numbers, got {line!r}")
+            if len(line) != reels:
+                raise t.error(("lines", "paylines"), f"payline {i + 1} has {len(line)} rows, the game has {reels} reels")
+            if any(v < 1 or v > rows for v in line):
+                raise t.error(("lines", "paylines"), f"payline {i + 1}: rows must be between 1 (top) and {rows}")
+            out.append(tuple(v - 1 for v in line))
+        paylines = tuple(out)
+        for s in symbols:
+            if s.kind in (KEY, FISH):
+                raise t.error(("symbols", s.name, "class"), f"unsupported rule: {s.kind} symbols (collect) in a "
+                              f"line game")
+            if s.multiplier is not None and not s.multiplier.is_combination:
+                raise t.error(("symbols", s.name, "multiplier"), "unsupported rule: a WILD multiplier in a line "
+                              "game other than mode = \"combination\"")
+    elif "lines" in doc:
+        raise t.error(("lines",), "a ways game has no paylines (set [game] evaluation = \"lines\")")
+    scatters = [s for s in symbols if s.kind == SCATTER]
+    fs = doc.get("free_spins") or {}
+    scatter = t.get(fs, ("free_spins",), "scatter", str, None)
+    if scatter is not None and scatter not in {s.name for s in scatters}:
+        raise t.error(("free_spins", "scatter"), f"{scatter!r} is not a scatter symbol "
+                      f"(scatters: {', '.join(s.name for s in scatters) or 'none'})")
+    if scatter is None and trigger and len(scatters) > 1:
+        raise t.error(("free_spins",), f"several scatter symbols ({', '.join(s.name for s in scatters)}): "
+                      f"name the one that triggers with scatter = \"NAME\"")
+    sym_table = doc["symbols"]
+    new = []
+    for s in symbols:
+        spec = sym_table[s.name]
+        path = ("symbols", s.name)
+        if s.kind == WILD:
+            changes = {}
+            if "pays" in spec:
+                pays = tuple(t.get(spec, path, "pays", "ints"))
+                if evaluation != LINES:
+                    raise t.error(path + ("pays",), "unsupported rule: own pays of a WILD in a ways game")
+                if len(pays) != reels:
+                    raise t.error(path + ("pays",), f"has {len(pays)} entries, the game has {reels} reels")
+                if any(p < 0 for p in pays):
+                    raise t.error(path + ("pays",), "pays must not be negative")
+                changes["pays"] = pays
+            cas = t.get(spec, path, "counts_as_scatter", bool, False)
+            if cas and not scatters:
+                raise t.error(path + ("counts_as_scatter",), "the game has no scatter symbol to count as")
+            changes["counts_as_scatter"] = cas
+            s = dataclasses.replace(s, **changes)
+        new.append(s)
+    wild_payers = [s for s in new if s.kind == WILD and s.pays and any(s.pays)]
+    if wild_payers and len([s for s in new if s.kind == WILD]) > 1:
+        raise t.error(("symbols", wild_payers[0].name, "pays"), "unsupported rule: own pays of a WILD in a "
+                      "game with several WILD symbols")
+    combination = [s for s in new if s.multiplier is not None and s.multiplier.is_combination]
+    if len(combination) > 1:
+        raise t.error(("symbols", combination[1].name, "multiplier"), "unsupported rule: several WILDs with "
+                      "combination multipliers (one value is drawn per spin)")
+    for s in combination:
+        if s.multiplier.weights or len(s.multiplier.values) > 1:
+            where = ("symbols", s.name, "multiplier", "weights")
+            tables = ["base"] + [lv.weights for lv in levels]
+            for tn in tables:
+                if tn not in s.multiplier.weights:
+                    raise t.error(where, f"missing weight table {tn!r}")
+            for tn in s.multiplier.weights:
+                if tn not in tables:
+                    raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
+                                  f"(the phases use {', '.join(dict.fromkeys(tables))})")
+    trigger_reels: frozenset[int] = frozenset()
+    by_trigger: tuple[tuple[int, int], ...] = ()
+    if "trigger_reels" in fs:
+        lst = t.get(fs, ("free_spins",), "trigger_reels", "ints")
+        if not lst or any(r < 1 or r > reels for r in lst):
+            raise t.error(("free_spins", "trigger_reels"), f"must list reels between 1 and {reels}")
+        trigger_reels = frozenset(r - 1 for r in lst)
+    if "multiplier_by_trigger" in fs:
+        by_trigger = _count_table(t, fs, "multiplier_by_trigger", "the free-spin multiplier")
+        if by_trigger[0][0] > trigger[0][0]:
+            raise t.error(("free_spins", "multiplier_by_trigger"), f"sets no multiplier for a trigger of "
+                          f"{trigger[0][0]} scatters (its lowest count is {by_trigger[0][0]})")
+        if len(levels) > 1:
+            raise t.error(("free_spins", "multiplier_by_trigger"), "unsupported rule: multiplier_by_trigger "
+                          "with a multi-level ladder")
+    return new, {"evaluation": evaluation, "paylines": paylines, "trigger_reels": trigger_reels,
+                 "multiplier_by_trigger": by_trigger, "scatter": scatter}
 
 
 def _refuse_unknown(t: "_Toml", table: dict, path: tuple, known: tuple, what: str) -> None:

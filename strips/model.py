@@ -21,7 +21,12 @@ SYMBOL_CLASSES = (PAY, WILD, KEY, SCATTER, FISH)
 BLOCKER_CLASSES = (KEY, SCATTER, FISH)
 #: WILD multiplier modes: one fixed value; one draw per WILD symbol in the window; one draw per reel.
 FIXED, PER_WILD, PER_REEL = "fixed", "wild", "reel"
-MULTIPLIER_MODES = (PER_WILD, PER_REEL)
+#: WILD multiplier mode of issue 15: one multiplier per winning line or way that uses a WILD, drawn once per spin.
+COMBINATION = "combination"
+MULTIPLIER_MODES = (PER_WILD, PER_REEL, COMBINATION)
+#: How line wins are evaluated: ways (the rules page) or paylines (issue 15).
+WAYS, LINES = "ways", "lines"
+EVALUATIONS = (WAYS, LINES)
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,10 @@ class WildMultiplier:
         ``fixed``: always ``values[0]``.  ``wild``: every WILD of this symbol
         in the window draws its value independently.  ``reel``: one value is
         drawn per reel and shared by every WILD of this symbol on that reel.
+        ``combination`` (issue 15): the WILD never changes a count; a
+        winning line or way whose run uses at least one WILD of this symbol
+        is multiplied once by the value, drawn once per spin (fixed when
+        there is one value and no weights); a WILD-only win is not.
         Draws are independent of the stops, of the FISH values and of each
         other.
     """
@@ -60,8 +69,28 @@ class WildMultiplier:
 
     @property
     def is_random(self) -> bool:
-        """True unless the multiplier is one fixed value."""
-        return self.mode != FIXED
+        """True unless the multiplier is one fixed value (a ``combination`` multiplier is never random here:
+        it does not change the ways count; see :attr:`is_combination`)."""
+        return self.mode not in (FIXED, COMBINATION)
+
+    @property
+    def is_combination(self) -> bool:
+        """True for mode ``combination``: the win of a line or way using the WILD is multiplied once."""
+        return self.mode == COMBINATION
+
+    def combination_table(self, name: str) -> tuple[tuple[int, int], ...]:
+        """(value, integer weight) pairs of a ``combination`` multiplier for weight table ``name``.
+
+        One value without weights is ((value, 1),).
+
+        Raises
+        ------
+        KeyError
+            If several values have no weight table ``name``.
+        """
+        if len(self.values) == 1 and name not in self.weights:
+            return ((self.values[0], 1),)
+        return tuple(zip(self.values, self.weights[name]))
 
     def table(self, name: str) -> tuple[tuple[int, int], ...]:
         """(value, integer weight) pairs of the weight table ``name``; ((m, 1),) when fixed.
@@ -110,6 +139,13 @@ class Symbol:
     pays (scatter symbols) : tuple of int
         For a scatter, ``pays[n - 1]`` is the scatter pay for n scatter
         symbols anywhere in the window, in credits (empty: pays nothing).
+        Each scatter symbol pays on its own count (issue 15).
+    pays (WILD symbols) : tuple of int, length = reels, or empty
+        Line games: credits per line for a run of 1..reels leading WILDs of
+        this symbol alone (issue 15); empty: no own pays.
+    counts_as_scatter : bool
+        WILD only (issue 15): the WILD also counts as one triggering scatter
+        (toward the trigger count and that scatter's pays).
     """
 
     name: str
@@ -121,6 +157,7 @@ class Symbol:
     aliases: tuple[str, ...] = ()
     substitutes: frozenset[str] = frozenset()
     multiplier: WildMultiplier | None = None
+    counts_as_scatter: bool = False
 
     @property
     def has_random_multiplier(self) -> bool:
@@ -259,6 +296,21 @@ class GameModel:
         takes the largest entry's spins.
     retrigger_cap : int or None
         Most free spins one feature can play in total (None: no cap).
+    evaluation : str
+        ``ways`` (default) or ``lines`` (issue 15).
+    paylines : tuple of tuple of int
+        Lines games: one entry per payline, the 0-based row on each reel
+        (the file's rows are 1-based, 1 = top); empty for ways games.
+    trigger_reels : frozenset of int
+        0-based reels that must each show at least one triggering scatter
+        for a trigger or retrigger (empty: no such condition), issue 15.
+    multiplier_by_trigger : tuple of (int, int)
+        (trigger count, free-spin multiplier), ascending: the multiplier of
+        the whole feature started by that many scatters (a count above the
+        largest entry takes its value); empty: the level's multiplier.
+    scatter : str or None
+        Name of the scatter symbol that triggers (``[free_spins] scatter``);
+        None: the game's only scatter symbol (or none).
     """
 
     name: str
@@ -274,6 +326,11 @@ class GameModel:
     title: str = ""
     retrigger: tuple[tuple[int, int], ...] = ()
     retrigger_cap: int | None = None
+    evaluation: str = WAYS
+    paylines: tuple[tuple[int, ...], ...] = ()
+    trigger_reels: frozenset[int] = frozenset()
+    multiplier_by_trigger: tuple[tuple[int, int], ...] = ()
+    scatter: str | None = None
 
     # -- lookups ---------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
@@ -354,17 +411,89 @@ class GameModel:
         return spins
 
     def scatter_pay(self, scatters: int) -> int:
-        """Scatter pay in credits for ``scatters`` scatter symbols in the window (0 if none pays)."""
-        total = 0
-        for s in self.of_kind(SCATTER):
-            if s.pays and scatters >= 1:
-                total += s.pays[min(scatters, len(s.pays)) - 1]
-        return total
+        """Pay in credits of the triggering scatter (:attr:`trigger_symbol`) for ``scatters`` of it in the window.
+
+        The other scatter symbols pay on their own counts (:meth:`symbol_scatter_pay`).
+        """
+        s = self.trigger_symbol
+        return self.symbol_scatter_pay(s, scatters) if s is not None else 0
+
+    @staticmethod
+    def symbol_scatter_pay(symbol: Symbol, count: int) -> int:
+        """Scatter pay in credits of one scatter symbol shown ``count`` times (0 if it pays nothing);
+        a count above its paytable takes the last entry."""
+        if not symbol.pays or count < 1:
+            return 0
+        return symbol.pays[min(count, len(symbol.pays)) - 1]
+
+    @property
+    def trigger_symbol(self) -> Symbol | None:
+        """The scatter symbol counted for the trigger: ``[free_spins] scatter``, else the first scatter (None: none)."""
+        if self.scatter is not None:
+            return self.symbol(self.scatter)
+        sc = self.of_kind(SCATTER)
+        return sc[0] if sc else None
+
+    @property
+    def other_scatters(self) -> tuple[Symbol, ...]:
+        """The scatter symbols other than :attr:`trigger_symbol`, each counted and paid on its own."""
+        t = self.trigger_symbol
+        return tuple(s for s in self.of_kind(SCATTER) if t is None or s.name != t.name)
+
+    def scatter_codes(self, symbol: Symbol | None = None) -> tuple[int, ...]:
+        """Codes counted as ``symbol`` (default the triggering scatter): the symbol itself, plus every
+        WILD with ``counts_as_scatter`` when it is the triggering scatter."""
+        t = self.trigger_symbol
+        symbol = t if symbol is None else symbol
+        if symbol is None:
+            return ()
+        out = [self.code(symbol.name)]
+        if t is not None and symbol.name == t.name:
+            out += [self.code(s.name) for s in self.of_kind(WILD) if s.counts_as_scatter]
+        return tuple(out)
+
+    def feature_multiplier(self, scatters: int) -> int:
+        """Multiplier set by ``multiplier_by_trigger`` for a trigger of ``scatters`` (1 without the rule)."""
+        m = 1
+        for count, v in self.multiplier_by_trigger:
+            if scatters >= count:
+                m = v
+        return m
+
+    @property
+    def catalogue_rule(self) -> str | None:
+        """The first rule of issue 15 the game uses (paylines, a WILD's own pays or combination
+        multiplier, counts_as_scatter, several scatters, trigger_reels, multiplier_by_trigger), or
+        None: for the parts that compute the rules page's ways games only and refuse the rest."""
+        if self.is_lines:
+            return "payline evaluation (evaluation = \"lines\")"
+        if self.combination_wilds:
+            return "a combination WILD multiplier"
+        if any(s.counts_as_scatter for s in self.symbols):
+            return "a WILD that counts as a scatter"
+        if len(self.of_kind(SCATTER)) > 1:
+            return "several scatter symbols"
+        if self.trigger_reels:
+            return "trigger_reels"
+        if self.multiplier_by_trigger:
+            return "multiplier_by_trigger"
+        return None
+
+    @property
+    def is_lines(self) -> bool:
+        """True for a payline game (``evaluation = "lines"``)."""
+        return self.evaluation == LINES
+
+    @property
+    def combination_wilds(self) -> tuple[Symbol, ...]:
+        """WILDs whose multiplier has mode ``combination``."""
+        return tuple(s for s in self.of_kind(WILD) if s.multiplier is not None and s.multiplier.is_combination)
 
     @property
     def has_wild_multipliers(self) -> bool:
         """True when a WILD counts as more than 1 in the ways (a fixed multiplier other than 1, or a drawn one)."""
-        return any(s.multiplier is not None and (s.multiplier.is_random or s.multiplier.values != (1,))
+        return any(s.multiplier is not None and not s.multiplier.is_combination
+                   and (s.multiplier.is_random or s.multiplier.values != (1,))
                    for s in self.of_kind(WILD))
 
     @property

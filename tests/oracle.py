@@ -149,3 +149,51 @@ def marginal_of(joint: dict, axes) -> dict:
         k = tuple(key[a] for a in axes) if len(axes) > 1 else key[axes[0]]
         out[k] = out.get(k, 0) + p
     return out
+
+
+@dataclasses.dataclass
+class LinesBruteForce:
+    prob: dict          # (trigger count, trigger reels shown) -> P
+    win: dict           # -> E[W 1{.}]
+    win2: dict          # -> E[W^2 1{.}]
+    by_label: dict      # (symbol, run) -> E[multiplier x pay of lines winning so]
+    line1_label: dict   # (symbol, run) -> P(payline 1 wins so)
+    line_means: list    # payline -> E[multiplier x its win]
+    line_hits: list     # payline -> P(it pays)
+    scatter_mean: Fraction
+    hit: Fraction
+
+
+def brute_force_lines(ms: MathSet, phase) -> LinesBruteForce:
+    """Every stop combination and every combination-multiplier value of a line game, evaluated
+    literally by exact.evaluator.evaluate, summed exactly."""
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    total = prod(strips.lengths)
+    comb = model.combination_wilds
+    table = comb[0].multiplier.combination_table(phase.weights) if comb else ((None, 1),)
+    wsum = sum(w for _, w in table)
+    out = LinesBruteForce({}, {}, {}, {}, {}, [Fraction(0)] * len(model.paylines),
+                          [Fraction(0)] * len(model.paylines), Fraction(0), Fraction(0))
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        window = strips.window(stops, model.rows)
+        for m, w in table:
+            if not w:
+                continue
+            p = Fraction(w, total * wsum)
+            res = evaluate(model, window, multiplier=phase.multiplier, combination=m)
+            key = (res.scatters, res.trigger_reels_shown)
+            out.prob[key] = out.prob.get(key, 0) + p
+            out.win[key] = out.win.get(key, 0) + p * res.win
+            out.win2[key] = out.win2.get(key, 0) + p * res.win * res.win
+            out.scatter_mean += p * res.scatter_pay * phase.multiplier
+            if res.win > 0:
+                out.hit += p
+            for lw in res.lines:
+                lab = (lw.symbol, lw.run)
+                out.by_label[lab] = out.by_label.get(lab, 0) + p * lw.pay * phase.multiplier
+                out.line_means[lw.line - 1] += p * lw.pay * phase.multiplier
+                out.line_hits[lw.line - 1] += p
+                if lw.line == 1:
+                    out.line1_label[lab] = out.line1_label.get(lab, 0) + p
+    return out

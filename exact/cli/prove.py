@@ -28,6 +28,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
     ms = load_math_set(args.set)
+    if ms.model.catalogue_rule:   # issue 15 rules: enumeration and simulation (proofs/) cover ways games only
+        raise UsageError(f"rtp prove: {ms.name}: unsupported rule for the proofs: {ms.model.catalogue_rule}")
     protected = protected_inputs(args.set, ms)
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:

@@ -25,6 +25,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Simulate, print the figures beside their exact values; exit 1 if one lies outside its interval."""
     ms = load_math_set(args.set)
+    if ms.model.catalogue_rule:   # issue 15 rules: the simulator (proofs/simulate.py) plays ways games only
+        raise UsageError(f"rtp simulate: unsupported rule for the simulator: {ms.model.catalogue_rule}")
     try:
         game = prepare(ms)
     except ValueError as e:

@@ -21,6 +21,8 @@ def add_arguments(p) -> None:
     p.add_argument("--wild", default=None, help="drawn multiplier of each WILD in the window (mode wild) or of "
                    "each reel showing the WILD (mode reel), reel-major, top to bottom (default: the lowest "
                    "value of each); games with drawn WILD multipliers only")
+    p.add_argument("--combination", type=int, default=None, help="the combination WILD multiplier drawn for "
+                   "the spin (default: its lowest value); games with a combination multiplier only")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -53,11 +55,13 @@ def run(args) -> int:
     fish = None if args.fish is None else int_list(args.fish, "--fish")
     wild = None if args.wild is None else int_list(args.wild, "--wild")
     try:
-        res = evaluate(model, window, fish, phase.multiplier, wild)
+        if args.combination is not None and not model.combination_wilds:
+            raise ValueError("--combination: the game has no WILD with a combination multiplier")
+        res = evaluate(model, window, fish, phase.multiplier, wild, args.combination)
         cells = cell_multipliers(model, window, wild)
     except ValueError as e:
         raise UsageError(f"rtp: {e}") from None
-    multiplied = any(s.multiplier is not None for s in model.symbols)
+    multiplied = any(s.multiplier is not None and not s.multiplier.is_combination for s in model.symbols)
     fish_cells = [(r, i) for r in range(model.reels) for i in range(model.rows)
                   if model.symbol(window[r][i]).kind == "fish"]
     value_at = dict(zip(fish_cells, res_fish_values(model, window, fish)))
@@ -70,8 +74,18 @@ def run(args) -> int:
             "keys": res.keys, "fs": res.scatters, "multiplier": res.multiplier, "win": res.win,
             "fish_values": [[value_at.get((r, i)) for r in range(model.reels)] for i in range(model.rows)],
             "scatter_pay": res.scatter_pay,
-            "free_spins": model.initial_spins(res.scatters) if phase.name == "base" else 0,
+            "free_spins": awarded(model, res, phase),
         }
+        if model.is_lines:   # issue 15: each winning payline with its number
+            out["lines"] = [{"line": w.line, "symbol": w.symbol, "run": w.run, "multiplier": w.multiplier,
+                             "pay": w.pay} for w in res.lines]
+            out["line_pays"] = res.line_pays
+        if len(res.scatter_counts) > 1:
+            out["scatter_counts"] = dict(res.scatter_counts)
+        if model.trigger_reels:
+            out["trigger_reels_shown"] = res.trigger_reels_shown
+        if model.combination_wilds:
+            out["combination"] = res.combination
         if multiplied:  # games with WILD multipliers: each WILD's multiplier, window layout
             out["wild_multipliers"] = [[cells[r][i] if model.symbol(window[r][i]).kind == "wild" else None
                                         for r in range(model.reels)] for i in range(model.rows)]
@@ -94,19 +108,38 @@ def run(args) -> int:
     print()
     for w in res.ways:
         print(f"{w.symbol}: {w.oak} of a kind, ways {w.ways}, pay {w.pay}")
-    print(f"ways pays      {res.ways_pays}")
+    for w in res.lines:
+        times = f" (x{w.multiplier} combination)" if w.multiplier != 1 else ""
+        print(f"line {w.line}: {w.symbol} x{w.run}, pay {w.pay}{times}")
+    if model.is_lines:
+        print(f"line pays      {res.line_pays}")
+    else:
+        print(f"ways pays      {res.ways_pays}")
     if model.of_kind("key"):
         print(f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}")
-    scatter = "/".join(x.name for x in model.of_kind("scatter")) or "scatter"
-    print(f"{scatter + ' symbols':<15}{res.scatters}")
+    counts = res.scatter_counts or (("scatter", res.scatters),)
+    for name, c in counts:
+        print(f"{name + ' symbols':<15}{c}")
+    if model.trigger_reels and not res.trigger_reels_shown:
+        print(f"trigger reels  {', '.join(str(r + 1) for r in sorted(model.trigger_reels))} do not all show "
+              f"{model.trigger_symbol.name}: no trigger")
     if res.scatter_pay:
         print(f"scatter pay    {res.scatter_pay}")
-    spins = model.initial_spins(res.scatters) if phase.name == "base" else model.retrigger_spins(res.scatters)
+    spins = awarded(model, res, phase)
     if spins:
-        print(f"free spins     {spins} {'start' if phase.name == 'base' else 'more (retrigger)'} after this spin")
+        times = (f", multiplier x{model.feature_multiplier(res.trigger_count)}"
+                 if model.multiplier_by_trigger and phase.name == "base" else "")
+        print(f"free spins     {spins} {'start' if phase.name == 'base' else 'more (retrigger)'} after this spin{times}")
     print(f"multiplier     x{res.multiplier}")
     print(f"win            {res.win} credits")
     return 0
+
+
+def awarded(model, res, phase) -> int:
+    """Free spins the spin awards: initial spins in the base game, retrigger spins in a free spin
+    (the count that triggers respects ``trigger_reels``)."""
+    n = res.trigger_count
+    return model.initial_spins(n) if phase.name == "base" else model.retrigger_spins(n)
 
 
 def res_fish_values(model, window, fish):

@@ -1,0 +1,105 @@
+"""The external reference case for line games: Dolphin's Pearl (Novomatic), base reel set
+96.178109 and the bonus reel set of the MIT-licensed slotopol/server, with the figures
+published for their full cycles.
+
+The reel strips are third-party data: they are read from ../shared/external at test time
+and assembled with the project's own game file (strips/external/dolphins_pearl/game.toml)
+into a temporary math set; they are never copied into the project.  Source of the
+published figures: ../shared/external/dolphins-pearl/README.md.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from exact.cli import main
+from exact.engine import analyse
+from exact.report import decimal_text
+from markov.retrigger import retrigger_of, subtree_moments
+from markov.round import round_result
+from strips.loader import load_math_set
+
+ROOT = Path(__file__).resolve().parents[1]
+EXTERNAL = ROOT.parent / "shared" / "external" / "dolphins-pearl"
+GAME = ROOT / "strips" / "external" / "dolphins_pearl" / "game.toml"
+
+pytestmark = pytest.mark.skipif(not (EXTERNAL / "base.csv").is_file(),
+                                reason=f"third-party strips not found at {EXTERNAL}")
+
+
+@pytest.fixture(scope="module")
+def pearl_dir(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("dolphins_pearl")
+    shutil.copyfile(GAME, d / "game.toml")
+    for f in ("base.csv", "bonus.csv"):
+        shutil.copyfile(EXTERNAL / f, d / f)
+    return d
+
+
+@pytest.fixture(scope="module")
+def pearl(pearl_dir):
+    return load_math_set(pearl_dir)
+
+
+@pytest.fixture(scope="module")
+def analysis(pearl):
+    return analyse(pearl)
+
+
+def pct(x: Fraction, digits: int) -> str:
+    return decimal_text(100 * x, digits)
+
+
+def test_set_shape_as_published(pearl):
+    from math import prod
+    assert pearl.model.is_lines and len(pearl.model.paylines) == 10
+    assert pearl.strips["base"].lengths == (30, 43, 43, 43, 43)
+    assert pearl.strips["bonus"].lengths == (33, 36, 36, 36, 36)
+    assert prod(pearl.strips["base"].lengths) == 102_564_030
+    assert prod(pearl.strips["bonus"].lengths) == 55_427_328
+
+
+def test_base_game_line_and_scatter_shares(pearl, analysis):
+    cost = pearl.model.bet
+    b = analysis.base
+    assert pct(b.ways_mean / cost, 3) == "49.522"
+    assert pct(b.scatter_mean / cost, 3) == "11.288"
+    assert pct(b.mean / cost, 6) == "60.809506"
+
+
+def test_trigger_and_q(pearl, analysis):
+    rr = round_result(pearl.model, analysis.base, analysis.levels)
+    assert decimal_text(1 / rr.trigger_probability, 2) == "262.16"
+    assert decimal_text(rr.q, 6) == "0.057217"
+
+
+def test_one_free_spin_and_its_series(pearl, analysis):
+    cost = pearl.model.bet
+    fs = analysis.levels[0]
+    assert pct(fs.ways_mean / cost, 2) == "226.19"
+    assert pct(fs.scatter_mean / cost, 2) == "144.15"
+    assert pct(fs.mean / cost, 6) == "370.339985"
+    chain = retrigger_of(pearl.model, analysis.levels)
+    assert decimal_text(chain.expected_extra, 5) == "0.40088"
+    series, _, _ = subtree_moments(chain)     # one awarded spin and everything it retriggers
+    assert pct(series / cost, 6) == "618.143873"
+
+
+def test_rtp_is_base_plus_q_times_series(pearl, analysis):
+    rr = round_result(pearl.model, analysis.base, analysis.levels)
+    assert pct(rr.rtp, 6) == "96.178109"
+    series, _, _ = subtree_moments(retrigger_of(pearl.model, analysis.levels))
+    assert rr.rtp == (analysis.base.mean + rr.q * series) / pearl.model.bet
+
+
+def test_rtp_report_prints_the_published_figures(pearl_dir, capsys):
+    assert main(["--set", str(pearl_dir), "--json", "--digits", "6"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rtp_percent"] == "96.178109"
+    assert decimal_text(1 / Fraction(out["trigger_any"]), 2) == "262.16"
+    assert sum(Fraction(v) for k, v in out["trigger"].items() if not k.endswith("_float")) == Fraction(out["trigger_any"])
+    assert decimal_text(Fraction(out["q"]), 6) == "0.057217"

@@ -1,0 +1,319 @@
+"""Payline games (issue 15): the per-reel/per-pair factorisation of exact.lines against the
+brute-force oracle (every stop combination and every combination-multiplier value through the
+literal evaluator), exactly.
+
+Random small line games: 3-5 reels, 3-4 rows, 1-20 paylines (crossing ones included), a WILD
+with and without own pays and with a fixed or drawn combination multiplier, a second WILD that
+substitutes for some symbols only, scatter pays, a second paying scatter, a WILD that counts as
+a scatter, trigger reels, free spins with a level multiplier and retrigger under a cap.
+
+Set HYPOTHESIS_PROFILE=thorough for hundreds of random sets (opt-in, long).
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from exact.engine import analyse, analyse_phase
+from exact.evaluator import evaluate, line_pays
+from markov.moments import CountSplit
+from markov.round import round_result
+from oracle import brute_force_lines, make_set
+from strips.errors import MathSetError
+from strips.loader import parse_game
+
+settings.register_profile("default", max_examples=25, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("thorough", max_examples=400, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+PAY = ("A", "B", "C")
+
+
+def game_text(reels, rows, lines, *, wild_pays=None, comb=None, wild2=False, scatter_pays=None,
+              scatter2_pays=None, counts_as_scatter=False, trigger_reels=None, free_spins=True,
+              multiplier_by_trigger=None, level_multiplier=2, retrigger=True, cap=4, pays=None):
+    """A line game's game.toml as text (the loader is part of what is tested)."""
+    pays = pays or {"A": [0, 5, 10, 20, 50], "B": [0, 0, 4, 8, 30], "C": [1, 2, 3, 4, 5]}
+    out = [f'[game]\nreels = {reels}\nrows = {rows}\nbet = {len(lines)}\nevaluation = "lines"',
+           f"[lines]\npaylines = {[[r + 1 for r in line] for line in lines]}",
+           '[strips]\nbase = "base.csv"\nbonus = "bonus.csv"']
+    for s in PAY:
+        out.append(f'[symbols.{s}]\nclass = "pay"\npays = {pays[s][:reels]}')
+    every = list(range(1, reels + 1))
+    w = f'[symbols.W]\nclass = "wild"\nreels = {{ base = {every}, bonus = {every} }}'
+    if wild_pays:
+        w += f"\npays = {wild_pays[:reels]}"
+    if comb:
+        w += "\nmultiplier = " + comb
+    if counts_as_scatter:
+        w += "\ncounts_as_scatter = true"
+    out.append(w)
+    if wild2:
+        out.append(f'[symbols.V]\nclass = "wild"\nsubstitutes = ["A", "B"]\nreels = {{ base = {every}, bonus = {every} }}')
+    s = f'[symbols.S]\nclass = "scatter"\nreels = {{ base = {every}, bonus = {every} }}'
+    if scatter_pays:
+        s += f"\npays = {scatter_pays}"
+    out.append(s)
+    if scatter2_pays is not None:
+        out.append(f'[symbols.T]\nclass = "scatter"\nreels = {{ base = {every}, bonus = {every} }}\npays = {scatter2_pays}')
+    if free_spins:
+        fs = '[free_spins]\nstrips = "bonus"\ntrigger = { 2 = 2, 3 = 3 }'
+        if retrigger:
+            fs += f"\nretrigger = {{ 2 = 1 }}\nretrigger_cap = {cap}"
+        if scatter2_pays is not None:
+            fs += '\nscatter = "S"'
+        if trigger_reels:
+            fs += f"\ntrigger_reels = {trigger_reels}"
+        if multiplier_by_trigger:
+            fs += f"\nmultiplier_by_trigger = {multiplier_by_trigger}"
+        out.append(fs)
+        out.append(f"[[free_spins.levels]]\nmultiplier = {level_multiplier}")
+    return "\n\n".join(out) + "\n"
+
+
+def model_of(text):
+    return parse_game(text.encode(), "game.toml")
+
+
+@st.composite
+def line_games(draw, max_stops=None):
+    reels = draw(st.integers(3, 5))
+    rows = draw(st.integers(3, 4))
+    n_lines = draw(st.integers(1, 20))
+    lines = [tuple(draw(st.integers(0, rows - 1)) for _ in range(reels)) for _ in range(n_lines)]
+    wild_pays = draw(st.sampled_from((None, [0, 3, 12, 40, 100], [0, 0, 60, 200, 500])))
+    comb = draw(st.sampled_from((None, '{ values = [2], mode = "combination" }',
+                                 '{ values = [2, 3], weights.base = [1, 2], weights.level1 = [3, 1], '
+                                 'mode = "combination" }')))
+    wild2 = wild_pays is None and draw(st.booleans())
+    scatter_pays = draw(st.sampled_from((None, [0, 2, 7, 30, 100])))
+    scatter2 = draw(st.sampled_from((None, [1, 4, 9])))
+    cas = draw(st.booleans())
+    trigger_reels = draw(st.sampled_from((None, [1], [1, reels])))
+    text = game_text(reels, rows, lines, wild_pays=wild_pays, comb=comb, wild2=wild2, scatter_pays=scatter_pays,
+                     scatter2_pays=scatter2, counts_as_scatter=cas, trigger_reels=trigger_reels,
+                     level_multiplier=draw(st.integers(1, 3)))
+    model = model_of(text)
+    names = [s.name for s in model.symbols]
+    max_stops = max_stops or {3: 5, 4: 4, 5: 3}[reels]
+    # pay symbols more often, WILDs and scatters often enough to share windows and lines
+    pool = names + ["A", "B", "C", "W"]
+
+    def strip():
+        n = draw(st.integers(rows, max(rows, max_stops)))
+        return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+
+    # a reel needs at least `rows` stops; keep the enumeration small
+    base = [strip()[:max(rows, max_stops)] for _ in range(reels)]
+    bonus = [strip()[:max(rows, max_stops)] for _ in range(reels)]
+    return make_set(model, base, bonus)
+
+
+def padded(t, n):
+    return tuple(t) + (Fraction(0),) * (n - len(t))
+
+
+def assert_lines_phase_equal(ms, phase):
+    an = analyse_phase(ms, phase)
+    bf = brute_force_lines(ms, phase)
+    n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
+    for field, got in (("prob", an.by_scatter.prob), ("win", an.by_scatter.win), ("win2", an.by_scatter.win2)):
+        want = [Fraction(0)] * n
+        for (c, _), v in getattr(bf, field).items():
+            want[c] += v
+        assert padded(got, n) == tuple(want), field
+    if ms.model.trigger_reels:
+        for field, got in (("prob", an.by_trigger.prob), ("win", an.by_trigger.win), ("win2", an.by_trigger.win2)):
+            want = [Fraction(0)] * n
+            for (c, shown), v in getattr(bf, field).items():
+                want[c if shown else 0] += v
+            assert padded(got, n) == tuple(want), "trigger " + field
+    assert an.mean == sum(bf.win.values()) and an.second == sum(bf.win2.values())
+    assert an.variance == sum(bf.win2.values()) - sum(bf.win.values()) ** 2
+    assert an.scatter_mean == bf.scatter_mean
+    assert an.hit_frequency == bf.hit
+    assert list(an.line_means) == bf.line_means
+    assert list(an.line_hits) == bf.line_hits
+    table = {(s, i + 1): v for s, row in an.ways_by_symbol.items() for i, v in enumerate(row) if v}
+    assert table == {k: v for k, v in bf.by_label.items() if v}
+    probs = {(s, i + 1): v for s, row in an.oak_prob.items() for i, v in enumerate(row) if v}
+    assert probs == bf.line1_label
+    assert an.ways_mean + an.scatter_mean == an.mean
+    return an, bf
+
+
+@given(line_games())
+def test_line_game_base_and_free_spin_equal_brute_force(ms):
+    assert_lines_phase_equal(ms, ms.model.base_phase)
+    assert_lines_phase_equal(ms, ms.model.level_phase(ms.model.levels[0]))
+
+
+@given(line_games(max_stops=3))
+def test_line_game_round_from_engine_equals_round_from_brute_force_splits(ms):
+    """The whole round (free spins with level multiplier, retrigger under a cap) from the engine's
+    splits equals the round from the brute-force splits."""
+    model = ms.model
+    ga = analyse(ms)
+
+    def split_of(bf, by_trigger):
+        n = max(k[0] for k in bf.prob) + 1
+        out = []
+        for field in ("prob", "win", "win2"):
+            v = [Fraction(0)] * n
+            for (c, shown), x in getattr(bf, field).items():
+                v[c if shown or not by_trigger else 0] += x
+            out.append(tuple(v))
+        return CountSplit(*out)
+
+    def phase_of(an, bf):
+        trig = split_of(bf, True) if model.trigger_reels else None
+        return dataclasses.replace(an, by_scatter=split_of(bf, False), by_trigger=trig)
+
+    bb = brute_force_lines(ms, model.base_phase)
+    bl = brute_force_lines(ms, model.level_phase(model.levels[0]))
+    try:
+        mine = round_result(model, ga.base, ga.levels)
+    except ValueError as e:   # E[R] >= 1 is refused the same way for both
+        with pytest.raises(ValueError):
+            round_result(model, phase_of(ga.base, bb), (phase_of(ga.levels[0], bl),))
+        assert "infinite" in str(e) or "cap" in str(e)
+        return
+    theirs = round_result(model, phase_of(ga.base, bb), (phase_of(ga.levels[0], bl),))
+    assert (mine.mean, mine.second, mine.trigger_prob) == (theirs.mean, theirs.second, theirs.trigger_prob)
+
+
+def test_crossing_lines_and_wild_pays_by_hand():
+    """Five reels, lines that cross; WILD pays, a doubled WILD run, a scatter as the line's symbol."""
+    lines = [(1, 1, 1, 1, 1), (0, 1, 2, 1, 0), (2, 1, 0, 1, 2)]
+    text = game_text(5, 3, lines, wild_pays=[0, 10, 50, 200, 1000],
+                     comb='{ values = [2], mode = "combination" }', scatter_pays=[0, 2, 5, 20, 50], free_spins=False)
+    m = model_of(text)
+    window = [["W", "W", "S"], ["A", "W", "B"], ["W", "A", "B"], ["B", "A", "C"], ["C", "S", "B"]]
+    wins = {w.line: w for w in line_pays(m, window, 2)}
+    # line 1 reads W W A A S: A run 4 uses a WILD: 20 x 2 = 40 beats the WILD-only 10 for 2
+    assert (wins[1].symbol, wins[1].run, wins[1].multiplier, wins[1].pay) == ("A", 4, 2, 40)
+    # line 2 reads W W B A C: WILD-only 2 pays 10; B run 3 pays 4 x 2 = 8: the WILD win is higher
+    assert (wins[2].symbol, wins[2].run, wins[2].pay) == ("W", 2, 10)
+    # line 3 reads S W W A B: the line's symbol is the scatter S: no line win
+    assert 3 not in wins
+    res = evaluate(m, window, combination=2)
+    assert res.scatters == 2 and res.scatter_pay == 2 and res.win == 40 + 10 + 2
+    ms = make_set(m, [["W", "A", "S", "B"], ["A", "W", "B"], ["W", "A", "B", "C"], ["B", "A", "C"],
+                      ["C", "S", "B", "A"]])
+    assert_lines_phase_equal(ms, m.base_phase)
+
+
+def test_trigger_reels_game_by_hand_round_equals_brute_force():
+    """A trigger needs a scatter on reels 1 and 3 as well as 2 in the window; one free spin x3.
+    The whole round (base spin and its free spin) enumerated literally."""
+    text = game_text(3, 3, [(0, 0, 0), (1, 1, 1), (0, 1, 2)], scatter_pays=[0, 1, 4],
+                     trigger_reels=[1, 3], retrigger=False, level_multiplier=3)
+    text = text.replace("trigger = { 2 = 2, 3 = 3 }", "trigger = { 2 = 1 }")
+    m = model_of(text)
+    base = [["A", "S", "B", "C"], ["S", "A", "W"], ["B", "S", "C", "A"]]
+    bonus = [["A", "W", "B"], ["S", "B", "A"], ["C", "A", "S"]]
+    ms = make_set(m, base, bonus)
+    rr = round_result(m, *_analysis(ms))
+    mean, second = _round_brute_force(ms, lambda res: 1 if res.trigger_count >= 2 else 0, lambda res: 3)
+    assert (rr.mean, rr.second) == (mean, second)
+    # the condition matters: the plain count would trigger more often
+    pm = dataclasses.replace(m, trigger_reels=frozenset())
+    plain = round_result(pm, *_analysis(make_set(pm, base, bonus)))
+    assert plain.trigger_probability > rr.trigger_probability > 0
+
+
+def test_multiplier_by_trigger_game_by_hand_round_equals_brute_force():
+    """2 scatters: 1 free spin x2; 3 scatters: 1 free spin x5 (the level multiplier is 1)."""
+    text = game_text(3, 3, [(0, 0, 0), (2, 1, 0)], scatter_pays=[0, 1, 4], retrigger=False,
+                     level_multiplier=1, multiplier_by_trigger="{ 2 = 2, 3 = 5 }")
+    text = text.replace("trigger = { 2 = 2, 3 = 3 }", "trigger = { 2 = 1 }")
+    m = model_of(text)
+    base = [["A", "S", "B", "C"], ["S", "A", "W"], ["B", "S", "C", "S"]]
+    bonus = [["A", "W", "B"], ["S", "B", "A"], ["C", "A", "S"]]
+    ms = make_set(m, base, bonus)
+    rr = round_result(m, *_analysis(ms))
+    mean, second = _round_brute_force(ms, lambda res: 1 if res.scatters >= 2 else 0,
+                                      lambda res: 5 if res.scatters >= 3 else 2)
+    assert (rr.mean, rr.second) == (mean, second)
+    assert rr.features[3].mean == Fraction(5, 2) * rr.features[2].mean
+
+
+def _analysis(ms):
+    ga = analyse(ms)
+    return ga.base, ga.levels
+
+
+def _round_brute_force(ms, spins_of, multiplier_of):
+    """E[X], E[X^2] of a round whose base spin awards spins_of(res) free spins (no retrigger), each
+    multiplied by multiplier_of(res): every base stop combination x every free-spin stop combination."""
+    import itertools
+    from math import prod
+    model = ms.model
+    base, bonus = ms.strips["base"], ms.strips["bonus"]
+    bonus_wins = []
+    for stops in itertools.product(*(range(n) for n in bonus.lengths)):
+        bonus_wins.append(evaluate(model, bonus.window(stops, model.rows)).win)
+    nb = prod(bonus.lengths)
+    mean = second = Fraction(0)
+    total = prod(base.lengths)
+    for stops in itertools.product(*(range(n) for n in base.lengths)):
+        res = evaluate(model, base.window(stops, model.rows))
+        k, mult = spins_of(res), multiplier_of(res)
+        assert k <= 1
+        if k == 0:
+            mean += Fraction(res.win, total)
+            second += Fraction(res.win ** 2, total)
+        else:
+            for f in bonus_wins:
+                x = res.win + mult * f
+                mean += Fraction(x, total * nb)
+                second += Fraction(x * x, total * nb)
+    return mean, second
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: t.replace('evaluation = "lines"', 'evaluation = "cluster"'), "must be 'ways' or 'lines'"),
+    (lambda t: t.replace("paylines = [[1, 1, 1]]", "paylines = [[1, 1]]"), "has 2 rows"),
+    (lambda t: t.replace("paylines = [[1, 1, 1]]", "paylines = [[1, 4, 1]]"), "between 1 (top) and 3"),
+    (lambda t: t.replace("paylines = [[1, 1, 1]]", "paylines = []"), "at least one payline"),
+    (lambda t: t.replace("[lines]\npaylines = [[1, 1, 1]]", ""), "required key is missing"),
+    (lambda t: t.replace('evaluation = "lines"', 'evaluation = "ways"'), "a ways game has no paylines"),
+    (lambda t: t.replace('class = "wild"', 'class = "wild"\npays = [1, 2]'), "has 2 entries"),
+    (lambda t: t.replace('trigger = { 2 = 2, 3 = 3 }', 'trigger = { 2 = 2 }\nscatter = "X"'),
+     "'X' is not a scatter symbol"),
+    (lambda t: t.replace('trigger = { 2 = 2, 3 = 3 }', 'trigger = { 2 = 2 }\ntrigger_reels = [4]'),
+     "reels between 1 and 3"),
+    (lambda t: t.replace('trigger = { 2 = 2, 3 = 3 }', 'trigger = { 2 = 2 }\nmultiplier_by_trigger = { 3 = 2 }'),
+     "sets no multiplier for a trigger of 2"),
+])
+def test_loader_refuses_bad_line_rules_with_file_row_column(change, message):
+    text = change(game_text(3, 3, [(0, 0, 0)], retrigger=False))
+    with pytest.raises(MathSetError) as e:
+        model_of(text)
+    assert message in str(e.value) and e.value.row >= 1
+
+
+def test_several_scatters_need_the_triggering_one_named_and_count_apart():
+    text = game_text(3, 3, [(0, 0, 0)], scatter_pays=[0, 2, 5], scatter2_pays=[1, 4, 9], retrigger=False)
+    with pytest.raises(MathSetError, match="name the one that triggers"):
+        model_of(text.replace('scatter = "S"\n', ""))
+    m = model_of(text)
+    res = evaluate(m, [["S", "T", "A"], ["T", "B", "C"], ["S", "A", "B"]])
+    # S twice and T twice: each pays on its own count, and only S counts for the trigger
+    assert res.scatters == 2 and dict(res.scatter_counts) == {"S": 2, "T": 2} and res.scatter_pay == 2 + 4
+
+
+def test_combination_multiplier_rules_refused_in_one_line():
+    comb = '{ values = [2, 3], weights.base = [1, 1], mode = "combination" }'
+    with pytest.raises(MathSetError, match="missing weight table 'level1'"):
+        model_of(game_text(3, 3, [(0, 0, 0)], comb=comb, retrigger=False))
+    text = game_text(3, 3, [(0, 0, 0)], comb='{ values = [2], mode = "combination" }', wild2=True, retrigger=False)
+    text = text.replace('substitutes = ["A", "B"]', 'substitutes = ["A", "B"]\nmultiplier = { values = [3], mode = "combination" }')
+    with pytest.raises(MathSetError, match="several WILDs with combination multipliers"):
+        model_of(text)
