@@ -422,7 +422,8 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     ------
     ValueError
         An unknown ``count``; a FISH symbol or drawn WILD multiplier on the
-        strips without the phase's weight table.
+        strips without the phase's weight table; a rule of issue 15
+        (``GameModel.catalogue_rule``: paylines, several scatters, ...).
 
     Examples
     --------
@@ -434,6 +435,8 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     """
     if count not in (SCATTER_COUNT, KEY_COUNT):
         raise ValueError(f"unknown count {count!r} (scatter or key)")
+    if ms.model.catalogue_rule:   # issue 15 rules (paylines, ...): this DP knows ways games only
+        raise ValueError(f"unsupported rule for the win distribution: {ms.model.catalogue_rule}")
     model = ms.model
     outs = list(outcomes) if outcomes is not None else phase_outcomes(ms, phase)
     R = len(outs)
