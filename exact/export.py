@@ -1,40 +1,70 @@
-"""``rtp export``: the PAR sheet of a math set as an XLSX workbook or as CSV tables.
+"""``rtp export``: the PAR sheet of a math set, laid out as a test lab reads it (XLSX) or as CSV tables.
 
-One sheet (or CSV file) per table: summary, per-symbol ways of the base game,
-the reel strips (one column per reel, position 0 first, as math teams keep
-them), the FISH weight tables, the trigger table with the feature per
-trigger, and the ladder.  Every exact figure is written twice, side by side:
-as a number (a float cell, for reading and charts) and, in the column to its
-right headed ``... exact``, as the exact fraction ``"p/q"`` (text).  Integers
-(bet, weights, spins, counts) are integer cells.  The number column is for
-display: openpyxl stores a float with 16 significant digits (Excel computes
-with 15), so only the ``exact`` column reads back exactly.  The tables are built once
-(:func:`par_sheets`) from the report object; the XLSX and CSV writers are two
-views of the same tables.
+Sheets, one table each (a sheet with nothing in it is left out):
 
-Output paths are checked before any work: the parent directory must exist,
-the target must not be a directory (``--xlsx``) or a file (``--csv``), and
-nothing is ever written into a directory that holds an input file of the
-math set (so an input file can never be overwritten).  This module builds
-the file contents (:func:`xlsx_bytes`, :func:`csv_files`); the command line
-writes them atomically with its one writer (:mod:`exact.cli.outputs`): the
-CSV tables as one directory renamed into place whole.
+``Summary``
+    game, math set, fingerprint, SHA-256 of each input file, tool version,
+    date, cycle size, RTP and its split, hit frequency, standard deviation,
+    VI at 90/95/99%, and the largest win with its odds when the win
+    distribution is given.
+``Paytable``
+    pays per symbol and OAK; symbol counts per reel of every strip set.
+``Combinations``
+    per symbol and OAK of the base game: hits per cycle (an exact integer),
+    probability, 1 in N, RTP contribution.
+``Features``
+    per trigger: probability, 1 in N, spins, the chain's feature figures;
+    per level: multiplier, spins, reach, RTP.
+``Win distribution``
+    the win-range table and percentiles (when given).
+``Compliance``
+    the ``rtp comply`` table (when given).
+``Published``
+    each published fact: printed value, exact value, PASS/FAIL (when the set
+    publishes any).
+``Strips <set>``
+    the reel strips, one column per reel, position 0 first.
+``Fish weights``
+    FISH value tables (games with FISH only).
+``Exact``
+    every exact figure of the other sheets as ``"p/q"`` text, with the sheet
+    and cell it stands in.
 
-Source: the PAR report (:mod:`exact.report`); rules page sections 3, 5, 7,
-10, 11; issue 8.
+Numbers are numeric cells with number formats (percent for RTP and shares,
+``1 in N`` for odds, ``#,##0`` for counts); a float cell is for reading
+(openpyxl keeps 16 significant digits, Excel computes with 15), the ``Exact``
+sheet holds the value.  The CSV view writes the same tables, one file each,
+numbers unformatted.
+
+This module builds the file contents (:func:`xlsx_bytes`, :func:`csv_files`);
+the command line writes them atomically with its one writer
+(:mod:`exact.cli.outputs`).
+
+Source: the PAR report (:mod:`exact.report`); compliance (:mod:`exact.comply`);
+issue 14 (the lab's PAR workbook).
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Mapping, Sequence
 
-from strips.model import FISH, MathSet
 from exact.report import CONFIDENCE, Report, fraction_text
+from strips.model import FISH, PAY, MathSet
 
 #: Longest text an XLSX cell holds.
 XLSX_CELL_LIMIT = 32767
+
+PERCENT = "0.000000%"
+PROB = "0.000000000"
+ONE_IN = '"1 in "#,##0.00'
+CREDITS = "#,##0.000000"
+COUNT = "#,##0"
+TWO = "0.00"
 
 
 @dataclass(frozen=True)
@@ -49,100 +79,221 @@ class Sheet:
         File-name form of the title.
     header : tuple of str
     rows : tuple of tuple
-        Cells: int, float (an exact figure's numeric column), str (names and
-        the ``"p/q"`` exact columns) or None (empty).
+        Cells: int, float (an exact figure's display value; its exact form is
+        in the ``Exact`` sheet), str or None (empty).
+    formats : tuple of (str or None)
+        Excel number format per column (None: General); the CSV view ignores it.
+    row_formats : tuple of (str or None)
+        For a sheet of mixed figures (``Summary``): the number format of each
+        row's last column, overriding ``formats``.
     """
 
     name: str
     slug: str
     header: tuple[str, ...]
     rows: tuple[tuple, ...]
+    formats: tuple = ()
+    row_formats: tuple = ()
 
 
-def _num(x) -> list:
-    """An exact figure as two cells: number (int if integral, else float) and exact ``"p/q"`` text."""
-    x = Fraction(x)
-    return [int(x) if x.denominator == 1 else float(x), fraction_text(x)]
+@dataclass
+class _Book:
+    """Collects sheets and, for every exact figure placed, its ``"p/q"`` with the cell it stands in."""
+
+    sheets: list = field(default_factory=list)
+    exact: list = field(default_factory=list)
+
+    def add(self, name: str, slug: str, header: Sequence[str], rows: Sequence[Sequence], formats=(),
+            row_formats=(), keys: int = 1) -> None:
+        """Add a sheet; Fraction cells become floats (ints when integral) and are recorded in ``Exact``
+        under the row's label (its first ``keys`` cells, space-separated) and the column header."""
+        if not rows:
+            return
+        out = []
+        for i, row in enumerate(rows):
+            cells = []
+            for j, c in enumerate(row):
+                if isinstance(c, Fraction):
+                    label = " ".join(str(x) for x in row[:keys])
+                    self.exact.append((name, f"{_column(j)}{i + 2}", label, header[j], fraction_text(c)))
+                    c = int(c) if c.denominator == 1 else float(c)
+                cells.append(c)
+            out.append(tuple(cells))
+        self.sheets.append(Sheet(name, slug, tuple(header), tuple(out), tuple(formats), tuple(row_formats)))
 
 
-def _cols(*names: str) -> list[str]:
-    """Headers of exact figures: each name and ``name exact``."""
-    return [h for n in names for h in (n, f"{n} exact")]
+def _column(j: int) -> str:
+    s = ""
+    j += 1
+    while j:
+        j, r = divmod(j - 1, 26)
+        s = chr(65 + r) + s
+    return s
 
 
-def par_sheets(rep: Report, ms: MathSet) -> list[Sheet]:
-    """Every table of the PAR workbook, built from the report and the parsed set.
+def _one_in(p: Fraction):
+    return None if p == 0 else Fraction(1) / p
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, distribution=None,
+               meta: Mapping[str, str] | None = None) -> list[Sheet]:
+    """Every table of the PAR workbook.
+
+    Parameters
+    ----------
+    rep : Report
+        The PAR report of ``ms``.
+    ms : MathSet
+    checks : sequence of exact.comply.Check, optional
+        The compliance table (``Compliance`` sheet).
+    distribution : optional
+        The win distribution (an object with ``win_ranges``, ``percentiles``,
+        ``max_round_win`` and ``max_round_win_probability``); adds the
+        ``Win distribution`` sheet and the max win to the summary.
+    meta : mapping, optional
+        ``version`` and ``date`` of the run (Summary).
 
     Returns
     -------
     list of Sheet
-        Summary, Symbols, Strips <set> (one per strip set), Fish weights,
-        Trigger, Ladder.  Probabilities per spin, wins in credits, RTPs as
-        fractions of 1.
+        In the order of the module docstring, ``Exact`` last.  Probabilities
+        per spin or per round as labelled, wins in credits, RTP as a fraction
+        of 1 (percent format).
     """
     model, r, a = ms.model, rep.round, rep.analysis
     bet = rep.bet
-    sheets = []
+    meta = dict(meta or {})
+    book = _Book()
 
-    rows: list[list] = [["math set", rep.set_name, None], ["fingerprint (sha256)", rep.fingerprint, None],
-                        ["bet (credits per round)", bet, None]]
-    figures = [("RTP", rep.rtp), ("mean win (credits per round)", r.mean),
-               ("variance (credits^2 per round)", r.variance)]
-    figures += [(f"RTP {k.replace('_', ' ')}", v / bet) for k, v in rep.components.items()]
-    figures += [(f"RTP free spins level {i}", w / bet) for i, w in enumerate(r.free_spins_by_level, start=1)]
-    figures += [("base spin hit frequency", a.base.hit_frequency), ("trigger probability (any)", r.trigger_probability),
-                ("initial free spins per round (q)", r.q), ("free spins played per round", r.free_spins_played)]
-    if rep.has_collect:
-        figures += [(f"P(2+ KEY) per {'base' if k == 'base' else 'free'} spin", p) for k, p in rep.key_2plus.items()]
-    rows += [[name] + _num(x) for name, x in figures]
-    rows.append(["standard deviation (bets per round, float)", rep.sd_per_bet, None])
-    rows += [[f"volatility index {int(c * 100)}% (float)", rep.volatility_index(c), None] for c in CONFIDENCE]
-    sheets.append(Sheet("Summary", "summary", ("figure", "value", "value exact"), tuple(map(tuple, rows))))
+    # ---- Summary ---------------------------------------------------------------
+    rows: list[list] = [["game", model.title or model.name, None], ["math set", rep.set_name, None],
+                        ["fingerprint (sha256 of the parsed maths)", rep.fingerprint, None]]
+    for fname, data in sorted(ms.sources.items()):
+        rows.append([f"sha256 of {fname}", _sha(data), None])
+    rows += [["tool version", meta.get("version", ""), None], ["date", meta.get("date", ""), None],
+             ["bet (credits per round)", bet, COUNT]]
+    for name, rs in ms.strips.items():
+        rows.append([f"cycle of strip set {name} (stop combinations)", math.prod(rs.lengths), COUNT])
+    rows.append(["RTP", rep.rtp, PERCENT])
+    labels = {"base_ways": "RTP base game ways pays", "base_collect": "RTP base game collect",
+              "base_scatter": "RTP base game scatter pays", "free_spins": "RTP free spins"}
+    for k, v in rep.components.items():
+        if v or k in ("base_ways", "free_spins"):
+            rows.append([labels.get(k, f"RTP {k}"), v / bet, PERCENT])
+    for i, w in enumerate(r.free_spins_by_level, start=1):
+        rows.append([f"RTP free spins level {i}", w / bet, PERCENT])
+    rows += [["mean win (credits per round)", r.mean, CREDITS], ["variance (credits^2 per round)", r.variance, CREDITS],
+             ["hit frequency of the base spin", a.base.hit_frequency, PERCENT],
+             ["hit frequency of the base spin, 1 in N", _one_in(a.base.hit_frequency), ONE_IN],
+             ["standard deviation (bets per round)", rep.sd_per_bet, TWO]]
+    rows += [[f"volatility index {int(c * 100)}% (bets)", rep.volatility_index(c), TWO] for c in CONFIDENCE]
+    if model.levels:
+        rows += [["trigger probability per base spin", r.trigger_probability, PROB],
+                 ["trigger, 1 in N", _one_in(r.trigger_probability), ONE_IN],
+                 ["free spins awarded per round (q)", r.q, PROB], ["free spins played per round", r.free_spins_played, PROB]]
+    if distribution is not None:
+        p = Fraction(distribution.max_round_win_probability)
+        rows += [["max win of a round (credits)", distribution.max_round_win, COUNT],
+                 ["max win of a round (bets)", Fraction(distribution.max_round_win, bet), TWO],
+                 ["max win probability per round", p, PROB], ["max win, 1 in N", _one_in(p), ONE_IN]]
+    book.add("Summary", "summary", ("figure", "value"), [row[:2] for row in rows], (None, None),
+             [row[2] for row in rows])
 
+    # ---- Paytable --------------------------------------------------------------
+    rows = []
+    for s in model.symbols:
+        if s.kind == PAY or s.pays:
+            rows.append([s.name, s.kind] + [s.pays[n] if n < len(s.pays) else 0 for n in range(model.reels)])
+    header = ["symbol", "class"] + [f"{n} OAK (credits)" for n in range(1, model.reels + 1)]
+    counts = []
+    for name, rs in ms.strips.items():
+        for s in model.symbols:
+            per = [sum(1 for x in reel if x == s.name) for reel in rs.reels]
+            if any(per):
+                counts.append([s.name, name] + per + [sum(per)])
+    book.add("Paytable", "paytable", header, rows, (None, None) + (COUNT,) * model.reels)
+    book.add("Symbol counts", "symbol_counts", ["symbol", "strip set"]
+             + [f"reel {i + 1}" for i in range(model.reels)] + ["total"], counts,
+             (None, None) + (COUNT,) * (model.reels + 1))
+
+    # ---- Combinations ----------------------------------------------------------
+    cycle = math.prod(ms.phase_strips(model.base_phase).lengths)
     rows = []
     for row in rep.symbol_rows():
         pays = model.symbol(row.symbol).pays
         for n, p, x in zip(row.oaks, row.oak_prob, row.rtp):
-            rows.append([row.symbol, n, pays[n - 1]] + _num(p) + _num(x))
-    sheets.append(Sheet("Symbols", "symbols", ("symbol", "OAK", "pay (credits per way)")
-                        + tuple(_cols("P(OAK) per base spin", "RTP")), tuple(map(tuple, rows))))
+            hits = p * cycle
+            rows.append([row.symbol, n, pays[n - 1], int(hits) if hits.denominator == 1 else hits, p, _one_in(p), x])
+    book.add("Combinations", "combinations",
+             ("symbol", "OAK", "pay (credits per way)", "hits per cycle", "probability per base spin", "1 in N",
+              "RTP contribution"), rows, (None, COUNT, COUNT, COUNT, PROB, ONE_IN, PERCENT), keys=2)
 
+    # ---- Features ---------------------------------------------------------------
+    levels = len(a.levels)
+    rows = []
+    for n, f in r.features.items():
+        p = r.trigger_prob[n]
+        rows.append([n, f.initial_spins, p, _one_in(p), f.mean, f.variance, f.spins, p * f.mean / bet]
+                    + [f.reach[i] for i in range(1, levels)])
+    book.add("Features", "features", (rep.scatter_name + " count", "initial free spins", "probability per base spin",
+                                      "1 in N", "feature mean win (credits)", "feature variance (credits^2)",
+                                      "feature spins", "RTP contribution")
+             + tuple(f"reach level {i + 1}" for i in range(1, levels)), rows,
+             (COUNT, COUNT, PROB, ONE_IN, CREDITS, CREDITS, TWO, PERCENT) + (PROB,) * (levels - 1))
+    rows = []
+    for lv, pa, w, reach in zip(model.levels, a.levels, r.free_spins_by_level, r.reach):
+        rows.append([lv.number, lv.threshold, lv.spins, lv.multiplier, lv.weights, pa.mean, pa.hit_frequency,
+                     reach, w / bet])
+    book.add("Levels", "levels", ("level", "KEY threshold", "spins", "multiplier", "weight table",
+                                  "mean win per spin (credits)", "hit frequency per spin", "reach per round", "RTP"),
+             rows, (COUNT, COUNT, COUNT, COUNT, None, CREDITS, PERCENT, PROB, PERCENT))
+
+    # ---- Win distribution ---------------------------------------------------------
+    if distribution is not None:
+        rows = [[Fraction(wr.from_bets) if wr.from_bets is not None else None,
+                 None if wr.to_bets is None else Fraction(wr.to_bets), wr.probability, _one_in(Fraction(wr.probability))
+                 if isinstance(wr.probability, Fraction) else None, wr.rtp] for wr in distribution.win_ranges]
+        book.add("Win distribution", "win_distribution", ("from (bets)", "to (bets)", "probability per round",
+                                                          "1 in N", "RTP contribution"),
+                 rows, (TWO, TWO, PROB, ONE_IN, PERCENT))
+        book.add("Percentiles", "percentiles", ("percentile", "round win (credits)"),
+                 [[k, v] for k, v in distribution.percentiles.items()], (None, COUNT))
+
+    # ---- Compliance, Published -----------------------------------------------------
+    if checks:
+        rows = [[c.rule.id, c.rule.jurisdiction, c.item, c.value if c.value is not None else c.value_float,
+                 c.rule.min, c.rule.max, "PASS" if c.passed else "FAIL",
+                 f"{c.rule.source}, {c.rule.section} ({c.rule.version})"] for c in checks]
+        book.add("Compliance", "compliance", ("rule", "jurisdiction", "item", "value", "min", "max", "verdict",
+                                              "source"), rows, (None, None, None, PROB, PROB, PROB, None, None))
+    facts = [f for f in rep.facts if getattr(f, "is_fact", True)]
+    if facts:
+        rows = [[f.fact, f.source, f.published, f.exact if isinstance(f.exact, Fraction) else str(f.exact),
+                 f.shown, f.status] for f in facts]
+        book.add("Published", "published", ("fact", "source", "published", "exact", "exact, as printed", "verdict"),
+                 rows)
+
+    # ---- Strips, Fish weights ---------------------------------------------------------
     for name, rs in ms.strips.items():
         rows = [[i] + [reel[i] if i < len(reel) else None for reel in rs.reels] for i in range(max(rs.lengths))]
-        sheets.append(Sheet(f"Strips {name}", f"strips_{name}",
-                            ("position",) + tuple(f"reel{j + 1}" for j in range(len(rs.reels))),
-                            tuple(map(tuple, rows))))
-
+        book.add(f"Strips {name}", f"strips_{name}", ("position",) + tuple(f"reel{j + 1}" for j in range(len(rs.reels))),
+                 rows, (COUNT,))
     rows = []
     for s in model.of_kind(FISH):
         for table, w in s.weights.items():
             total = sum(w)
             for v, wi in zip(s.values, w):
-                rows.append([s.name, table, v, wi] + _num(Fraction(wi, total)))
-    sheets.append(Sheet("Fish weights", "fish_weights", ("symbol", "table", "value (credits)", "weight")
-                        + tuple(_cols("probability")), tuple(map(tuple, rows))))
+                rows.append([s.name, table, v, wi, Fraction(wi, total)])
+    book.add("Fish weights", "fish_weights", ("symbol", "table", "value (credits)", "weight", "probability"), rows,
+             (None, None, COUNT, COUNT, PROB))
 
-    levels = len(a.levels)
-    rows = []
-    for n, f in r.features.items():
-        p = r.trigger_prob[n]
-        rows.append([n, f.initial_spins] + _num(p) + _num(f.mean) + _num(f.variance) + _num(f.spins)
-                    + _num(f.keys) + _num(p * f.mean / bet)
-                    + [c for i in range(1, levels) for c in _num(f.reach[i])])
-    sheets.append(Sheet("Trigger", "trigger", (rep.scatter_name + " count", "initial free spins")
-                        + tuple(_cols("probability per base spin", "feature mean win", "feature variance",
-                                      "feature spins", "feature KEY", "RTP contribution",
-                                      *(f"reach level {i + 1}" for i in range(1, levels)))),
-                        tuple(map(tuple, rows))))
-
-    rows = []
-    for lv, pa, w, reach in zip(model.levels, a.levels, r.free_spins_by_level, r.reach):
-        rows.append([lv.number, lv.threshold, lv.spins, lv.multiplier, lv.weights] + _num(pa.mean)
-                    + _num(pa.hit_frequency) + _num(pa.key_2plus) + _num(reach) + _num(w / bet))
-    sheets.append(Sheet("Ladder", "ladder", ("level", "KEY threshold", "spins", "multiplier", "weight table")
-                        + tuple(_cols("mean win per spin", "hit frequency", "P(2+ KEY) per spin",
-                                      "reach per round", "RTP")), tuple(map(tuple, rows))))
-    return sheets
+    book.sheets.append(Sheet("Exact", "exact", ("sheet", "cell", "row", "column", "exact value (p/q)"),
+                             tuple(book.exact)))
+    return book.sheets
 
 
 # --------------------------------------------------------------------------
@@ -171,12 +322,20 @@ def xlsx_bytes(sheets: list[Sheet]) -> bytes:
         ws.append(list(sh.header))
         for cell in ws[1]:
             cell.font = Font(bold=True)
-        for row in sh.rows:
+        for i, row in enumerate(sh.rows):
             for c in row:
                 if isinstance(c, str) and len(c) > XLSX_CELL_LIMIT:
                     raise ValueError(f"an exact value of sheet {sh.name!r} has {len(c)} characters, more than "
                                      f"an XLSX cell holds; use --csv")
             ws.append(list(row))
+            for j, fmt in enumerate(sh.formats):
+                if fmt and isinstance(row[j] if j < len(row) else None, (int, float)):
+                    ws.cell(row=i + 2, column=j + 1).number_format = fmt
+            if i < len(sh.row_formats) and sh.row_formats[i] and isinstance(row[-1], (int, float)):
+                ws.cell(row=i + 2, column=len(row)).number_format = sh.row_formats[i]
+        for j, h in enumerate(sh.header):
+            width = max([len(str(h))] + [len(str(r[j])) for r in sh.rows[:200] if j < len(r) and r[j] is not None])
+            ws.column_dimensions[_column(j)].width = min(max(10, width + 2), 70)
         ws.freeze_panes = "A2"
     buf = io.BytesIO()
     wb.save(buf)

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
+from math import prod
 from fractions import Fraction
 
 import openpyxl
@@ -9,9 +12,11 @@ import pytest
 
 from exact.cli import main
 from exact.engine import analyse
+from exact.comply import comply, load_rules
 from exact.export import par_sheets
 from exact.report import build_report
 from markov.round import round_result
+from proofs.facts import check_facts
 from strips.loader import load_math_set
 from test_proofs_sets import write_random_set
 
@@ -38,42 +43,48 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
     ms = load_math_set(str(math_set))
     an = analyse(ms)
     rr = round_result(ms.model, an.base, an.levels)
-    assert wb.sheetnames == ["Summary", "Symbols", "Strips base", "Strips bonus", "Fish weights", "Trigger", "Ladder"]
+    # "Published" is there when the set publishes facts (the rules-page game's facts on this random set)
+    assert [n for n in wb.sheetnames if n != "Published"] == [
+        "Summary", "Paytable", "Symbol counts", "Combinations", "Features", "Levels", "Compliance", "Strips base",
+        "Strips bonus", "Fish weights", "Exact"]
 
-    # every cell equals the tables the writer was given: numbers as numbers, exact as "p/q" text
-    sheets = par_sheets(build_report(ms), ms)
-    for sh in sheets:
-        header, rows = _sheet_rows(wb[sh.name])
-        assert tuple(header) == sh.header
-        assert len(rows) == len(sh.rows)
-        for got, want in zip(rows, sh.rows):
-            for g, w in zip(got, want):
-                if isinstance(w, float):                # an integral float reads back as an int cell
-                    assert isinstance(g, (int, float)) and not isinstance(g, bool), (sh.name, g, w)
-                    # openpyxl writes 16 significant digits (Excel keeps 15); the exact column is exact
-                    assert g == pytest.approx(w, rel=1e-15, abs=0)
-                else:
-                    assert type(g) is type(w) and g == w, (sh.name, g, w)
-        # every "X exact" column holds the exact form of the number beside it
-        for j, h in enumerate(header):
-            if h.endswith(" exact"):
-                for row in rows:
-                    if row[j] is not None:
-                        assert isinstance(row[j - 1], (int, float)) and isinstance(row[j], str)
-                        assert float(Fraction(row[j])) == pytest.approx(row[j - 1], rel=1e-15, abs=0)
+    # every exact figure: a numeric cell in its sheet, its "p/q" in the Exact sheet, both the same number
+    header, rows = _sheet_rows(wb["Exact"])
+    assert header == ["sheet", "cell", "row", "column", "exact value (p/q)"] and len(rows) > 100
+    exact = {}
+    for sheet, cell, label, column, value in rows:
+        x = Fraction(value)
+        got = wb[sheet][cell].value
+        assert isinstance(got, (int, float)) and not isinstance(got, bool), (sheet, cell, got)
+        assert got == pytest.approx(float(x), rel=1e-15, abs=0), (sheet, cell)
+        exact[sheet, label, column] = x
 
     # and the figures are the engine's, computed independently here
-    header, rows = _sheet_rows(wb["Summary"])
-    summary = {r[0]: r for r in rows}
-    assert Fraction(summary["RTP"][2]) == rr.rtp and summary["RTP"][1] == float(rr.rtp)
-    assert Fraction(summary["variance (credits^2 per round)"][2]) == rr.variance
-    assert summary["bet (credits per round)"][1] == 10
-    header, rows = _sheet_rows(wb["Trigger"])
+    assert exact["Summary", "RTP", "value"] == rr.rtp
+    assert exact["Summary", "variance (credits^2 per round)", "value"] == rr.variance
+    assert wb["Summary"]["B2"].value  # the game's title or name
+    summary = {r[0]: (r[1], c) for r, c in zip(_sheet_rows(wb["Summary"])[1],
+                                                 [wb["Summary"].cell(row=i + 2, column=2) for i in range(999)])}
+    rtp_cell = summary["RTP"][1]
+    assert rtp_cell.number_format.endswith("%")
+    assert summary["bet (credits per round)"][0] == 10
+    assert summary["cycle of strip set base (stop combinations)"][0] == prod(ms.strips["base"].lengths)
+    for name, data in ms.sources.items():
+        assert summary[f"sha256 of {name}"][0] == hashlib.sha256(data).hexdigest()
+    header, rows = _sheet_rows(wb["Combinations"])
+    cycle = prod(ms.strips["base"].lengths)
+    assert rows
+    for row in rows:
+        d = _by_header(header, row)
+        p = an.base.oak_prob[d["symbol"]][d["OAK"] - 1]
+        assert d["hits per cycle"] == p * cycle and isinstance(d["hits per cycle"], int)
+        assert exact["Combinations", f"{d['symbol']} {d['OAK']}", "probability per base spin"] == p
+    header, rows = _sheet_rows(wb["Features"])
     for row in rows:
         d = _by_header(header, row)
         n = d["FS count"]
-        assert Fraction(d["probability per base spin exact"]) == an.base.by_scatter.prob[n]
-        assert Fraction(d["feature mean win exact"]) == rr.features[n].mean
+        assert exact["Features", str(n), "probability per base spin"] == an.base.by_scatter.prob[n]
+        assert exact["Features", str(n), "feature mean win (credits)"] == rr.features[n].mean
         assert d["initial free spins"] == ms.model.initial_spins(n)
     header, rows = _sheet_rows(wb["Strips base"])
     reels = ms.strips["base"].reels
@@ -86,16 +97,49 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
         sym = ms.model.symbol(d["symbol"])
         w = sym.weights[d["table"]]
         assert d["weight"] == w[sym.values.index(d["value (credits)"])]
-        assert Fraction(d["probability exact"]) == Fraction(d["weight"], sum(w))
-    header, rows = _sheet_rows(wb["Ladder"])
-    assert [Fraction(_by_header(header, r)["mean win per spin exact"]) for r in rows] == [pa.mean for pa in an.levels]
+    header, rows = _sheet_rows(wb["Levels"])
+    assert [exact["Levels", str(r[0]), "mean win per spin (credits)"] for r in rows] == [pa.mean for pa in an.levels]
+    header, rows = _sheet_rows(wb["Compliance"])
+    assert {_by_header(header, r)["jurisdiction"] for r in rows} >= {"gli-11", "au-nz"}
+
+
+def test_workbook_figures_equal_the_json_report(math_set, tmp_path, capsys):
+    """Round trip: the Summary's exact figures are the JSON report's."""
+    out = tmp_path / "par.xlsx"
+    assert main(["export", "--set", str(math_set), "--xlsx", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["--set", str(math_set), "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    wb = openpyxl.load_workbook(out)
+    exact = {(r[0], r[2]): Fraction(r[4]) for r in list(wb["Exact"].iter_rows(values_only=True))[1:]
+             if r[0] == "Summary"}
+    assert exact["Summary", "RTP"] == Fraction(rep["rtp"])
+    assert exact["Summary", "mean win (credits per round)"] == Fraction(rep["mean_win"])
+    assert exact["Summary", "variance (credits^2 per round)"] == Fraction(rep["variance"])
+    assert exact["Summary", "hit frequency of the base spin"] == Fraction(rep["hit_frequency_base"])
+    assert exact["Summary", "RTP free spins"] == Fraction(rep["components"]["free_spins"]) / rep["bet"]
+
+
+def test_a_game_without_fish_or_free_spins_leaves_those_sheets_out(tmp_path, capsys):
+    from test_comply import rare_set
+    d = rare_set(tmp_path / "s", 12)
+    out = tmp_path / "par.xlsx"
+    assert main(["export", "--set", str(d), "--xlsx", str(out)]) == 0
+    names = openpyxl.load_workbook(out).sheetnames
+    assert "Fish weights" not in names and "Features" not in names and "Levels" not in names
+    assert {"Summary", "Paytable", "Combinations", "Compliance", "Strips base", "Exact"} <= set(names)
 
 
 def test_csv_tables_round_trip(math_set, tmp_path, capsys):
     out = tmp_path / "tables"
     assert main(["export", "--set", str(math_set), "--csv", str(out)]) == 0
     ms = load_math_set(str(math_set))
-    sheets = par_sheets(build_report(ms), ms)
+    with open(out / "summary.csv", newline="") as f:
+        meta = {r[0]: r[1] for r in csv.reader(f)}
+    rep = build_report(ms, check_facts)
+    sheets = par_sheets(rep, ms, checks=comply(ms, load_rules()),
+                        meta={"version": meta["tool version"], "date": meta["date"]})
+    assert {f"{sh.slug}.csv" for sh in sheets} == {p.name for p in out.iterdir()}
     for sh in sheets:
         with open(out / f"{sh.slug}.csv", newline="") as f:
             rows = list(csv.reader(f))

@@ -1,7 +1,11 @@
 """``rtp export``: the PAR sheet as an XLSX workbook or CSV tables."""
 from __future__ import annotations
 
+import datetime
+
+from exact import __version__
 from exact.cli.args import UsageError, add_set_argument
+from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
 from exact.report import build_report
@@ -14,6 +18,8 @@ def add_arguments(p) -> None:
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument("--xlsx", metavar="FILE", help="write the PAR workbook to FILE (.xlsx)")
     out.add_argument("--csv", metavar="DIR", help="write one CSV file per table into DIR")
+    p.add_argument("--rules", metavar="FILE", default=None,
+                   help="a jurisdiction rules file of your own for the Compliance sheet (see rtp comply)")
 
 
 def run(args) -> int:
@@ -24,7 +30,10 @@ def run(args) -> int:
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
                         ".xlsx" if kind == "xlsx" else None)
     try:
-        sheets = par_sheets(build_report(ms, check_facts), ms)
+        rep = build_report(ms, check_facts)
+        checks = comply(ms, load_rules(args.rules), analysis=rep.analysis, round=rep.round)
+        meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+        sheets = par_sheets(rep, ms, checks=checks, meta=meta)
         data = xlsx_bytes(sheets) if kind == "xlsx" else csv_files(sheets)
     except ValueError as e:
         raise UsageError(f"rtp export: {ms.name}: {e}") from None
