@@ -601,6 +601,84 @@ def marginal(joint: dict, axis: int) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class SpinTerms:
+    """The product-term machinery of one phase's spin: per-reel tables, terms, distinct factors, read-out weights.
+
+    Attributes
+    ----------
+    tables : list of ReelTables, one per reel
+    terms : list of Term
+    dedupes : list, one per reel
+        :func:`distinct_factors` of each reel's term factors.
+    total : int
+        Stop combinations times prod s_r^2 (the divisor of every read-out).
+    d : int
+        Fish scale D.
+    multiplier : int
+        The phase's win multiplier.
+    iu, ju : ndarray, shape (n_pairs,), int
+        The (t, u) pairs, t <= u.
+    w1, w2 : ndarray, shape (n_pairs,), object
+        First- and second-moment weights over the pairs (:func:`read_moments`).
+    """
+
+    tables: list
+    terms: list
+    dedupes: list
+    total: int
+    d: int
+    multiplier: int
+    iu: np.ndarray
+    ju: np.ndarray
+    w1: np.ndarray
+    w2: np.ndarray
+
+
+def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None) -> SpinTerms:
+    """The per-reel tables, product terms and read-out weights of one spin of ``phase`` (module docstring).
+
+    ``shared`` caches the parts that depend on the strips only (as in :func:`analyse_phase`).
+
+    Raises
+    ------
+    ValueError
+        If a FISH symbol on the phase's strips has no weight table for the phase.
+    """
+    model = ms.model
+    shared = {} if shared is None else shared
+    strips = ms.phase_strips(phase)
+    d = fish_scale(model, phase.weights)
+    dm = multiplier_scale(model, phase.weights)
+    # the drawn WILD multiplier tables of the phase shape the ways factors: part of the cache key
+    drawn = tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in model.of_kind(WILD)
+                  if s.has_random_multiplier)
+    key = ("structure", phase.strips, d, dm, drawn)
+    if key in shared:   # same strips, scales and multiplier tables: only the fish moments differ
+        tables, terms, dedupes = shared[key]
+        mean, var = fish_moments_scaled(model, phase.weights, d)
+        _check_weights(model, tables, phase.weights)
+        tables = [dataclasses.replace(t, fish_mean=_dot(mean, t.counts), fish_var=_dot(var, t.counts))
+                  for t in tables]
+    else:
+        tables = [reel_tables(model, s, phase.weights, d, dm) for s in strips.codes]
+        terms = product_terms(model, tables, d)
+        dedupes = [distinct_factors(*term_factors(model, terms, r, t), wild_tags(model, terms, r, t))
+                   for r, t in enumerate(tables)]
+        shared[key] = (tables, terms, dedupes)
+    # every factor of reel r carries s_r: the second-moment products carry prod s_r^2 (1 without
+    # drawn WILD multipliers), divided out with the number of stop combinations
+    total = prod(t.stops for t in tables) * prod(t.scale for t in tables) ** 2
+    mult = phase.multiplier
+
+    iu, ju = np.triu_indices(len(terms))
+    a = np.array([term.coef for term in terms], dtype=object)
+    w1 = np.where(iu == 0, a[ju], 0).astype(object)                       # row 0: E[g_u]
+    w2 = (a[iu] * a[ju] * np.where(iu == ju, 1, 2)).astype(object)       # sum over t <= u
+    return SpinTerms(tables=tables, terms=terms, dedupes=dedupes, total=total, d=d, multiplier=mult,
+                     iu=iu, ju=ju, w1=w1, w2=w2)
+
+
 def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> PhaseAnalysis:
     """Exact analysis of one spin of ``phase`` over all stop combinations.
 
@@ -636,35 +714,9 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
         return analyse_lines_phase(ms, phase)
     refuse_ways_rules(model)
     shared = {} if shared is None else shared
-    strips = ms.phase_strips(phase)
-    d = fish_scale(model, phase.weights)
-    dm = multiplier_scale(model, phase.weights)
-    # the drawn WILD multiplier tables of the phase shape the ways factors: part of the cache key
-    drawn = tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in model.of_kind(WILD)
-                  if s.has_random_multiplier)
-    key = ("structure", phase.strips, d, dm, drawn)
-    if key in shared:   # same strips, scales and multiplier tables: only the fish moments differ
-        tables, terms, dedupes = shared[key]
-        mean, var = fish_moments_scaled(model, phase.weights, d)
-        _check_weights(model, tables, phase.weights)
-        tables = [dataclasses.replace(t, fish_mean=_dot(mean, t.counts), fish_var=_dot(var, t.counts))
-                  for t in tables]
-    else:
-        tables = [reel_tables(model, s, phase.weights, d, dm) for s in strips.codes]
-        terms = product_terms(model, tables, d)
-        dedupes = [distinct_factors(*term_factors(model, terms, r, t), wild_tags(model, terms, r, t))
-                   for r, t in enumerate(tables)]
-        shared[key] = (tables, terms, dedupes)
-    # every factor of reel r carries s_r: the second-moment products carry prod s_r^2 (1 without
-    # drawn WILD multipliers), divided out with the number of stop combinations
-    total = prod(t.stops for t in tables) * prod(t.scale for t in tables) ** 2
-    mult = phase.multiplier
-
-    n_terms = len(terms)
-    iu, ju = np.triu_indices(n_terms)
-    a = np.array([term.coef for term in terms], dtype=object)
-    w1 = np.where(iu == 0, a[ju], 0).astype(object)                       # row 0: E[g_u]
-    w2 = (a[iu] * a[ju] * np.where(iu == ju, 1, 2)).astype(object)       # sum over t <= u
+    st = spin_terms(ms, phase, shared)
+    tables, terms, dedupes, total, d, mult = st.tables, st.terms, st.dedupes, st.total, st.d, st.multiplier
+    n_terms, iu, ju, w1, w2 = len(terms), st.iu, st.ju, st.w1, st.w2
 
     scatter_pays = any(s.pays and any(s.pays) for s in model.of_kind(SCATTER))
     # split by the scatter count and by the KEY count; with scatter pays, by both jointly

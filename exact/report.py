@@ -14,14 +14,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Mapping
 
-from exact.engine import GameAnalysis, analyse
+from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
+from exact.engine import GameAnalysis
 from strips.model import Finding, MathSet
-from markov.round import RoundResult, round_result
+from markov.round import RoundResult
 from strips import published as pub
 from strips.fingerprint import fingerprint
 from strips.published import applies_to
@@ -110,6 +111,8 @@ class Report:
     def cycle(self, strip_set: str) -> int:
         """Stop combinations of one strip set: the product of its reel lengths (the full cycle)."""
         return math.prod(self.reel_lengths[strip_set])
+    modes: Mapping[str, "ModeResult"] = field(default_factory=dict)
+    buys: Mapping[str, "BuyResult"] = field(default_factory=dict)
 
     # ---- derived exact figures ------------------------------------------------
     @property
@@ -121,8 +124,13 @@ class Report:
     def components(self) -> dict[str, Fraction]:
         """Credits per round: base ways, base collect, base scatter pays, free spins (sum = mean win)."""
         r = self.round
-        return {"base_ways": r.base_ways, "base_collect": r.base_collect,
-                "base_scatter": self.analysis.base.scatter_mean, "free_spins": r.free_spins}
+        out = {"base_ways": r.base_ways, "base_collect": r.base_collect,
+               "base_scatter": self.analysis.base.scatter_mean, "free_spins": r.free_spins}
+        if r.respin_prob:
+            out["respin"] = r.respin
+        if r.wheels:
+            out["wheel"] = r.wheel
+        return out
 
     @property
     def key_2plus(self) -> dict[str, Fraction]:
@@ -170,8 +178,8 @@ def build_report(ms: MathSet, checker=None) -> Report:
     ValueError
         If the set's strips and game file disagree (see :func:`exact.engine.analyse`).
     """
-    analysis = analyse(ms)
-    rr = round_result(ms.model, analysis.base, analysis.levels)
+    default = analyse_mode(ms)
+    analysis, rr = default.analysis, default.round
     trig, keys, facts = {}, {}, ()
     if checker is not None and applies_to(ms):
         facts = tuple(checker(ms, analysis))
@@ -191,7 +199,8 @@ def build_report(ms: MathSet, checker=None) -> Report:
                               + tuple(w for w in ms.model.of_kind("wild") if w.pays)},
                  scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
                  has_collect=bool(ms.model.of_kind("key")), facts=facts, paylines=len(ms.model.paylines),
-                 reel_lengths={k: rs.lengths for k, rs in ms.strips.items()})
+                 reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
+                 modes=analyse_modes(ms, default), buys=analyse_buys(ms, default))
     return rep
 
 
@@ -269,7 +278,8 @@ def report_text(rep: Report, digits: int = 6) -> str:
     add(f"mean win     {decimal_text(r.mean, digits)} credits per round")
     add("")
     labels = {"base_ways": "base game line pays" if rep.paylines else "base game ways pays", "base_collect": "base game collect",
-              "base_scatter": "base game scatter pays", "free_spins": "free spins"}
+              "base_scatter": "base game scatter pays", "free_spins": "free spins",
+              "respin": "respin pays", "wheel": "prize wheels (their free spins included)"}
     rows = [[labels[k], decimal_text(v, digits), percent(v / rep.bet, digits)] for k, v in rep.components.items()
             if v or k == "base_ways" or (k == "free_spins" and r.features) or (k == "base_collect" and rep.has_collect)]
     if len(r.free_spins_by_level) > 1:
@@ -362,6 +372,7 @@ def report_text(rep: Report, digits: int = 6) -> str:
         add("PUBLISHED FACTS OF THE RULES PAGE (rtp check lists each)")
         add(f"{len(checked) - len(failed)} of {len(checked)} pass" + (f"; {len(failed)} FAIL:" if failed else ""))
         out += [f"  FAIL {f.fact} [{f.source}]: published {f.published}, here {f.shown}" for f in failed]
+    out += bonus_text(rep, digits)
     if rep.findings:
         add("")
         add("FINDINGS (strip rules of rules-page section 3)")
@@ -435,6 +446,7 @@ def report_json(rep: Report, digits: int = 6) -> dict:
                     for n, (p, q) in rep.published_trigger.items()},
         "key_2plus": {k: {"probability": p.text, "pass": p.passes} for k, p in rep.published_key_2plus.items()},
     }
+    out.update(bonus_json(rep))
     out["findings"] = [str(f) for f in rep.findings]
     if rep.facts:
         checked = [f for f in rep.facts if f.is_fact]
@@ -446,3 +458,85 @@ def published_ok(rep: Report) -> bool:
     """True when every published figure printed in the report and every fact of ``rtp check`` passes."""
     return all(p.passes and q.passes for p, q in rep.published_trigger.values()) and \
         all(p.passes for p in rep.published_key_2plus.values()) and not any(f.failed for f in rep.facts)
+
+
+# ---------------------------------------------------------------------------
+# issue 16: bet modes, buys, respins, wheels (text and JSON)
+# ---------------------------------------------------------------------------
+def _pair(d: dict, key: str, x: Fraction) -> None:
+    d[key] = fraction_text(x)
+    d[key + "_float"] = float(x)
+
+
+def bonus_text(rep: Report, digits: int = 6) -> list[str]:
+    """The BET MODES, BOUGHT FEATURES and PRIZE WHEELS sections (empty for a game with none)."""
+    out: list[str] = []
+    if len(rep.modes) > 1 or any(m.round.respin_prob for m in rep.modes.values()):
+        out += ["", "BET MODES (every figure per round of the mode; RTP = mean win / cost)"]
+        rows = []
+        for m in rep.modes.values():
+            r = m.round
+            rows.append([m.name, str(m.cost), percent(m.rtp, digits), decimal_text(r.mean, 4),
+                         f"{math.sqrt(m.variance) / m.cost:.4f}", one_in(r.trigger_probability) if r.features else "",
+                         one_in(r.respin_prob) if r.respin_prob else "", percent(r.respin / m.cost, 4) if r.respin_prob else "",
+                         percent(r.wheel / m.cost, 4) if r.wheels else ""])
+        out += table_lines(["mode", "cost", "RTP", "mean win", "sd/cost", "free spins", "respin",
+                            "respin RTP", "wheel RTP"], rows)
+        for m in rep.modes.values():
+            out.append(f"  {m.name}: RTP exact {_short(fraction_text(m.rtp))}, variance {decimal_text(m.variance, 2)} credits^2 per round")
+    if rep.buys:
+        out += ["", "BOUGHT FEATURES (the free spins as after the trigger; no base spin, no wheel)"]
+        rows = [[b.name, str(b.cost), str(b.trigger), str(b.feature.initial_spins), percent(b.rtp, digits),
+                 decimal_text(b.feature.mean, 4), f"{math.sqrt(b.variance) / b.cost:.4f}"] for b in rep.buys.values()]
+        out += table_lines(["buy", "cost", "trigger", "spins", "RTP", "mean win", "sd/cost"], rows)
+        out += [f"  WARNING: {b.warning} ({percent(b.rtp, 4)} vs {percent(b.mode_rtp, 4)})"
+                for b in rep.buys.values() if b.warning]
+    if rep.round.wheels:
+        out += ["", "PRIZE WHEELS (default mode, per round; a wheel's share includes the free spins it awards)"]
+        for w in rep.round.wheels.values():
+            out.append(f"{w.name}: starts {one_in(w.prob)} rounds ({decimal_text(w.prob, 8)}), "
+                       f"RTP share {percent(w.mean / rep.bet, digits)} (exact {_short(fraction_text(w.mean / rep.bet))})")
+            rows = [[text, decimal_text(p, 10), one_in(p)] for text, p in w.awards.items()]
+            out += ["  " + line for line in table_lines(["award", "probability per round", "odds"], rows)]
+    return out
+
+
+def _short(exact: str) -> str:
+    if len(exact) <= 60:
+        return exact
+    num, _, den = exact.partition("/")
+    return f"{num[:20]}.../{den[:20]}... ({len(num)}/{len(den)} digits; full: --json)"
+
+
+def bonus_json(rep: Report) -> dict:
+    """JSON keys ``modes``, ``buy`` and ``wheel`` (issue 16; exact figures as "p/q" strings)."""
+    out: dict = {"modes": {}, "buy": {}, "wheel": {}}
+    for m in rep.modes.values():
+        r = m.round
+        d: dict = {"cost": m.cost}
+        _pair(d, "rtp", m.rtp)
+        _pair(d, "variance", m.variance)
+        _pair(d, "mean_win", r.mean)
+        _pair(d, "trigger_any", r.trigger_probability)
+        if r.respin_prob:
+            d["respin"] = {}
+            _pair(d["respin"], "probability", r.respin_prob)
+            _pair(d["respin"], "rtp", r.respin / m.cost)
+        if r.wheels:
+            _pair(d, "wheel_rtp", r.wheel / m.cost)
+        out["modes"][m.name] = d
+    for b in rep.buys.values():
+        d = {"cost": b.cost, "trigger": b.trigger, "initial_spins": b.feature.initial_spins}
+        _pair(d, "rtp", b.rtp)
+        _pair(d, "variance", b.variance)
+        _pair(d, "mean_win", b.feature.mean)
+        if b.warning:
+            d["warning"] = b.warning
+        out["buy"][b.name] = d
+    for w in rep.round.wheels.values():
+        d = {}
+        _pair(d, "rtp", w.mean / rep.bet)
+        _pair(d, "probability", w.prob)
+        d["awards"] = {text: fraction_text(p) for text, p in w.awards.items()}
+        out["wheel"][w.name] = d
+    return out

@@ -24,14 +24,14 @@ chain (:mod:`markov.retrigger`, one level) for a game with a retrigger table.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence
 
 from strips.model import GameModel
-from markov.moments import PhaseAnalysis
+from markov.moments import CountSplit, PhaseAnalysis
 from markov import retrigger
-from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, ladder_of
+from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, ladder_of, validate_split
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,11 @@ class RoundResult:
     initial_free_spins: Fraction = ZERO
     retrigger_per_spin: Fraction = ZERO
     retrigger_cap: int | None = None
+    # issue 16: the respin of a mode and the prize wheels (see markov.bonus)
+    respin: Fraction = ZERO
+    wheel: Fraction = ZERO
+    respin_prob: Fraction = ZERO
+    wheels: Mapping[str, "object"] = field(default_factory=dict)
 
     @property
     def variance(self) -> Fraction:
@@ -135,7 +140,8 @@ def scale_feature(f: FeatureResult, m: int) -> FeatureResult:
                                win_by_level=tuple(w * m for w in f.win_by_level))
 
 
-def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis]) -> RoundResult:
+def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
+                 split: CountSplit | None = None) -> RoundResult:
     """Exact mean, second moment and splits of a game round.
 
     Parameters
@@ -165,6 +171,11 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         infinite-feature error of :mod:`markov.retrigger` (E[R] >= 1 without
         a cap).
 
+    split : CountSplit, optional
+        The round's win before its features (B, or B plus a respin's pays,
+        issue 16) split by the trigger-scatter count that starts the free
+        spins; default ``base.by_scatter``.
+
     Notes
     -----
     Source: rules page sections 2, 10 and 11; issue 9 (retrigger).
@@ -173,7 +184,10 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     if base.ways_mean + base.collect_mean + base.scatter_mean != base.mean:
         raise ValueError(f"base ways mean {base.ways_mean} + collect mean {base.collect_mean} + scatter "
                          f"mean {base.scatter_mean} differ from the base mean {base.mean}")
-    split = base.trigger_split     # by the count that awards free spins (issue 15 trigger_reels)
+    if split is None:
+        split = base.trigger_split     # by the count that awards free spins (issue 15 trigger_reels)
+    else:
+        validate_split(split, "round split before the features")
     counts = range(len(split.prob))
     if not model.trigger:   # a game without free spins: the round is the base spin
         features, n_levels, extra, cap = {}, 0, ZERO, None
@@ -197,8 +211,8 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     base_feature = sum((split.win[n] * f.mean for n, f in features.items()), ZERO)
     return RoundResult(
         bet=model.bet,
-        mean=base.mean + free_spins,
-        second=base.second + 2 * base_feature + expect(lambda n, f: f.second),
+        mean=split.mean + free_spins,
+        second=split.second + 2 * base_feature + expect(lambda n, f: f.second),
         base_ways=base.ways_mean,
         base_collect=base.collect_mean,
         free_spins=free_spins,

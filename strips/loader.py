@@ -24,6 +24,7 @@ import dataclasses
 import io
 import re
 import tomllib
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,18 @@ from strips.errors import MathSetError
 from strips.model import (
     COMBINATION,
     EVALUATIONS,
+    AWARD_KINDS,
+    CREDITS,
+    DEFAULT_MODE,
+    FREE_SPINS,
+    JACKPOT,
+    Award,
+    Buy,
+    Gamble,
+    Mode,
+    PrizeTable,
+    Respin,
+    Wheel,
     FISH,
     KEY,
     LINES,
@@ -153,14 +166,30 @@ def load_math_set(spec: str | Path | None = None) -> MathSet:
     strips: dict[str, ReelStrips] = {}
     findings: list[Finding] = []
     sources = {GAME_FILE: game_bytes}
+    loaded: dict[tuple[str, str], ReelStrips] = {}   # (strip set, file) -> strips, each file read once
     for set_name, file_name in model.strip_files.items():
-        path = directory / file_name
-        data = _read_bytes(path)
-        sources[file_name] = data
-        rs, found = parse_strips(data, str(path), model, set_name)
-        strips[set_name] = rs
-        findings.extend(found)
-    return MathSet(name=name, model=model, strips=strips, findings=tuple(findings), sources=sources)
+        strips[set_name] = loaded[set_name, file_name] = _load_strips(directory, file_name, model, set_name,
+                                                                      sources, findings)
+    mode_strips = {}
+    for mode in model.modes:   # issue 16: the strip sets a bet mode uses instead
+        mode_strips[mode.name] = {}
+        for set_name, file_name in mode.strips.items():
+            if (set_name, file_name) not in loaded:
+                loaded[set_name, file_name] = _load_strips(directory, file_name, model, set_name, sources, findings)
+            mode_strips[mode.name][set_name] = loaded[set_name, file_name]
+    return MathSet(name=name, model=model, strips=strips, findings=tuple(findings), sources=sources,
+                   mode_strips=mode_strips)
+
+
+def _load_strips(directory: Path, file_name: str, model: GameModel, set_name: str,
+                 sources: dict, findings: list) -> ReelStrips:
+    """Read and parse one strip CSV; its bytes go into ``sources``, its soft findings into ``findings``."""
+    path = directory / file_name
+    data = _read_bytes(path)
+    sources[file_name] = data
+    rs, found = parse_strips(data, str(path), model, set_name)
+    findings.extend(found)
+    return rs
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -517,12 +546,14 @@ def parse_game(data: bytes, file: str) -> GameModel:
             if tn not in tables:   # a table no phase uses is a rule the file cannot mean: refuse it
                 raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
                               f"(the phases use {', '.join(dict.fromkeys(tables))})")
-    _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines"), "table")
+    _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines") + BONUS_TABLES,
+                    "table")
     symbols, extra = _catalogue_rules(t, doc, symbols, reels, rows, trigger, levels)
-    return GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
-                     strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
-                     free_spin_strips=fs_strips, levels=tuple(levels), title=title,
-                     retrigger=retrigger, retrigger_cap=retrigger_cap, **extra)
+    model = GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
+                      strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
+                      free_spin_strips=fs_strips, levels=tuple(levels), title=title,
+                      retrigger=retrigger, retrigger_cap=retrigger_cap, **extra)
+    return parse_bonus_rules(t, doc, model)
 
 
 #: The keys each symbol class may have; any other key is a rule the schema cannot express.
@@ -731,19 +762,20 @@ def _refuse_unknown(t: "_Toml", table: dict, path: tuple, known: tuple, what: st
                           f"(supported: {', '.join(known)})")
 
 
-def _count_table(t: "_Toml", fs: dict, key: str, what: str) -> tuple[tuple[int, int], ...]:
-    """Parse ``{ 3 = 10, 4 = 15 }``: scatter count -> spins, ascending."""
-    table = t.get(fs, ("free_spins",), key, dict)
+def _count_table(t: "_Toml", fs: dict, key: str, what: str, path: tuple = ("free_spins",),
+                 kind=int) -> tuple[tuple[int, Any], ...]:
+    """Parse ``{ 3 = 10, 4 = 15 }``: scatter count -> spins (or another value of ``kind``), ascending."""
+    table = t.get(fs, path, key, dict)
     pairs = []
     for k in table:
         if not k.isdigit() or int(k) < 1:
-            raise t.error(("free_spins", key, k), f"{key} keys must be scatter counts >= 1")
-        v = t.get(table, ("free_spins", key), k, int)
-        if v < 1:
-            raise t.error(("free_spins", key, k), f"{what} must be >= 1")
+            raise t.error(path + (key, k), f"{key} keys must be scatter counts >= 1")
+        v = t.get(table, path + (key,), k, kind)
+        if kind is int and v < 1:
+            raise t.error(path + (key, k), f"{what} must be >= 1")
         pairs.append((int(k), v))
     if not pairs:
-        raise t.error(("free_spins", key), "is empty")
+        raise t.error(path + (key,), "is empty")
     return tuple(sorted(pairs))
 
 
@@ -941,3 +973,193 @@ def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Find
                 else:
                     length = 0
     return out
+
+
+# --------------------------------------------------------------------------
+# issue 16: bet modes, bought features, respins, jackpots, prize wheels, gamble
+# --------------------------------------------------------------------------
+#: The top-level tables of issue 16 (each parsed below).
+BONUS_TABLES = ("modes", "buy", "jackpots", "wheel", "gamble")
+_AWARD = re.compile(r"^\s*(\S+)\s+(\S+)\s*$")
+_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+))?\s*$")
+
+
+def parse_bonus_rules(t: "_Toml", doc: dict, model: GameModel) -> GameModel:
+    """The model with its ``[modes]``, ``[buy]``, ``[jackpots]``, ``[wheel]`` and ``[gamble]``.
+
+    Raises
+    ------
+    MathSetError
+        At the key that is wrong: a wheel symbol that is not a scatter-class
+        symbol of the game or is the one that starts the free spins; a mode named ``default`` or with a
+        cost < 1, a strip set the game does not have, a trigger or a
+        ``free_spins`` award in a game without free spins; a respin symbol
+        that is not in the game or a count < 1; a buy trigger that is not a
+        key of the trigger table; wheel weights that are negative, of the
+        wrong length or sum to 0; an award that is not ``credits N``,
+        ``jackpot NAME`` (NAME in ``[jackpots]``) or ``free_spins N``; a
+        gamble probability that is not an exact fraction in [0, 1].
+        Source: issue 16.
+    """
+    names = {n for s in model.symbols for n in (s.name,) + s.aliases}
+    jackpots = {}
+    jt = t.get(doc, (), "jackpots", dict, {})
+    for name in jt:
+        v = t.get(jt, ("jackpots",), name, int)
+        if v < 0:
+            raise t.error(("jackpots", name), "a jackpot is a fixed number of credits >= 0")
+        jackpots[name] = v
+    modes = []
+    for name, spec in t.get(doc, (), "modes", dict, {}).items():
+        path = ("modes", name)
+        if not isinstance(spec, dict):
+            raise t.error(path, "must be a table")
+        if name == DEFAULT_MODE:
+            raise t.error(path, f"{DEFAULT_MODE!r} is the game's own mode ([game] bet); give the mode another name")
+        _refuse_unknown(t, spec, path, ("cost", "strips", "trigger", "respin"), "key")
+        cost = _positive(t, spec, path, "cost", "credits per round")
+        files = {}
+        for set_name in t.get(spec, path, "strips", dict, {}):
+            fname = t.get(spec["strips"], path + ("strips",), set_name, str)
+            if set_name not in model.strip_files:
+                raise t.error(path + ("strips", set_name), f"names unknown strip set {set_name!r} "
+                              f"(the game's: {', '.join(model.strip_files)})")
+            if not fname or "/" in fname or "\\" in fname:
+                raise t.error(path + ("strips", set_name), "must be a file name inside the math-set directory")
+            files[set_name] = fname
+        trigger = ()
+        if "trigger" in spec:
+            if not model.trigger:
+                raise t.error(path + ("trigger",), "the game has no [free_spins] whose trigger a mode could replace")
+            trigger = _count_table(t, spec, "trigger", "initial free spins", path)
+        respin = None
+        if "respin" in spec:
+            rp = path + ("respin",)
+            rs = t.get(spec, path, "respin", dict)
+            _refuse_unknown(t, rs, rp, ("symbol", "count"), "key")
+            symbol = t.get(rs, rp, "symbol", str)
+            if symbol not in names:
+                raise t.error(rp + ("symbol",), f"unknown symbol {symbol!r} (known: {', '.join(model.names)})")
+            respin = Respin(symbol=model.symbol(symbol).name, count=_positive(t, rs, rp, "count", "symbols"))
+        modes.append(Mode(name=name, cost=cost, strips=files, trigger=trigger, respin=respin))
+    buys = []
+    for name, spec in t.get(doc, (), "buy", dict, {}).items():
+        path = ("buy", name)
+        if not isinstance(spec, dict):
+            raise t.error(path, "must be a table")
+        _refuse_unknown(t, spec, path, ("cost", "trigger"), "key")
+        cost = _positive(t, spec, path, "cost", "credits")
+        trigger = t.get(spec, path, "trigger", int)
+        if trigger not in dict(model.trigger):
+            keys = ", ".join(str(c) for c, _ in model.trigger) or "none: the game has no [free_spins]"
+            raise t.error(path + ("trigger",), f"the game cannot have a trigger of {trigger} "
+                          f"(trigger table keys: {keys})")
+        buys.append(Buy(name=name, cost=cost, trigger=trigger))
+    wheels = []
+    for name, spec in t.get(doc, (), "wheel", dict, {}).items():
+        wheels.append(_wheel(t, ("wheel", name), spec, model, jackpots))
+    gamble = None
+    if "gamble" in doc:
+        gamble = _gamble(t, t.get(doc, (), "gamble", dict))
+    return dataclasses.replace(model, modes=tuple(modes), buys=tuple(buys), jackpots=jackpots,
+                               wheels=tuple(wheels), gamble=gamble)
+
+
+def _positive(t: "_Toml", spec: dict, path: tuple, key: str, what: str) -> int:
+    v = t.get(spec, path, key, int)
+    if v < 1:
+        raise t.error(path + (key,), f"must be at least 1 ({what})")
+    return v
+
+
+def _scatter_symbol(t: "_Toml", spec: dict, path: tuple, key: str, model: GameModel) -> str:
+    """The canonical name of a scatter-class symbol named at ``path.key``."""
+    name = t.get(spec, path, key, str)
+    try:
+        sym = model.symbol(name)
+    except KeyError:
+        raise t.error(path + (key,), f"unknown symbol {name!r} (known: {', '.join(model.names)})") from None
+    if sym.kind != SCATTER:
+        raise t.error(path + (key,), f"{name} is a {sym.kind} symbol, not a scatter-class symbol")
+    return sym.name
+
+
+def _wheel(t: "_Toml", path: tuple, spec, model: GameModel, jackpots: dict) -> Wheel:
+    """One ``[wheel.NAME]``: symbol, tables (count -> prize table), prizes (awards, weights)."""
+    if not isinstance(spec, dict):
+        raise t.error(path, "must be a table")
+    _refuse_unknown(t, spec, path, ("symbol", "tables", "prizes"), "key")
+    symbol = _scatter_symbol(t, spec, path, "symbol", model)
+    if model.trigger and symbol == model.trigger_symbol.name:
+        raise t.error(path + ("symbol",), f"{symbol} starts the free spins ([free_spins] scatter, or the "
+                      "game's only scatter); a wheel's symbol starts only its wheel")
+    if any(model.symbol(symbol).pays):
+        raise t.error(path + ("symbol",), f"unsupported rule: scatter pays of the wheel symbol {symbol}")
+    tables = _count_table(t, spec, "tables", "", path, kind=str)
+    prize_specs = t.get(spec, path, "prizes", dict)
+    for count, name in tables:
+        if name not in prize_specs:
+            raise t.error(path + ("tables", str(count)), f"names unknown prize table {name!r} "
+                          f"(defined: {', '.join(prize_specs) or 'none'})")
+    prizes = {}
+    for name, ps in prize_specs.items():
+        pp = path + ("prizes", name)
+        if not isinstance(ps, dict):
+            raise t.error(pp, "must be a table")
+        if name not in {n for _, n in tables}:   # a table no count spins is a rule the file cannot mean
+            raise t.error(pp, f"prize table {name!r} is used by no count of 'tables'")
+        _refuse_unknown(t, ps, pp, ("awards", "weights"), "key")
+        texts = t.get(ps, pp, "awards", list)
+        awards = tuple(_award(t, pp + ("awards",), a, model, jackpots) for a in texts)
+        weights = tuple(t.get(ps, pp, "weights", "ints"))
+        if not awards:
+            raise t.error(pp + ("awards",), "needs at least one award")
+        if len(weights) != len(awards):
+            raise t.error(pp + ("weights",), f"has {len(weights)} weights for {len(awards)} awards")
+        if any(w < 0 for w in weights):
+            raise t.error(pp + ("weights",), "weights must not be negative")
+        if sum(weights) == 0:
+            raise t.error(pp + ("weights",), "weights sum to zero")
+        prizes[name] = PrizeTable(name=name, awards=awards, weights=weights)
+    return Wheel(name=path[-1], symbol=symbol, tables=tables, prizes=prizes)
+
+
+def _award(t: "_Toml", path: tuple, text, model: GameModel, jackpots: dict) -> Award:
+    """``credits N``, ``jackpot NAME`` or ``free_spins N``."""
+    m = _AWARD.match(text) if isinstance(text, str) else None
+    if not m or m.group(1) not in AWARD_KINDS:
+        raise t.error(path, f"award {text!r} is not 'credits N', 'jackpot NAME' or 'free_spins N'")
+    kind, arg = m.groups()
+    if kind == JACKPOT:
+        if arg not in jackpots:
+            raise t.error(path, f"award {text!r} names unknown jackpot {arg!r} "
+                          f"([jackpots]: {', '.join(jackpots) or 'none'})")
+        return Award(kind, jackpot=arg)
+    if not arg.isdigit() or (kind == FREE_SPINS and int(arg) < 1):
+        raise t.error(path, f"award {text!r}: N must be an integer >= {1 if kind == FREE_SPINS else 0}")
+    if kind == FREE_SPINS and not model.levels:
+        raise t.error(path, f"award {text!r}: the game has no [free_spins]")
+    return Award(kind, amount=int(arg))
+
+
+def _gamble(t: "_Toml", spec: dict) -> Gamble:
+    """``[gamble]``: min_win, max_win (credits), multiplier, probability as an exact ``"p/q"``."""
+    path = ("gamble",)
+    _refuse_unknown(t, spec, path, ("min_win", "max_win", "multiplier", "probability"), "key")
+    min_win = t.get(spec, path, "min_win", int)
+    max_win = t.get(spec, path, "max_win", int)
+    multiplier = _positive(t, spec, path, "multiplier", "the factor a won gamble pays")
+    if min_win < 1:
+        raise t.error(path + ("min_win",), "must be at least 1 credit")
+    if max_win < min_win:
+        raise t.error(path + ("max_win",), f"must be at least min_win ({min_win})")
+    raw = spec.get("probability")
+    m = _FRACTION.match(raw) if isinstance(raw, str) else None
+    if raw is None:
+        raise t.error(path + ("probability",), "required key is missing")
+    if not m or (m.group(2) is not None and int(m.group(2)) == 0):
+        raise t.error(path + ("probability",), f"must be an exact fraction as a string such as \"12/25\", got {raw!r}")
+    p = Fraction(int(m.group(1)), int(m.group(2) or 1))
+    if p > 1:
+        raise t.error(path + ("probability",), f"must be between 0 and 1, got {raw}")
+    return Gamble(min_win=min_win, max_win=max_win, multiplier=multiplier, probability=p)

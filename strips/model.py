@@ -9,6 +9,7 @@ Source: rules page sections 3 (reels and window), 4 (symbols), 5 (paytable),
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
@@ -331,6 +332,13 @@ class GameModel:
     trigger_reels: frozenset[int] = frozenset()
     multiplier_by_trigger: tuple[tuple[int, int], ...] = ()
     scatter: str | None = None
+    # issue 16: bet modes, buys, respin, jackpots, wheels, gamble (see the dataclasses at the end)
+    modes: tuple["Mode", ...] = ()
+    buys: tuple["Buy", ...] = ()
+    respin: "Respin | None" = None
+    jackpots: Mapping[str, int] = field(default_factory=dict)
+    wheels: tuple["Wheel", ...] = ()
+    gamble: "Gamble | None" = None
 
     # -- lookups ---------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
@@ -496,6 +504,12 @@ class GameModel:
                    and (s.multiplier.is_random or s.multiplier.values != (1,))
                    for s in self.of_kind(WILD))
 
+    def bonus_rules(self) -> tuple[str, ...]:
+        """The issue 16 rules the game uses, as their game-file tables: ``[modes]``, ``[buy]``, ... (empty if none)."""
+        return tuple(name for name, used in (("[modes]", self.modes), ("[buy]", self.buys),
+                                             ("respin", self.respin is not None), ("[wheel]", self.wheels),
+                                             ("[gamble]", self.gamble is not None)) if used)
+
     @property
     def min_trigger(self) -> int:
         """Fewest scatter symbols that trigger the free spins."""
@@ -584,6 +598,174 @@ class MathSet:
     strips: Mapping[str, ReelStrips]
     findings: tuple[Finding, ...] = ()
     sources: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
+    mode_strips: Mapping[str, Mapping[str, ReelStrips]] = field(default_factory=dict, compare=False, repr=False)
 
     def phase_strips(self, phase: Phase) -> ReelStrips:
         return self.strips[phase.strips]
+
+    @property
+    def mode_names(self) -> tuple[str, ...]:
+        """``"default"`` (the game as its ``[game]`` and ``[free_spins]`` tables say), then each ``[modes]`` entry."""
+        return (DEFAULT_MODE,) + tuple(m.name for m in self.model.modes)
+
+    def mode(self, name: str) -> "MathSet":
+        """The math set a bet mode plays (issue 16): the same game with the mode's cost, strips, trigger and respin.
+
+        ``"default"`` is the game itself with no modes and buys; any other
+        mode replaces ``bet`` by its ``cost``, the strip sets it names, the
+        trigger table if it gives one, and adds its respin.  The result has
+        no modes and no buys, so every analysis of one math set runs on it
+        unchanged.
+
+        Raises
+        ------
+        KeyError
+            If the game has no mode ``name``.
+
+        Examples
+        --------
+        >>> from strips.loader import load_math_set
+        >>> load_math_set("rules_page").mode("default").model.bet
+        10
+        """
+        model = self.model
+        if name == DEFAULT_MODE:
+            return dataclasses.replace(self, model=dataclasses.replace(model, modes=(), buys=()), mode_strips={})
+        m = next((m for m in model.modes if m.name == name), None)
+        if m is None:
+            raise KeyError(name)
+        strip_files = dict(model.strip_files)
+        strip_files.update(m.strips)
+        strips = dict(self.strips)
+        strips.update(self.mode_strips.get(name, {}))
+        mm = dataclasses.replace(model, bet=m.cost, strip_files=strip_files, modes=(), buys=(),
+                                 trigger=m.trigger or model.trigger, respin=m.respin)
+        return dataclasses.replace(self, model=mm, strips=strips, mode_strips={})
+
+
+# --------------------------------------------------------------------------
+# issue 16: bet modes, bought features, respins, jackpots, prize wheels, gamble
+# --------------------------------------------------------------------------
+#: The name of the game's own mode (its ``[game] bet``, strips and trigger).
+DEFAULT_MODE = "default"
+#: Wheel award kinds: credits, a fixed jackpot, free spins of the game's free spins from level 1.
+CREDITS, JACKPOT, FREE_SPINS = "credits", "jackpot", "free_spins"
+AWARD_KINDS = (CREDITS, JACKPOT, FREE_SPINS)
+
+
+@dataclass(frozen=True)
+class Respin:
+    """A respin with held reels (game file ``respin = { symbol, count }`` of a mode).
+
+    A base spin whose window shows exactly ``count`` of ``symbol`` (the
+    symbol itself; a WILD does not count) and that starts no feature is
+    respun once: every reel showing the symbol holds its stop, the others
+    get new stops; the respin's pays are added and the respin may start
+    the features, its held symbols counted.
+    """
+
+    symbol: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A bet mode (game file ``[modes.NAME]``): another math set sharing the game.
+
+    Attributes
+    ----------
+    name : str
+    cost : int
+        Credits per round in this mode.
+    strips : mapping str -> str
+        Strip set name -> CSV file this mode uses instead (empty: the game's).
+    trigger : tuple of (int, int)
+        (scatter count, initial free spins) replacing ``[free_spins] trigger``; empty: the game's.
+    respin : Respin or None
+    """
+
+    name: str
+    cost: int
+    strips: Mapping[str, str] = field(default_factory=dict)
+    trigger: tuple[tuple[int, int], ...] = ()
+    respin: Respin | None = None
+
+
+@dataclass(frozen=True)
+class Buy:
+    """A bought feature (game file ``[buy.NAME]``): ``cost`` credits start the free spins as a trigger of ``trigger`` scatters."""
+
+    name: str
+    cost: int
+    trigger: int
+
+
+@dataclass(frozen=True)
+class Award:
+    """One wheel segment: ``credits N``, ``jackpot NAME`` or ``free_spins N`` (``text`` as written)."""
+
+    kind: str
+    amount: int = 0
+    jackpot: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.kind} {self.jackpot if self.kind == JACKPOT else self.amount}"
+
+
+@dataclass(frozen=True)
+class PrizeTable:
+    """One prize table of a wheel: awards with integer weights (a finite weighted draw)."""
+
+    name: str
+    awards: tuple[Award, ...]
+    weights: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Wheel:
+    """A prize wheel (game file ``[wheel.NAME]``): ``symbol`` n or more times in a base-game window start it.
+
+    Attributes
+    ----------
+    name : str
+    symbol : str
+        A scatter-class symbol that starts only this wheel.
+    tables : tuple of (int, str)
+        (count, prize table name), ascending; a count between keys takes the
+        lower key's table, above the largest the largest; below the smallest
+        no wheel.
+    prizes : mapping str -> PrizeTable
+    """
+
+    name: str
+    symbol: str
+    tables: tuple[tuple[int, str], ...]
+    prizes: Mapping[str, PrizeTable]
+
+    @property
+    def min_count(self) -> int:
+        return self.tables[0][0]
+
+    def table_for(self, count: int) -> PrizeTable | None:
+        """The prize table a window with ``count`` wheel symbols spins (None: no wheel)."""
+        name = None
+        for c, t in self.tables:
+            if count >= c:
+                name = t
+        return None if name is None else self.prizes[name]
+
+
+@dataclass(frozen=True)
+class Gamble:
+    """The gamble offered after a round win (game file ``[gamble]``).
+
+    A round win x with ``min_win <= x`` and ``multiplier * x <= max_win``
+    may be gambled once: it becomes ``multiplier * x`` with ``probability``,
+    else 0.  Credits; ``probability`` an exact Fraction.
+    """
+
+    min_win: int
+    max_win: int
+    multiplier: int
+    probability: Fraction

@@ -5,7 +5,7 @@ import argparse
 
 from strips.errors import UsageError
 
-__all__ = ["Parser", "UsageError", "add_set_argument", "int_list", "int_range"]
+__all__ = ["Parser", "UsageError", "add_set_argument", "int_list", "int_range", "refuse_bonus_rules"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -52,3 +52,18 @@ def int_list(text: str, what: str) -> list[int]:
         return [int(x) for x in text.split(",")]
     except ValueError:
         raise UsageError(f"rtp: {what} must be comma-separated integers, got {text!r}") from None
+
+
+def refuse_bonus_rules(ms, command: str, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse, in one line, a rule of issue 16 (``[modes]``, ``[buy]``, respin, ``[wheel]``, ``[gamble]``) that
+    ``command`` does not model, rather than print a figure that ignores it (exit 2).
+
+    Raises
+    ------
+    UsageError
+        Naming the first such rule of the set's game.
+    """
+    for rule in ms.model.bonus_rules():
+        if rule not in allowed:
+            raise UsageError(f"rtp {command}: {ms.name}: unsupported rule: {rule} (issue 16; "
+                             f"'rtp report' gives its exact figures)")

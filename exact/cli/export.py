@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 
 from exact import __version__
-from exact.cli.args import UsageError, add_set_argument
+from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
@@ -25,6 +25,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """``rtp export``: write the workbook or the CSV tables; exit 0, or 2 on bad input (one line)."""
     ms = load_math_set(args.set)
+    refuse_bonus_rules(ms, 'export', ("[gamble]",))
     protected = protected_inputs(args.set, ms)
     kind, target = ("xlsx", args.xlsx) if args.xlsx is not None else ("csv", args.csv)
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 
-from exact.cli.args import UsageError, add_set_argument, int_range
+from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
 from exact.cli.outputs import check_output, check_output_dir, protected_inputs, write_output
 from proofs.prove import certificate_text
 from proofs.simulate import DEFAULT_SEED
@@ -30,6 +30,7 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     if ms.model.catalogue_rule:   # issue 15 rules: enumeration and simulation (proofs/) cover ways games only
         raise UsageError(f"rtp prove: {ms.name}: unsupported rule for the proofs: {ms.model.catalogue_rule}")
+    refuse_bonus_rules(ms, 'prove', ("[gamble]", "[buy]"))
     protected = protected_inputs(args.set, ms)
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:

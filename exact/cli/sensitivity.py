@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 
-from exact.cli.args import UsageError, add_set_argument, int_range
+from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
 from exact.sensitivity import sensitivity, sensitivity_json, sensitivity_text
 from proofs.facts import check_facts
 from strips.published import applies_to
@@ -26,6 +26,7 @@ def run(args) -> int:
     For a rules-page set that already fails a published fact, the output says so first.
     """
     ms = load_math_set(args.set)
+    refuse_bonus_rules(ms, 'sensitivity', ("[gamble]", "[buy]"))
     start = time.perf_counter()
     try:
         s = sensitivity(ms)

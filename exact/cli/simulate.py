@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from exact.cli.args import UsageError, add_set_argument, int_range
+from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
 from proofs.simulate import DEFAULT_ROUNDS, DEFAULT_SEED, exact_values, format_report, prepare, report, simulate
 from strips.loader import load_math_set
 
@@ -27,6 +27,7 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     if ms.model.catalogue_rule:   # issue 15 rules: the simulator (proofs/simulate.py) plays ways games only
         raise UsageError(f"rtp simulate: unsupported rule for the simulator: {ms.model.catalogue_rule}")
+    refuse_bonus_rules(ms, 'simulate', ("[gamble]", "[buy]"))
     try:
         game = prepare(ms)
     except ValueError as e:

@@ -23,6 +23,8 @@ def add_arguments(p) -> None:
                    "value of each); games with drawn WILD multipliers only")
     p.add_argument("--combination", type=int, default=None, help="the combination WILD multiplier drawn for "
                    "the spin (default: its lowest value); games with a combination multiplier only")
+    p.add_argument("--mode", default="default", help="bet mode of the game's [modes] (default: the game's own); "
+                   "its strips, trigger table and respin apply")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -42,6 +44,9 @@ def run(args) -> int:
     """Print the window, each paying symbol, collect, KEY and scatter counts, free spins started and the
     win (credits); ``--json``: the same as one object (``fish_values`` in the window's row layout)."""
     ms = load_math_set(args.set)
+    if args.mode not in ms.mode_names:
+        raise UsageError(f"rtp: --mode must be one of {', '.join(ms.mode_names)}, got {args.mode!r}")
+    ms = ms.mode(args.mode)
     model = ms.model
     phase = phase_of(model, args.phase)
     strips = ms.phase_strips(phase)
@@ -86,6 +91,7 @@ def run(args) -> int:
             out["trigger_reels_shown"] = res.trigger_reels_shown
         if model.combination_wilds:
             out["combination"] = res.combination
+        out.update(bonus_starts(model, phase, window, res))
         if multiplied:  # games with WILD multipliers: each WILD's multiplier, window layout
             out["wild_multipliers"] = [[cells[r][i] if model.symbol(window[r][i]).kind == "wild" else None
                                         for r in range(model.reels)] for i in range(model.rows)]
@@ -130,6 +136,12 @@ def run(args) -> int:
         times = (f", multiplier x{model.feature_multiplier(res.trigger_count)}"
                  if model.multiplier_by_trigger and phase.name == "base" else "")
         print(f"free spins     {spins} {'start' if phase.name == 'base' else 'more (retrigger)'} after this spin{times}")
+    starts = bonus_starts(model, phase, window, res)
+    for name, table in starts.get("wheels", {}).items():
+        if table:
+            print(f"wheel          {name} starts after this spin (prize table {table})")
+    if starts.get("respin_holds"):
+        print(f"respin         reels {', '.join(map(str, starts['respin_holds']))} hold, the others spin again")
     print(f"multiplier     x{res.multiplier}")
     print(f"win            {res.win} credits")
     return 0
@@ -140,6 +152,25 @@ def awarded(model, res, phase) -> int:
     (the count that triggers respects ``trigger_reels``)."""
     n = res.trigger_count
     return model.initial_spins(n) if phase.name == "base" else model.retrigger_spins(n)
+
+
+def bonus_starts(model, phase, window, res) -> dict:
+    """Issue 16 in one spin: the prize table each wheel starts, the reels a respin holds (base game only)."""
+    out: dict = {}
+    if phase.name != "base":
+        return out
+    if model.wheels:
+        out["wheels"] = {}
+        for w in model.wheels:
+            table = w.table_for(sum(x == w.symbol for col in window for x in col))
+            out["wheels"][w.name] = table.name if table else None
+    rs = model.respin
+    if rs is not None:
+        shown = sum(x == rs.symbol for col in window for x in col)
+        feature = model.initial_spins(res.trigger_count) > 0 or any(out.get("wheels", {}).values())
+        out["respin_holds"] = ([r + 1 for r, col in enumerate(window) if rs.symbol in col]
+                               if shown == rs.count and not feature else [])
+    return out
 
 
 def res_fish_values(model, window, fish):

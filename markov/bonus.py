@@ -1,0 +1,172 @@
+"""A game round with prize wheels and a respin (issue 16): exact mean and second moment.
+
+Source: issue 16 (wheels, respin, fixed readings) on top of :mod:`markov.round`.
+
+Let ``Y`` be the round's win before its features (the base spin's win, plus
+the respin's pays when the spin is respun) and ``k = (n, b_1, ..., b_W)`` the
+counts of the window that decides the features (the respin's window after a
+respin): ``n`` trigger scatters, ``b_w`` symbols of wheel ``w``.  Given ``k``
+the features are independent of ``Y`` and of each other: the free spins of
+``n`` scatters (win ``F_n``) and one draw of each started wheel (win
+``V_w``; a ``free_spins N`` award plays N free spins from level 1, after the
+scatter-triggered ones, as its own feature).  With ``G = F_n + sum_w V_w``::
+
+    E[X]   = E[Y] + sum_k P(k) E[G | k]
+    E[X^2] = E[Y^2] + 2 sum_k E[Y 1{k}] E[G | k] + sum_k P(k) E[G^2 | k]
+    E[G^2 | k] = E[F_n^2] + sum_w E[V_w^2] + 2 sum over pairs of distinct parts of the product of their means
+
+A wheel is a finite weighted draw: ``E[V] = sum_a q_a E[v_a]``,
+``E[V^2] = sum_a q_a E[v_a^2]`` with ``q_a`` = weight / total weight and
+``v_a`` the award's win (credits, a jackpot's credits, or the free spins'
+win ``F`` of N initial spins).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Mapping, Sequence
+
+from strips.model import CREDITS, FREE_SPINS, JACKPOT, Award, GameModel, PrizeTable
+from markov import retrigger
+from markov.chain import ZERO, FeatureResult, feature_results, ladder_of
+from markov.moments import CountSplit, PhaseAnalysis
+from markov.round import RoundResult, round_result
+
+#: counts that decide the features -> (P, E[Y 1{k}], E[Y^2 1{k}]); k = (trigger scatters, wheel symbols ...)
+PreSplit = Mapping[tuple, tuple[Fraction, Fraction, Fraction]]
+
+
+@dataclass(frozen=True)
+class WheelResult:
+    """Exact figures of one prize wheel per round (issue 16).
+
+    Attributes
+    ----------
+    name : str
+    mean : Fraction
+        E[the wheel's win], credits per round, the free spins it awards included.
+    prob : Fraction
+        P(the wheel starts), per round.
+    awards : mapping str -> Fraction
+        Award text (``"jackpot Mini"``) -> P(the round wins it), per round.
+    """
+
+    name: str
+    mean: Fraction
+    prob: Fraction
+    awards: Mapping[str, Fraction]
+
+
+def features_for_spins(model: GameModel, levels: Sequence[PhaseAnalysis], spins: Iterable[int]) -> dict[int, FeatureResult]:
+    """The free-spin feature started with each number of initial spins (level 1 of the ladder, or the retrigger chain).
+
+    Raises
+    ------
+    ValueError
+        As :func:`markov.round.round_result` (an invalid split; a retrigger chain that never ends).
+    """
+    distinct = sorted(set(spins))
+    if not distinct:
+        return {}
+    if model.retrigger:
+        res = retrigger.feature_results(retrigger.retrigger_of(model, levels), distinct)
+    else:
+        res = feature_results(ladder_of(model, levels), distinct)
+    return dict(zip(distinct, res))
+
+
+def award_moments(award: Award, model: GameModel, features: Mapping[int, FeatureResult]) -> tuple[Fraction, Fraction]:
+    """(E[v], E[v^2]) of one award's win, credits and credits^2."""
+    if award.kind == CREDITS:
+        return Fraction(award.amount), Fraction(award.amount ** 2)
+    if award.kind == JACKPOT:
+        v = model.jackpots[award.jackpot]
+        return Fraction(v), Fraction(v * v)
+    f = features[award.amount]
+    return f.mean, f.second
+
+
+def table_moments(table: PrizeTable, model: GameModel, features: Mapping[int, FeatureResult]) -> tuple[Fraction, Fraction]:
+    """(E[V], E[V^2]) of one draw of a prize table: a finite weighted draw."""
+    total = sum(table.weights)
+    m = s = ZERO
+    for award, w in zip(table.awards, table.weights):
+        a1, a2 = award_moments(award, model, features)
+        m += Fraction(w, total) * a1
+        s += Fraction(w, total) * a2
+    return m, s
+
+
+def marginal_split(pre: PreSplit) -> CountSplit:
+    """The split by the trigger-scatter count ``k[0]`` of a pre-feature split."""
+    top = max(k[0] for k in pre)
+    rows = [[ZERO, ZERO, ZERO] for _ in range(top + 1)]
+    for k, vals in pre.items():
+        for i in range(3):
+            rows[k[0]][i] += vals[i]
+    return CountSplit(prob=tuple(r[0] for r in rows), win=tuple(r[1] for r in rows), win2=tuple(r[2] for r in rows))
+
+
+def bonus_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
+                pre: PreSplit | None = None, respin: Fraction = ZERO, respin_prob: Fraction = ZERO) -> RoundResult:
+    """Exact round figures with the game's prize wheels and a respin's pays (module docstring).
+
+    Parameters
+    ----------
+    model : GameModel
+        The mode's model (bet = its cost).
+    base, levels : PhaseAnalysis
+        As :func:`markov.round.round_result`.
+    pre : mapping (n, b_1, ..., b_W) -> (P, E[Y 1], E[Y^2 1]), optional
+        The round's win before its features split by the counts that decide
+        them (W = number of wheels); default the base spin's split by the
+        trigger-scatter count (no wheel, no respin).
+    respin, respin_prob : Fraction
+        E[the respin's pays] per round and P(a respin) per round (0 without respin).
+
+    Returns
+    -------
+    RoundResult
+        ``mean``, ``second`` with the wheels; ``free_spins`` the
+        scatter-triggered free spins only; ``wheel`` every wheel's win (the
+        free spins it awards included); ``wheels`` a :class:`WheelResult`
+        per wheel.
+
+    Raises
+    ------
+    ValueError
+        As :func:`markov.round.round_result`.
+    """
+    rr = round_result(model, base, levels, None if pre is None else marginal_split(pre))
+    rr = dataclasses.replace(rr, respin=respin, respin_prob=respin_prob)
+    if not model.wheels:
+        return rr
+    award_spins = {a.amount for w in model.wheels for t in w.prizes.values() for a in t.awards if a.kind == FREE_SPINS}
+    spins_features = features_for_spins(model, levels, award_spins)
+    table_mom = {(w.name, t.name): table_moments(t, model, spins_features) for w in model.wheels for t in w.prizes.values()}
+    wheel_mean = {w.name: ZERO for w in model.wheels}
+    wheel_prob = {w.name: ZERO for w in model.wheels}
+    awards: dict[str, dict[str, Fraction]] = {w.name: {} for w in model.wheels}
+    add_mean = add_second = ZERO
+    for k, (p, y1, _) in pre.items():
+        f = rr.features.get(k[0])
+        fm = f.mean if f is not None else ZERO
+        wm = ws = pairs = ZERO          # sum of the started wheels' E[V], E[V^2], and of E[V] E[V'] over pairs
+        for w, b in zip(model.wheels, k[1:]):
+            table = w.table_for(b)
+            if table is None:
+                continue
+            m, s = table_mom[w.name, table.name]
+            pairs += wm * m
+            wm, ws = wm + m, ws + s
+            wheel_mean[w.name] += p * m
+            wheel_prob[w.name] += p
+            total = sum(table.weights)
+            for a, wt in zip(table.awards, table.weights):
+                awards[w.name][a.text] = awards[w.name].get(a.text, ZERO) + p * Fraction(wt, total)
+        add_mean += p * wm
+        add_second += 2 * y1 * wm + p * (ws + 2 * fm * wm + 2 * pairs)
+    results = {w.name: WheelResult(w.name, wheel_mean[w.name], wheel_prob[w.name], awards[w.name]) for w in model.wheels}
+    return dataclasses.replace(rr, mean=rr.mean + add_mean, second=rr.second + add_second,
+                               wheel=sum(wheel_mean.values(), ZERO), wheels=results)

@@ -1,0 +1,290 @@
+"""Issue 16 against brute force: bet modes, buys, respins with held reels, prize wheels and jackpots.
+
+A small game (3 reels x 2 rows, strips of 3-6 stops) with two scatter-class
+symbols (S starts the free spins, X the wheel), four bet modes and two buys is
+played literally by :mod:`bonus_oracle` (every stop, every respin stop, every
+free-spin sequence, every wheel draw, summed into the exact distribution of
+the round win).  The report must equal it exactly.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from bonus_oracle import Game, moments
+from exact.bonus import analyse_buys, analyse_mode, analyse_modes
+from exact.cli import main
+from mathset_files import csv_text, write_set
+from strips.loader import load_math_set
+
+GAME = """
+[game]
+name = "tiny_wheel"
+reels = 3
+rows = 2
+bet = 10
+
+[strips]
+base = "base.csv"
+bonus = "bonus.csv"
+
+[symbols.A]
+class = "pay"
+pays = [0, 2, 5]
+[symbols.B]
+class = "pay"
+pays = [0, 1, 3]
+[symbols.W]
+class = "wild"
+reels = { base = [2, 3], bonus = [2, 3] }
+[symbols.S]
+class = "scatter"
+reels = { base = [1, 2, 3], bonus = [1, 3] }
+[symbols.X]
+class = "scatter"
+reels = { base = [1, 2, 3] }
+
+[free_spins]
+strips = "bonus"
+scatter = "S"
+trigger = { 2 = 2, 3 = 3 }
+[[free_spins.levels]]
+multiplier = 2
+
+[jackpots]
+Mini = 50
+Major = 500
+
+[wheel.bonus]
+symbol = "X"
+tables = { 2 = "w1", 3 = "w2" }
+[wheel.bonus.prizes.w1]
+awards = ["credits 20", "jackpot Mini", "free_spins 1"]
+weights = [5, 2, 1]
+[wheel.bonus.prizes.w2]
+awards = ["jackpot Major", "free_spins 2", "credits 0"]
+weights = [1, 1, 2]
+
+[modes.ante]
+cost = 15
+respin = { symbol = "X", count = 1 }
+[modes.pairs]
+cost = 20
+respin = { symbol = "A", count = 2 }
+[modes.plain]
+cost = 20
+[modes.alt]
+cost = 30
+strips = { base = "alt.csv" }
+trigger = { 3 = 1 }
+
+[buy.fs]
+cost = 40
+trigger = 2
+[buy.big]
+cost = 100
+trigger = 3
+"""
+BASE = [["A", "S", "X", "B", "A"], ["B", "W", "S", "A", "X", "B"], ["X", "A", "B", "S", "W"]]
+BONUS = [["A", "B", "S", "A"], ["B", "W", "A", "B"], ["A", "S", "B", "W"]]
+ALT = [["A", "A", "X", "B"], ["W", "B", "X"], ["S", "A", "X", "S"]]
+WHEEL = ("X", {2: [(("credits", 20), 5), (("jackpot", 50), 2), (("free_spins", 1), 1)],
+               3: [(("jackpot", 500), 1), (("free_spins", 2), 1), (("credits", 0), 2)]})
+# the oracle's copy of each mode: (cost, base strips, trigger table, respin)
+MODES = {"default": (10, BASE, {2: 2, 3: 3}, None), "ante": (15, BASE, {2: 2, 3: 3}, ("X", 1)),
+         "pairs": (20, BASE, {2: 2, 3: 3}, ("A", 2)), "plain": (20, BASE, {2: 2, 3: 3}, None),
+         "alt": (30, ALT, {3: 1}, None)}
+AWARD_TEXT = {("credits", 20): "credits 20", ("jackpot", 50): "jackpot Mini", ("free_spins", 1): "free_spins 1",
+              ("jackpot", 500): "jackpot Major", ("free_spins", 2): "free_spins 2", ("credits", 0): "credits 0"}
+
+
+def run(argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def set_dir(tmp_path_factory):
+    d = write_set(tmp_path_factory.mktemp("tiny_wheel"), base=BASE, bonus=BONUS, game=GAME)
+    (d / "alt.csv").write_text(csv_text(ALT))
+    return d
+
+
+@pytest.fixture(scope="module")
+def ms(set_dir):
+    return load_math_set(str(set_dir))
+
+
+@pytest.fixture(scope="module")
+def modes(ms):
+    return analyse_modes(ms)
+
+
+@pytest.fixture(scope="module")
+def oracle(ms):
+    """mode -> (round distribution, award odds, P(respin), E[respin pays]), played literally."""
+    out = {}
+    for name, (cost, base, trigger, respin) in MODES.items():
+        game = Game(ms.model, 2, "S", trigger, BONUS, 2, WHEEL)
+        out[name] = game.round(base, respin)
+    return out
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_every_mode_rtp_and_variance_equal_brute_force(modes, oracle, mode):
+    dist = oracle[mode][0]
+    mean, var = moments(dist)
+    m = modes[mode]
+    assert m.cost == MODES[mode][0]
+    assert m.round.mean == mean
+    assert m.rtp == mean / MODES[mode][0]
+    assert m.variance == var
+
+
+def test_every_part_is_exercised(oracle):
+    _, awards, p_respin, _ = oracle["ante"]
+    assert p_respin > 0 and oracle["pairs"][2] > 0
+    assert set(awards) == set(AWARD_TEXT)
+
+
+@pytest.mark.parametrize("mode", ["ante", "pairs"])
+def test_respin_probability_and_pays_equal_brute_force(modes, oracle, mode):
+    _, _, p_respin, pays = oracle[mode]
+    assert modes[mode].round.respin_prob == p_respin
+    assert modes[mode].round.respin == pays
+
+
+@pytest.mark.parametrize("mode", ["default", "ante", "alt"])
+def test_wheel_award_odds_and_share_equal_brute_force(modes, oracle, mode):
+    _, awards, _, _ = oracle[mode]
+    w = modes[mode].round.wheels["bonus"]
+    assert w.awards == {AWARD_TEXT[a]: p for a, p in awards.items()}
+    game = Game(None, 2, "S", MODES[mode][2], BONUS, 2, WHEEL)
+    game.model = modes[mode].set.model
+    share = sum(p * moments(game.award(a))[0] for a, p in awards.items())
+    assert w.mean == share == modes[mode].round.wheel
+    assert w.prob == sum(awards.values())
+
+
+def test_mode_without_overrides_equals_default_except_cost(modes):
+    d, p = modes["default"], modes["plain"]
+    assert p.round.mean == d.round.mean and p.variance == d.variance
+    assert p.rtp == d.rtp * F(10, 20)
+
+
+def test_buys_equal_the_literal_feature(ms, modes):
+    buys = analyse_buys(ms, modes["default"])
+    game = Game(ms.model, 2, "S", {2: 2, 3: 3}, BONUS, 2)
+    for name, cost, spins in (("fs", 40, 2), ("big", 100, 3)):
+        mean, var = moments(game.feature(spins))
+        assert buys[name].rtp == mean / cost and buys[name].variance == var
+        assert buys[name].feature.initial_spins == spins
+    assert buys["big"].warning and "5 percentage points" in buys["big"].warning
+
+
+def test_json_keys(set_dir, modes):
+    code, out, err = run(["--set", str(set_dir), "--json"])
+    assert (code, err) == (0, "")
+    r = json.loads(out)
+    assert list(r["modes"]) == ["default", "ante", "pairs", "plain", "alt"]
+    for name, m in modes.items():
+        assert r["modes"][name]["cost"] == m.cost
+        assert F(r["modes"][name]["rtp"]) == m.rtp and F(r["modes"][name]["variance"]) == m.variance
+    assert F(r["rtp"]) == modes["default"].rtp
+    assert set(r["buy"]) == {"fs", "big"} and {"cost", "rtp", "variance"} <= set(r["buy"]["fs"])
+    w = r["wheel"]["bonus"]
+    assert F(w["rtp"]) == modes["default"].round.wheel / 10
+    assert {k: F(v) for k, v in w["awards"].items()} == modes["default"].round.wheels["bonus"].awards
+    c = r["components"]
+    assert sum(F(v) for k, v in c.items() if not k.endswith("_float")) == F(r["mean_win"])
+
+
+def test_text_report_lists_modes_buys_and_wheel(set_dir):
+    code, out, err = run(["--set", str(set_dir)])
+    assert (code, err) == (0, "")
+    for text in ("BET MODES", "ante", "BOUGHT FEATURES", "WARNING: buy big", "PRIZE WHEELS", "jackpot Major"):
+        assert text in out, text
+
+
+# ---------------------------------------------------------------------------
+# bad input: exit 2, one line naming file, row and column
+# ---------------------------------------------------------------------------
+def _line_col(text: str, needle: str) -> tuple[int, int]:
+    i = text.index(needle)
+    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
+
+
+@pytest.mark.parametrize("old, new, at, message", [
+    ('respin = { symbol = "X", count = 1 }', 'respin = { symbol = "Q", count = 1 }', 'symbol = "Q"',
+     "unknown symbol 'Q'"),
+    ("weights = [5, 2, 1]", "weights = [0, 0, 0]", "weights = [0, 0, 0]", "weights sum to zero"),
+    ('"jackpot Mini"', '"jackpot Grand"', 'awards = ["credits 20", "jackpot Grand"', "unknown jackpot 'Grand'"),
+    ("cost = 100\ntrigger = 3", "cost = 100\ntrigger = 4", "trigger = 4", "cannot have a trigger of 4"),
+    ('symbol = "X"\ntables', 'symbol = "A"\ntables', 'symbol = "A"', "not a scatter-class symbol"),
+    ("[modes.plain]", "[modes.default]", "[modes.default]", "the game's own mode"),
+    ("[modes.plain]\ncost = 20", "[modes.plain]\ncost = 20\nbet = 3", "bet = 3", "unsupported rule: key 'bet'"),
+    ('awards = ["credits 20"', 'awards = ["coins 20"', 'awards = ["coins 20"', "is not 'credits N'"),
+])
+def test_bad_input_is_one_line_with_file_row_and_column(tmp_path, old, new, at, message):
+    assert GAME.count(old) == 1
+    game = GAME.replace(old, new)
+    d = write_set(tmp_path, base=BASE, bonus=BONUS, game=game)
+    (d / "alt.csv").write_text(csv_text(ALT))
+    code, out, err = run(["--set", str(d)])
+    row, col = _line_col(game, at)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert f"game.toml:{row}:" in err and message in err, err
+    assert f"game.toml:{row}:{col}:" in err, err
+
+
+@pytest.mark.parametrize("table", ["[gamble]\nmin_win = 10\nmax_win = 40\nmultiplier = 2\nprobability = 0.48\n",
+                                   "[gamble]\nmin_win = 10\nmax_win = 40\nmultiplier = 2\nprobability = \"3/2\"\n"])
+def test_gamble_probability_must_be_an_exact_fraction(tmp_path, table):
+    game = GAME + table
+    d = write_set(tmp_path, base=BASE, bonus=BONUS, game=game)
+    (d / "alt.csv").write_text(csv_text(ALT))
+    code, _, err = run(["--set", str(d)])
+    assert code == 2 and err.count("\n") == 1 and f"game.toml:{_line_col(game, 'probability')[0]}:" in err
+
+
+# ---------------------------------------------------------------------------
+# every other command: handles the rules or refuses one named rule in one line
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, rule", [(["simulate", "--rounds", "100"], "[modes]"), (["sensitivity"], "[modes]"),
+                                        (["prove"], "[modes]"), (["export", "--csv", "OUT"], "[modes]")])
+def test_commands_that_do_not_model_the_rules_refuse_one_rule(set_dir, tmp_path, argv, rule):
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    code, out, err = run(argv + ["--set", str(set_dir)])
+    assert code == 2 and out == "" and err.count("\n") == 1 and f"unsupported rule: {rule}" in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_spin_shows_the_wheel_and_the_respin_of_a_mode(set_dir):
+    # windows: reel 1 stop 2 = X,B; reel 2 stop 4 = X,B; reel 3 stop 0 = X,A: three X start table w2
+    code, out, err = run(["spin", "--set", str(set_dir), "--stops", "2,4,0", "--json"])
+    assert (code, err) == (0, "")
+    assert json.loads(out)["wheels"] == {"bonus": "w2"}
+    code, out, err = run(["spin", "--set", str(set_dir), "--stops", "2,0,1", "--mode", "ante", "--json"])
+    assert (code, err) == (0, "")
+    r = json.loads(out)
+    assert r["wheels"] == {"bonus": None} and r["respin_holds"] == [1]
+    code, out, err = run(["spin", "--set", str(set_dir), "--stops", "2,0,1", "--mode", "nope"])
+    assert code == 2 and "--mode must be one of default, ante, pairs, plain, alt" in err
+
+
+def test_diff_carries_the_modes(set_dir, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    for f in set_dir.iterdir():
+        (other / f.name).write_bytes(f.read_bytes())
+    (other / "game.toml").write_text(GAME.replace("[modes.ante]\ncost = 15", "[modes.ante]\ncost = 16"))
+    code, out, err = run(["diff", str(set_dir), str(other), "--json"])
+    assert code == 0, err
+    figures = {f["figure"] for f in json.loads(out)["figures"] if f["before"] != f["after"]}
+    assert {"modes.ante.cost", "modes.ante.rtp"} <= figures and "rtp" not in figures
