@@ -20,6 +20,7 @@ Source: rules page sections 3, 4, 6, 8, 10, 11 and 13, examples 1-9.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -212,10 +213,15 @@ def published_positions(strip_set: str) -> dict[tuple[int, int], tuple[str, tupl
     Notes
     -----
     Row ``i`` (0-based) of reel ``r`` at stop ``s`` shows position
-    ``(s + i) mod 100`` (section 3).
+    ``(s + i) mod 100`` (section 3).  Computed once per strip set (a fresh dict each call).
     """
+    return dict(_published_positions(strip_set, EXAMPLES))
+
+
+@functools.lru_cache(maxsize=8)
+def _published_positions(strip_set: str, examples: tuple[Example, ...]) -> tuple:
     known: dict[tuple[int, int], tuple[str, tuple[int, ...]]] = {}
-    for ex in EXAMPLES:
+    for ex in examples:
         if ex.strip_set != strip_set:
             continue
         for r, column in enumerate(ex.window):
@@ -229,7 +235,7 @@ def published_positions(strip_set: str) -> dict[tuple[int, int], tuple[str, tupl
                     known[key] = (seen, numbers + (ex.number,))
                 else:
                     known[key] = (name, (ex.number,))
-    return dict(sorted(known.items()))
+    return tuple(sorted(known.items()))
 
 
 # ---------------------------------------------------------------------------

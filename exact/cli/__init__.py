@@ -32,6 +32,7 @@ COMMANDS = {
     "sensitivity": ("exact.cli.sensitivity", "exact change of RTP per strip edit and per fish weight"),
     "export": ("exact.cli.export", "PAR-sheet workbook (XLSX) or CSV tables of a math set"),
     "comply": ("exact.cli.comply", "jurisdiction rules (GLI-11, AU/NZ, ...): exact award odds and RTP against each limit"),
+    "tune": ("exact.cli.tune", "RTP variants of a math set with few strip edits, exactly"),
 }
 
 

@@ -1,0 +1,203 @@
+"""``rtp tune``: RTP variants of a math set with few strip edits, exactly.
+
+``rtp tune --set SET --target-rtp 0.94 --out DIR`` writes one variant into DIR;
+``rtp tune --set SET --variants 0.96,0.94,0.92,0.88 --out DIR`` writes one
+subdirectory per target (``DIR/rtp_96``, ``DIR/rtp_94``, ...).  Each variant is
+the game file (a byte copy), every other file of the set, and new strip CSVs.
+For each variant the command prints the ``rtp diff`` of the input and the
+variant (figures that changed), what was kept exactly, and a one-line verdict.
+
+Exit 0 when every variant is within its tolerance and keeps everything;
+1 when a target cannot be met under the constraints (the closest exact RTP
+reached is printed; no set is written for it) or a kept figure broke;
+2 on bad input.  The method is in :mod:`exact.variants`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+
+from exact.cli.args import UsageError, add_set_argument
+from exact.cli.outputs import check_output, input_directories
+from exact.diff import diff_sets, diff_text
+from exact.report import fraction_text, percent
+from exact.variants import DEFAULT_TOLERANCE, kept_figures, tune, variant_files, exact_rtp
+from proofs.facts import check_facts
+from strips.loader import load_math_set, resolve
+from strips.published import applies_to
+
+#: What ``--keep`` may name beyond the defaults (strip lengths, feature symbols, strip rules, published facts).
+KEEP = ("hit-frequency",)
+DEFAULT_HIT_TOLERANCE = Fraction(1, 100)
+
+
+def _fraction(text: str, what: str) -> Fraction:
+    """A decimal or a per cent (``0.94``, ``94%``) as an exact Fraction (never through a float)."""
+    t = text.strip()
+    try:
+        value = Fraction(t[:-1]) / 100 if t.endswith("%") else Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"rtp tune: {what} must be a decimal such as 0.94 or 94%, got {text!r}") from None
+    return value
+
+
+def add_arguments(p) -> None:
+    add_set_argument(p)
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--target-rtp", metavar="RTP", help="target RTP as a fraction of the bet, e.g. 0.94 (or 94%%)")
+    which.add_argument("--variants", metavar="RTP,RTP,...",
+                       help="several targets, e.g. 0.96,0.94,0.92,0.88: one subdirectory of --out each")
+    p.add_argument("--out", required=True, metavar="DIR", help="output directory (new or empty; never the input set)")
+    p.add_argument("--tolerance", default=None, metavar="T",
+                   help="accepted |RTP - target|, a fraction of the bet (default 0.0001 = 0.01 pp)")
+    p.add_argument("--keep", action="append", default=[], metavar="WHAT",
+                   help="also keep: hit-frequency (the base hit frequency within --hit-tolerance); "
+                        "strip lengths, feature symbols, strip rules and published facts are always kept")
+    p.add_argument("--hit-tolerance", default=None, metavar="R",
+                   help="relative tolerance of --keep hit-frequency (default 0.01 = 1%% of the input's)")
+    p.add_argument("--json", action="store_true", help="one JSON object instead of the text view")
+
+
+def _targets(args) -> list[tuple[str, Fraction]]:
+    texts = [args.target_rtp] if args.target_rtp is not None else [t for t in args.variants.split(",")]
+    out = []
+    for t in texts:
+        value = _fraction(t, "a target RTP")
+        if value <= 0:
+            raise UsageError(f"rtp tune: a target RTP must be positive, got {t!r}")
+        out.append((t.strip(), value))
+    if not out:
+        raise UsageError("rtp tune: --variants lists no target")
+    return out
+
+
+def _subdir(value: Fraction) -> str:
+    """``rtp_94`` for 0.94, ``rtp_94.5`` for 0.945."""
+    pct = value * 100
+    if pct.denominator == 1:
+        return f"rtp_{pct.numerator}"
+    text = f"{float(pct):.6f}".rstrip("0").rstrip(".")
+    return f"rtp_{text}"
+
+
+def _write_set(path: Path, files: dict[str, bytes]) -> None:
+    """Write a math set directory whole: a temporary directory beside it, renamed into place."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    try:
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _other_files(spec, ms) -> dict[str, bytes]:
+    """Files of the input set directory besides the game file and strip CSVs (published facts, notes)."""
+    _, directory = resolve(spec)
+    skip = set(ms.model.strip_files.values()) | {"game.toml"}
+    out = {}
+    for f in sorted(directory.iterdir()):
+        if f.is_file() and not f.name.startswith(".") and f.name not in skip and f.suffix not in (".py", ".pyc"):
+            out[f.name] = f.read_bytes()
+    return out
+
+
+def run(args) -> int:
+    """``rtp tune``: exit 0 all variants met, 1 a target not met (closest printed), 2 bad input."""
+    targets = _targets(args)
+    tolerance = DEFAULT_TOLERANCE if args.tolerance is None else _fraction(args.tolerance, "--tolerance")
+    if tolerance < 0:
+        raise UsageError("rtp tune: --tolerance must not be negative")
+    keep = [k.strip() for item in args.keep for k in item.split(",") if k.strip()]
+    for k in keep:
+        if k not in KEEP:
+            raise UsageError(f"rtp tune: --keep {k!r}: can keep {', '.join(KEEP)} (the rest is always kept)")
+    hit_tol = None
+    if "hit-frequency" in keep:
+        hit_tol = DEFAULT_HIT_TOLERANCE if args.hit_tolerance is None else _fraction(args.hit_tolerance,
+                                                                                     "--hit-tolerance")
+    ms = load_math_set(args.set)
+    protected = input_directories(args.set, ms)
+    out = check_output(args.out, "rtp tune", "dir", protected)
+    many = args.variants is not None
+    dests = [out / _subdir(v) if many else out for _, v in targets]
+    if len(set(dests)) != len(dests):
+        raise UsageError("rtp tune: two targets give the same output directory")
+    if not many and out.exists() and any(out.iterdir()):
+        raise UsageError(f"rtp tune: {args.out}: the directory is not empty; give a new or empty directory")
+    for d in dests if many else []:
+        if d.exists():
+            raise UsageError(f"rtp tune: {d}: exists already; give a new output directory")
+    checker = check_facts if applies_to(ms) else None
+    extra_files = _other_files(args.set, ms)
+    results, code = [], 0
+    if many:
+        out.mkdir(exist_ok=True)
+    for (text, target), dest in zip(targets, dests):
+        start = time.perf_counter()
+        try:
+            v = tune(ms, target, tolerance, keep_hit_frequency=hit_tol)
+        except ValueError as e:
+            raise UsageError(f"rtp tune: {ms.name}: {e}") from None
+        seconds = time.perf_counter() - start
+        results.append(_report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds))
+        code = max(code, results[-1]["exit"])
+    if args.json:
+        print(json.dumps({"set": ms.name, "variants": results}, indent=2))
+    return code
+
+
+def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> dict:
+    """Write (if met), recheck from the files, print the diff and the verdict; the JSON record."""
+    n = len(v.edits)
+    bound = ("proven minimal" if v.minimal else
+             f"heuristic bound (proven lower bound {v.lower_bound})")
+    target_text = f"{percent(v.target, 2)} +/- {float(v.tolerance * 100):g} pp"
+    rec = {"target": fraction_text(v.target), "target_float": float(v.target),
+           "tolerance": fraction_text(v.tolerance), "rtp_input": fraction_text(v.rtp_input),
+           "rtp": fraction_text(v.rtp), "rtp_float": float(v.rtp), "met": v.met, "edits": n,
+           "lower_bound": v.lower_bound, "minimal": v.minimal, "rounds": v.rounds, "seconds": round(seconds, 3),
+           "changes": [str(e) for e in v.edits], "out": None, "kept": {}, "published_broken": [], "exit": 0}
+    if not v.met:
+        line = (f"{text}: NOT MET: target {target_text}; closest exact RTP reached {percent(v.rtp, 6)} "
+                f"with {n} strip edits (pay symbols swapped for pay symbols only); no set written")
+        rec["exit"] = 1
+        if not args.json:
+            print(line)
+        rec["verdict"] = line
+        return rec
+    files = variant_files(ms, v)
+    files.update({k: b for k, b in extra_files.items() if k not in files})
+    _write_set(dest, files)
+    written = load_math_set(str(dest))
+    rtp = exact_rtp(written)
+    if rtp != v.rtp:
+        raise UsageError(f"rtp tune: internal error: the written set's RTP {rtp} differs from the tuned {v.rtp}")
+    kept = kept_figures(ms, written, hit_tol)
+    d = diff_sets(ms, written, checker)
+    broken = list(d.broken)
+    ok = all(k.ok for k in kept) and not broken and abs(rtp - v.target) <= v.tolerance
+    rec.update(out=str(dest), kept={k.name: k.ok for k in kept}, published_broken=broken, exit=0 if ok else 1)
+    facts = (f"published facts: none broken" if checker else "published facts: none held for this game")
+    line = (f"{text}: {'MET' if ok else 'FAILED'}: exact RTP {percent(rtp, 6)} (target {target_text}), "
+            f"{n} strip edit{'s' if n != 1 else ''} ({bound}), kept {sum(k.ok for k in kept)} of {len(kept)}, "
+            f"{facts if not broken else 'BROKEN published facts: ' + '; '.join(broken)} -> {dest}")
+    rec["verdict"] = line
+    if not args.json:
+        print(f"=== VARIANT {text} -> {dest} ({seconds:.1f} s, {v.rounds} exact rechecks)")
+        print(diff_text(d, 6, every=False), end="")
+        print("KEPT (checked exactly on the written set)")
+        for k in kept:
+            print(f"  {'ok    ' if k.ok else 'BROKEN'}  {k.name}")
+        print(line)
+        print()
+    return rec

@@ -1,0 +1,306 @@
+"""``rtp tune`` (exact.variants): variants at a target RTP, checked from the written files.
+
+Oracles: on small random sets the variant's RTP is recomputed from its files by
+brute force (every stop combination and FISH value through the literal
+evaluator, the ladder by the exact chain); on the bundled set by the engine.
+Kept figures are compared exactly, published facts re-checked, and the input
+files compared byte for byte.
+"""
+from __future__ import annotations
+
+import doctest
+import hashlib
+import json
+import os
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import exact.variants
+from exact.cli import main
+from exact.engine import analyse
+from exact.sensitivity import sensitivity
+from exact.variants import allowed_edits, exact_rtp, hit_frequency_deltas, kept_figures, separation, tune, with_strips
+from markov.moments import CountSplit, PhaseAnalysis
+from markov.round import round_result
+from mathset_files import csv_text
+from oracle import brute_force
+from proofs.facts import check_facts
+from strips.loader import bundled_path, load_math_set
+
+SMALL_GAME = """
+[game]
+name = "small"
+reels = 3
+rows = 2
+bet = 5
+[strips]
+base = "base.csv"
+bonus = "bonus.csv"
+[strip_rules]
+max_run = { symbols = ["A1", "A2"], length = 2 }
+[symbols.P1]
+class = "pay"
+pays = [0, 2, 10]
+[symbols.P2]
+class = "pay"
+pays = [0, 1, 5]
+[symbols.A1]
+class = "pay"
+pays = [0, 0, 3]
+[symbols.A2]
+class = "pay"
+pays = [0, 1, 2]
+[symbols.W]
+class = "wild"
+reels = { base = [2, 3], bonus = [2, 3] }
+[symbols.K]
+class = "key"
+reels = { base = [1], bonus = [1, 2] }
+[symbols.S]
+class = "scatter"
+reels = { base = [1, 2, 3] }
+[symbols.F]
+class = "fish"
+reels = { base = [2, 3], bonus = [2, 3] }
+values = [1, 5]
+weights.base = [3, 1]
+weights.level1 = [1, 1]
+weights.level2 = [1, 2]
+[free_spins]
+strips = "bonus"
+trigger = { 2 = 3, 3 = 5 }
+retrigger = false
+[[free_spins.levels]]
+multiplier = 1
+weights = "level1"
+[[free_spins.levels]]
+threshold = 2
+spins = 3
+multiplier = 2
+weights = "level2"
+"""
+PAYS = ["P1", "P2", "A1", "A2"]
+SPECIALS = {"base": [["K", "S"], ["W", "S", "F"], ["W", "S", "F"]],
+            "bonus": [["K"], ["W", "K", "F"], ["W", "F"]]}
+
+
+def write_small(directory: Path, seed: int) -> Path:
+    """A random small set of SMALL_GAME: 3 reels of 6-8 stops, each allowed special once or twice."""
+    rng = random.Random(seed)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "game.toml").write_text(SMALL_GAME)
+    for strip_set, specials in SPECIALS.items():
+        cols = []
+        for r in range(3):
+            n = rng.randint(6, 8)
+            col = [rng.choice(PAYS) for _ in range(n)]
+            for x, i in zip(specials[r] + [rng.choice(specials[r])], rng.sample(range(n), len(specials[r]) + 1)):
+                col[i] = x
+            cols.append(col)
+        (directory / f"{strip_set}.csv").write_text(csv_text(cols))
+    return directory
+
+
+def brute_rtp(ms) -> Fraction:
+    """RTP of a round from brute-force spin moments of every phase (evaluator), ladder by the exact chain."""
+    model = ms.model
+
+    def split(p, w, w2):
+        n = max(p) + 1
+        return CountSplit(tuple(p.get(i, Fraction(0)) for i in range(n)), tuple(w.get(i, Fraction(0)) for i in range(n)),
+                          tuple(w2.get(i, Fraction(0)) for i in range(n)))
+
+    def phase(ph):
+        bf = brute_force(ms, ph)
+        mean = sum(bf.win_scatter.values(), Fraction(0))
+        ways = sum((sum(v, Fraction(0)) for v in bf.ways_by_symbol.values()), Fraction(0))
+        return PhaseAnalysis(phase=ph, mean=mean, second=sum(bf.win2_scatter.values(), Fraction(0)),
+                             ways_mean=ways, collect_mean=bf.collect, ways_by_symbol={}, oak_prob={},
+                             by_scatter=split(bf.prob_scatter, bf.win_scatter, bf.win2_scatter),
+                             by_key=split(bf.prob_key, bf.win_key, bf.win2_key), hit_frequency=bf.hit)
+
+    return round_result(model, phase(model.base_phase), [phase(model.level_phase(lv)) for lv in model.levels]).rtp
+
+
+def files_digest(directory: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir()) if p.is_file()}
+
+
+def reachable_target(ms, seed: int) -> Fraction:
+    """The exact RTP after two random allowed edits that keep the separation: a target the search can reach."""
+    rng = random.Random(seed)
+    cands = allowed_edits(ms, sensitivity(ms).edits)
+    a = rng.choice(cands)
+    far = [c for c in cands if c.edit.strip_set != a.edit.strip_set or c.edit.reel != a.edit.reel]
+    b = rng.choice(far)
+    strips = {k: [list(r) for r in v.reels] for k, v in ms.strips.items()}
+    for e in (a.edit, b.edit):
+        strips[e.strip_set][e.reel][e.position] = e.new
+    return exact_rtp(with_strips(ms, strips))
+
+
+def _frac_arg(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_small_random_set_variant_by_brute_force(tmp_path, seed, capsys):
+    src = write_small(tmp_path / "in", seed)
+    before = files_digest(src)
+    ms = load_math_set(str(src))
+    target, tol = reachable_target(ms, seed), Fraction(1, 500)
+    out = tmp_path / "out"
+    code = main(["tune", "--set", str(src), "--target-rtp", _frac_arg(target), "--tolerance", _frac_arg(tol),
+                 "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "MET" in text and "CHANGES" in text
+    var = load_math_set(str(out))
+    rtp = brute_rtp(var)
+    assert abs(rtp - target) <= tol
+    assert rtp == exact_rtp(var)
+    # kept: trigger odds and KEY odds by brute force, feature positions, lengths
+    for ph_a, ph_b in [(ms.model.base_phase, var.model.base_phase)] + \
+            [(ms.model.level_phase(lv), var.model.level_phase(lv)) for lv in ms.model.levels[:1]]:
+        ba, bb = brute_force(ms, ph_a), brute_force(var, ph_b)
+        assert ba.prob_scatter == bb.prob_scatter
+        assert ba.prob_key == bb.prob_key
+        assert ba.collect == bb.collect
+    assert all(k.ok for k in kept_figures(ms, var))
+    for k in ms.strips:
+        for ra, rb in zip(ms.strips[k].reels, var.strips[k].reels):
+            assert len(ra) == len(rb)
+            for x, y in zip(ra, rb):
+                assert x == y or (x in PAYS and y in PAYS)
+    assert not var.findings or {f.message for f in var.findings} <= {f.message for f in ms.findings}
+    assert files_digest(src) == before
+
+
+def test_edits_are_separated_and_listed_in_the_diff(tmp_path, capsys):
+    src = write_small(tmp_path / "in", 5)
+    ms = load_math_set(str(src))
+    v = tune(ms, reachable_target(ms, 5), Fraction(1, 500))
+    assert v.met and v.edits
+    sep = separation(ms)
+    for a in v.edits:
+        for b in v.edits:
+            if a is not b and (a.strip_set, a.reel) == (b.strip_set, b.reel):
+                n = len(ms.strips[a.strip_set].reels[a.reel])
+                assert min((a.position - b.position) % n, (b.position - a.position) % n) >= sep
+    assert v.lower_bound <= len(v.edits)
+
+
+def test_unreachable_target_exits_1_with_the_closest_value(tmp_path, capsys):
+    src = write_small(tmp_path / "in", 7)
+    before = files_digest(src)
+    out = tmp_path / "out"
+    code = main(["tune", "--set", str(src), "--target-rtp", "1000", "--out", str(out), "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 1
+    (v,) = res["variants"]
+    assert v["met"] is False and v["out"] is None and "closest exact RTP reached" in v["verdict"]
+    closest = Fraction(v["rtp"])
+    assert closest > exact_rtp(load_math_set(str(src)))     # it moved towards the target
+    assert not out.exists() or not any(out.iterdir())
+    assert files_digest(src) == before
+
+
+def test_variants_write_one_subdirectory_each(tmp_path, capsys):
+    src = write_small(tmp_path / "in", 2)
+    ms = load_math_set(str(src))
+    r0 = exact_rtp(ms)
+    t1, t2 = reachable_target(ms, 11), reachable_target(ms, 12)
+    tol = Fraction(1, 200)
+    out = tmp_path / "out"
+    code = main(["tune", "--set", str(src), "--variants", f"{_frac_arg(t1)},{_frac_arg(t2)}", "--tolerance",
+                 _frac_arg(tol), "--out", str(out), "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 0, res
+    dirs = [Path(v["out"]) for v in res["variants"]]
+    assert len(set(dirs)) == 2 and all(d.parent == out for d in dirs)
+    for d, t in zip(dirs, (t1, t2)):
+        assert abs(brute_rtp(load_math_set(str(d))) - t) <= tol
+    assert r0 == exact_rtp(load_math_set(str(src)))
+
+
+def test_keep_hit_frequency(tmp_path, capsys):
+    src = write_small(tmp_path / "in", 4)
+    ms = load_math_set(str(src))
+    target, tol, rel = reachable_target(ms, 4), Fraction(1, 200), Fraction(1, 20)
+    v = tune(ms, target, tol, keep_hit_frequency=rel)
+    assert v.met
+    hf0 = analyse(ms).base.hit_frequency
+    hf1 = brute_force(v.math_set, v.math_set.model.base_phase).hit
+    assert abs(hf1 - hf0) <= rel * hf0
+    assert v.hit_frequency == hf1
+
+
+def test_hit_frequency_deltas_are_exact(tmp_path):
+    src = write_small(tmp_path / "in", 6)
+    ms = load_math_set(str(src))
+    cands = [c.edit for c in allowed_edits(ms, sensitivity(ms).edits)]
+    rng = random.Random(6)
+    sample = rng.sample(cands, 8)
+    hf0 = analyse(ms).base.hit_frequency
+    for e, d in zip(sample, hit_frequency_deltas(ms, sample)):
+        strips = {k: [list(r) for r in v.reels] for k, v in ms.strips.items()}
+        strips[e.strip_set][e.reel][e.position] = e.new
+        assert analyse(with_strips(ms, strips)).base.hit_frequency - hf0 == d, str(e)
+
+
+def test_bundled_set_variant(tmp_path, capsys):
+    src = bundled_path("rules_page")
+    before = files_digest(src)
+    out = tmp_path / "v94"
+    code = main(["tune", "--set", "rules_page", "--target-rtp", "0.94", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    ms, var = load_math_set("rules_page"), load_math_set(str(out))
+    assert abs(exact_rtp(var) - Fraction(94, 100)) <= Fraction(1, 10000)
+    checks = kept_figures(ms, var)
+    assert all(c.ok for c in checks) and len(checks) >= 8
+    ga, gb = analyse(ms), analyse(var)
+    assert ga.base.by_scatter.prob == gb.base.by_scatter.prob
+    assert ga.levels[0].by_key.prob == gb.levels[0].by_key.prob
+    assert ga.base.collect_mean == gb.base.collect_mean
+    assert not [f.fact for f in check_facts(var) if f.failed]
+    assert (out / "game.toml").read_bytes() == (src / "game.toml").read_bytes()
+    assert main(["check", "--set", str(out)]) == 0
+    capsys.readouterr()
+    assert files_digest(src) == before
+
+
+def test_output_guard(tmp_path, capsys):
+    src = write_small(tmp_path / "in", 1)
+    before = files_digest(src)
+    assert main(["tune", "--set", str(src), "--target-rtp", "2", "--out", str(src)]) == 2
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x.txt").write_text("x")
+    assert main(["tune", "--set", str(src), "--target-rtp", "2", "--out", str(tmp_path / "full")]) == 2
+    assert main(["tune", "--set", str(src), "--target-rtp", "abc", "--out", str(tmp_path / "o")]) == 2
+    assert main(["tune", "--set", str(src), "--target-rtp", "2", "--keep", "variance",
+                 "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 4
+    assert files_digest(src) == before
+
+
+def test_doctests():
+    assert doctest.testmod(exact.variants).failed == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("RTP_SLOW"), reason="opt-in (RTP_SLOW=1): four variants of the bundled set")
+def test_four_variants_of_the_bundled_set(tmp_path, capsys):
+    out = tmp_path / "v"
+    code = main(["tune", "--set", "rules_page", "--variants", "0.96,0.94,0.92,0.88", "--out", str(out), "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 0
+    for v in res["variants"]:
+        var = load_math_set(v["out"])
+        assert abs(exact_rtp(var) - Fraction(v["target"])) <= Fraction(1, 10000)
+        assert main(["check", "--set", v["out"]]) == 0
+    capsys.readouterr()
