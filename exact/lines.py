@@ -68,7 +68,6 @@ from fractions import Fraction
 from math import prod
 
 import numpy as np
-from scipy import sparse
 
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase
@@ -305,124 +304,280 @@ def _window_rows(strip: np.ndarray, rows: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------
-# first moments: one line at a time
+# sparse chains over reels
 # --------------------------------------------------------------------------
-def _single_line(machine: LineMachine, values, labels, windows, tags: Tags, keymaps, rows: tuple[int, ...]):
-    """One payline: {final key: sum over stop combinations of its pay}, {label: pay sum}, count of paying combos.
+def _grouped(values: np.ndarray, *cols: np.ndarray):
+    """Distinct rows of integer columns (each >= 0) with the sum of ``values`` over equal rows.
 
-    ``values[o]``/``labels[o]``: pay and label of outcome o.  Integer sums
-    (Python ints) over all stop combinations.
+    Returns (columns of the distinct rows, summed values); one 1-D sort on an
+    int64 code instead of a row-wise unique.
     """
-    n_reels = len(windows)
+    code = np.zeros(len(values), dtype=np.int64)
+    for c in cols:
+        code = code * (int(c.max(initial=0)) + 1) + c
+    uniq, inv = np.unique(code, return_inverse=True)
+    total = np.zeros(len(uniq), dtype=values.dtype)
+    np.add.at(total, inv.reshape(-1), values)
+    first = np.zeros(len(uniq), dtype=np.int64)
+    first[inv.reshape(-1)] = np.arange(len(code))
+    return tuple(c[first] for c in cols), total
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """A sparse integer matrix as coordinates: one row per line (or pair of lines), one column per state.
+
+    ``row``, ``col``, ``val``: int64 arrays, no duplicate (row, col), no zero value.
+    """
+
+    row: np.ndarray
+    col: np.ndarray
+    val: np.ndarray
+    shape: tuple[int, int]
+
+    @classmethod
+    def start(cls, n: int, n_cols: int) -> "_Rows":
+        """Every row at state 0 with weight 1."""
+        return cls(np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64),
+                   (n, n_cols))
+
+    def dense(self) -> np.ndarray:
+        """The matrix as a dense object array of Python ints."""
+        out = np.zeros(self.shape, dtype=np.int64)
+        out[self.row, self.col] = self.val
+        return out.astype(object)
+
+
+def _aggregate(row, col, val, shape) -> _Rows:
+    """Sum the values (integers >= 0, below 2^62) of equal (row, col) coordinates and drop zeros.
+
+    Exact: with few enough cells the sums are three ``bincount`` passes over
+    21-bit limbs (each limb sum stays far below 2^53, so the float64 sums are
+    exact integers), else one sort of an int64 code.
+    """
+    cells = shape[0] * shape[1]
+    code = row * shape[1] + col
+    if cells <= 1 << 22 and 4 * len(code) >= cells:
+        total = np.zeros(cells, dtype=np.int64)
+        for shift in (0, 21, 42):
+            limb = ((val >> shift) & ((1 << 21) - 1)).astype(np.float64)
+            total += np.bincount(code, weights=limb, minlength=cells).astype(np.int64) << shift
+        nz = np.flatnonzero(total)
+        return _Rows(nz // shape[1], nz % shape[1], total[nz], shape)
+    order = np.argsort(code)
+    code, val = code[order], val[order]
+    start = np.flatnonzero(np.concatenate(([True], code[1:] != code[:-1]))) if len(code) else np.zeros(0, dtype=np.int64)
+    total = np.add.reduceat(val, start) if len(code) else val
+    code = code[start]
+    keep = total != 0
+    return _Rows(code[keep] // shape[1], code[keep] % shape[1], total[keep], shape)
+
+
+#: From this many rows (pairs of lines) on, a reel's products run in scipy's compiled sparse
+#: product; below it in numpy alone, which spares the import of scipy (a tenth of a second).
+SCIPY_ROWS = 1000
+
+
+def _advance(x: _Rows, group: np.ndarray, matrix) -> _Rows:
+    """One reel of a chain for many lines (or pairs) at once: row i of ``x`` times the matrix of ``group[i]``.
+
+    Rows with the same group (the rows they read on the reel) share one
+    transition, ``matrix(group, sources) -> (src, dst, weight, n_cols)``: the
+    integer entries of the rows ``sources`` (the states in use).  Each
+    entry of ``x`` is expanded by its state's row of the transition and the
+    products summed exactly (int64, bounded by the caller); with
+    :data:`SCIPY_ROWS` rows or more the same product is scipy's.
+    """
+    g_of = group[x.row]
+    order = np.argsort(g_of, kind="stable")
+    bounds = np.flatnonzero(np.diff(g_of[order])) + 1
+    rows, cols, vals = [], [], []
+    n_cols = None
+    use_scipy = x.shape[0] >= SCIPY_ROWS
+    for idx in np.split(order, bounds):
+        if not len(idx):
+            continue
+        xc, xr, xv = x.col[idx], x.row[idx], x.val[idx]
+        sources = np.unique(xc)
+        src, dst, w, n_cols = matrix(int(g_of[idx[0]]), sources)
+        if use_scipy:
+            from scipy import sparse   # large games only: its import costs more than small games take
+            t = sparse.csr_matrix((w, (src, dst)), shape=(x.shape[1], n_cols), dtype=np.int64)
+            y = (sparse.csr_matrix((xv, (xr, xc)), shape=x.shape, dtype=np.int64) @ t).tocoo()
+            rows.append(y.row.astype(np.int64))
+            cols.append(y.col.astype(np.int64))
+            vals.append(y.data.astype(np.int64))
+            continue
+        local = np.searchsorted(sources, src)
+        used = (local < len(sources)) & (sources[np.minimum(local, len(sources) - 1)] == src)
+        lc = np.searchsorted(sources, xc)
+        t = _aggregate(local[used], dst[used], w[used], (len(sources), n_cols))   # sorted by (source, dst)
+        dst, w = t.col, t.val
+        indptr = np.concatenate(([0], np.cumsum(np.bincount(t.row, minlength=len(sources)))))
+        lens = indptr[lc + 1] - indptr[lc]
+        rep = np.repeat(np.arange(len(lc)), lens)
+        pos = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens - indptr[lc], lens)
+        rows.append(xr[rep])
+        cols.append(dst[pos])
+        vals.append(xv[rep] * w[pos])
+    if n_cols is None:
+        n_cols = matrix(int(group[0]), np.zeros(0, dtype=np.int64))[3]
+    cat = (lambda a: np.concatenate(a) if a else np.zeros(0, dtype=np.int64))
+    if use_scipy:   # each row is in one group: the products are already summed
+        r, c, v = cat(rows), cat(cols), cat(vals)
+        keep = v != 0
+        return _Rows(r[keep], c[keep], v[keep], (x.shape[0], n_cols))
+    return _aggregate(cat(rows), cat(cols), cat(vals), (x.shape[0], n_cols))
+
+
+def _coo(rows, cols, data, n_cols):
+    """The (src, dst, weight, n_cols) of a transition from lists of coordinate arrays."""
+    cat = (lambda a: np.concatenate(a).astype(np.int64) if a else np.zeros(0, dtype=np.int64))
+    return cat(rows), cat(cols), cat(data), n_cols
+
+
+# --------------------------------------------------------------------------
+# first moments: every line, one chain each
+# --------------------------------------------------------------------------
+def _single_matrix(table, k_next, values, label_of, n_labels, x, tag, cmap, rest):
+    """The sparse transition of one line's state vector over one reel for the line's row.
+
+    Layout with K classes and Q keys: running ``(k, q)`` -> ``k Q + q``;
+    ended (its pay carried) ``K Q + q``; then per label the pay sum and the
+    count over all stop combinations (``rest`` = stops of the later reels).
+    """
+    k, kn = table.shape[0], k_next
+    nq = cmap.shape[0]
+    nq2 = int(cmap.max(initial=-1)) + 1     # the keys at the next boundary (every one is reached)
+    dim2 = kn * nq2 + nq2 + 2 * n_labels
+    (xs, tg), cnt = _grouped(np.ones(len(x), dtype=np.int64), x, tag)
+    kk = np.repeat(np.arange(k), len(xs))
+    xs_, tg_, c_ = np.tile(xs, k), np.tile(tg, k), np.tile(cnt, k)
+    t = table[kk, xs_]
+    q = np.arange(nq)
+    rows, cols, data = [], [], []
+    run = t >= 0
+    rows.append(((kk[run] * nq)[:, None] + q[None, :]).reshape(-1))
+    cols.append(((t[run] * nq2)[:, None] + cmap[q[None, :], tg_[run][:, None]]).reshape(-1))
+    data.append(np.repeat(c_[run], nq))
+    o = -1 - t[~run]
+    v = np.asarray(values, dtype=np.int64)[o]
+    pay = v > 0
+    src = kk[~run][pay]
+    o, v, cc, tgo = o[pay], v[pay], c_[~run][pay], tg_[~run][pay]
+    rows.append(((src * nq)[:, None] + q[None, :]).reshape(-1))
+    cols.append((kn * nq2 + cmap[q[None, :], tgo[:, None]]).reshape(-1))
+    data.append(np.repeat(v * cc, nq))
+    lab = np.asarray(label_of, dtype=np.int64)[o]
+    for off, w in ((0, v * cc * rest), (n_labels, cc * rest)):
+        rows.append(((src * nq)[:, None] + q[None, :]).reshape(-1))
+        cols.append(np.repeat(kn * nq2 + nq2 + off + lab, nq))
+        data.append(np.repeat(w, nq))
+    tcount = np.bincount(tag, minlength=cmap.shape[1]).astype(np.int64)
+    for tgi in np.flatnonzero(tcount):
+        rows.append(k * nq + q)
+        cols.append(kn * nq2 + cmap[q, tgi])
+        data.append(np.full(nq, tcount[tgi]))
+    li = np.arange(2 * n_labels)
+    rows.append(k * nq + nq + li)
+    cols.append(kn * nq2 + nq2 + li)
+    data.append(np.ones(2 * n_labels, dtype=np.int64))
+    return _coo(rows, cols, data, dim2)
+
+
+def line_first_moments(machine: LineMachine, windows, tags: Tags, keymaps, paylines):
+    """First moments of every payline over all stop combinations, exact integers.
+
+    ``machine`` is minimised by (value, label).  Returns ``(done, by_label,
+    count_label, labels)``: ``done[i, q]`` the sum of line i's pay over the
+    stop combinations with final key q; ``by_label[j]`` the sum over every
+    line of the pay won with label j; ``count_label[i, j]`` the number of
+    stop combinations where line i wins with label j.
+    """
+    values = [o[0] for o in machine.outcomes]
+    labels = sorted({o[1] for o in machine.outcomes if o[0] > 0})
+    index = {lab: i for i, lab in enumerate(labels)}
+    label_of = [index.get(o[1], 0) for o in machine.outcomes]
+    nl = len(labels)
     lengths = [w.shape[0] for w in windows]
-    rest = [prod(lengths[r + 1:]) for r in range(n_reels)]
-    v = {(0, 0): 1}                       # (class, key index) -> count of stop prefixes
-    done: dict = defaultdict(int)         # key index -> sum of pay x count
-    by_label: dict = {}
-    paying = 0
-    for r in range(n_reels):
-        table = machine.tables[r]
-        cmap = keymaps[r][1]
-        x = windows[r][:, rows[r]]
-        t = tags.stop_tag[r]
-        pairs, cnt = np.unique(np.stack([x, t], axis=1), axis=0, return_counts=True)
-        nv: dict = defaultdict(int)
-        nd: dict = defaultdict(int)
-        tcount = np.bincount(t, minlength=len(tags.tag_list[r]))
-        for q, s in done.items():
-            for tg, c in enumerate(tcount):
-                if c:
-                    nd[int(cmap[q, tg])] += s * int(c)
-        for (k, q), c0 in v.items():
-            for (xs, tg), c in zip(pairs, cnt):
-                tgt = int(table[k, xs])
-                q2 = int(cmap[q, tg])
-                m = c0 * int(c)
-                if tgt >= 0:
-                    nv[(tgt, q2)] += m
-                else:
-                    o = -1 - tgt
-                    if values[o]:
-                        nd[q2] += values[o] * m
-                        acc = by_label.setdefault(labels[o], [0, 0])
-                        acc[0] += values[o] * m * rest[r]
-                        acc[1] += m * rest[r]
-                        paying += m * rest[r]
-        v, done = nv, nd
-    return dict(done), dict(by_label), paying
+    lines = np.array(paylines, dtype=np.int64)
+    n = len(lines)
+    nq0 = len(keymaps[0][0])
+    x = _Rows.start(n, machine.classes(0) * nq0 + nq0 + 2 * nl)
+    for r in range(len(windows)):
+        rest = prod(lengths[r + 1:])
+        x = _advance(x, lines[:, r], lambda h, _: _single_matrix(
+            machine.tables[r], machine.classes(r + 1), values, label_of, nl, windows[r][:, h],
+            tags.stop_tag[r], keymaps[r][1], rest))
+    dense = x.dense()
+    nq = len(keymaps[-1][0])
+    return dense[:, :nq], dense[:, nq:nq + nl].sum(axis=0), dense[:, nq + nl:], labels
 
 
 # --------------------------------------------------------------------------
 # second moments: pairs of lines
 # --------------------------------------------------------------------------
-def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2):
+def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sources):
     """The sparse integer transition of a pair state vector over one reel for rows (h_a, h_b).
 
     Layout at a boundary with K classes and Q keys: both running
     ``(ka, kb, q)`` -> ``(ka K + kb) Q + q``; a ended (its pay carried):
     ``K^2 Q + kb Q + q``; b ended: ``K^2 Q + K Q + ka Q + q``; both ended:
-    ``K^2 Q + 2 K Q + q``.
+    ``K^2 Q + 2 K Q + q``.  Only the rows of ``sources`` (the states some
+    pair of the group is in) are filled.
     """
-    k = table.shape[0]
-    kn = k_next
-    dim = k * k * n_keys + 2 * k * n_keys + n_keys
-    dim2 = kn * kn * n_keys2 + 2 * kn * n_keys2 + n_keys2
-    rows_, cols_, data_ = [], [], []
-    # the reel's stops grouped by (x, y, tag)
-    trip, cnt = np.unique(np.stack([xa, xb, tag], axis=1), axis=0, return_counts=True)
-    cnt = cnt.astype(np.int64)
+    k, kn, nq, nq2 = table.shape[0], k_next, n_keys, n_keys2
+    base_a, base_b, base_r = kn * kn * nq2, kn * kn * nq2 + kn * nq2, kn * kn * nq2 + 2 * kn * nq2
     val = np.asarray(values, dtype=np.int64)
-    ka, kb = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
-    ka, kb = ka.reshape(-1), kb.reshape(-1)
-    ta = table[ka[:, None], trip[None, :, 0]]            # (K^2, E)
-    tb = table[kb[:, None], trip[None, :, 1]]
-    tg = np.broadcast_to(trip[None, :, 2], ta.shape)
-    c = np.broadcast_to(cnt[None, :], ta.shape)
-    src = np.broadcast_to((ka * k + kb)[:, None], ta.shape)
-    va = np.where(ta < 0, val[np.maximum(-1 - ta, 0)], 0)
-    vb = np.where(tb < 0, val[np.maximum(-1 - tb, 0)], 0)
-    base_a, base_b, base_r = kn * kn * n_keys2, kn * kn * n_keys2 + kn * n_keys2, kn * kn * n_keys2 + 2 * kn * n_keys2
-    q = np.arange(n_keys)
-    for sel, tgt, weight in (
-            ((ta >= 0) & (tb >= 0), lambda: (ta * kn + tb) * n_keys2, lambda: c),
-            ((ta < 0) & (tb >= 0), lambda: base_a + tb * n_keys2, lambda: c * va),
-            ((ta >= 0) & (tb < 0), lambda: base_b + ta * n_keys2, lambda: c * vb),
-            ((ta < 0) & (tb < 0), lambda: np.full(ta.shape, base_r), lambda: c * va * vb)):
-        w = weight()
-        sel = sel & (w != 0)
-        if not sel.any():
-            continue
-        s_src, s_tgt, s_tg, s_w = src[sel], tgt()[sel], tg[sel], w[sel]
-        rows_.append((s_src[:, None] * n_keys + q[None, :]).reshape(-1))
-        cols_.append((s_tgt[:, None] + cmap[q[None, :], s_tg[:, None]]).reshape(-1))
-        data_.append(np.repeat(s_w[:, None], n_keys, axis=1).reshape(-1))
+    rows_, cols_, data_ = [], [], []
+
+    def emit(src, dst, w):
+        keep = w != 0
+        rows_.append(src[keep])
+        cols_.append(dst[keep])
+        data_.append(w[keep])
+
+    def pay(t):
+        return np.where(t < 0, val[np.maximum(-1 - t, 0)], 0)
+
+    sources = np.asarray(sources, dtype=np.int64)
+    # both running: every (x, y, tag) the reel's stops show on the two rows
+    js = sources[sources < k * k * nq]
+    if len(js):
+        (ex, ey, et), ec = _grouped(np.ones(len(xa), dtype=np.int64), xa, xb, tag)
+        ka, kb, q = js // (k * nq), (js // nq) % k, js % nq
+        ta, tb = table[ka[:, None], ex[None, :]], table[kb[:, None], ey[None, :]]
+        q2 = cmap[q[:, None], et[None, :]]
+        src = np.broadcast_to(js[:, None], ta.shape)
+        c = np.broadcast_to(ec[None, :], ta.shape)
+        ra, rb = ta >= 0, tb >= 0
+        va, vb = pay(ta), pay(tb)
+        for sel, dst, w in ((ra & rb, (ta * kn + tb) * nq2 + q2, c), (~ra & rb, base_a + tb * nq2 + q2, c * va),
+                            (ra & ~rb, base_b + ta * nq2 + q2, c * vb), (~ra & ~rb, base_r + q2, c * va * vb)):
+            emit(src[sel], dst[sel], w[sel])
     # one line ended: the other moves by its own row's symbols
-    for xs, base_src, base_dst_run in ((xb, k * k * n_keys, base_a), (xa, k * k * n_keys + k * n_keys, base_b)):
-        pr, pc = np.unique(np.stack([xs, tag], axis=1), axis=0, return_counts=True)
-        kk = np.arange(k)
-        t = table[kk[:, None], pr[None, :, 0]]
-        tgs = np.broadcast_to(pr[None, :, 1], t.shape)
-        cc = np.broadcast_to(pc.astype(np.int64)[None, :], t.shape)
-        srck = np.broadcast_to(kk[:, None], t.shape)
-        vv = np.where(t < 0, val[np.maximum(-1 - t, 0)], 0)
-        for sel, tgt, w in (((t >= 0), base_dst_run + t * n_keys2, cc),
-                            ((t < 0), np.full(t.shape, base_r), cc * vv)):
-            sel = sel & (w != 0)
-            if not sel.any():
-                continue
-            rows_.append((base_src + srck[sel][:, None] * n_keys + q[None, :]).reshape(-1))
-            cols_.append((tgt[sel][:, None] + cmap[q[None, :], tgs[sel][:, None]]).reshape(-1))
-            data_.append(np.repeat(w[sel][:, None], n_keys, axis=1).reshape(-1))
+    for xs, lo, dst_base in ((xb, k * k * nq, base_a), (xa, k * k * nq + k * nq, base_b)):
+        ss = sources[(sources >= lo) & (sources < lo + k * nq)]
+        if not len(ss):
+            continue
+        (ex, et), ec = _grouped(np.ones(len(xs), dtype=np.int64), xs, tag)
+        kk, q = (ss - lo) // nq, (ss - lo) % nq
+        t = table[kk[:, None], ex[None, :]]
+        q2 = cmap[q[:, None], et[None, :]]
+        src = np.broadcast_to(ss[:, None], t.shape)
+        c = np.broadcast_to(ec[None, :], t.shape)
+        run = t >= 0
+        emit(src[run], (dst_base + t * nq2 + q2)[run], c[run])
+        emit(src[~run], (base_r + q2)[~run], (c * pay(t))[~run])
     # both ended: only the scatter-count key moves
-    tcount = np.bincount(tag, minlength=cmap.shape[1]).astype(np.int64)
-    for tgi in np.flatnonzero(tcount):
-        rows_.append(k * k * n_keys + 2 * k * n_keys + q)
-        cols_.append(base_r + cmap[q, tgi])
-        data_.append(np.full(n_keys, tcount[tgi]))
-    r_ = np.concatenate(rows_) if rows_ else np.zeros(0, dtype=np.int64)
-    c_ = np.concatenate(cols_) if cols_ else np.zeros(0, dtype=np.int64)
-    d_ = np.concatenate(data_) if data_ else np.zeros(0, dtype=np.int64)
-    return sparse.csr_matrix((d_, (r_, c_)), shape=(dim, dim2), dtype=np.int64)
+    rs = sources[sources >= k * k * nq + 2 * k * nq]
+    if len(rs):
+        tcount = np.bincount(tag, minlength=cmap.shape[1]).astype(np.int64)
+        tg = np.flatnonzero(tcount)
+        q = rs - (k * k * nq + 2 * k * nq)
+        emit(np.repeat(rs, len(tg)), (base_r + cmap[q[:, None], tg[None, :]]).reshape(-1),
+             np.tile(tcount[tg], len(rs)))
+    return _coo(rows_, cols_, data_, base_r + nq2)
 
 
 def pair_moments(machine: LineMachine, values, windows, tags: Tags, keymaps, paylines) -> dict:
@@ -434,28 +589,15 @@ def pair_moments(machine: LineMachine, values, windows, tags: Tags, keymaps, pay
     ia, ib = np.triu_indices(n_lines)
     weight = np.where(ia == ib, 1, 2).astype(np.int64)
     lines = np.array(paylines, dtype=np.int64)
-    x = sparse.csr_matrix((np.ones(len(ia), dtype=np.int64), (np.arange(len(ia)), np.zeros(len(ia), dtype=np.int64))),
-                          shape=(len(ia), machine.classes(0) ** 2 * len(keymaps[0][0])
-                                 + 2 * machine.classes(0) * len(keymaps[0][0]) + len(keymaps[0][0])))
+    nq0 = len(keymaps[0][0])
+    k0 = machine.classes(0)
+    x = _Rows.start(len(ia), k0 * k0 * nq0 + 2 * k0 * nq0 + nq0)
     for r in range(len(windows)):
-        k_next = machine.classes(r + 1)
-        n_keys, n_keys2 = len(keymaps[r][0]), len(keymaps[r + 1][0])
-        ha, hb = lines[ia, r], lines[ib, r]
-        group = ha * windows[r].shape[1] + hb
-        order = np.argsort(group, kind="stable")
-        parts = []
-        for g in np.unique(group):
-            idx = order[group[order] == g]
-            h1, h2 = divmod(int(g), windows[r].shape[1])
-            t = _pair_matrix(machine.tables[r], k_next, values, windows[r][:, h1], windows[r][:, h2],
-                             tags.stop_tag[r], keymaps[r][1], n_keys, n_keys2)
-            parts.append((idx, x[idx] @ t))
-        stacked = sparse.vstack([p for _, p in parts], format="csr")
-        perm = np.concatenate([i for i, _ in parts])
-        inv = np.empty_like(perm)
-        inv[perm] = np.arange(len(perm))
-        x = stacked[inv]
-    final = x.toarray().astype(object).T.dot(weight.astype(object))
+        rows = windows[r].shape[1]
+        x = _advance(x, lines[ia, r] * rows + lines[ib, r], lambda g, sources: _pair_matrix(
+            machine.tables[r], machine.classes(r + 1), values, windows[r][:, g // rows], windows[r][:, g % rows],
+            tags.stop_tag[r], keymaps[r][1], len(keymaps[r][0]), len(keymaps[r + 1][0]), sources))
+    final = x.dense().T.dot(weight.astype(object))
     keys = keymaps[-1][0]
     return {keys[i]: int(final[i]) for i in range(len(keys)) if final[i]}
 
@@ -467,62 +609,60 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> in
     """Number of stop combinations whose spin wins (a line pays or the scatters pay), exactly.
 
     ``machine`` is minimised for ``value > 0``: its outcomes are True/False.
-    The chain's state is every line's class plus the paying scatter counts
-    (capped); a state leaves as won when some line's outcome is True.
+    The chain's state is every line's class (-1: ended unpaid) plus the
+    paying scatter counts (capped where their paytables end); a state leaves
+    as won as soon as one line's outcome is True.  Classes are int16;
+    counts of stop prefixes int64 (object beyond the int64 bound).
     """
     lines = np.array(model.paylines, dtype=np.int64)
     n_lines = len(lines)
     positive = np.array([bool(o) for o in machine.outcomes] + [False])
     pay_scatters = [s for s in model.of_kind("scatter") if s.pays and any(s.pays)]
-    caps = [len(s.pays) for s in pay_scatters]
-    # per reel, each stop's count of each paying scatter (the triggering one with counts_as_scatter WILDs)
-    counts = []
-    for r in range(len(windows)):
-        counts.append(np.stack([np.isin(windows[r], np.array(model.scatter_codes(s))).sum(axis=1)
-                                for s in pay_scatters], axis=1) if pay_scatters else
-                      np.zeros((windows[r].shape[0], 0), dtype=np.int64))
-    dead = -1
-    state = np.zeros((1, n_lines + len(caps)), dtype=np.int64)   # class per line (-1: ended unpaid), counts
-    mult = np.ones(1, dtype=object)
-    won = 0
+    caps = np.array([len(s.pays) for s in pay_scatters], dtype=np.int16)
     total_rest = [prod(w.shape[0] for w in windows[r + 1:]) for r in range(len(windows))]
+    dtype = np.int64 if prod(w.shape[0] for w in windows) < _INT64_SAFE else object
+    dead = np.int16(-1)
+    state = np.zeros((1, n_lines + len(caps)), dtype=np.int16)
+    mult = np.ones(1, dtype=dtype)
+    won = 0
     for r in range(len(windows)):
-        table = machine.tables[r]
-        sym = windows[r][:, lines[:, r]]                      # (stops, lines)
+        table = machine.tables[r].astype(np.int16)
+        sym = windows[r][:, lines[:, r]]                       # (stops, lines)
         n_st = sym.shape[0]
+        # each stop's count of each paying scatter (the triggering one with counts_as_scatter WILDs)
+        counts = np.stack([np.isin(windows[r], np.array(model.scatter_codes(s))).sum(axis=1)
+                           for s in pay_scatters], axis=1).astype(np.int16) if pay_scatters else \
+            np.zeros((n_st, 0), dtype=np.int16)
         cls = state[:, :n_lines]
-        alive = cls >= 0            # a line that ended unpaid is -1
-        safe = np.where(alive, cls, 0)
+        alive = cls >= 0
         if table.shape[0]:
-            tgt = table[safe[:, None, :], sym[None, :, :]]     # (states, stops, lines)
-        else:                                                   # every line is decided already
-            tgt = np.full((len(cls), n_st, n_lines), dead, dtype=np.int64)
-        tgt = np.where(alive[:, None, :], tgt, dead)
-        out_idx = np.where(alive[:, None, :] & (tgt < 0), -1 - tgt, len(machine.outcomes))
-        hit = positive[out_idx].any(axis=2)                    # (states, stops)
-        newcls = np.where(tgt >= 0, tgt, dead)
-        sc = state[:, n_lines:][:, None, :] + counts[r][None, :, :]
-        if caps:
-            sc = np.minimum(sc, np.array(caps)[None, None, :])
-        if r == len(windows) - 1 and caps:
-            pays = np.zeros(sc.shape[:2], dtype=bool)
+            tgt = table[np.where(alive, cls, 0)[:, None, :], sym[None, :, :]]     # (states, stops, lines)
+            tgt[~np.broadcast_to(alive[:, None, :], tgt.shape)] = dead
+        else:                                                    # every line is decided already
+            tgt = np.full((len(cls), n_st, n_lines), dead, dtype=np.int16)
+        ended = tgt < 0
+        hit = (ended & positive[np.where(ended, -1 - tgt, len(machine.outcomes))]
+               & np.broadcast_to(alive[:, None, :], tgt.shape)).any(axis=2)        # (states, stops)
+        tgt[ended] = dead
+        sc = np.minimum(state[:, n_lines:][:, None, :] + counts[None, :, :], caps[None, None, :])
+        if r == len(windows) - 1:
             for i, s in enumerate(pay_scatters):
-                table_pay = np.array([model.symbol_scatter_pay(s, n) > 0 for n in range(caps[i] + 1)])
-                pays |= table_pay[sc[:, :, i]]
-            hit = hit | pays
+                table_pay = np.array([model.symbol_scatter_pay(s, n) > 0 for n in range(int(caps[i]) + 1)])
+                hit |= table_pay[sc[:, :, i]]
         cnt = np.broadcast_to(mult[:, None], hit.shape)
-        won += int(sum(cnt[hit])) * total_rest[r]
+        won += int(cnt[hit].sum()) * total_rest[r]
+        if r == len(windows) - 1:
+            break
         keep = ~hit
-        rows = np.concatenate([newcls, sc], axis=2)[keep]
+        rows = np.ascontiguousarray(np.concatenate([tgt, sc], axis=2)[keep])
         kc = cnt[keep]
-        if r < len(windows) - 1:
-            if len(rows):
-                uniq, inv = np.unique(rows, axis=0, return_inverse=True)
-                agg = np.zeros(len(uniq), dtype=object)
-                np.add.at(agg, inv.reshape(-1), kc)
-                state, mult = uniq, agg
-            else:
-                state, mult = np.zeros((0, n_lines + len(caps)), dtype=np.int64), np.zeros(0, dtype=object)
+        if not len(rows):
+            break
+        void = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).reshape(-1)
+        _, first, inv = np.unique(void, return_index=True, return_inverse=True)
+        agg = np.zeros(len(first), dtype=dtype)
+        np.add.at(agg, inv.reshape(-1), kc)
+        state, mult = rows[first], agg
     return won
 
 
@@ -598,21 +738,17 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
             continue
         f = Fraction(w, wsum)
         lab_m = line_machine(model, m)
-        values = [o[0] for o in lab_m.outcomes]
-        labels = [o[1] for o in lab_m.outcomes]
-        for li, rows in enumerate(model.paylines):
-            done, lab, paying = _single_line(lab_m, values, labels, windows, tags, full_keys, rows)
-            for q, v in done.items():
-                l1[full_keys[-1][0][q]] += f * v
-            line_sum[li] += f * sum(done.values())
-            line_hit[li] += f * paying
-            if li == 0:
-                for key, (v, c) in lab.items():
-                    by_label[key] += f * v
-                    count_label[key] += f * c
-            elif li > 0:
-                for key, (v, c) in lab.items():
-                    by_label[key] += f * v
+        done, lab_sum, lab_count, labels = line_first_moments(lab_m, windows, tags, full_keys, model.paylines)
+        final_keys = full_keys[-1][0]
+        for q, v in enumerate(done.sum(axis=0)):
+            if v:
+                l1[final_keys[q]] += f * v
+        for li in range(len(model.paylines)):
+            line_sum[li] += f * sum(done[li])
+            line_hit[li] += f * sum(lab_count[li])
+        for j, key in enumerate(labels):
+            by_label[key] += f * lab_sum[j]
+            count_label[key] += f * lab_count[0, j]
         val_m = line_machine(model, m, key=lambda v, l: v)
         vmax = max([abs(v) for v in val_m.outcomes] + [1])
         if vmax * vmax * total * 4 >= _INT64_SAFE:

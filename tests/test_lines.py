@@ -317,3 +317,16 @@ def test_combination_multiplier_rules_refused_in_one_line():
     text = text.replace('substitutes = ["A", "B"]', 'substitutes = ["A", "B"]\nmultiplier = { values = [3], mode = "combination" }')
     with pytest.raises(MathSetError, match="several WILDs with combination multipliers"):
         model_of(text)
+
+
+@settings(max_examples=10)
+@given(line_games())
+def test_scipy_product_path_equals_brute_force(ms):
+    """Large games (many pairs of lines) run the pair chains through scipy's sparse product: forced here."""
+    import exact.lines as lines_module
+    old = lines_module.SCIPY_ROWS
+    lines_module.SCIPY_ROWS = 0
+    try:
+        assert_lines_phase_equal(ms, ms.model.base_phase)
+    finally:
+        lines_module.SCIPY_ROWS = old
