@@ -1,5 +1,149 @@
-"""Exact slot math: the game model, the rules-page spin evaluator and the
-per-reel factorised engine.  Every exact figure is an int or a
-``fractions.Fraction``; floats appear only for display."""
+"""Exact slot maths: the public Python API of ``slot-exact`` (the ``rtp`` command uses the same).
+
+Every exact figure is an int or a ``fractions.Fraction``; floats appear only
+for display.  Three calls cover a notebook session:
+
+>>> import exact
+>>> p = exact.par_sheet(exact.load_math_set("rules_page"))
+>>> print(exact.formatting.percent(p.rtp, 6))
+95.999669%
+>>> p.figures()["trigger.3"] == p.trigger["3"]
+True
+
+* :func:`load_math_set` loads a math set from a directory or by bundled name;
+* :func:`math_set` builds one in memory from a game dict and lists of reels,
+  with the loader's own validation and errors;
+* :func:`par_sheet` computes its :class:`ParSheet`: every exact figure of
+  ``rtp report`` as attributes, :meth:`ParSheet.figures` keyed as the JSON
+  report, the fingerprint of the parsed maths, a short ``repr`` and an HTML
+  view for Jupyter.
+
+Layers (one way down): ``strips`` (model, loader, builder, fingerprint) <-
+``markov`` (moments, chains, round) <- ``exact`` (evaluator, engine, PAR
+sheet, diff, sensitivity, export) <- ``proofs`` <- ``exact.cli``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from exact import formatting
+from exact.par import ParSheet, par_sheet as _par_sheet
+from strips import builder as _builder
+from strips import loader as _loader
+from strips.errors import MathSetError, UsageError
+from strips.fingerprint import fingerprint
+from strips.model import GameModel, MathSet
 
 __version__ = "0.1.0"
+
+__all__ = ["load_math_set", "math_set", "par_sheet", "fingerprint", "ParSheet", "MathSet", "GameModel",
+           "MathSetError", "UsageError", "formatting", "__version__"]
+
+
+def load_math_set(path_or_bundled_name: str | Path | None = None) -> MathSet:
+    """Load and validate a math set from a directory or by the name of a bundled set.
+
+    Parameters
+    ----------
+    path_or_bundled_name : str or pathlib.Path, optional
+        A directory holding ``game.toml`` and the strip CSV files it names,
+        or a bundled set name (``"rules_page"``, the default).
+
+    Returns
+    -------
+    MathSet
+        ``model`` (GameModel), ``strips`` (strip set name -> ReelStrips),
+        soft ``findings`` of the strip rules, ``sources`` (the bytes read).
+
+    Raises
+    ------
+    MathSetError
+        On any bad input, naming file, row and column (README, "Errors").
+
+    Examples
+    --------
+    >>> ms = load_math_set("rules_page")
+    >>> ms.model.reels, ms.model.rows, ms.model.bet
+    (5, 4, 10)
+    >>> try:
+    ...     load_math_set("no_such_set")
+    ... except MathSetError as e:
+    ...     print(e.file)
+    no_such_set
+    """
+    return _loader.load_math_set(path_or_bundled_name)
+
+
+def math_set(game: Mapping | GameModel, strips: Mapping[str, Sequence[Sequence[str]]],
+             name: str | None = None) -> MathSet:
+    """Build a math set in memory: a game in the ``game.toml`` schema and its reels.
+
+    The game goes through the loader's own parser (same validation, same
+    errors); errors name the pseudo files ``<game>`` and ``<strips.NAME>``
+    with a row and column (see :mod:`strips.builder`).
+
+    Parameters
+    ----------
+    game : dict or GameModel
+        A dict as ``tomllib`` reads a ``game.toml`` (the ``strips`` table may
+        be left out), or a parsed GameModel (e.g. ``load_math_set(...).model``).
+    strips : mapping str -> list of list of str
+        Strip set name -> reels, each the list of its symbol names from strip
+        position 0.
+    name : str, optional
+        Name of the set in reports.
+
+    Returns
+    -------
+    MathSet
+
+    Raises
+    ------
+    MathSetError
+        Any rule the loader refuses.
+
+    Examples
+    --------
+    >>> ms = load_math_set("rules_page")
+    >>> reels = [list(r) for r in ms.strips["base"].reels]
+    >>> same = math_set(ms.model, {"base": reels, "bonus": ms.strips["bonus"].reels})
+    >>> fingerprint(same) == fingerprint(ms)
+    True
+    >>> reels[0][0] = "PIC1" if reels[0][0] != "PIC1" else "PIC2"
+    >>> fingerprint(math_set(ms.model, {"base": reels, "bonus": ms.strips["bonus"].reels})) == fingerprint(ms)
+    False
+    """
+    return _builder.math_set(game, strips, name)
+
+
+def par_sheet(math_set: MathSet) -> ParSheet:
+    """The PAR sheet of a math set: every exact figure of ``rtp report``.
+
+    Parameters
+    ----------
+    math_set : MathSet
+        From :func:`load_math_set` or :func:`math_set`.
+
+    Returns
+    -------
+    ParSheet
+        Attributes ``rtp``, ``mean_win``, ``variance``, ``components``,
+        ``trigger``, ``hit_frequency_base``, ... (Fractions; credits per
+        round, probabilities per round or per spin as named),
+        ``figures()`` -> {dotted JSON key: Fraction}, ``fingerprint``.
+
+    Raises
+    ------
+    ValueError
+        If the set's strips and game disagree (a rule the engine does not model).
+
+    Examples
+    --------
+    >>> p = par_sheet(load_math_set("rules_page"))
+    >>> p.rtp == p.mean_win / p.bet
+    True
+    >>> sorted(p.components)
+    ['base_collect', 'base_scatter', 'base_ways', 'free_spins']
+    """
+    return _par_sheet(math_set)

@@ -2,7 +2,7 @@
 
 Two math sets (directories or bundled names) side by side:
 
-* every figure of the PAR report (:func:`exact.report.report_json`): before,
+* every figure of the PAR sheet (:meth:`exact.par.ParSheet.figures`): before,
   after and the exact delta (Fractions; the display-only floats of the report,
   standard deviation and volatility index, are compared as floats and marked
   so);
@@ -22,17 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from strips.model import GameModel, MathSet
-from exact.report import Report, build_report, table_lines, decimal_text, fraction_text, report_json
+from exact.formatting import decimal_text, fraction_text, table_lines
+from exact.par import ParSheet, par_sheet
 from strips.published import applies_to
-
-#: report_json keys that are not figures of the math (names, hashes, text, derived display bands)
-NOT_FIGURES = frozenset({"set", "fingerprint", "rtp_percent", "rtp_band", "published", "findings"})
-_EXACT = re.compile(r"^-?\d+(/\d+)?$")
 
 
 # --------------------------------------------------------------------------
@@ -71,37 +67,15 @@ class FigureDelta:
         return self.before != self.after
 
 
-def report_figures(rep_json: dict) -> dict[str, Fraction | float]:
-    """Every figure of a report's JSON view, by dotted path.
-
-    Exact figures (``"p/q"`` strings, integers) become Fractions; display
-    floats stay floats; the ``_float`` companions of exact figures, names,
-    hashes, bands and the published-fact block are left out.
-    """
-    out: dict[str, Fraction | float] = {}
-
-    def walk(node, path):
-        for key, value in node.items():
-            p = f"{path}.{key}" if path else key
-            if not path and key in NOT_FIGURES or key.endswith("_float"):
-                continue
-            if isinstance(value, dict):
-                walk(value, p)
-            elif isinstance(value, bool):
-                continue
-            elif isinstance(value, int):
-                out[p] = Fraction(value)
-            elif isinstance(value, float):
-                out[p] = value
-            elif isinstance(value, str) and _EXACT.match(value):
-                out[p] = Fraction(value)
-    walk(rep_json, "")
-    return out
+def sheet_figures(p: ParSheet) -> dict[str, Fraction | float]:
+    """Every figure of a PAR sheet by dotted JSON key: the exact figures (:meth:`ParSheet.figures`,
+    Fractions) then the display floats (:meth:`ParSheet.display_figures`)."""
+    return {**p.figures(), **p.display_figures()}
 
 
-def figure_deltas(a: dict, b: dict) -> list[FigureDelta]:
-    """Pair the figures of two report JSON views (A's order, then figures only B has)."""
-    fa, fb = report_figures(a), report_figures(b)
+def figure_deltas(a: ParSheet, b: ParSheet) -> list[FigureDelta]:
+    """Pair the figures of two PAR sheets (A's order, then figures only B has); no text round trip."""
+    fa, fb = sheet_figures(a), sheet_figures(b)
     keys = list(fa) + [k for k in fb if k not in fa]
     return [FigureDelta(k, fa.get(k), fb.get(k),
                         not isinstance(fa.get(k), float) and not isinstance(fb.get(k), float)) for k in keys]
@@ -259,8 +233,8 @@ class Diff:
 
     Attributes
     ----------
-    a, b : Report
-        The PAR reports of A and B.
+    a, b : ParSheet
+        The PAR sheets of A and B.
     figures : tuple of FigureDelta
         Every report figure, before / after / exact delta.
     changes : tuple of str
@@ -271,8 +245,8 @@ class Diff:
         Published facts that fail on A and pass on B.
     """
 
-    a: Report
-    b: Report
+    a: ParSheet
+    b: ParSheet
     figures: tuple[FigureDelta, ...]
     changes: tuple[str, ...]
     broken: tuple[str, ...]
@@ -284,7 +258,7 @@ class Diff:
         return 1 if self.broken else 0
 
 
-def _facts(ms: MathSet, rep: Report, checker) -> dict[str, bool]:
+def _facts(ms: MathSet, rep: ParSheet, checker) -> dict[str, bool]:
     """fact -> passes, for every published fact (the RTP assumption line is not a fact); none for a
     game other than the rules page's, whose facts are the only ones held."""
     if checker is None or not applies_to(ms):
@@ -298,11 +272,11 @@ def diff_sets(a: MathSet, b: MathSet, checker=None) -> Diff:
     Raises
     ------
     ValueError
-        If a set's strips and game file disagree (see :func:`exact.report.build_report`).
+        If a set's strips and game file disagree (see :func:`exact.par.par_sheet`).
     """
-    ra, rb = build_report(a), build_report(b)
+    ra, rb = par_sheet(a), par_sheet(b)
     fa, fb = _facts(a, ra, checker), _facts(b, rb, checker)
-    return Diff(a=ra, b=rb, figures=tuple(figure_deltas(report_json(ra), report_json(rb))),
+    return Diff(a=ra, b=rb, figures=tuple(figure_deltas(ra, rb)),
                 changes=tuple(model_changes(a, b)),
                 broken=tuple(k for k, ok in fa.items() if ok and not fb.get(k, False)),
                 fixed=tuple(k for k, ok in fb.items() if ok and not fa.get(k, True)))

@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from exact.report import CONFIDENCE, Report, fraction_text
+from exact.formatting import fraction_text
+from exact.par import CONFIDENCE, ParSheet as Report
 from strips.model import FISH, PAY, MathSet
 
 #: Longest text an XLSX cell holds.

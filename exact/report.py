@@ -1,259 +1,30 @@
-"""The PAR report of a math set: one object, two views (text and JSON).
+"""The PAR report of a math set: two views (text and JSON) of one :class:`exact.par.ParSheet`.
 
-``build_report`` runs the exact engine and the free-spin chain; every exact
-figure of the :class:`Report` is an int or Fraction.  Standard deviation,
-volatility index and confidence bands involve square roots, so they are
-floats, for display only.
+:func:`exact.par.par_sheet` runs the exact engine and the round once; the
+views here only format its figures (:mod:`exact.formatting`, one rounding
+rule).  ``build_report`` and ``Report`` are the same function and class as
+``par_sheet`` and ``ParSheet``.
 
 Source: rules page sections 2 (game round), 5-11 (the win), 10 (trigger
-table), 13 (2+ KEY); PAR-sheet figures as game mathematicians use them
-(VI = z x standard deviation per bet; observed-RTP band RTP +/- VI / sqrt(N)).
+table), 13 (2+ KEY); the JSON schema: README, section "JSON".
 """
 from __future__ import annotations
 
-import dataclasses
 import math
-import sys
-from dataclasses import dataclass, field
 from fractions import Fraction
-from statistics import NormalDist
-from typing import Mapping
 
-from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
-from exact.engine import GameAnalysis
-from strips.model import Finding, MathSet
-from markov.round import RoundResult
-from strips import published as pub
-from strips.fingerprint import fingerprint
-from strips.published import applies_to
+from exact.formatting import decimal_text, fraction_text, one_in, percent, short_fraction_text, table_lines
+from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet, par_sheet
 
-CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
-BAND_ROUNDS = (10**3, 10**5, 10**7)
+#: Blocks of the JSON report whose exact figures have no ``_float`` companion.
+NO_FLOATS = frozenset({"symbols", "awards"})
+
+#: The PAR report object and its builder (one object: :class:`exact.par.ParSheet`).
+Report = ParSheet
+build_report = par_sheet
 
 
-@dataclass(frozen=True)
-class SymbolRow:
-    """One pay symbol of the base game: OAK probabilities and RTP contributions.
-
-    ``oak_prob[i]`` and ``rtp[i]`` are for OAK = ``oaks[i]`` (the OAKs that
-    pay); ``rtp`` is a fraction of the bet, per base spin.
-    """
-
-    symbol: str
-    oaks: tuple[int, ...]
-    oak_prob: tuple[Fraction, ...]
-    rtp: tuple[Fraction, ...]
-
-    @property
-    def rtp_total(self) -> Fraction:
-        return sum(self.rtp, Fraction(0))
-
-
-@dataclass(frozen=True)
-class Published:
-    """A figure the rules page prints beside its exact value on the set."""
-
-    text: str
-    passes: bool
-
-
-@dataclass(frozen=True)
-class Report:
-    """Every figure of the PAR report.  Exact figures are Fractions.
-
-    Attributes
-    ----------
-    set_name, fingerprint, title : str
-    bet : int
-        Credits per round.
-    analysis : GameAnalysis
-        One-spin figures of every phase.
-    round : RoundResult
-        Whole-round figures (credits per round).
-    findings : tuple of Finding
-        Soft strip-rule findings of the loader.
-    published_trigger : mapping int -> (Published, Published) or empty
-        Probability and "1 in N" as printed, for the rules-page game.
-    published_key_2plus : mapping str -> Published or empty
-    paying_oaks : mapping str -> tuple of int
-        Pay symbol -> the OAKs with a non-zero paytable value (section 5).
-    scatter_name : str
-        Name of the scatter symbol for labels (``FS`` in the rules-page game).
-    has_collect : bool
-        Whether the game has KEY symbols (collect and the KEY figures apply).
-    reel_lengths : mapping str -> tuple of int
-        Strip set -> stops of each reel (reel 1 first); their product is the
-        set's cycle (:meth:`cycle`).
-    facts : tuple of proofs.facts.FactResult
-        Every published fact of the rules page checked on the set (``rtp
-        check``), for the rules-page game; empty for other games.
-    paylines : int
-        Number of paylines of a line game (0: a ways game); the symbol table
-        then holds line wins (issue 15).
-    """
-
-    set_name: str
-    fingerprint: str
-    title: str
-    bet: int
-    analysis: GameAnalysis
-    round: RoundResult
-    findings: tuple[Finding, ...]
-    published_trigger: Mapping[int, tuple[Published, Published]]
-    published_key_2plus: Mapping[str, Published]
-    paying_oaks: Mapping[str, tuple[int, ...]]
-    scatter_name: str = "FS"
-    has_collect: bool = True
-    facts: tuple = ()
-    reel_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
-    paylines: int = 0
-
-    def cycle(self, strip_set: str) -> int:
-        """Stop combinations of one strip set: the product of its reel lengths (the full cycle)."""
-        return math.prod(self.reel_lengths[strip_set])
-    modes: Mapping[str, "ModeResult"] = field(default_factory=dict)
-    buys: Mapping[str, "BuyResult"] = field(default_factory=dict)
-
-    # ---- derived exact figures ------------------------------------------------
-    @property
-    def rtp(self) -> Fraction:
-        """E[round win] / bet."""
-        return self.round.rtp
-
-    @property
-    def components(self) -> dict[str, Fraction]:
-        """Credits per round: base ways, base collect, base scatter pays, free spins (sum = mean win)."""
-        r = self.round
-        out = {"base_ways": r.base_ways, "base_collect": r.base_collect,
-               "base_scatter": self.analysis.base.scatter_mean, "free_spins": r.free_spins}
-        if r.respin_prob:
-            out["respin"] = r.respin
-        if r.wheels:
-            out["wheel"] = r.wheel
-        return out
-
-    @property
-    def key_2plus(self) -> dict[str, Fraction]:
-        """P(2+ KEY) per base spin and per free spin (level 1; every level spins the same strips)."""
-        out = {"base": self.analysis.base.key_2plus}
-        if self.analysis.levels:
-            out["free"] = self.analysis.levels[0].key_2plus
-        return out
-
-    def symbol_rows(self) -> list[SymbolRow]:
-        """Per-symbol ways table of the base game (a PAR sheet's symbol table), paying OAKs only."""
-        base = self.analysis.base
-        rows = []
-        for s, ways in base.ways_by_symbol.items():
-            oaks = self.paying_oaks[s]
-            rows.append(SymbolRow(s, oaks, tuple(base.oak_prob[s][n - 1] for n in oaks),
-                                  tuple(ways[n - 1] / self.bet for n in oaks)))
-        return rows
-
-    # ---- display figures (floats) ------------------------------------------
-    @property
-    def sd_per_bet(self) -> float:
-        """Standard deviation of the round win in bets (float, display)."""
-        return math.sqrt(self.round.variance) / self.bet
-
-    def volatility_index(self, confidence: Fraction) -> float:
-        """VI = z x sd per bet, z the two-sided standard normal quantile (float, display)."""
-        z = NormalDist().inv_cdf(float((1 + confidence) / 2))
-        return z * self.sd_per_bet
-
-    def rtp_band(self, rounds: int, confidence: Fraction) -> tuple[float, float]:
-        """Observed-RTP band after ``rounds`` rounds: RTP +/- VI / sqrt(rounds) (floats)."""
-        half = self.volatility_index(confidence) / math.sqrt(rounds)
-        return float(self.rtp) - half, float(self.rtp) + half
-
-
-def build_report(ms: MathSet, checker=None) -> Report:
-    """Run the exact engine and the free-spin chain on a math set.
-
-    ``checker(ms, analysis) -> list of FactResult`` (e.g. :func:`proofs.facts.check_facts`)
-    checks the set's published facts; without it the report holds none.
-
-    Raises
-    ------
-    ValueError
-        If the set's strips and game file disagree (see :func:`exact.engine.analyse`).
-    """
-    default = analyse_mode(ms)
-    analysis, rr = default.analysis, default.round
-    trig, keys, facts = {}, {}, ()
-    if checker is not None and applies_to(ms):
-        facts = tuple(checker(ms, analysis))
-        for n, printed in pub.TRIGGER_PROBABILITY.items():
-            p = analysis.base.by_scatter.prob[n] if n < len(analysis.base.by_scatter.prob) else Fraction(0)
-            freq = pub.TRIGGER_FREQUENCY[n]
-            trig[n] = (Published(printed.text, pub.rounds_to(p, printed)),
-                       Published(freq.text, p != 0 and pub.rounds_to(1 / p, freq)))
-        for k, printed in pub.KEY_2PLUS.items():
-            phase = analysis.base if k == "base" else (analysis.levels[0] if analysis.levels else None)
-            if phase is not None:
-                keys["base" if k == "base" else "free"] = Published(printed.text, pub.rounds_to(phase.key_2plus, printed))
-    rep = Report(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
-                 analysis=analysis, round=rr, findings=ms.findings, published_trigger=trig,
-                 published_key_2plus=keys,
-                 paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
-                              + tuple(w for w in ms.model.of_kind("wild") if w.pays)},
-                 scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
-                 has_collect=bool(ms.model.of_kind("key")), facts=facts, paylines=len(ms.model.paylines),
-                 reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
-                 modes=analyse_modes(ms, default), buys=analyse_buys(ms, default))
-    return rep
-
-
-# ---------------------------------------------------------------------------
-# formatting
-# ---------------------------------------------------------------------------
-def int_text(n: int) -> str:
-    """Decimal digits of an int of any length (exact figures can pass Python's 4300-digit str limit)."""
-    try:
-        return str(n)
-    except ValueError:
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
-            return str(n)
-        finally:
-            sys.set_int_max_str_digits(old)
-
-
-def fraction_text(x: Fraction) -> str:
-    """``"p/q"`` (or ``"n"`` for an integer): the exact JSON form."""
-    x = Fraction(x)
-    return int_text(x.numerator) if x.denominator == 1 else f"{int_text(x.numerator)}/{int_text(x.denominator)}"
-
-
-def decimal_text(x: Fraction, digits: int) -> str:
-    """Exact decimal rounding (half to even) of a Fraction to ``digits`` places."""
-    q = round(Fraction(x), digits)
-    sign = "-" if q < 0 else ""
-    q = abs(q)
-    scaled = q.numerator * 10**digits // q.denominator
-    whole, frac = divmod(scaled, 10**digits)
-    return f"{sign}{whole}" + (f".{frac:0{digits}d}" if digits > 0 else "")
-
-
-def percent(x: Fraction, digits: int) -> str:
-    return decimal_text(100 * Fraction(x), digits) + "%"
-
-
-def one_in(p: Fraction) -> str:
-    """``"1 in N"`` with N = 1/p to two decimals, or ``"never"``."""
-    return "never" if p == 0 else f"1 in {decimal_text(1 / p, 2)}"
-
-
-def table_lines(headers: list[str], rows: list[list[str]], align: str | None = None) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    align = align or "l" + "r" * (len(headers) - 1)
-    def fmt(cells):
-        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)).rstrip()
-    return [fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]
-
-
-def report_text(rep: Report, digits: int = 6) -> str:
+def report_text(rep: ParSheet, digits: int = 6) -> str:
     """The PAR report as aligned text sections."""
     r = rep.round
     a = rep.analysis
@@ -380,73 +151,49 @@ def report_text(rep: Report, digits: int = 6) -> str:
     return "\n".join(out) + "\n"
 
 
-def report_json(rep: Report, digits: int = 6) -> dict:
+def report_json(rep: ParSheet, digits: int = 6) -> dict:
     """The PAR report as one JSON-ready dict.
 
-    Exact figures are ``"p/q"`` strings; a float for readers sits beside under
-    the same key with the suffix ``_float``.  Schema: README, section "JSON".
+    Exact figures (:meth:`ParSheet.tree`) are ``"p/q"`` strings (counts stay
+    integers); a float for readers sits beside each under the same key with
+    the suffix ``_float`` (not in ``symbols`` and wheel ``awards``).  Schema:
+    README, section "JSON".
     """
-    r = rep.round
-    a = rep.analysis
+    def view(node: dict, floats: bool) -> dict:
+        out: dict = {}
+        for k, v in node.items():
+            if isinstance(v, dict):
+                out[k] = view(v, floats and k not in NO_FLOATS)
+            elif isinstance(v, int):
+                out[k] = v
+            else:
+                out[k] = fraction_text(v)
+                if floats:
+                    out[k + "_float"] = float(v)
+        return out
 
-    def ex(x: Fraction) -> str:
-        return fraction_text(x)
-
-    def pair(d: dict, key: str, x: Fraction) -> None:
-        d[key] = ex(x)
-        d[key + "_float"] = float(x)
-
-    out: dict = {"set": rep.set_name, "fingerprint": rep.fingerprint, "bet": rep.bet}
-    out["strips"] = {k: {"lengths": list(v), "cycle": rep.cycle(k)} for k, v in rep.reel_lengths.items()}
-    pair(out, "rtp", rep.rtp)
-    out["rtp_percent"] = decimal_text(100 * rep.rtp, digits)
-    pair(out, "mean_win", r.mean)
-    pair(out, "variance", r.variance)
-    out["sd_per_bet"] = rep.sd_per_bet
-    out["volatility_index"] = {str(int(c * 100)): rep.volatility_index(c) for c in CONFIDENCE}
-    out["rtp_band"] = {str(n): {str(int(c * 100)): list(rep.rtp_band(n, c)) for c in CONFIDENCE} for n in BAND_ROUNDS}
-    comps: dict = {}
-    for k, v in rep.components.items():
-        pair(comps, k, v)
-    out["components"] = comps
-    lv: dict = {}
-    for i, w in enumerate(r.free_spins_by_level, start=1):
-        pair(lv, str(i), w)
-    out["free_spins_by_level"] = lv
-    trig: dict = {}
-    for n, p in r.trigger_prob.items():
-        pair(trig, str(n), p)
-    out["trigger"] = trig
-    pair(out, "trigger_any", r.trigger_probability)
-    pair(out, "q", r.q)
-    pair(out, "retrigger_per_spin", r.retrigger_per_spin)
-    pair(out, "free_spins_played", r.free_spins_played)
-    feats: dict = {}
-    for n, f in r.features.items():
-        fd: dict = {"initial_spins": f.initial_spins}
-        pair(fd, "mean", f.mean)
-        pair(fd, "variance", f.variance)
-        fd["reach"] = {}
-        for i in range(1, len(f.reach)):
-            pair(fd["reach"], str(i + 1), f.reach[i])
-        pair(fd, "spins", f.spins)
-        pair(fd, "keys", f.keys)
-        feats[str(n)] = fd
-    out["feature"] = feats
-    k2: dict = {}
-    for k, p in rep.key_2plus.items():
-        pair(k2, k, p)
-    out["key_2plus"] = k2
-    pair(out, "hit_frequency_base", a.base.hit_frequency)
-    out["symbols"] = {row.symbol: {str(n): {"probability": ex(p), "rtp": ex(x)}
-                                   for n, p, x in zip(row.oaks, row.oak_prob, row.rtp)}
-                      for row in rep.symbol_rows()}
-    out["published"] = {
-        "trigger": {str(n): {"probability": p.text, "frequency": f"1 in {q.text}", "pass": p.passes and q.passes}
-                    for n, (p, q) in rep.published_trigger.items()},
-        "key_2plus": {k: {"probability": p.text, "pass": p.passes} for k, p in rep.published_key_2plus.items()},
-    }
-    out.update(bonus_json(rep))
+    exact = view(rep.tree(), True)
+    out: dict = {"set": rep.set_name, "fingerprint": rep.fingerprint}
+    for k, v in exact.items():
+        out[k] = v
+        if k == "bet":
+            out["strips"] = {s: {"lengths": list(n), "cycle": rep.cycle(s)} for s, n in rep.reel_lengths.items()}
+        elif k == "rtp_float":
+            out["rtp_percent"] = decimal_text(100 * rep.rtp, digits)
+        elif k == "variance_float":
+            out["sd_per_bet"] = rep.sd_per_bet
+            out["volatility_index"] = {str(int(c * 100)): rep.volatility_index(c) for c in CONFIDENCE}
+            out["rtp_band"] = {str(n): {str(int(c * 100)): list(rep.rtp_band(n, c)) for c in CONFIDENCE}
+                               for n in BAND_ROUNDS}
+        elif k == "symbols":
+            out["published"] = {
+                "trigger": {str(n): {"probability": p.text, "frequency": f"1 in {q.text}",
+                                     "pass": p.passes and q.passes} for n, (p, q) in rep.published_trigger.items()},
+                "key_2plus": {k: {"probability": p.text, "pass": p.passes} for k, p in rep.published_key_2plus.items()},
+            }
+    for b in rep.buys.values():
+        if b.warning:
+            out["buy"][b.name]["warning"] = b.warning
     out["findings"] = [str(f) for f in rep.findings]
     if rep.facts:
         checked = [f for f in rep.facts if f.is_fact]
@@ -454,7 +201,7 @@ def report_json(rep: Report, digits: int = 6) -> dict:
     return out
 
 
-def published_ok(rep: Report) -> bool:
+def published_ok(rep: ParSheet) -> bool:
     """True when every published figure printed in the report and every fact of ``rtp check`` passes."""
     return all(p.passes and q.passes for p, q in rep.published_trigger.values()) and \
         all(p.passes for p in rep.published_key_2plus.values()) and not any(f.failed for f in rep.facts)
@@ -463,12 +210,7 @@ def published_ok(rep: Report) -> bool:
 # ---------------------------------------------------------------------------
 # issue 16: bet modes, buys, respins, wheels (text and JSON)
 # ---------------------------------------------------------------------------
-def _pair(d: dict, key: str, x: Fraction) -> None:
-    d[key] = fraction_text(x)
-    d[key + "_float"] = float(x)
-
-
-def bonus_text(rep: Report, digits: int = 6) -> list[str]:
+def bonus_text(rep: ParSheet, digits: int = 6) -> list[str]:
     """The BET MODES, BOUGHT FEATURES and PRIZE WHEELS sections (empty for a game with none)."""
     out: list[str] = []
     if len(rep.modes) > 1 or any(m.round.respin_prob for m in rep.modes.values()):
@@ -483,7 +225,7 @@ def bonus_text(rep: Report, digits: int = 6) -> list[str]:
         out += table_lines(["mode", "cost", "RTP", "mean win", "sd/cost", "free spins", "respin",
                             "respin RTP", "wheel RTP"], rows)
         for m in rep.modes.values():
-            out.append(f"  {m.name}: RTP exact {_short(fraction_text(m.rtp))}, variance {decimal_text(m.variance, 2)} credits^2 per round")
+            out.append(f"  {m.name}: RTP exact {short_fraction_text(m.rtp, 60)}, variance {decimal_text(m.variance, 2)} credits^2 per round")
     if rep.buys:
         out += ["", "BOUGHT FEATURES (the free spins as after the trigger; no base spin, no wheel)"]
         rows = [[b.name, str(b.cost), str(b.trigger), str(b.feature.initial_spins), percent(b.rtp, digits),
@@ -495,48 +237,9 @@ def bonus_text(rep: Report, digits: int = 6) -> list[str]:
         out += ["", "PRIZE WHEELS (default mode, per round; a wheel's share includes the free spins it awards)"]
         for w in rep.round.wheels.values():
             out.append(f"{w.name}: starts {one_in(w.prob)} rounds ({decimal_text(w.prob, 8)}), "
-                       f"RTP share {percent(w.mean / rep.bet, digits)} (exact {_short(fraction_text(w.mean / rep.bet))})")
+                       f"RTP share {percent(w.mean / rep.bet, digits)} (exact {short_fraction_text(w.mean / rep.bet, 60)})")
             rows = [[text, decimal_text(p, 10), one_in(p)] for text, p in w.awards.items()]
             out += ["  " + line for line in table_lines(["award", "probability per round", "odds"], rows)]
     return out
 
 
-def _short(exact: str) -> str:
-    if len(exact) <= 60:
-        return exact
-    num, _, den = exact.partition("/")
-    return f"{num[:20]}.../{den[:20]}... ({len(num)}/{len(den)} digits; full: --json)"
-
-
-def bonus_json(rep: Report) -> dict:
-    """JSON keys ``modes``, ``buy`` and ``wheel`` (issue 16; exact figures as "p/q" strings)."""
-    out: dict = {"modes": {}, "buy": {}, "wheel": {}}
-    for m in rep.modes.values():
-        r = m.round
-        d: dict = {"cost": m.cost}
-        _pair(d, "rtp", m.rtp)
-        _pair(d, "variance", m.variance)
-        _pair(d, "mean_win", r.mean)
-        _pair(d, "trigger_any", r.trigger_probability)
-        if r.respin_prob:
-            d["respin"] = {}
-            _pair(d["respin"], "probability", r.respin_prob)
-            _pair(d["respin"], "rtp", r.respin / m.cost)
-        if r.wheels:
-            _pair(d, "wheel_rtp", r.wheel / m.cost)
-        out["modes"][m.name] = d
-    for b in rep.buys.values():
-        d = {"cost": b.cost, "trigger": b.trigger, "initial_spins": b.feature.initial_spins}
-        _pair(d, "rtp", b.rtp)
-        _pair(d, "variance", b.variance)
-        _pair(d, "mean_win", b.feature.mean)
-        if b.warning:
-            d["warning"] = b.warning
-        out["buy"][b.name] = d
-    for w in rep.round.wheels.values():
-        d = {}
-        _pair(d, "rtp", w.mean / rep.bet)
-        _pair(d, "probability", w.prob)
-        d["awards"] = {text: fraction_text(p) for text, p in w.awards.items()}
-        out["wheel"][w.name] = d
-    return out

@@ -84,7 +84,7 @@ from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms
                           window_codes)
 from strips.model import FISH, KEY, GameModel, MathSet
 from markov.moments import CountSplit
-from exact.report import fraction_text, percent, table_lines
+from exact.formatting import fraction_text, percent, table_lines
 from markov.chain import FeatureResult, Ladder, feature_results, features_by_trigger, ladder_of
 from markov.round import round_result
 from strips.published import applies_to, published_positions

@@ -46,8 +46,10 @@ class RoundResult:
         E[round win], credits per round.
     second : Fraction
         E[round win^2], credits^2 per round.
-    base_ways, base_collect : Fraction
-        Expected ways pays and collect win of the base spin, credits per round.
+    base_ways, base_collect, base_scatter : Fraction
+        Expected ways pays, collect win and scatter pays of the base spin,
+        credits per round (``base_scatter`` is 0 on a game whose scatters
+        pay nothing).
     free_spins : Fraction
         Expected win of the free spins, credits per round.
     free_spins_by_level : tuple of Fraction, length = levels
@@ -82,6 +84,7 @@ class RoundResult:
     second: Fraction
     base_ways: Fraction
     base_collect: Fraction
+    base_scatter: Fraction
     free_spins: Fraction
     free_spins_by_level: tuple[Fraction, ...]
     base_feature: Fraction
@@ -109,12 +112,30 @@ class RoundResult:
         return self.mean / self.bet
 
     @property
-    def rtp_split(self) -> dict[str, Fraction]:
-        """RTP by source: ``base ways``, ``base collect``, ``free spins`` and ``level N``; the first three sum to ``rtp``."""
-        out = {"base ways": self.base_ways / self.bet, "base collect": self.base_collect / self.bet,
-               "free spins": self.free_spins / self.bet}
-        out.update({f"level {i}": w / self.bet for i, w in enumerate(self.free_spins_by_level, start=1)})
+    def components(self) -> dict[str, Fraction]:
+        """Credits per round by source: ``base_ways``, ``base_collect``, ``base_scatter``, ``free_spins``,
+        and ``respin`` / ``wheel`` on a game with a respin or prize wheels (issue 16).
+
+        They sum exactly to :attr:`mean` on every game (``round_result`` checks the base
+        spin's three parts against its mean).
+        """
+        out = {"base_ways": self.base_ways, "base_collect": self.base_collect,
+               "base_scatter": self.base_scatter, "free_spins": self.free_spins}
+        if self.respin_prob:
+            out["respin"] = self.respin
+        if self.wheels:
+            out["wheel"] = self.wheel
         return out
+
+    @property
+    def rtp_split(self) -> dict[str, Fraction]:
+        """RTP by source: ``base ways``, ``base collect``, ``base scatter``, ``free spins``; sums exactly to ``rtp``."""
+        return {k.replace("_", " "): v / self.bet for k, v in self.components.items()}
+
+    @property
+    def rtp_by_level(self) -> dict[str, Fraction]:
+        """RTP of the free spins by level, ``level 1``, ``level 2``, ...; sums to ``rtp_split["free spins"]``."""
+        return {f"level {i}": w / self.bet for i, w in enumerate(self.free_spins_by_level, start=1)}
 
     @property
     def trigger_probability(self) -> Fraction:
@@ -129,7 +150,7 @@ class RoundResult:
     @property
     def base_feature_covariance(self) -> Fraction:
         """Cov[B, F] = E[B F] - E[B] E[F], credits^2 per round."""
-        return self.base_feature - (self.base_ways + self.base_collect) * self.free_spins
+        return self.base_feature - (self.base_ways + self.base_collect + self.base_scatter) * self.free_spins
 
 
 def scale_feature(f: FeatureResult, m: int) -> FeatureResult:
@@ -215,6 +236,7 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         second=split.second + 2 * base_feature + expect(lambda n, f: f.second),
         base_ways=base.ways_mean,
         base_collect=base.collect_mean,
+        base_scatter=base.scatter_mean,
         free_spins=free_spins,
         free_spins_by_level=tuple(expect(lambda n, f: f.win_by_level[i]) for i in range(n_levels)),
         base_feature=base_feature,

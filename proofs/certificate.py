@@ -24,20 +24,20 @@ Source: rules page sections 3, 6, 8, 10, 11 and 13, examples 1-9.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
 
-from exact.engine import analyse
 from exact.evaluator import evaluate
-from markov.round import round_result
+from exact.formatting import ROUNDING, decimal_text, short_fraction_text
+from exact.par import par_sheet
 from proofs.facts import check_facts
-from strips.fingerprint import fingerprint
 from strips.model import KEY, SCATTER, MathSet, Phase
 from proofs.enumerate import set_hash, window_tables
-from strips.published import EXAMPLES, round_half_up
+from strips.published import EXAMPLES
 
 #: What the page prints for examples 1-9 (sections 6, 8, 10, 11): the phase,
 #: the FISH values shown (reel-major, top to bottom; None = no FISH printed)
@@ -55,21 +55,13 @@ EXAMPLE_FIGURES: dict[int, tuple[str, tuple[int, ...] | None, dict[str, int]]] =
 }
 
 
-def decimal(x: Fraction, places: int) -> str:
-    """Exact half-up decimal text of a Fraction (sign kept), for display."""
-    sign = "-" if x < 0 else ""
-    q = round_half_up(abs(x), places)
-    scaled = q.numerator * 10 ** places // q.denominator
-    whole, frac = divmod(scaled, 10 ** places)
-    return f"{sign}{whole}.{frac:0{places}d}" if places else f"{sign}{whole}"
+#: Exact decimal text (:mod:`exact.formatting`: the one rounding rule of every view).
+decimal = decimal_text
 
 
 def fraction_text(x: Fraction, limit: int = 60) -> str:
     """``p/q``, or the digit counts when the fraction is longer than ``limit`` characters."""
-    s = f"{x.numerator}/{x.denominator}"
-    if len(s) <= limit:
-        return s
-    return f"(fraction of {len(str(abs(x.numerator)))}/{len(str(x.denominator))} digits)"
+    return short_fraction_text(x, limit)
 
 
 # --------------------------------------------------------------------------
@@ -218,6 +210,8 @@ class Certificate:
     facts : list of proofs.facts.FactResult
     examples : list of ExampleCheck
     formulas : list of CountFormula
+    labels : mapping str -> str
+        Symbol class (``scatter``, ``key``) -> the game's own symbol name(s) for the text.
     """
 
     name: str
@@ -228,6 +222,7 @@ class Certificate:
     facts: list
     examples: list
     formulas: list
+    labels: dict = dataclasses.field(default_factory=lambda: {SCATTER: "scatter", KEY: "KEY"})
 
     @property
     def formulas_agree(self) -> list[tuple[str, bool]]:
@@ -253,15 +248,26 @@ class Certificate:
 
 
 def build(ms: MathSet, analysis=None) -> Certificate:
-    """Compute the deterministic certificate of ``ms`` (engine, chain, facts, examples, sympy)."""
-    analysis = analysis or analyse(ms)
-    rr = round_result(ms.model, analysis.base, analysis.levels)
+    """Compute the deterministic certificate of ``ms`` (engine, chain, facts, examples, sympy).
+
+    The exact figures come from the set's PAR sheet (:func:`exact.par.par_sheet`: the
+    engine and the round run once there); ``analysis``, an engine run of the caller, is
+    checked to agree with it.
+    """
+    sheet = par_sheet(ms)
+    if analysis is not None and analysis.base.mean != sheet.analysis.base.mean:
+        raise ValueError("the analysis given is not the analysis of this math set")
     model = ms.model
-    formulas = [count_formula(ms, model.base_phase, SCATTER), count_formula(ms, model.base_phase, KEY)]
-    if model.levels:
-        formulas.append(count_formula(ms, model.level_phase(model.levels[0]), KEY))
-    return Certificate(name=ms.name, fingerprint=fingerprint(ms), hash=set_hash(ms, model.base_phase), analysis=analysis, round=rr,
-                       facts=check_facts(ms, analysis), examples=example_checks(ms), formulas=formulas)
+    labels = {kind: "/".join(s.name for s in model.of_kind(kind)) for kind in (SCATTER, KEY)}
+    formulas = [count_formula(ms, model.base_phase, SCATTER)]
+    if labels[KEY]:
+        formulas.append(count_formula(ms, model.base_phase, KEY))
+        if model.levels:
+            formulas.append(count_formula(ms, model.level_phase(model.levels[0]), KEY))
+    return Certificate(name=ms.name, fingerprint=sheet.fingerprint, hash=set_hash(ms, model.base_phase),
+                       analysis=sheet.analysis, round=sheet.round, facts=check_facts(ms, sheet.analysis),
+                       examples=example_checks(ms), formulas=formulas,
+                       labels={k: v or k for k, v in labels.items()})
 
 
 def _row(*cells) -> str:
@@ -278,19 +284,17 @@ def render(cert: Certificate) -> str:
            f"`{cert.hash}`",
            "",
            "## 2. Exact figures of the whole game", "",
-           "Exact engine (per-reel factorisation) and the KEY-counter ladder chain; "
-           "credits per round, bet " + f"{rr.bet} credits.", "",
+           "Exact engine (per-reel factorisation) and the free-spin chain; "
+           "credits per round, bet " + f"{rr.bet} credits; decimals rounded {ROUNDING}.", "",
            _row("figure", "exact", "decimal"), _row("---", "---", "---:"),
-           _row("RTP", fraction_text(rr.rtp), decimal(rr.rtp * 100, 6) + "%"),
-           _row("RTP base ways", fraction_text(rr.base_ways / rr.bet), decimal(rr.base_ways / rr.bet * 100, 6) + "%"),
-           _row("RTP base collect", fraction_text(rr.base_collect / rr.bet),
-                decimal(rr.base_collect / rr.bet * 100, 6) + "%"),
-           _row("RTP free spins", fraction_text(rr.free_spins / rr.bet), decimal(rr.free_spins / rr.bet * 100, 6) + "%"),
-           _row("variance of the round win (credits^2)", fraction_text(rr.variance), decimal(rr.variance, 4)),
-           _row("hit frequency (base spin win > 0)", fraction_text(base.hit_frequency),
-                decimal(base.hit_frequency, 8)),
-           _row("trigger probability (per round)", fraction_text(rr.trigger_probability),
-                decimal(rr.trigger_probability, 8))]
+           _row("RTP", fraction_text(rr.rtp), decimal(rr.rtp * 100, 6) + "%")]
+    out += [_row(f"RTP {k}", fraction_text(v), decimal(v * 100, 6) + "%") for k, v in rr.rtp_split.items()
+            if v or k in ("base ways", "free spins")]
+    out += [_row("variance of the round win (credits^2)", fraction_text(rr.variance), decimal(rr.variance, 4)),
+            _row("hit frequency (base spin win > 0)", fraction_text(base.hit_frequency),
+                 decimal(base.hit_frequency, 8)),
+            _row("trigger probability (per round)", fraction_text(rr.trigger_probability),
+                 decimal(rr.trigger_probability, 8))]
     for i, p in enumerate(rr.reach, start=1):
         out.append(_row(f"P(level {i} is played)", fraction_text(p), decimal(p, 10)))
     out += ["", "## 3. Published facts", "",
@@ -318,7 +322,7 @@ def render(cert: Certificate) -> str:
     agree = dict(cert.formulas_agree)
     for f in cert.formulas:
         label = f"{f.kind} count, {f.phase}"
-        name = "FS" if f.kind == SCATTER else "KEY"
+        name = cert.labels.get(f.kind, f.kind)
         out.append(f"### {name} symbols in the window, {f.phase}")
         out.append("")
         if f.general:

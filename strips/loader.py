@@ -192,6 +192,33 @@ def _load_strips(directory: Path, file_name: str, model: GameModel, set_name: st
     return rs
 
 
+def parse_strip_sets(model: GameModel, files: dict[str, tuple[str, bytes]]) -> tuple[dict[str, ReelStrips], list[Finding]]:
+    """Parse every strip set of a game: the one path from CSV bytes to strips, files or memory.
+
+    Parameters
+    ----------
+    model : GameModel
+    files : mapping str -> (str, bytes)
+        Strip set name -> (file label for messages, CSV bytes), one entry per
+        strip set the game names, in the game's order.
+
+    Returns
+    -------
+    (dict str -> ReelStrips, list of Finding)
+
+    Raises
+    ------
+    MathSetError
+        As :func:`parse_strips`.
+    """
+    strips: dict[str, ReelStrips] = {}
+    findings: list[Finding] = []
+    for set_name, (label, data) in files.items():
+        strips[set_name], found = parse_strips(data, label, model, set_name)
+        findings.extend(found)
+    return strips, findings
+
+
 def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()

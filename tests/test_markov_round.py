@@ -63,8 +63,8 @@ def test_round_invariants_tiny():
     assert r.trigger_prob == {1: F(1, 4), 2: F(1, 12)}
     assert r.trigger_probability == F(1, 3) == r.reach[0]
     s = r.rtp_split
-    assert s["base ways"] + s["base collect"] + s["free spins"] == r.rtp
-    assert s["level 1"] + s["level 2"] == s["free spins"]
+    assert sum(s.values()) == r.rtp and s["base scatter"] == 0
+    assert r.rtp_by_level["level 1"] + r.rtp_by_level["level 2"] == s["free spins"]
 
 
 def rules_page_inputs():

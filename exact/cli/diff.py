@@ -6,7 +6,7 @@ import json
 from exact.cli.args import UsageError, int_range
 from exact.diff import diff_json, diff_sets, diff_text
 from proofs.facts import check_facts
-from strips.loader import load_math_set
+from exact import load_math_set
 
 
 def add_arguments(p) -> None:

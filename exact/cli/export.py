@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import datetime
 
-from exact import __version__
+from exact import __version__, load_math_set
 from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
-from exact.report import build_report
+from exact.par import par_sheet
 from proofs.facts import check_facts
-from strips.loader import load_math_set
 
 
 def add_arguments(p) -> None:
@@ -31,7 +30,7 @@ def run(args) -> int:
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
                         ".xlsx" if kind == "xlsx" else None)
     try:
-        rep = build_report(ms, check_facts)
+        rep = par_sheet(ms, check_facts)
         checks = comply(ms, load_rules(args.rules), analysis=rep.analysis, round=rep.round)
         meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
         sheets = par_sheets(rep, ms, checks=checks, meta=meta)

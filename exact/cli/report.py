@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 
 from exact.cli.args import UsageError, add_set_argument, int_range
-from exact.report import build_report, published_ok, report_json, report_text
+from exact import load_math_set
+from exact.par import par_sheet
+from exact.report import published_ok, report_json, report_text
 from proofs.facts import check_facts
-from strips.loader import load_math_set
 
 
 def add_arguments(p) -> None:
@@ -20,7 +21,7 @@ def run(args) -> int:
     """``rtp report``: print the PAR report; exit 1 with --check when a published figure fails."""
     ms = load_math_set(args.set)
     try:
-        rep = build_report(ms, check_facts)
+        rep = par_sheet(ms, check_facts)
     except ValueError as e:
         raise UsageError(f"rtp: {ms.name}: {e}") from None
     if args.json:

@@ -1,0 +1,191 @@
+"""Display text of exact figures: the one formatting module of every view (text, JSON, XLSX, certificate).
+
+The rounding rule
+-----------------
+Every decimal shown by ``rtp`` is the exact Fraction rounded **half away from
+zero** ("half up" on magnitudes: ``0.125 -> 0.13``, ``-0.125 -> -0.13``), the
+rule rules pages and PAR sheets print with.  No float is ever rounded for an
+exact figure: the rounding is done on the Fraction.  (A published fact keeps
+its own comparison rule in :mod:`strips.published`; that is a fact of the
+page, not a display choice.)
+
+Examples
+--------
+>>> from fractions import Fraction
+>>> decimal_text(Fraction(1, 8), 2), decimal_text(Fraction(-1, 8), 2)
+('0.13', '-0.13')
+>>> percent(Fraction(211, 500), 3)
+'42.200%'
+>>> fraction_text(Fraction(211, 500)), fraction_text(Fraction(4))
+('211/500', '4')
+>>> one_in(Fraction(1, 180))
+'1 in 180.00'
+"""
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+
+__all__ = ["ROUNDING", "round_half_away", "int_text", "fraction_text", "short_fraction_text", "decimal_text",
+           "percent", "one_in", "value_text", "table_lines"]
+
+#: The one rounding rule of every view, in words (README, certificate).
+ROUNDING = "half away from zero"
+
+
+def round_half_away(x: Fraction, digits: int) -> Fraction:
+    """``x`` rounded to ``digits`` decimal places, halves away from zero; exact.
+
+    Parameters
+    ----------
+    x : Fraction or int
+    digits : int
+        Decimal places, >= 0.
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> round_half_away(Fraction(5, 2), 0), round_half_away(Fraction(-5, 2), 0)
+    (Fraction(3, 1), Fraction(-3, 1))
+    """
+    x = Fraction(x)
+    scale = 10 ** digits
+    q = (abs(x) * scale + Fraction(1, 2)).__floor__()
+    return Fraction(q if x >= 0 else -q, scale)
+
+
+def int_text(n: int) -> str:
+    """Decimal digits of an int of any length (exact figures can pass Python's 4300-digit ``str`` limit).
+
+    Examples
+    --------
+    >>> len(int_text(10 ** 5000))
+    5001
+    """
+    try:
+        return str(n)
+    except ValueError:
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return str(n)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
+def fraction_text(x: Fraction) -> str:
+    """``"p/q"`` (or ``"n"`` for an integer): the exact form of JSON, CSV and XLSX ``exact`` cells.
+
+    Examples
+    --------
+    >>> fraction_text(Fraction(-3, 4))
+    '-3/4'
+    """
+    x = Fraction(x)
+    return int_text(x.numerator) if x.denominator == 1 else f"{int_text(x.numerator)}/{int_text(x.denominator)}"
+
+
+def short_fraction_text(x: Fraction, limit: int = 120) -> str:
+    """:func:`fraction_text`, or its digit counts when longer than ``limit`` characters (text views).
+
+    Examples
+    --------
+    >>> short_fraction_text(Fraction(1, 3))
+    '1/3'
+    >>> short_fraction_text(Fraction(10 ** 30 + 1, 3 ** 70), limit=20)
+    '(fraction of 31/34 digits)'
+    """
+    s = fraction_text(x)
+    if len(s) <= limit:
+        return s
+    num, _, den = s.lstrip("-").partition("/")
+    return f"(fraction of {len(num)}/{len(den) or 1} digits)"
+
+
+def decimal_text(x: Fraction, digits: int) -> str:
+    """Exact decimal text of ``x`` to ``digits`` places (:data:`ROUNDING`).
+
+    Examples
+    --------
+    >>> decimal_text(Fraction(2, 3), 0), decimal_text(Fraction(1, 3), 4)
+    ('1', '0.3333')
+    """
+    q = round_half_away(x, digits)
+    sign = "-" if q < 0 else ""
+    q = abs(q)
+    whole, frac = divmod(q.numerator * 10 ** digits // q.denominator, 10 ** digits)
+    return f"{sign}{int_text(whole)}" + (f".{frac:0{digits}d}" if digits > 0 else "")
+
+
+def percent(x: Fraction, digits: int) -> str:
+    """``x`` (a fraction of 1) as a percentage with ``digits`` places, e.g. ``"85.225703%"``.
+
+    Examples
+    --------
+    >>> percent(Fraction(1, 3), 2)
+    '33.33%'
+    """
+    return decimal_text(100 * Fraction(x), digits) + "%"
+
+
+def one_in(p: Fraction, digits: int = 2) -> str:
+    """``"1 in N"`` with N = 1/p to ``digits`` places, or ``"never"`` for p = 0.
+
+    Examples
+    --------
+    >>> one_in(Fraction(3, 8)), one_in(Fraction(0))
+    ('1 in 2.67', 'never')
+    """
+    return "never" if p == 0 else f"1 in {decimal_text(1 / Fraction(p), digits)}"
+
+
+def value_text(x) -> str:
+    """A value for a reader, never a Python repr: Fraction -> ``p/q``, bool -> yes/no, None -> none,
+    tuples and lists -> comma-separated (empty: none), other values -> ``str``.
+
+    Examples
+    --------
+    >>> value_text(Fraction(211, 500)), value_text(True), value_text(None), value_text(())
+    ('211/500', 'yes', 'none', 'none')
+    >>> value_text(((3, 10), (4, 15)))
+    '3: 10, 4: 15'
+    """
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if x is None:
+        return "none"
+    if isinstance(x, Fraction):
+        return fraction_text(x)
+    if isinstance(x, (frozenset, set)):
+        x = sorted(x)
+    if isinstance(x, (tuple, list)):
+        if not x:
+            return "none"
+        if all(isinstance(e, tuple) and len(e) == 2 for e in x):
+            return ", ".join(f"{value_text(a)}: {value_text(b)}" for a, b in x)
+        return ", ".join(value_text(e) for e in x)
+    if isinstance(x, dict):
+        return ", ".join(f"{k}: {value_text(v)}" for k, v in x.items()) or "none"
+    return str(x)
+
+
+def table_lines(headers: list[str], rows: list[list[str]], align: str | None = None) -> list[str]:
+    """An aligned text table: header, rule, rows; column 1 left-aligned, the rest right-aligned by default.
+
+    Examples
+    --------
+    >>> print("\\n".join(table_lines(["n", "p"], [["3", "0.5"], ["10", "0.25"]])))
+    n      p
+    --  ----
+    3    0.5
+    10  0.25
+    """
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    align = align or "l" + "r" * (len(headers) - 1)
+
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)).rstrip()
+    return [fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]

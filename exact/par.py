@@ -1,0 +1,393 @@
+"""The PAR sheet of a math set: one object holding every exact figure of ``rtp report``.
+
+:func:`par_sheet` runs the exact engine (:func:`exact.engine.analyse`) and the
+round (:func:`markov.round.round_result`) once; every view reads the
+:class:`ParSheet` it returns: the text and JSON reports (:mod:`exact.report`),
+``rtp diff`` (:mod:`exact.diff`), the workbook (:mod:`exact.export`) and a
+notebook (``repr`` and ``_repr_html_``).
+
+Exact figures are ints or Fractions.  Standard deviation, volatility index
+and the observed-RTP bands involve square roots: they are floats, for display
+only (:meth:`ParSheet.display_figures`).
+
+Source: rules page sections 2 (game round), 5-11 (the win), 10 (trigger
+table), 13 (2+ KEY); PAR-sheet figures as game mathematicians use them
+(VI = z x standard deviation per bet; observed-RTP band RTP +/- VI / sqrt(N)).
+"""
+from __future__ import annotations
+
+import dataclasses
+import html
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Mapping
+
+from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
+from exact.engine import GameAnalysis
+from exact.formatting import decimal_text, one_in, percent, short_fraction_text
+from markov.round import RoundResult
+from strips import published as pub
+from strips.fingerprint import fingerprint
+from strips.model import Finding, MathSet
+from strips.published import applies_to
+
+__all__ = ["ParSheet", "par_sheet", "SymbolRow", "Published", "CONFIDENCE", "BAND_ROUNDS", "NOT_FIGURES"]
+
+CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
+BAND_ROUNDS = (10**3, 10**5, 10**7)
+#: Keys of the JSON report that are not exact figures (names, hashes, text, display floats).
+NOT_FIGURES = frozenset({"set", "fingerprint", "strips", "rtp_percent", "sd_per_bet", "volatility_index", "rtp_band",
+                         "published", "findings"})
+
+
+@dataclass(frozen=True)
+class SymbolRow:
+    """One pay symbol of the base game: OAK probabilities and RTP contributions.
+
+    ``oak_prob[i]`` and ``rtp[i]`` are for OAK = ``oaks[i]`` (the OAKs that
+    pay); ``rtp`` is a fraction of the bet, per base spin.
+    """
+
+    symbol: str
+    oaks: tuple[int, ...]
+    oak_prob: tuple[Fraction, ...]
+    rtp: tuple[Fraction, ...]
+
+    @property
+    def rtp_total(self) -> Fraction:
+        return sum(self.rtp, Fraction(0))
+
+
+@dataclass(frozen=True)
+class Published:
+    """A figure the rules page prints beside its exact value on the set."""
+
+    text: str
+    passes: bool
+
+
+@dataclass(frozen=True, repr=False)
+class ParSheet:
+    """Every figure of the PAR report of a math set.  Exact figures are Fractions (ints for counts).
+
+    The exact figures are attributes named as the keys of the JSON report
+    (``rtp``, ``mean_win``, ``variance``, ``components``, ``trigger``,
+    ``hit_frequency_base``, ...); :meth:`figures` flattens them to one dict
+    keyed by the dotted JSON key (``trigger.3``, ``components.base_ways``).
+
+    Attributes
+    ----------
+    set_name, fingerprint, title : str
+        The set's name, the SHA-256 of its parsed maths (:mod:`strips.fingerprint`), the game title.
+    bet : int
+        Credits per round.
+    analysis : GameAnalysis
+        One-spin figures of every phase.
+    round : RoundResult
+        Whole-round figures (credits per round), computed once.
+    findings : tuple of Finding
+        Soft strip-rule findings of the loader.
+    published_trigger : mapping int -> (Published, Published) or empty
+        Probability and "1 in N" as printed, for a set with such published facts.
+    published_key_2plus : mapping str -> Published or empty
+    paying_oaks : mapping str -> tuple of int
+        Pay symbol -> the OAKs with a non-zero paytable value (section 5).
+    scatter_name : str
+        The game's scatter symbol name(s) for labels.
+    has_collect : bool
+        Whether the game has KEY symbols (collect and the KEY figures apply).
+    facts : tuple of proofs.facts.FactResult
+        The set's published facts checked (``rtp check``), when a checker was given.
+    reel_lengths : mapping str -> tuple of int
+        Strip set -> stops of each reel (reel 1 first); their product is the
+        set's cycle (:meth:`cycle`).
+
+    Examples
+    --------
+    >>> import exact
+    >>> p = exact.par_sheet(exact.load_math_set("rules_page"))
+    >>> p.rtp == p.figures()["rtp"] == sum(p.round.rtp_split.values())
+    True
+    >>> len(repr(p)) < 2000
+    True
+    """
+
+    set_name: str
+    fingerprint: str
+    title: str
+    bet: int
+    analysis: GameAnalysis
+    round: RoundResult
+    findings: tuple[Finding, ...]
+    published_trigger: Mapping[int, tuple[Published, Published]]
+    published_key_2plus: Mapping[str, Published]
+    paying_oaks: Mapping[str, tuple[int, ...]]
+    scatter_name: str = "scatter"
+    has_collect: bool = True
+    facts: tuple = ()
+    reel_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    paylines: int = 0
+    modes: Mapping[str, ModeResult] = dataclasses.field(default_factory=dict)
+    buys: Mapping[str, BuyResult] = dataclasses.field(default_factory=dict)
+
+    def cycle(self, strip_set: str) -> int:
+        """Stop combinations of one strip set: the product of its reel lengths (the full cycle)."""
+        return math.prod(self.reel_lengths[strip_set])
+
+    # ---- exact figures (the JSON report's keys) ------------------------------
+    @property
+    def rtp(self) -> Fraction:
+        """Return to player, E[round win] / bet, a fraction of 1."""
+        return self.round.rtp
+
+    @property
+    def mean_win(self) -> Fraction:
+        """E[round win], credits per round."""
+        return self.round.mean
+
+    @property
+    def variance(self) -> Fraction:
+        """Var[round win], credits^2 per round."""
+        return self.round.variance
+
+    @property
+    def components(self) -> dict[str, Fraction]:
+        """Credits per round: base ways, base collect, base scatter pays, free spins (sum = mean win)."""
+        return self.round.components
+
+    @property
+    def free_spins_by_level(self) -> dict[str, Fraction]:
+        """Credits per round won on each free-spin level, ``"1"``, ``"2"``, ...; sums to the free spins."""
+        return {str(i): w for i, w in enumerate(self.round.free_spins_by_level, start=1)}
+
+    @property
+    def trigger(self) -> dict[str, Fraction]:
+        """P(the base spin shows n scatters), per round, for each triggering n (keys ``"3"``, ...)."""
+        return {str(n): p for n, p in self.round.trigger_prob.items()}
+
+    @property
+    def trigger_any(self) -> Fraction:
+        """P(the base spin triggers the free spins), per round."""
+        return self.round.trigger_probability
+
+    @property
+    def q(self) -> Fraction:
+        """Expected initial free spins awarded per paid spin."""
+        return self.round.q
+
+    @property
+    def retrigger_per_spin(self) -> Fraction:
+        """E[R]: expected extra free spins a free spin awards (0 without retrigger)."""
+        return self.round.retrigger_per_spin
+
+    @property
+    def free_spins_played(self) -> Fraction:
+        """Expected free spins played per round, retriggered spins included."""
+        return self.round.free_spins_played
+
+    @property
+    def feature(self) -> dict[str, dict]:
+        """Per triggering scatter count: initial spins (int), mean, variance, reach by level, spins, keys."""
+        out = {}
+        for n, f in self.round.features.items():
+            out[str(n)] = {"initial_spins": f.initial_spins, "mean": f.mean, "variance": f.variance,
+                           "reach": {str(i + 1): f.reach[i] for i in range(1, len(f.reach))},
+                           "spins": f.spins, "keys": f.keys}
+        return out
+
+    @property
+    def key_2plus(self) -> dict[str, Fraction]:
+        """P(2+ KEY) per base spin and per free spin (level 1; every level spins the same strips)."""
+        out = {"base": self.analysis.base.key_2plus}
+        if self.analysis.levels:
+            out["free"] = self.analysis.levels[0].key_2plus
+        return out
+
+    @property
+    def hit_frequency_base(self) -> Fraction:
+        """P(a base spin wins something), per base spin."""
+        return self.analysis.base.hit_frequency
+
+    @property
+    def symbols(self) -> dict[str, dict[str, dict[str, Fraction]]]:
+        """Pay symbol -> paying OAK -> ``probability`` (per base spin) and ``rtp`` (fraction of the bet)."""
+        return {row.symbol: {str(n): {"probability": p, "rtp": x} for n, p, x in zip(row.oaks, row.oak_prob, row.rtp)}
+                for row in self.symbol_rows()}
+
+    @property
+    def modes_figures(self) -> dict[str, dict]:
+        """Bet mode -> cost (int), rtp, variance, mean_win, trigger_any, respin {probability, rtp}, wheel_rtp."""
+        out = {}
+        for m in self.modes.values():
+            r = m.round
+            d: dict = {"cost": m.cost, "rtp": m.rtp, "variance": m.variance, "mean_win": r.mean,
+                       "trigger_any": r.trigger_probability}
+            if r.respin_prob:
+                d["respin"] = {"probability": r.respin_prob, "rtp": r.respin / m.cost}
+            if r.wheels:
+                d["wheel_rtp"] = r.wheel / m.cost
+            out[m.name] = d
+        return out
+
+    @property
+    def buy(self) -> dict[str, dict]:
+        """Bought feature -> cost, trigger, initial_spins (ints), rtp, variance, mean_win (per buy)."""
+        return {b.name: {"cost": b.cost, "trigger": b.trigger, "initial_spins": b.feature.initial_spins,
+                         "rtp": b.rtp, "variance": b.variance, "mean_win": b.feature.mean}
+                for b in self.buys.values()}
+
+    @property
+    def wheel(self) -> dict[str, dict]:
+        """Prize wheel -> rtp (its share, free spins it awards included), probability per round, awards."""
+        return {w.name: {"rtp": w.mean / self.bet, "probability": w.prob, "awards": dict(w.awards)}
+                for w in self.round.wheels.values()}
+
+    def symbol_rows(self) -> list[SymbolRow]:
+        """Per-symbol ways table of the base game (a PAR sheet's symbol table), paying OAKs only."""
+        base = self.analysis.base
+        rows = []
+        for s, ways in base.ways_by_symbol.items():
+            oaks = self.paying_oaks[s]
+            rows.append(SymbolRow(s, oaks, tuple(base.oak_prob[s][n - 1] for n in oaks),
+                                  tuple(ways[n - 1] / self.bet for n in oaks)))
+        return rows
+
+    #: The exact figures in JSON order (attribute names = JSON keys).
+    FIGURES = ("bet", "rtp", "mean_win", "variance", "components", "free_spins_by_level", "trigger", "trigger_any",
+               "q", "retrigger_per_spin", "free_spins_played", "feature", "key_2plus", "hit_frequency_base",
+               "symbols", "modes", "buy", "wheel")
+
+    def tree(self) -> dict:
+        """The exact figures nested as in the JSON report: key -> int, Fraction or dict."""
+        return {k: getattr(self, "modes_figures" if k == "modes" else k) for k in self.FIGURES}
+
+    def figures(self) -> dict[str, Fraction]:
+        """Every exact figure as one flat dict, keyed by the JSON report's key dotted for nesting.
+
+        Returns
+        -------
+        dict str -> Fraction
+            e.g. ``"rtp"``, ``"components.base_ways"``, ``"trigger.3"``,
+            ``"feature.3.reach.2"``, ``"symbols.PIC1.5.rtp"``; counts
+            (``bet``, ``feature.N.initial_spins``) as integral Fractions.
+
+        Examples
+        --------
+        >>> import exact
+        >>> f = exact.par_sheet(exact.load_math_set("rules_page")).figures()
+        >>> f["components.base_ways"] + f["components.base_collect"] + f["components.base_scatter"] \\
+        ...     + f["components.free_spins"] == f["mean_win"]
+        True
+        """
+        out: dict[str, Fraction] = {}
+
+        def walk(node: dict, prefix: str) -> None:
+            for k, v in node.items():
+                key = f"{prefix}{k}"
+                if isinstance(v, dict):
+                    walk(v, key + ".")
+                else:
+                    out[key] = Fraction(v)
+        walk(self.tree(), "")
+        return out
+
+    # ---- display figures (floats) ------------------------------------------
+    @property
+    def sd_per_bet(self) -> float:
+        """Standard deviation of the round win in bets (float, display)."""
+        return math.sqrt(self.round.variance) / self.bet
+
+    def volatility_index(self, confidence: Fraction) -> float:
+        """VI = z x sd per bet, z the two-sided standard normal quantile (float, display)."""
+        z = NormalDist().inv_cdf(float((1 + confidence) / 2))
+        return z * self.sd_per_bet
+
+    def rtp_band(self, rounds: int, confidence: Fraction) -> tuple[float, float]:
+        """Observed-RTP band after ``rounds`` rounds: RTP +/- VI / sqrt(rounds) (floats)."""
+        half = self.volatility_index(confidence) / math.sqrt(rounds)
+        return float(self.rtp) - half, float(self.rtp) + half
+
+    def display_figures(self) -> dict[str, float]:
+        """The float figures of the report, dotted JSON keys: ``sd_per_bet``, ``volatility_index.90`` ..."""
+        out = {"sd_per_bet": self.sd_per_bet}
+        out.update({f"volatility_index.{int(c * 100)}": self.volatility_index(c) for c in CONFIDENCE})
+        return out
+
+    # ---- notebook views ------------------------------------------------------
+    def _summary(self) -> list[tuple[str, str]]:
+        rows = [("set", self.set_name), ("fingerprint", self.fingerprint[:16] + "..."),
+                ("bet", f"{self.bet} credits"),
+                ("rtp", f"{percent(self.rtp, 6)} = {short_fraction_text(self.rtp, 60)}"),
+                ("mean_win", f"{decimal_text(self.mean_win, 6)} credits per round"),
+                ("variance", f"{decimal_text(self.variance, 2)} credits^2"),
+                ("hit_frequency_base", f"{percent(self.hit_frequency_base, 4)} ({one_in(self.hit_frequency_base)})")]
+        rows += [(f"components.{k}", percent(v / self.bet, 6)) for k, v in self.components.items() if v]
+        if self.round.features:
+            rows.append(("trigger_any", f"{decimal_text(self.trigger_any, 8)} ({one_in(self.trigger_any)})"))
+        rows.append(("VI 90/95/99", " / ".join(f"{self.volatility_index(c):.4f}" for c in CONFIDENCE)))
+        rows.append(("figures()", f"{len(self.figures())} exact figures"))
+        return rows
+
+    def __repr__(self) -> str:
+        return "ParSheet(" + ", ".join(f"{k}={v}" for k, v in self._summary()) + ")"
+
+    def _repr_html_(self) -> str:
+        title = html.escape(f"PAR sheet: {self.set_name}" + (f" ({self.title})" if self.title else ""))
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                       for k, v in self._summary())
+        return f"<table><caption>{title}</caption>{rows}</table>"
+
+
+def par_sheet(ms: MathSet, checker=None) -> ParSheet:
+    """The PAR sheet of a math set: the exact engine and the round, run once.
+
+    Parameters
+    ----------
+    ms : MathSet
+        From :func:`exact.load_math_set` or :func:`exact.math_set`.
+    checker : callable, optional
+        ``checker(ms, analysis) -> list of FactResult`` (the CLI passes
+        :func:`proofs.facts.check_facts`) checks the set's published facts;
+        without it the sheet holds none.
+
+    Returns
+    -------
+    ParSheet
+
+    Raises
+    ------
+    ValueError
+        If the set's strips and game file disagree (see :func:`exact.engine.analyse`).
+
+    Examples
+    --------
+    >>> import exact
+    >>> p = par_sheet(exact.load_math_set("rules_page"))
+    >>> p.figures()["trigger.3"] == p.trigger["3"] == p.round.trigger_prob[3]
+    True
+    """
+    default = analyse_mode(ms)
+    analysis, rr = default.analysis, default.round
+    trig, keys, facts = {}, {}, ()
+    if checker is not None and applies_to(ms):
+        facts = tuple(checker(ms, analysis))
+        for n, printed in pub.TRIGGER_PROBABILITY.items():
+            p = analysis.base.by_scatter.prob[n] if n < len(analysis.base.by_scatter.prob) else Fraction(0)
+            freq = pub.TRIGGER_FREQUENCY[n]
+            trig[n] = (Published(printed.text, pub.rounds_to(p, printed)),
+                       Published(freq.text, p != 0 and pub.rounds_to(1 / p, freq)))
+        for k, printed in pub.KEY_2PLUS.items():
+            phase = analysis.base if k == "base" else (analysis.levels[0] if analysis.levels else None)
+            if phase is not None:
+                keys["base" if k == "base" else "free"] = Published(printed.text, pub.rounds_to(phase.key_2plus, printed))
+    return ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
+                    analysis=analysis, round=rr, findings=ms.findings, published_trigger=trig,
+                    published_key_2plus=keys,
+                    paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
+                                 + tuple(w for w in ms.model.of_kind("wild") if w.pays)},
+                    scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
+                    has_collect=bool(ms.model.of_kind("key")), facts=facts, paylines=len(ms.model.paylines),
+                    reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
+                    modes=analyse_modes(ms, default), buys=analyse_buys(ms, default))

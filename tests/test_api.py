@@ -1,0 +1,228 @@
+"""The public Python API (``exact.load_math_set``, ``exact.math_set``, ``exact.par_sheet``), the
+fingerprint of the parsed maths, and the one RoundResult (base scatter pays included).
+
+Oracles: the JSON report of the CLI (figures key by key), the loader (same maths from files in
+another layout), and the brute-force enumeration through the literal evaluator on a tiny
+scatter-pay game (every component of the round)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+import exact
+from exact.par import NOT_FIGURES
+from exact.report import report_json
+from markov.round import round_result
+from oracle import brute_force
+from strips.builder import game_toml, strips_csv
+from strips.errors import MathSetError
+from strips.fingerprint import fingerprint
+from strips.loader import bundled_path
+from test_report import TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2, brute_force_round, run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return exact.load_math_set("rules_page")
+
+
+@pytest.fixture(scope="module")
+def bundled_sheet(bundled):
+    return exact.par_sheet(bundled)
+
+
+def reels(ms, strip_set):
+    return [list(r) for r in ms.strips[strip_set].reels]
+
+
+def bundled_game_dict() -> dict:
+    return tomllib.loads((bundled_path("rules_page") / "game.toml").read_text())
+
+
+# ---------------------------------------------------------------------------
+# the fingerprint of the parsed maths
+# ---------------------------------------------------------------------------
+def test_same_maths_in_memory_from_a_dict_has_the_files_fingerprint(bundled):
+    ms = exact.math_set(bundled_game_dict(), {"base": reels(bundled, "base"), "bonus": reels(bundled, "bonus")})
+    assert ms.model.symbols == bundled.model.symbols and ms.strips == bundled.strips
+    assert fingerprint(ms) == fingerprint(bundled)
+
+
+def test_one_strip_symbol_changed_through_math_set_changes_fingerprint_and_rtp(bundled, bundled_sheet):
+    base = reels(bundled, "base")
+    pos = base[2].index("PIC1")
+    base[2][pos] = "AUS5"
+    ms = exact.math_set(bundled.model, {"base": base, "bonus": reels(bundled, "bonus")})
+    p = exact.par_sheet(ms)
+    assert p.fingerprint != bundled_sheet.fingerprint
+    assert p.rtp != bundled_sheet.rtp
+    # and changing it back gives the original maths again
+    base[2][pos] = "PIC1"
+    back = exact.math_set(bundled_game_dict(), {"base": base, "bonus": reels(bundled, "bonus")})
+    assert fingerprint(back) == bundled_sheet.fingerprint
+
+
+def test_one_game_number_changed_through_math_set_changes_the_fingerprint(bundled):
+    game = bundled_game_dict()
+    fish = next(k for k, v in game["symbols"].items() if v["class"] == "fish")
+    game["symbols"][fish]["weights"]["base"][0] += 1
+    ms = exact.math_set(game, {"base": reels(bundled, "base"), "bonus": reels(bundled, "bonus")})
+    assert fingerprint(ms) != fingerprint(bundled)
+
+
+def test_differently_formatted_files_give_the_same_fingerprint(tmp_path, bundled):
+    """Reordered tables and symbols, comments, another title and name, other strip file names."""
+    game = bundled_game_dict()
+    game["game"] = dict(reversed(list(game["game"].items())), title="Another title", name="renamed")
+    game["symbols"] = dict(reversed(list(game["symbols"].items())))
+    game["strips"] = {"bonus": "reels_bonus.csv", "base": "reels_base.csv"}
+    text = game_toml(dict(reversed(list(game.items()))))
+    text = "# an audit copy\n" + text.replace("\n[", "\n# a comment line\n[").replace(" = ", "   =   ")
+    d = tmp_path / "other"
+    d.mkdir()
+    (d / "game.toml").write_text(text)
+    for name in ("base", "bonus"):
+        (d / f"reels_{name}.csv").write_text(strips_csv(reels(bundled, name)).replace("\n", "\r\n"))
+    other = exact.load_math_set(str(d))
+    assert other.model.title == "Another title" and other.model.symbols != bundled.model.symbols  # order differs
+    assert fingerprint(other) == fingerprint(bundled)
+    assert json.loads(run(["--set", str(d), "--json"])[1])["fingerprint"] == fingerprint(bundled)
+
+
+# ---------------------------------------------------------------------------
+# exact.math_set validates as the loader does
+# ---------------------------------------------------------------------------
+def test_math_set_errors_name_a_pseudo_file_row_and_column(bundled):
+    base, bonus = reels(bundled, "base"), reels(bundled, "bonus")
+    base[3][7] = "NOPE"
+    with pytest.raises(MathSetError) as e:
+        exact.math_set(bundled.model, {"base": base, "bonus": bonus})
+    assert (e.value.file, e.value.row, e.value.column) == ("<strips.base>", 9, 4)
+    assert "unknown symbol 'NOPE'" in e.value.message
+    with pytest.raises(MathSetError, match=r"^<strips.bonus>:1:1: no reels given"):
+        exact.math_set(bundled.model, {"base": reels(bundled, "base")})
+    game = bundled_game_dict()
+    game["game"]["rows"] = 0
+    with pytest.raises(MathSetError) as e:
+        exact.math_set(game, {"base": reels(bundled, "base"), "bonus": bonus})
+    assert e.value.file == "<game>" and e.value.row >= 1 and e.value.column >= 1
+    assert "game.rows: must be at least 1" in e.value.message
+    line = game_toml(game).splitlines()[e.value.row - 1]
+    assert line.startswith("rows")                      # the row points at the key in the rendered text
+
+
+def test_math_set_keeps_the_loaders_findings(bundled):
+    short = reels(bundled, "base")
+    short[0] = short[0][:50]
+    ms = exact.math_set(bundled.model, {"base": short, "bonus": reels(bundled, "bonus")})
+    assert any("reel 1 has 50 stops" in str(f) and str(f).startswith("<strips.base>") for f in ms.findings)
+
+
+# ---------------------------------------------------------------------------
+# ParSheet
+# ---------------------------------------------------------------------------
+def test_figures_equal_the_json_reports_exact_figures_key_by_key(bundled_sheet):
+    code, out, err = run(["--json"])
+    assert code == 0, err
+    want = {}
+
+    def walk(node, prefix):
+        for k, v in node.items():
+            if (not prefix and k in NOT_FIGURES) or k.endswith("_float"):
+                continue
+            if isinstance(v, dict):
+                walk(v, f"{prefix}{k}.")
+            else:
+                want[prefix + k] = F(v)
+    walk(json.loads(out), "")
+    got = bundled_sheet.figures()
+    assert list(got) == list(want) and got == want
+    assert all(type(v) is F for v in got.values())
+    assert report_json(bundled_sheet)["rtp"] == f"{got['rtp'].numerator}/{got['rtp'].denominator}"
+
+
+def test_attributes_are_the_exact_figures(bundled_sheet):
+    p, f = bundled_sheet, bundled_sheet.figures()
+    assert (p.rtp, p.variance, p.hit_frequency_base, p.mean_win) == (f["rtp"], f["variance"],
+                                                                     f["hit_frequency_base"], f["mean_win"])
+    assert all(isinstance(x, F) for x in (p.rtp, p.variance, p.hit_frequency_base, p.q, p.trigger_any))
+    assert p.trigger["3"] == f["trigger.3"] and p.components["base_ways"] == f["components.base_ways"]
+
+
+def test_repr_is_short_and_html_is_a_table(bundled_sheet):
+    text = repr(bundled_sheet)
+    assert len(text) < 2000 and text.startswith("ParSheet(") and bundled_sheet.fingerprint[:16] in text
+    assert "Fraction(" not in text
+    page = bundled_sheet._repr_html_()
+    assert page.startswith("<table>") and "rules_page" in page and len(page) < 5000
+
+
+def test_one_liner_of_the_readme_runs_in_a_fresh_interpreter():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", "import exact; p = exact.par_sheet(exact.load_math_set('rules_page'));"
+                          " print(p.rtp, p.fingerprint)"], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rtp, fp = out.stdout.split()
+    assert F(rtp) == exact.par_sheet(exact.load_math_set("rules_page")).rtp and len(fp) == 64
+
+
+def test_public_names():
+    assert set(exact.__all__) >= {"load_math_set", "math_set", "par_sheet", "ParSheet", "fingerprint"}
+    assert all(hasattr(exact, n) for n in exact.__all__)
+
+
+# ---------------------------------------------------------------------------
+# RoundResult: every component, base scatter pays included, against brute force
+# ---------------------------------------------------------------------------
+SCATTER_PAYS = [0, 2, 5, 20, 50]
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["one level", "two levels"])
+def scatter_game(request):
+    levels = request.param
+    text = TINY_GAME + (TINY_LEVEL2 if levels == 2 else "")
+    if levels == 1:
+        text = text.replace("weights.level2 = [1, 3]\n", "")
+    game = tomllib.loads(text)
+    game["symbols"]["FS"]["pays"] = SCATTER_PAYS
+    ms = exact.math_set(game, {"base": TINY_BASE, "bonus": TINY_BONUS})
+    return ms, levels
+
+
+def test_round_split_sums_to_the_rtp_on_a_scatter_pay_game(scatter_game):
+    ms, levels = scatter_game
+    p = exact.par_sheet(ms)
+    r = p.round
+    assert r.base_scatter > 0
+    assert sum(r.rtp_split.values()) == r.rtp == p.rtp
+    assert sum(r.components.values()) == r.mean
+    assert sum(r.rtp_by_level.values()) == r.rtp_split["free spins"]
+    # brute force: the base spin through the literal evaluator, the round through the literal ladder
+    base = brute_force(ms, ms.model.base_phase)
+    ways = sum(sum(v) for v in base.ways_by_symbol.values())
+    base_mean = sum(base.win_scatter.values())
+    bf = brute_force_round(ms.model, levels)
+    assert (r.base_ways, r.base_collect) == (ways, base.collect) == (bf["ways"], bf["collect"])
+    assert r.base_scatter == base_mean - ways - base.collect
+    assert r.base_scatter == sum(base.prob_scatter[n] * ms.model.scatter_pay(n) for n in base.prob_scatter)
+    assert r.free_spins == bf["mean"] - base_mean
+    assert (r.mean, r.variance) == (bf["mean"], bf["variance"])
+    assert list(r.free_spins_by_level) == bf["by_level"]
+    # the report, the JSON and the PAR sheet read this one RoundResult
+    assert p.components["base_scatter"] == r.base_scatter
+    assert r.base_feature_covariance == r.base_feature - base_mean * r.free_spins
+
+
+def test_round_result_of_the_sheet_is_the_markov_round(scatter_game):
+    ms, _ = scatter_game
+    p = exact.par_sheet(ms)
+    assert p.round == round_result(ms.model, p.analysis.base, p.analysis.levels)
