@@ -12,7 +12,8 @@ and the parsed strips, never from file bytes, so
 Canonical form: every dataclass becomes a JSON object of its fields (sorted by
 name; :data:`NOT_MATHS` left out), mappings become objects with sorted keys,
 sets become sorted arrays, tuples arrays, Fractions ``"p/q"`` strings tagged as
-such; the symbols enter sorted by name (their order in the file only fixes the
+such; a field at its declared default is left out (a rule added to the schema
+later, at a default that keeps today's maths, changes no fingerprint); the symbols enter sorted by name (their order in the file only fixes the
 engine's integer codes, not the maths); the strip sets enter sorted by name,
 each reel as its list of symbol names (aliases resolved), in strip order.
 """
@@ -34,12 +35,28 @@ __all__ = ["fingerprint", "canonical_form", "NOT_MATHS"]
 NOT_MATHS = frozenset({("GameModel", "name"), ("GameModel", "title"), ("ReelStrips", "codes")})
 
 
+def _is_default(f: dataclasses.Field, value: Any) -> bool:
+    """Whether a field holds its declared default: such a field is left out of the canonical form,
+    so a rule added to the schema later (with a default that keeps today's maths) leaves every
+    existing fingerprint unchanged."""
+    if f.default is not dataclasses.MISSING:
+        default = f.default
+    elif f.default_factory is not dataclasses.MISSING:
+        default = f.default_factory()
+    else:
+        return False
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except (TypeError, ValueError):      # e.g. numpy arrays: never a default
+        return False
+
+
 def _canonical(x: Any) -> Any:
     """A JSON-ready, order-independent form of a parsed value (see the module docstring)."""
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         cls = type(x).__name__
         out = {f.name: _canonical(getattr(x, f.name)) for f in dataclasses.fields(x)
-               if (cls, f.name) not in NOT_MATHS}
+               if (cls, f.name) not in NOT_MATHS and not _is_default(f, getattr(x, f.name))}
         if isinstance(x, GameModel):
             out["symbols"] = sorted(out["symbols"], key=lambda s: s["name"])
             out["strip_files"] = sorted(x.strip_files)     # the strip sets, not their file names
