@@ -25,6 +25,8 @@ from strips.builder import game_toml, strips_csv
 from strips.errors import MathSetError
 from strips.fingerprint import fingerprint
 from strips.loader import bundled_path
+from mathset_files import write_set
+from test_bonus import ALT, BASE, BONUS, GAME, csv_text
 from test_report import TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2, brute_force_round, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -226,3 +228,38 @@ def test_round_result_of_the_sheet_is_the_markov_round(scatter_game):
     ms, _ = scatter_game
     p = exact.par_sheet(ms)
     assert p.round == round_result(ms.model, p.analysis.base, p.analysis.levels)
+
+
+# ---------------------------------------------------------------------------
+# a game with bet modes, a respin, a prize wheel and buys (issue 16): the same API
+# ---------------------------------------------------------------------------
+def flat_json_figures(doc: dict) -> dict:
+    want = {}
+
+    def walk(node, prefix):
+        for k, v in node.items():
+            if (not prefix and k in NOT_FIGURES) or k.endswith("_float") or k == "warning":
+                continue
+            if isinstance(v, dict):
+                walk(v, f"{prefix}{k}.")
+            else:
+                want[prefix + k] = F(v)
+    walk(doc, "")
+    return want
+
+
+def test_bonus_game_figures_split_and_in_memory_build(tmp_path):
+    game = tomllib.loads(GAME)     # the issue-16 test game (modes, respin, wheel, buy)
+    ms = exact.math_set(game, {"base": BASE, "bonus": BONUS, Path(next(
+        f for m in game["modes"].values() for f in m.get("strips", {}).values())).stem: ALT})
+    p = exact.par_sheet(ms)
+    for m in p.modes.values():
+        assert sum(m.round.components.values()) == m.round.mean
+        assert sum(m.round.rtp_split.values()) == m.rtp
+    assert p.wheel and p.modes_figures and "wheel" in p.round.components
+    d = write_set(tmp_path / "wheel", base=BASE, bonus=BONUS, game=GAME)
+    (d / "alt.csv").write_text(csv_text(ALT))
+    code, out, err = run(["--set", str(d), "--json"])
+    assert code == 0, err
+    assert p.figures() == flat_json_figures(json.loads(out))
+    assert fingerprint(exact.load_math_set(str(d))) == p.fingerprint
