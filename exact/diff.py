@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from strips.model import GameModel, MathSet
-from exact.formatting import decimal_text, fraction_text, table_lines
+from exact.formatting import decimal_text, fraction_text, table_lines, value_text
 from exact.par import ParSheet, par_sheet
 from strips.published import applies_to
 
@@ -153,14 +153,14 @@ def _symbol_changes(ma: GameModel, mb: GameModel) -> list[str]:
             if wa == wb:
                 continue
             if wa is None or wb is None or sa.values != sb.values or len(wa) != len(wb):
-                out.append(f"{label} {n} weights {list(wa) if wa else None} -> {list(wb) if wb else None}")
+                out.append(f"{label} {n} weights {list(wa) if wa else 'none'} -> {list(wb) if wb else 'none'}")
                 continue
             out += [f"{label} {n} weight {x} -> {y} (value {v})"
                     for v, x, y in zip(sb.values, wa, wb) if x != y]
         for field in ("aliases", "substitutes"):
             xa, xb = getattr(sa, field), getattr(sb, field, None)
             if xa != xb:
-                out.append(f"{n} {field} {sorted(xa)} -> {sorted(xb)}")
+                out.append(f"{n} {field} {value_text(sorted(xa))} -> {value_text(sorted(xb or ()))}")
         if sa.multiplier != sb.multiplier:
             out.append(f"{n} multiplier {_multiplier_text(sa.multiplier)} -> {_multiplier_text(sb.multiplier)}")
     return out
@@ -184,7 +184,7 @@ def _ladder_changes(ma: GameModel, mb: GameModel) -> list[str]:
         for field in ("threshold", "spins", "multiplier", "weights"):
             x, y = getattr(la, field), getattr(lb, field)
             if x != y:
-                out.append(f"level {la.number} {field} {x} -> {y}")
+                out.append(f"level {la.number} {field} {value_text(x)} -> {value_text(y)}")
     ta, tb = dict(ma.trigger), dict(mb.trigger)
     for n in sorted(set(ta) | set(tb)):
         if ta.get(n) != tb.get(n):
@@ -204,7 +204,7 @@ def model_changes(a: MathSet, b: MathSet) -> list[str]:
     for field in ("reels", "rows", "bet"):
         x, y = getattr(ma, field), getattr(mb, field)
         if x != y:
-            out.append(f"{field} {x} -> {y}")
+            out.append(f"{field} {value_text(x)} -> {value_text(y)}")
     out += _symbol_changes(ma, mb)
     out += _ladder_changes(ma, mb)
     skip = {"name", "title", "reels", "rows", "bet", "symbols", "levels", "trigger"}
@@ -213,7 +213,7 @@ def model_changes(a: MathSet, b: MathSet) -> list[str]:
             continue
         x, y = getattr(ma, f.name), getattr(mb, f.name)
         if x != y:
-            out.append(f"{f.name.replace('_', ' ')} {x} -> {y}")
+            out.append(f"{f.name.replace('_', ' ')} {value_text(x)} -> {value_text(y)}")
     for name in list(a.strips) + [n for n in b.strips if n not in a.strips]:
         if name not in b.strips:
             out.append(f"{name} strips removed")

@@ -23,8 +23,10 @@ Examples
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 from fractions import Fraction
+from typing import Mapping
 
 __all__ = ["ROUNDING", "round_half_away", "int_text", "fraction_text", "short_fraction_text", "decimal_text",
            "percent", "one_in", "value_text", "table_lines"]
@@ -144,7 +146,8 @@ def one_in(p: Fraction, digits: int = 2) -> str:
 
 def value_text(x) -> str:
     """A value for a reader, never a Python repr: Fraction -> ``p/q``, bool -> yes/no, None -> none,
-    tuples and lists -> comma-separated (empty: none), other values -> ``str``.
+    tuples and lists -> comma-separated (empty: none), mappings ``key: value``, dataclasses
+    ``field value; ...``, other values -> ``str``.
 
     Examples
     --------
@@ -167,8 +170,11 @@ def value_text(x) -> str:
         if all(isinstance(e, tuple) and len(e) == 2 for e in x):
             return ", ".join(f"{value_text(a)}: {value_text(b)}" for a, b in x)
         return ", ".join(value_text(e) for e in x)
-    if isinstance(x, dict):
+    if isinstance(x, Mapping):
         return ", ".join(f"{k}: {value_text(v)}" for k, v in x.items()) or "none"
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return "; ".join(f"{f.name.replace('_', ' ')} {value_text(getattr(x, f.name))}"
+                         for f in dataclasses.fields(x)) or "none"
     return str(x)
 
 

@@ -146,7 +146,7 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
     out += bonus_text(rep, digits)
     if rep.findings:
         add("")
-        add("FINDINGS (strip rules of rules-page section 3)")
+        add("FINDINGS (soft strip rules of the game file, [strip_rules])")
         out += [f"  {f}" for f in rep.findings]
     return "\n".join(out) + "\n"
 

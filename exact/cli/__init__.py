@@ -16,6 +16,7 @@ import importlib
 import sys
 from typing import Sequence
 
+from exact import __version__
 from exact.cli.args import Parser, UsageError
 from strips.errors import MathSetError
 from strips.loader import shadow_note
@@ -38,7 +39,8 @@ COMMANDS = {
 
 def _top_parser() -> Parser:
     epilog = "commands:\n" + "\n".join(f"  {c:<12} {h}" for c, (_, h) in COMMANDS.items())
-    epilog += ("\n\n'rtp COMMAND --help' shows the options of a command; 'rtp' alone is 'rtp report' "
+    epilog += ("\n\n'rtp --version' prints the version; "
+               "'rtp COMMAND --help' shows the options of a command; 'rtp' alone is 'rtp report' "
                "(options --set SET, --json, --digits N, --check).")
     p = Parser(prog="rtp", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog,
                description="Exact slot-math calculator: exact RTP, variance and PAR figures of a "
@@ -52,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if argv and argv[0] in ("-h", "--help"):
             _top_parser().print_help()
+            return 0
+        if argv and argv[0] in ("-V", "--version"):
+            print(f"rtp (slot-exact) {__version__}")
             return 0
         command = argv[0] if argv and argv[0] in COMMANDS else None
         if command is None:

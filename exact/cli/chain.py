@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+from exact.formatting import fraction_text
 from exact.cli.args import UsageError, add_set_argument
 from exact.engine import analyse
 from markov.chain import FeatureResult, ladder_of
@@ -44,7 +45,7 @@ def add_arguments(p) -> None:
 
 def exact(x: Fraction) -> dict:
     """A Fraction as JSON: exact ``"p/q"`` text and a float for display."""
-    return {"exact": str(x), "float": float(x)}
+    return {"exact": fraction_text(x), "float": float(x)}
 
 
 def feature_json(n: int, f: FeatureResult, r: RoundResult) -> dict:
@@ -62,15 +63,21 @@ def feature_json(n: int, f: FeatureResult, r: RoundResult) -> dict:
     }
 
 
-def feature_text(n: int, f: FeatureResult, r: RoundResult, multipliers) -> list[str]:
-    """Text lines of the feature of ``n`` FS (the figures of :func:`feature_json`, as decimals)."""
+def feature_text(n: int, f: FeatureResult, r: RoundResult, multipliers, scatter: str = "scatter",
+                 keys: bool = True) -> list[str]:
+    """Text lines of the feature of ``n`` scatters (the figures of :func:`feature_json`, as decimals).
+
+    ``scatter`` is the game's trigger symbol name; ``keys`` whether the game has KEY symbols
+    (without, the expected KEY count is not shown).
+    """
     p = r.trigger_prob[n]
-    lines = [f"{n} FS: {f.initial_spins} initial free spins, P(trigger) = {float(p):.6g} "
-             f"(1 in {float(1 / p):,.0f})" if p else f"{n} FS: {f.initial_spins} initial free spins, P(trigger) = 0",
+    lines = [f"{n} {scatter}: {f.initial_spins} initial free spins, P(trigger) = {float(p):.6g} "
+             f"(1 in {float(1 / p):,.0f})" if p else
+             f"{n} {scatter}: {f.initial_spins} initial free spins, P(trigger) = 0",
              f"  feature win      E = {float(f.mean):.6f} credits ({float(f.mean / r.bet):.6f} x bet), "
              f"SD = {float(f.variance) ** 0.5:.6f}",
              f"  RTP contribution {float(p * f.mean / r.bet):.6%}",
-             f"  free spins       E = {float(f.spins):.6f};  KEY symbols E = {float(f.keys):.6f}",
+             f"  free spins       E = {float(f.spins):.6f}" + (f";  KEY symbols E = {float(f.keys):.6f}" if keys else ""),
              "  level  multiplier  P(reach)     P(ends here)  E[spins]     E[win] credits"]
     for i in range(len(f.reach)):
         lines.append(f"  {i + 1:<6} x{multipliers[i]:<10} {float(f.reach[i]):<12.8f} "
@@ -134,10 +141,12 @@ def run(args) -> int:
     except ValueError as e:
         raise UsageError(f"rtp chain: {ms.name}: {e}") from None
     counts = sorted(rr.features)
+    scatter = model.trigger_symbol.name if model.trigger_symbol else "scatter"
+    has_keys = bool(model.of_kind("key"))
     if args.trigger is not None:
         if args.trigger not in rr.features:
             raise UsageError(f"rtp chain: --trigger must be one of {', '.join(map(str, counts))} "
-                             f"(FS counts that start the free spins), got {args.trigger}")
+                             f"({scatter} counts that start the free spins), got {args.trigger}")
         counts = [args.trigger]
     features = [rr.features[n] for n in counts]
     starts = sorted({f.initial_spins for f in features})
@@ -172,12 +181,13 @@ def run(args) -> int:
             multipliers = (chain.multiplier,)
         else:
             multipliers = chain.multipliers
-            print(f"math set {ms.name}: free-spin ladder of {chain.levels} levels (rules page section 11)")
+            print(f"math set {ms.name}: free-spin ladder of {chain.levels} level{'s' if chain.levels > 1 else ''}")
             print(f"  thresholds {'/'.join(map(str, chain.thresholds[1:])) or '-'}, "
                   f"spins {'/'.join(map(str, chain.spins[1:])) or '-'} after level 1, "
                   f"multipliers {'/'.join(f'x{m}' for m in chain.multipliers)}")
-            print(f"chain: {graph.number_of_nodes() - 1} transient states (level, spins left, KEY counter "
-                  f"capped at {chain.cap}) + END, {graph.number_of_edges()} edges; acyclic, absorbing")
+            counter = f", KEY counter capped at {chain.cap}" if has_keys and chain.levels > 1 else ""
+            print(f"chain: {graph.number_of_nodes() - 1} transient states (level, spins left{counter}) + END, "
+                  f"{graph.number_of_edges()} edges; acyclic, absorbing")
         if err is None:
             print("float cross-check: not applicable (closed form of the uncapped branching process)")
         else:
@@ -185,7 +195,7 @@ def run(args) -> int:
                   f"(tolerance {TOLERANCE:g}) {status}")
         for n in counts:
             print()
-            print("\n".join(feature_text(n, rr.features[n], rr, multipliers)))
+            print("\n".join(feature_text(n, rr.features[n], rr, multipliers, scatter, has_keys)))
         if target is not None:
             print()
             print(f"graph written to {target}")

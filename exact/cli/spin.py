@@ -125,7 +125,7 @@ def run(args) -> int:
         print(f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}")
     counts = res.scatter_counts or (("scatter", res.scatters),)
     for name, c in counts:
-        print(f"{name + ' symbols':<15}{c}")
+        print(f"{name + ' symbols':<14} {c}")
     if model.trigger_reels and not res.trigger_reels_shown:
         print(f"trigger reels  {', '.join(str(r + 1) for r in sorted(model.trigger_reels))} do not all show "
               f"{model.trigger_symbol.name}: no trigger")
