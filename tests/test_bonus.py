@@ -289,3 +289,46 @@ def test_diff_carries_the_modes(set_dir, tmp_path):
     assert code == 0, err
     figures = {f["figure"] for f in json.loads(out)["figures"] if f["before"] != f["after"]}
     assert {"modes.ante.cost", "modes.ante.rtp"} <= figures and "rtp" not in figures
+
+
+# ---------------------------------------------------------------------------
+# the bundled wheel game
+# ---------------------------------------------------------------------------
+def test_bundled_wheel_game_reports_modes_wheel_and_jackpots():
+    from strips.loader import bundled_names
+    assert "wheel_game" in bundled_names()
+    code, out, err = run(["--set", "wheel_game", "--json"])
+    assert (code, err) == (0, ""), err
+    r = json.loads(out)
+    assert list(r["modes"]) == ["default", "fortune_bet", "fortune_spins"]
+    assert [r["modes"][m]["cost"] for m in r["modes"]] == [10, 15, 52]
+    assert F(r["modes"]["default"]["rtp"]) == F(r["rtp"])
+    assert "respin" in r["modes"]["fortune_bet"] and "respin" not in r["modes"]["default"]
+    awards = {k: F(v) for k, v in r["wheel"]["bonus"]["awards"].items()}
+    assert set(awards) == {"free_spins 6", "jackpot Mini", "jackpot Minor", "jackpot Major", "jackpot Grand"}
+    assert sum(awards.values()) == F(r["wheel"]["bonus"]["probability"])
+    assert awards["jackpot Grand"] < awards["jackpot Major"] < awards["jackpot Minor"] < awards["jackpot Mini"]
+    c = r["components"]
+    assert sum(F(v) for k, v in c.items() if not k.endswith("_float")) == F(r["mean_win"])
+    assert F(c["wheel"]) / 10 == F(r["wheel"]["bonus"]["rtp"])
+    assert r["findings"] == []
+    code, out, err = run(["--set", "wheel_game"])
+    assert code == 0 and "fortune_bet" in out and "jackpot Grand" in out
+
+
+def test_bundled_wheel_game_spin_shows_wheel_and_respin():
+    ms = load_math_set("wheel_game").mode("fortune_bet")
+    strips = ms.strips["base"]
+    # two BONUS on reels 1 and 2, none elsewhere, no scatters: a respin holding reels 1 and 2
+    stops = []
+    for r, reel in enumerate(strips.reels):
+        want = "BONUS" if r < 2 else None
+        for s in range(len(reel)):
+            window = [reel[(s + i) % len(reel)] for i in range(3)]
+            if (want in window) if want else not any(x in ("BONUS", "SCATTER") for x in window):
+                stops.append(s)
+                break
+    code, out, err = run(["spin", "--set", "wheel_game", "--mode", "fortune_bet", "--stops",
+                          ",".join(map(str, stops)), "--json"])
+    assert (code, err) == (0, "")
+    assert json.loads(out)["respin_holds"] == [1, 2]
