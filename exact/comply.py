@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from exact.engine import GameAnalysis, analyse, fish_scale, multiplier_scale, reel_tables
+from exact.lines import _keys, _single_line, _window_rows, combination_table, line_machine, scatter_tags
 from markov.chain import ladder_of
 from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
 from markov.retrigger import retrigger_of
@@ -257,9 +258,10 @@ def _product(polys: Sequence[Mapping]) -> dict:
 @dataclass(frozen=True)
 class _Reel:
     present: tuple       # present[p][stop]: pay symbol p (or a substituting WILD) in the window
-    scatters: tuple      # per stop
+    scatters: tuple      # per stop: the triggering scatter count
     chain: tuple         # per stop: the count the phase's chain reads (scatters or KEYs)
     stops: int
+    paying: Mapping      # scatter name -> per-stop count of that paying scatter (its own codes)
 
 
 def _reels(ms: MathSet, phase: Phase, chain_count: str) -> list[_Reel]:
@@ -272,7 +274,9 @@ def _reels(ms: MathSet, phase: Phase, chain_count: str) -> list[_Reel]:
         present = tuple(tuple(bool(v) for v in row) for row in (t.ways_count > 0))
         sc = tuple(int(v) for v in t.scatters)
         ch = sc if chain_count == "scatters" else tuple(int(v) for v in t.keys)
-        out.append(_Reel(present, sc, ch, t.stops))
+        paying = {s.name: tuple(int(v) for v in t.counts[list(model.scatter_codes(s))].sum(axis=0))
+                  for s in model.of_kind(SCATTER) if s.pays and any(s.pays)}
+        out.append(_Reel(present, sc, ch, t.stops, paying))
     return out
 
 
@@ -292,15 +296,16 @@ def _oak_avoid(reels: list[_Reel], p: int, n: int) -> dict:
     return {k: total.get(k, 0) - hit.get(k, 0) for k in total}
 
 
-def _scatter_avoid(reels: list[_Reel], m: int, same: bool) -> dict:
-    """Joint (avoid exactly m scatters, chain count); ``same``: the chain count is the scatter count."""
+def _scatter_avoid(reels: list[_Reel], lo: int, hi: int, same: bool, symbol: str) -> dict:
+    """Joint (avoid lo <= count < hi of the paying scatter ``symbol``, chain count); ``same``: the chain
+    count is that scatter's count."""
     if same:
         total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
-        return {k: (v if k != m else 0) for k, v in total.items()}
-    joint = _product([_poly(zip(r.scatters, r.chain), [True] * r.stops) for r in reels])
+        return {k: (0 if lo <= k < hi else v) for k, v in total.items()}
+    joint = _product([_poly(zip(r.paying[symbol], r.chain), [True] * r.stops) for r in reels])
     out: dict = {}
     for (s, c), v in joint.items():
-        if s != m:
+        if not lo <= s < hi:
             out[c] = out.get(c, 0) + v
     return out
 
@@ -401,22 +406,31 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None, max_win: tuple[int
     rd = _Round(ms, analysis)
     out: list[Award] = []
     pays = [s for s in model.symbols if s.kind == PAY]
-    for p, s in enumerate(pays):
-        for n in range(1, model.reels + 1):
-            if n > len(s.pays) or not s.pays[n - 1]:
-                continue
-            base = _oak_avoid(rd.base, p, n)
-            per_level = [_oak_avoid(reels, p, n) for reels in rd.free]
-            out.append(Award(f"{s.name} {n} OAK", "combination", rd.contains(base, per_level), s.pays[n - 1]))
-    scatter = "/".join(s.name for s in model.of_kind(SCATTER)) or "scatter"
+    if model.is_lines:
+        out += _line_awards(ms, analysis)
+    else:
+        for p, s in enumerate(pays):
+            for n in range(1, model.reels + 1):
+                if n > len(s.pays) or not s.pays[n - 1]:
+                    continue
+                base = _oak_avoid(rd.base, p, n)
+                per_level = [_oak_avoid(reels, p, n) for reels in rd.free]
+                out.append(Award(f"{s.name} {n} OAK", "combination", rd.contains(base, per_level), s.pays[n - 1]))
+    trig = model.trigger_symbol
+    scatter = trig.name if trig is not None else "scatter"
     max_sc = model.reels * model.rows
-    for m in range(1, max_sc + 1):
-        pay = model.scatter_pay(m)
-        if pay:
-            base = _scatter_avoid(rd.base, m, True)
-            per_level = [_scatter_avoid(reels, m, rd.retrigger) for reels in rd.free]
-            out.append(Award(f"{scatter} {m} scatter pay", "scatter pay", rd.contains(base, per_level), pay))
-    split = analysis.base.by_scatter.prob
+    for s in model.of_kind(SCATTER):
+        for m in range(1, min(len(s.pays), max_sc) + 1):
+            pay = model.symbol_scatter_pay(s, m)
+            if pay:   # the last paytable entry pays every larger count too: one award, "n or more"
+                top = m == len(s.pays)
+                is_trig = trig is not None and s.name == trig.name
+                hi = 10**9 if top else m + 1
+                base = _scatter_avoid(rd.base, m, hi, is_trig, s.name)
+                per_level = [_scatter_avoid(reels, m, hi, is_trig and rd.retrigger, s.name) for reels in rd.free]
+                name = f"{s.name} {m}{'+' if top and m < max_sc else ''} scatter pay"
+                out.append(Award(name, "scatter pay", rd.contains(base, per_level), pay))
+    split = analysis.base.trigger_split.prob
     for m, hi in _ranges(model.trigger):
         p = sum(split[m:hi], Fraction(0))
         out.append(Award(f"trigger {m} {scatter}", "trigger", Bounds(p, p)))
@@ -431,6 +445,66 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None, max_win: tuple[int
     if max_win is not None:
         credits, p = max_win
         out.append(Award(f"max win {credits} credits", "max win", Bounds(Fraction(p), Fraction(p)), credits))
+    return out
+
+
+def line_probabilities(ms: MathSet, phase: Phase) -> dict[tuple[str, int], list[Fraction]]:
+    """P(payline l pays the combination (symbol, run)) for every payline of a line game, one spin of ``phase``.
+
+    The line's paid combination as :func:`exact.evaluator.line_pays` reads it (the higher of the
+    symbol run and the WILD-only run); a combination multiplier drawn per spin is mixed by its
+    exact weight.  Computed by the payline scan of :mod:`exact.lines`, one line at a time.
+
+    Returns
+    -------
+    dict (symbol, run) -> list of Fraction, one per payline (payline order of the game file)
+    """
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    windows = [_window_rows(c, model.rows) for c in strips.codes]
+    total = math.prod(w.shape[0] for w in windows)
+    tags = scatter_tags(model, strips)
+    keymaps = _keys(tags, lambda k: k)
+    table = combination_table(model, phase.weights)
+    wsum = sum(w for _, w in table)
+    out: dict = {}
+    for m, w in table:
+        if not w:
+            continue
+        machine = line_machine(model, m)
+        values = [o[0] for o in machine.outcomes]
+        labels = [o[1] for o in machine.outcomes]
+        for li, rows in enumerate(model.paylines):
+            _, by_label, _ = _single_line(machine, values, labels, windows, tags, keymaps, rows)
+            for label, (_, count) in by_label.items():
+                if label is None:
+                    continue
+                out.setdefault(label, [Fraction(0)] * len(model.paylines))[li] += Fraction(w * count, wsum * total)
+    return out
+
+
+def _line_awards(ms: MathSet, analysis: GameAnalysis) -> list[Award]:
+    """Combinations of a line game per game round, as proven bounds.
+
+    Lower bound: the likeliest single payline of the base spin (a round that shows it on that line
+    contains the award).  Upper bound (union bound): the sum over paylines of the base spin, plus
+    the expected free spins played per round times the largest per-spin sum over the levels.
+    """
+    model = ms.model
+    rr = round_result(model, analysis.base, analysis.levels)
+    base = line_probabilities(ms, model.base_phase)
+    levels = [line_probabilities(ms, model.level_phase(lv)) for lv in model.levels]
+    out = []
+    for s in model.symbols:
+        if s.kind not in (PAY, "wild") or not s.pays:
+            continue
+        for n in range(1, model.reels + 1):
+            if n > len(s.pays) or not s.pays[n - 1]:
+                continue
+            per_line = base.get((s.name, n), [Fraction(0)])
+            free = max((sum(lv.get((s.name, n), []), Fraction(0)) for lv in levels), default=Fraction(0))
+            high = min(Fraction(1), sum(per_line, Fraction(0)) + rr.free_spins_played * free)
+            out.append(Award(f"{s.name} {n} OAK", "combination", Bounds(max(per_line), high), s.pays[n - 1]))
     return out
 
 
@@ -455,6 +529,11 @@ def patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
     True
     """
     model = ms.model
+    if model.is_lines:   # expected paylines paying the combination = sum over lines of P(line pays it)
+        probs = line_probabilities(ms, model.base_phase)
+        return [(f"{s.name} {n} OAK", sum(probs.get((s.name, n), []), Fraction(0)))
+                for s in model.symbols if s.kind in (PAY, "wild") and s.pays
+                for n in range(1, model.reels + 1) if n <= len(s.pays) and s.pays[n - 1]]
     reels = _reels(ms, model.base_phase, "scatters")
     pays = [s for s in model.symbols if s.kind == PAY]
     ways = model.rows ** model.reels

@@ -36,7 +36,8 @@ def shows(model, award: str, res, phase_is_base: bool) -> bool:
     if parts[-1] == "OAK":
         return any(w.symbol == parts[0] and w.oak == int(parts[1]) and w.pay > 0 for w in res.ways)
     if parts[-2:] == ["scatter", "pay"]:
-        return res.scatters == int(parts[1])
+        m = parts[1]
+        return res.scatters >= int(m[:-1]) if m.endswith("+") else res.scatters == int(m)
     count = int(parts[1])
     table = model.trigger if parts[0] == "trigger" else model.retrigger
     if (parts[0] == "trigger") != phase_is_base:
@@ -46,13 +47,14 @@ def shows(model, award: str, res, phase_is_base: bool) -> bool:
     return count <= res.scatters < nxt
 
 
-def spin_table(ms, phase, award, base):
-    """[(probability, shows the award, scatter count, KEY count)] over every window of one spin."""
+def spin_table(ms, phase, predicate, base):
+    """[(probability, shows the award, scatter count, KEY count)] over every window of one spin;
+    ``predicate(model, result, base)`` says whether a spin shows the award."""
     model = ms.model
     merged = {}
     for p, w in windows(ms.phase_strips(phase), model.rows):
         res = evaluate(model, w, None, phase.multiplier)
-        key = (shows(model, award, res, base), res.scatters, res.keys)
+        key = (predicate(model, res, base), res.scatters, res.keys)
         merged[key] = merged.get(key, F(0)) + p
     return [(p, *key) for key, p in merged.items()]
 
@@ -102,9 +104,14 @@ def feature_avoids_retrigger(model, table, initial, cap):
 
 
 def round_contains(ms, award):
+    """P(a round shows the award named as ``awards`` names it), replayed literally."""
+    return round_contains_with(ms, lambda model, res, base: shows(model, award, res, base))
+
+
+def round_contains_with(ms, predicate):
     model = ms.model
-    base = spin_table(ms, model.base_phase, award, True)
-    levels = [spin_table(ms, model.level_phase(lv), award, False) for lv in model.levels]
+    base = spin_table(ms, model.base_phase, predicate, True)
+    levels = [spin_table(ms, model.level_phase(lv), predicate, False) for lv in model.levels]
     feature = {}
     for spins in {model.initial_spins(n) for _, _, n, _ in base} - {0}:
         if not levels:
@@ -376,3 +383,111 @@ def test_comply_exits_1_naming_the_failing_item(tmp_path, capsys):
 def test_comply_bad_input_is_one_line_exit_2(argv, what, capsys):
     code, out, err = run(argv, capsys)
     assert code == 2 and what in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------
+# line games: per-line probabilities exact, per-round odds as proven bounds
+# ---------------------------------------------------------------------------
+LINE_GAME = """
+[game]
+name = "tiny lines"
+reels = 3
+rows = 2
+bet = 3
+evaluation = "lines"
+
+[lines]
+paylines = [[1, 1, 1], [2, 2, 2], [1, 2, 1]]
+
+[strips]
+base = "base.csv"
+
+[symbols.A]
+class = "pay"
+pays = [0, 2, 8]
+[symbols.B]
+class = "pay"
+pays = [0, 1, 4]
+[symbols.W]
+class = "wild"
+reels = { base = [1, 2, 3] }
+pays = [0, 5, 20]
+[symbols.S]
+class = "scatter"
+reels = { base = [1, 2, 3] }
+pays = [0, 3, 9]
+
+[free_spins]
+strips = "base"
+trigger = { 2 = 1 }
+retrigger = { 2 = 1 }
+retrigger_cap = 3
+
+[[free_spins.levels]]
+multiplier = 2
+"""
+
+
+def line_set(tmp_path):
+    base = [["A", "S", "B", "W", "B"], ["B", "W", "A", "S"], ["S", "A", "B", "W", "A"]]
+    (tmp_path / "game.toml").write_text(LINE_GAME)
+    (tmp_path / "base.csv").write_text("reel1,reel2,reel3\n" + "\n".join(
+        ",".join(c[i] if i < len(c) else "" for c in base) for i in range(5)) + "\n")
+    return load_math_set(str(tmp_path))
+
+
+def test_line_game_per_line_probabilities_and_round_bounds_hold_the_literal_values(tmp_path):
+    from exact.comply import line_probabilities
+    ms = line_set(tmp_path)
+    model = ms.model
+    per_line = line_probabilities(ms, model.base_phase)
+    want: dict = {}
+    for p, w in windows(ms.strips["base"], model.rows):
+        for lw in evaluate(model, w, None, 1).lines:
+            want.setdefault((lw.symbol, lw.run), [F(0)] * 3)[lw.line - 1] += p
+    assert {k: v for k, v in per_line.items() if any(v)} == want
+    assert dict(patterns(ms)) == {f"{s} {n} OAK": sum(v, F(0)) for (s, n), v in want.items()}
+    for a in awards(ms):
+        if a.kind != "combination":
+            continue
+        sym, n = a.item.split()[0], int(a.item.split()[1])
+
+        def line_shows(model_, res, base, sym=sym, n=n):
+            return any(lw.symbol == sym and lw.run == n for lw in res.lines)
+        truth = round_contains_with(ms, line_shows)
+        assert a.probability.low <= truth <= a.probability.high, a.item
+        assert a.probability.low > 0
+
+
+
+# ---------------------------------------------------------------------------
+# the external reference games (third-party strips read from ../shared at test time)
+# ---------------------------------------------------------------------------
+from pathlib import Path  # noqa: E402
+import shutil  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "external"
+EXTERNAL = {"african_simba": ("african-simba", ("base.csv",)),
+            "dolphins_pearl": ("dolphins-pearl", ("base.csv", "bonus.csv"))}
+
+
+@pytest.mark.parametrize("game", sorted(EXTERNAL))
+def test_comply_runs_on_the_external_games(game, tmp_path, capsys):
+    folder, files = EXTERNAL[game]
+    if not (SHARED / folder / files[0]).is_file():
+        pytest.skip(f"third-party strips not found at {SHARED / folder}")
+    shutil.copyfile(ROOT / "strips" / "external" / game / "game.toml", tmp_path / "game.toml")
+    for f in files:
+        shutil.copyfile(SHARED / folder / f, tmp_path / f)
+    code, out, err = run(["comply", "--set", str(tmp_path), "--json"], capsys)
+    assert code in (0, 1) and not err
+    checks = json.loads(out)["checks"]
+    assert {c["jurisdiction"] for c in checks} == {"gli-11", "au-nz", "nevada", "south-dakota"}
+    awards_ = [c for c in checks if c["rule"] == "gli-11-4.8.2"]
+    assert any(c["item"].startswith("trigger") for c in awards_)
+    ms = load_math_set(str(tmp_path))
+    trig = analyse(ms).base.trigger_split.prob
+    first = min(k for k, _ in ms.model.trigger)
+    got = next(c for c in awards_ if c["item"].startswith(f"trigger {first} "))
+    assert F(got["value"]) == sum(trig[first:], F(0)) or F(got["value"]) == trig[first]
