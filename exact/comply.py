@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from exact.engine import GameAnalysis, analyse, fish_scale, multiplier_scale, reel_tables
-from exact.lines import _keys, _single_line, _window_rows, combination_table, line_machine, scatter_tags
+from exact.lines import _keys, _window_rows, combination_table, line_first_moments, line_machine, scatter_tags
 from markov.chain import ladder_of
 from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
 from markov.retrigger import retrigger_of
@@ -471,15 +471,14 @@ def line_probabilities(ms: MathSet, phase: Phase) -> dict[tuple[str, int], list[
     for m, w in table:
         if not w:
             continue
-        machine = line_machine(model, m)
-        values = [o[0] for o in machine.outcomes]
-        labels = [o[1] for o in machine.outcomes]
-        for li, rows in enumerate(model.paylines):
-            _, by_label, _ = _single_line(machine, values, labels, windows, tags, keymaps, rows)
-            for label, (_, count) in by_label.items():
-                if label is None:
-                    continue
-                out.setdefault(label, [Fraction(0)] * len(model.paylines))[li] += Fraction(w * count, wsum * total)
+        _, _, count_label, labels = line_first_moments(line_machine(model, m), windows, tags, keymaps,
+                                                       model.paylines)
+        for j, label in enumerate(labels):
+            if label is None:
+                continue
+            acc = out.setdefault(label, [Fraction(0)] * len(model.paylines))
+            for li in range(len(model.paylines)):
+                acc[li] += Fraction(w * int(count_label[li, j]), wsum * total)
     return out
 
 
