@@ -307,7 +307,8 @@ def wild_multiplier_tables(model: GameModel, counts: np.ndarray, pay_codes: np.n
         not a multiple of its weight sum.
     """
     wilds = [(code, s) for code, s in enumerate(model.symbols)
-             if s.kind == WILD and s.multiplier is not None and counts[code].any()]
+             if s.kind == WILD and s.multiplier is not None and not s.multiplier.is_combination
+             and counts[code].any()]
     drawn = [(code, s) for code, s in wilds if s.multiplier.is_random]
     n_pay = len(pay_codes)
     if not wilds:
@@ -579,16 +580,45 @@ def to_split(moments: dict) -> CountSplit:
     return CountSplit(prob=tuple(r[0] for r in rows), win=tuple(r[1] for r in rows), win2=tuple(r[2] for r in rows))
 
 
-def with_scatter_pays(joint: dict, model: GameModel, multiplier: int) -> dict:
-    """Add the scatter pays (section 'scatter pays' of the game file) to joint moments keyed (n FS, k KEY).
+def extra_counts(model: GameModel) -> tuple[str, ...]:
+    """Counts beyond (triggering scatters, KEYs) the split needs (issue 15): ``trig`` (trigger reels
+    showing a triggering scatter) and ``sc:NAME`` for each other paying scatter."""
+    out = ("trig",) if model.trigger_reels else ()
+    return out + tuple(f"sc:{s.name}" for s in model.other_scatters if s.pays and any(s.pays))
 
-    With W' = W + m SP(n): E[W' 1] = E[W 1] + m SP P and
-    E[W'^2 1] = E[W^2 1] + 2 m SP E[W 1] + m^2 SP^2 P.
+
+def count_array(model: GameModel, t: ReelTables, r: int, attr: str) -> np.ndarray:
+    """Per stop of reel r: a count of :func:`extra_counts` or a ReelTables count (``scatters``, ``keys``)."""
+    if attr == "trig":
+        return (t.scatters > 0).astype(np.int64) if r in model.trigger_reels else np.zeros(t.stops, dtype=np.int64)
+    if attr.startswith("sc:"):
+        return t.counts[model.code(attr[3:])]
+    return getattr(t, attr)
+
+
+def with_scatter_pays(joint: dict, model: GameModel, multiplier: int) -> dict:
+    """Add the scatter pays (each scatter symbol on its own count) to joint moments keyed
+    (n triggering scatters, k KEY, :func:`extra_counts` ...).
+
+    With W' = W + m SP: E[W' 1] = E[W 1] + m SP P and
+    E[W'^2 1] = E[W^2 1] + 2 m SP E[W 1] + m^2 SP^2 P, SP the sum of the
+    triggering scatter's pay for n and each other paying scatter's pay for its count.
     """
+    others = [(i, model.symbol(a[3:])) for i, a in enumerate(extra_counts(model), start=2) if a.startswith("sc:")]
     out = {}
-    for (n, k), (p, w1, w2) in joint.items():
-        sp = multiplier * model.scatter_pay(n)
-        out[(n, k)] = (p, w1 + sp * p, w2 + 2 * sp * w1 + sp * sp * p)
+    for key, (p, w1, w2) in joint.items():
+        sp = multiplier * (model.scatter_pay(key[0]) + sum(model.symbol_scatter_pay(s, key[i]) for i, s in others))
+        out[key] = (p, w1 + sp * p, w2 + 2 * sp * w1 + sp * sp * p)
+    return out
+
+
+def trigger_marginal(joint: dict, listed: int) -> dict:
+    """Moments by the count that awards free spins (issue 15 ``trigger_reels``): n when all ``listed``
+    trigger reels show a triggering scatter (key position 2), else bucket 0."""
+    out: dict = {}
+    for key, vals in joint.items():
+        k = key[0] if key[2] == listed else 0
+        out[k] = tuple(a + b for a, b in zip(out[k], vals)) if k in out else vals
     return out
 
 
@@ -719,8 +749,11 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     n_terms, iu, ju, w1, w2 = len(terms), st.iu, st.ju, st.w1, st.w2
 
     scatter_pays = any(s.pays and any(s.pays) for s in model.of_kind(SCATTER))
-    # split by the scatter count and by the KEY count; with scatter pays, by both jointly
-    wanted = ({"joint": ("scatters", "keys")} if scatter_pays else {"scatter": "scatters", "key": "keys"})
+    extra = extra_counts(model)
+    # split by the scatter count and by the KEY count; with scatter pays (or the issue 15 counts:
+    # trigger reels, other paying scatters), by all of them jointly
+    wanted = ({"joint": ("scatters", "keys") + extra} if scatter_pays or extra
+              else {"scatter": "scatters", "key": "keys"})
     for name, attr in (("scatter", "scatters"), ("key", "keys")):
         if name in wanted and not any(getattr(t, attr).any() for t in tables):
             del wanted[name]   # the count is 0 on every stop: its split is one bucket, read off the other
@@ -728,13 +761,16 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
                 wanted = {name: attr}
     per_reel = []
     for r, t in enumerate(tables):
-        counts = {name: (tuple(getattr(t, a) for a in attr) if isinstance(attr, tuple) else getattr(t, attr))
-                  for name, attr in wanted.items()}
+        counts = {name: (tuple(count_array(model, t, r, a) for a in attr) if isinstance(attr, tuple)
+                         else getattr(t, attr)) for name, attr in wanted.items()}
         per_reel.append(reel_moment_polynomials(None, None, t, counts, iu, ju, dedupes[r]))
     moments = {name: read_moments(multiply_reels([p[name] for p in per_reel]), (w1, w2), total, d, mult)
                for name in wanted}
-    if scatter_pays:
+    by_trigger = None
+    if "joint" in moments:
         joint = with_scatter_pays(moments["joint"], model, mult)
+        if model.trigger_reels:
+            by_trigger = to_split(trigger_marginal(joint, len(model.trigger_reels)))
         moments = {"scatter": marginal(joint, 0), "key": marginal(joint, 1)}
     for name in ("scatter", "key"):
         if name not in moments:   # never in the window: all of the spin is the count-0 bucket
@@ -742,7 +778,6 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     by = {name: to_split(moments[name]) for name in ("scatter", "key")}
     # first moments sum_s E[g_u(s)] are the pairs (0, u): the first n_terms entries of the triangle
     first = [sum(next(iter(p.values())).values())[:n_terms] for p in per_reel]
-    scatter_mean = sum((mult * model.scatter_pay(n) * v[0] for n, v in moments["scatter"].items()), Fraction(0))
 
     # ways by symbol and OAK: a_t prod_r E[g_{t,r}]
     prod_first = np.ones(n_terms, dtype=object)
@@ -758,6 +793,7 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     ways_by_symbol = {k: tuple(v) for k, v in ways_by_symbol.items()}
     collect_mean = Fraction(collect_total * mult, total * d)
     ways_mean = sum((sum(v) for v in ways_by_symbol.values()), Fraction(0))
+    scatter_mean = by["scatter"].mean - ways_mean - collect_mean
 
     if phase.strips not in shared:
         shared[phase.strips] = (oak_probabilities(model, tables), hit_frequency(model, tables))
@@ -773,25 +809,25 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
         oak_prob=oak_prob,
         by_scatter=by["scatter"],
         by_key=by["key"],
+        by_trigger=by_trigger,
         hit_frequency=hit,
     )
 
 
 def refuse_ways_rules(model: GameModel) -> None:
-    """Rules of issue 15 the ways factorisation does not compute yet: refused, one rule named.
+    """Rules of issue 15 the ways factorisation does not compute: refused, one rule named.
+
+    ``trigger_reels``, several scatters and ``counts_as_scatter`` are computed
+    (the split is joint in those counts); a combination WILD multiplier in a
+    ways game is not.
 
     Raises
     ------
     ValueError
-        ``unsupported rule: ...`` for a combination WILD multiplier, ``trigger_reels``, or a
-        paying scatter other than the triggering one, in a ways game.
+        ``unsupported rule: a combination WILD multiplier in a ways game``.
     """
     if model.combination_wilds:
         raise ValueError("unsupported rule: a combination WILD multiplier in a ways game")
-    if model.trigger_reels:
-        raise ValueError("unsupported rule: trigger_reels in a ways game")
-    if any(s.pays and any(s.pays) for s in model.other_scatters):
-        raise ValueError("unsupported rule: a paying scatter that does not trigger, in a ways game")
 
 
 def oak_probabilities(model: GameModel, tables: list[ReelTables]) -> dict[str, tuple[Fraction, ...]]:
@@ -840,16 +876,22 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     flag = np.zeros(1, dtype=np.int64)          # bit 0: KEY seen, bit 1: FISH seen, bits 2+: scatter count
     count = np.ones(1, dtype=dtype)
     won = 0
-    # scatter counts matter up to the last entry of a scatter paytable
-    sc_cap = max([len(s.pays) for s in model.of_kind(SCATTER)] + [0])
+    # scatter counts matter up to the last entry of a scatter paytable; each paying scatter symbol
+    # has its own field of bits above the KEY and FISH bits (issue 15: each counts on its own)
+    trig = model.trigger_symbol
+    fields = [(None, trig)] if trig is not None and trig.pays else []
+    fields += [(model.code(x.name), x) for x in model.other_scatters if x.pays and any(x.pays)]
+    caps = [len(x.pays) for _, x in fields]
+    shifts = [2 + sum(c.bit_length() for c in caps[:i]) for i in range(len(caps))]
     # sure[L]: symbols whose every OAK from L on pays, so a combination of length L is a sure win
     sure = [sum(1 << p for p in range(n_pay) if L >= 1 and all(v > 0 for v in pays[p][L - 1:]))
             for L in range(model.reels + 1)]
     for r, t in enumerate(tables):
         bits = (t.ways_count > 0).astype(dtype).T @ bitval if n_pay else np.zeros(t.stops, dtype=dtype)
         has_fish = t.counts[fish_codes].sum(axis=0) > 0 if fish_codes else np.zeros(t.stops, dtype=bool)
-        cflag = (t.keys > 0).astype(np.int64) | (has_fish.astype(np.int64) << 1) \
-            | (np.minimum(t.scatters, sc_cap).astype(np.int64) << 2)
+        cflag = (t.keys > 0).astype(np.int64) | (has_fish.astype(np.int64) << 1)
+        for (code, _), cap, sh in zip(fields, caps, shifts):
+            cflag = cflag | (np.minimum(t.scatters if code is None else t.counts[code], cap).astype(np.int64) << sh)
         # group the reel's stops into classes (presence mask, flags)
         ccode = np.stack([bits.astype(object) if dtype is object else bits, cflag]).T
         classes, ccount = np.unique(ccode, axis=0, return_counts=True) if dtype is not object else \
@@ -860,16 +902,20 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
         nm = mask[:, None] & cmask[None, :]
         ended = mask[:, None] & ~cmask[None, :]
         nc = count[:, None] * ccount.astype(dtype)[None, :]
-        nf = ((flag[:, None] | cfl[None, :]) & 3) \
-            | (np.minimum((flag[:, None] >> 2) + (cfl[None, :] >> 2), sc_cap) << 2)
+        nf = (flag[:, None] | cfl[None, :]) & 3
+        for cap, sh in zip(caps, shifts):
+            mask_f = (1 << cap.bit_length()) - 1
+            nf = nf | (np.minimum(((flag[:, None] >> sh) & mask_f) + ((cfl[None, :] >> sh) & mask_f), cap) << sh)
         # paid: a combination ended at a paying OAK; sure: a running combination pays whatever follows
         paid = ((ended & pay_here) != 0) | ((nm & sure[r + 1]) != 0)
         won += int(nc[paid].sum())
         keep = ~paid
         mask, flag, count = _aggregate(nm[keep], nf[keep], nc[keep])
     last = sum(1 << p for p in range(n_pay) if pays[p][model.reels - 1] > 0)
-    scatter_paid = np.array([model.scatter_pay(n) > 0 for n in range(sc_cap + 1)])
-    final = ((mask & last) != 0) | ((flag & 3) == 3) | scatter_paid[flag >> 2]
+    final = ((mask & last) != 0) | ((flag & 3) == 3)
+    for (_, sym), cap, sh in zip(fields, caps, shifts):
+        paid = np.array([model.symbol_scatter_pay(sym, n) > 0 for n in range(cap + 1)])
+        final = final | paid[(flag >> sh) & ((1 << cap.bit_length()) - 1)]
     won += int(count[final].sum())
     return Fraction(won, total)
 

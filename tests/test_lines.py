@@ -330,3 +330,46 @@ def test_scipy_product_path_equals_brute_force(ms):
         assert_lines_phase_equal(ms, ms.model.base_phase)
     finally:
         lines_module.SCIPY_ROWS = old
+
+
+@st.composite
+def ways_games_with_catalogue_rules(draw):
+    """Ways games with the trigger rules of issue 15: trigger reels, a second paying scatter counted on
+    its own, a WILD that counts as the triggering scatter."""
+    reels = draw(st.integers(3, 4))
+    rows = draw(st.integers(2, 3))
+    text = game_text(reels, rows, [(0,) * reels], scatter_pays=draw(st.sampled_from((None, [0, 2, 7, 30]))),
+                     scatter2_pays=draw(st.sampled_from((None, [1, 4, 9]))), counts_as_scatter=draw(st.booleans()),
+                     trigger_reels=draw(st.sampled_from((None, [1], [1, reels]))), level_multiplier=2)
+    text = text.replace('evaluation = "lines"', "").replace(f"[lines]\npaylines = {[[1] * reels]}", "")
+    model = model_of(text)
+    names = [s.name for s in model.symbols]
+    pool = names + ["A", "B", "W", "S"]
+
+    def strip():
+        n = draw(st.integers(rows, 4))
+        return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+
+    return make_set(model, [strip() for _ in range(reels)], [strip() for _ in range(reels)])
+
+
+@given(ways_games_with_catalogue_rules())
+def test_ways_game_trigger_reels_and_several_scatters_equal_brute_force(ms):
+    model = ms.model
+    assert not model.is_lines
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        an = analyse_phase(ms, phase)
+        bf = brute_force_lines(ms, phase)
+        n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
+        for field, got in (("prob", an.by_scatter.prob), ("win", an.by_scatter.win), ("win2", an.by_scatter.win2)):
+            want = [Fraction(0)] * n
+            for (c, _), v in getattr(bf, field).items():
+                want[c] += v
+            assert padded(got, n) == tuple(want), field
+        split = an.trigger_split
+        for field, got in (("prob", split.prob), ("win", split.win), ("win2", split.win2)):
+            want = [Fraction(0)] * n
+            for (c, shown), v in getattr(bf, field).items():
+                want[c if shown or not model.trigger_reels else 0] += v
+            assert padded(got, n) == tuple(want), "trigger " + field
+        assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
