@@ -62,6 +62,7 @@ Source: rules page sections 3-11; :mod:`exact.sensitivity` (exact deltas),
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import prod
@@ -74,10 +75,12 @@ from scipy.sparse import csr_array
 from exact.engine import GameAnalysis, analyse, hit_frequency, reel_tables
 from exact.sensitivity import EditSensitivity, StripEdit, sensitivity
 from markov.round import round_result
-from strips.model import PAY, MathSet, ReelStrips
+from strips.model import PAY, GameModel, MathSet, ReelStrips
 
 #: Default tolerance of the variant's RTP: +/- 0.01 percentage point.
 DEFAULT_TOLERANCE = Fraction(1, 10000)
+#: What ``allow`` may name.
+ALLOW = ("fish-weights",)
 #: Rounds of exact recheck and repair before giving up.
 MAX_ROUNDS = 12
 #: Scale of RTP deltas in the MILP (parts per million of the bet).
@@ -111,6 +114,8 @@ class Variant:
         Exact rechecks made.
     hit_frequency_input, hit_frequency : Fraction or None
         Base hit frequency before and after (only when it was to be kept).
+    weights : tuple of (symbol, table, old weights, new weights)
+        FISH weight tables changed (only with ``allow={"fish-weights"}``).
     """
 
     target: Fraction
@@ -124,11 +129,17 @@ class Variant:
     rounds: int
     hit_frequency_input: Fraction | None = None
     hit_frequency: Fraction | None = None
+    weights: tuple = ()
+
+    @property
+    def changes(self) -> int:
+        """Strip positions plus FISH weights that differ from the input."""
+        return len(self.edits) + sum(sum(1 for x, y in zip(old, new) if x != y) for _, _, old, new in self.weights)
 
     @property
     def minimal(self) -> bool:
-        """True when the edit count is proven minimal (equals the proven lower bound)."""
-        return self.met and len(self.edits) == self.lower_bound
+        """True when the change count is proven minimal (equals the proven lower bound)."""
+        return self.met and self.changes == self.lower_bound
 
 
 @dataclass(frozen=True)
@@ -144,6 +155,126 @@ class Check:
 # --------------------------------------------------------------------------
 # in-memory strips and files
 # --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Block:
+    """FISH weights as MILP variables: ``y_j = w'_j - 1`` for each entry of each table, then one
+    changed-entry indicator per entry (cost 1).  The totals stay, so the RTP change is exactly
+    ``sum_j coef_j (w'_j - w_j)`` (module docstring of :mod:`exact.sensitivity`: affine in each mean value)."""
+
+    keys: list[tuple[str, str, int]]
+    coef: list[Fraction]
+    cost: np.ndarray
+    delta: np.ndarray
+    upper: np.ndarray
+    offset: float
+    rows: csr_array
+    row_lo: np.ndarray
+    row_hi: np.ndarray
+
+
+def _weight_block(original: GameModel, sens) -> _Block | None:
+    """The FISH-weight variables at the current weights (``sens.weights``), costs against ``original``."""
+    tables: dict[tuple[str, str], list] = {}
+    for w in sens.weights:
+        tables.setdefault((w.symbol, w.table), []).append(w)
+    keys, coef, upper, offset, cur, orig = [], [], [], Fraction(0), [], []
+    sums = []
+    for (sym, table), ws in tables.items():
+        total = sum(w.weight for w in ws)
+        if len(ws) < 2:
+            continue
+        start = len(keys)
+        for j, w in enumerate(ws):
+            c = w.mean_derivative * w.value / total
+            keys.append((sym, table, j))
+            coef.append(c)
+            upper.append(float(total - len(ws)))
+            offset += c * (1 - w.weight)
+            cur.append(w.weight)
+            orig.append(original.symbol(sym).weights[table][j])
+        sums.append((range(start, len(keys)), float(total - len(ws)), total))
+    k = len(keys)
+    if not k:
+        return None
+    rows, weights, lo, hi = [], [], [], []
+    for idx, s, _ in sums:
+        rows.append(list(idx))
+        weights.append([1.0] * len(idx))
+        lo.append(s)
+        hi.append(s)
+    for j in range(k):
+        big = float(upper[j] + 1)
+        rows += [[j, k + j], [j, k + j]]
+        weights += [[1.0, -big], [-1.0, -big]]
+        lo += [-np.inf, -np.inf]
+        hi += [float(orig[j] - 1), float(1 - orig[j])]
+    data, ri, ci = [], [], []
+    for r, (idx, w) in enumerate(zip(rows, weights)):
+        ri += [r] * len(idx)
+        ci += idx
+        data += w
+    return _Block(keys=keys, coef=coef, cost=np.concatenate([np.zeros(k), np.ones(k)]),
+                  delta=np.concatenate([np.array([float(c) * _SCALE for c in coef]), np.zeros(k)]),
+                  upper=np.concatenate([np.array(upper), np.ones(k)]), offset=float(offset * _SCALE),
+                  rows=csr_array((data, (ri, ci)), shape=(len(rows), 2 * k)), row_lo=np.array(lo),
+                  row_hi=np.array(hi))
+
+
+def with_weights(model: GameModel, weights: Mapping[tuple[str, str], Sequence[int]]) -> GameModel:
+    """``model`` with other FISH weight tables: (symbol, table) -> integer weights.
+
+    >>> from strips.loader import load_math_set
+    >>> m = with_weights(load_math_set("rules_page").model, {("FISH4", "base"): (900, 100)})
+    >>> m.symbol("FISH4").weights["base"]
+    (900, 100)
+    """
+    by_symbol: dict[str, dict] = {}
+    for (sym, table), w in weights.items():
+        by_symbol.setdefault(sym, {})[table] = tuple(int(x) for x in w)
+    symbols = tuple(dataclasses.replace(s, weights={**s.weights, **by_symbol[s.name]}) if s.name in by_symbol else s
+                    for s in model.symbols)
+    return dataclasses.replace(model, symbols=symbols)
+
+
+def game_file_with_weights(data: bytes, changes: Mapping[tuple[str, str], Sequence[int]]) -> bytes:
+    r"""The game file with FISH weight tables replaced in place (comments and layout kept).
+
+    Handles ``weights.TABLE = [...]`` in ``[symbols.NAME]`` and ``TABLE = [...]`` in
+    ``[symbols.NAME.weights]``.
+
+    Raises
+    ------
+    ValueError
+        If a table is written in another layout (e.g. an inline table).
+
+    >>> game_file_with_weights(b"[symbols.F]\nweights.base = [1, 2]\n", {("F", "base"): (2, 1)}).decode()
+    '[symbols.F]\nweights.base = [2, 1]\n'
+    """
+    lines = data.decode("utf-8-sig").split("\n")
+    for (sym, table), w in changes.items():
+        new = "[" + ", ".join(str(int(x)) for x in w) + "]"
+        section, done = None, False
+        for i, line in enumerate(lines):
+            head = re.match(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$", line)
+            if head:
+                section = head.group(1).replace(" ", "").replace('"', "")
+                continue
+            if section == f"symbols.{sym}":
+                m = re.match(rf"^(\s*weights\.\"?{re.escape(table)}\"?\s*=\s*)\[[^\]]*\](.*)$", line)
+            elif section == f"symbols.{sym}.weights":
+                m = re.match(rf"^(\s*\"?{re.escape(table)}\"?\s*=\s*)\[[^\]]*\](.*)$", line)
+            else:
+                m = None
+            if m:
+                lines[i] = m.group(1) + new + m.group(2)
+                done = True
+                break
+        if not done:
+            raise ValueError(f"cannot rewrite the {table} weights of {sym} in this game file "
+                             f"(write them as weights.{table} = [...] under [symbols.{sym}])")
+    return "\n".join(lines).encode()
+
+
 def with_strips(ms: MathSet, strips: Mapping[str, Sequence[Sequence[str]]], name: str | None = None) -> MathSet:
     """A copy of ``ms`` with other strips (symbol names), same game model and game-file bytes.
 
@@ -175,8 +306,17 @@ def strips_csv(reels: Sequence[Sequence[str]]) -> bytes:
 
 
 def variant_files(ms: MathSet, v: Variant) -> dict[str, bytes]:
-    """File name -> bytes of the variant's math set: the game file (byte copy) and one CSV per strip set."""
+    """File name -> bytes of the variant's math set: the game file (a byte copy, FISH weights rewritten in
+    place if they changed) and one CSV per strip set.
+
+    Raises
+    ------
+    ValueError
+        If changed weights are written in a layout :func:`game_file_with_weights` cannot rewrite.
+    """
     out = {name: data for name, data in ms.sources.items() if name not in ms.model.strip_files.values()}
+    if v.weights:
+        out["game.toml"] = game_file_with_weights(out["game.toml"], {(s, t): new for s, t, _, new in v.weights})
     for strip_set, file_name in ms.model.strip_files.items():
         out[file_name] = strips_csv(v.math_set.strips[strip_set].reels)
     return out
@@ -325,7 +465,7 @@ def _problem(ms: MathSet, original: Mapping[str, Sequence[Sequence[str]]], curre
 def _milp(cost: np.ndarray, delta: np.ndarray, upper: np.ndarray, lo: float, hi: float, *,
           rows: csr_array | None = None, row_lo: np.ndarray | None = None, row_hi: np.ndarray | None = None,
           extra: Sequence[tuple[np.ndarray, float, float]] = (), direction: int = 0,
-          one_reel: tuple[np.ndarray, np.ndarray] | None = None,
+          one_reel: tuple[np.ndarray, np.ndarray] | None = None, more: "_Block | None" = None,
           time_limit: float = 20.0) -> tuple[np.ndarray | None, str]:
     """One MILP of the module docstring over integer counts ``0 <= y <= upper``: (y or None, status).
 
@@ -334,8 +474,14 @@ def _milp(cost: np.ndarray, delta: np.ndarray, upper: np.ndarray, lo: float, hi:
     ``direction x delta @ y`` (the closest reachable value of an unreachable target).
     ``one_reel`` = (reel id of each variable, strip-set id of each reel id): every variable
     used lies on one reel per strip set (binary reel indicators), which makes the RTP
-    change of the choice exactly the sum of its single-edit changes.
+    change of the choice exactly the sum of its single-edit changes.  ``more``: further
+    variables after ``y`` (FISH weights, :class:`_Block`); the result then holds them too.
     """
+    n0 = len(cost)
+    if more is not None:
+        cost, delta, upper = (np.concatenate([cost, more.cost]), np.concatenate([delta, more.delta]),
+                              np.concatenate([upper, more.upper]))
+        lo, hi = lo - more.offset, hi - more.offset
     n = len(cost)
     if n == 0:
         return None, INFEASIBLE
@@ -343,12 +489,16 @@ def _milp(cost: np.ndarray, delta: np.ndarray, upper: np.ndarray, lo: float, hi:
     width = n + nr
 
     def full(row: np.ndarray) -> np.ndarray:
-        return np.concatenate([row, np.zeros(nr)])
+        return np.concatenate([row, np.zeros(width - len(row))])
 
     cons = []
     if rows is not None and rows.shape[0]:
         cons.append(LinearConstraint(csr_array((rows.data, rows.indices, rows.indptr), shape=(rows.shape[0], width)),
                                      row_lo, row_hi))
+    if more is not None and more.rows.shape[0]:
+        m = more.rows
+        cons.append(LinearConstraint(csr_array((m.data, m.indices + n0, m.indptr), shape=(m.shape[0], width)),
+                                     more.row_lo, more.row_hi))
     if direction:
         c = full(-direction * delta)
     else:
@@ -358,9 +508,9 @@ def _milp(cost: np.ndarray, delta: np.ndarray, upper: np.ndarray, lo: float, hi:
         cons.append(LinearConstraint(full(row), a, b))
     if one_reel is not None:
         reel_id, set_id = one_reel
-        link = csr_array((np.concatenate([np.ones(n), -upper]),
-                          (np.concatenate([np.arange(n), np.arange(n)]), np.concatenate([np.arange(n), n + reel_id]))),
-                         shape=(n, width))
+        link = csr_array((np.concatenate([np.ones(n0), -upper[:n0]]),
+                          (np.concatenate([np.arange(n0), np.arange(n0)]), np.concatenate([np.arange(n0), n + reel_id]))),
+                         shape=(n0, width))
         cons.append(LinearConstraint(link, -np.inf, 0.0))             # y_g <= upper_g u_reel(g)
         sets = sorted(set(int(x) for x in set_id))
         pick = csr_array((np.ones(nr), ([sets.index(int(x)) for x in set_id], n + np.arange(nr))),
@@ -401,7 +551,8 @@ def _capacity(positions: Sequence[int], n: int, sep: int) -> int:
 
 def _choose(ms: MathSet, original, current, cands: Sequence[EditSensitivity], sep: int, lo: float, hi: float,
             extra_deltas: Sequence[tuple[Sequence[Fraction], float, float]], direction: int,
-            time_limit: float, one_reel: bool = False) -> tuple[list[StripEdit] | None, str]:
+            time_limit: float, one_reel: bool = False,
+            block: _Block | None = None) -> tuple[list[StripEdit] | None, np.ndarray | None, str]:
     """The edits of one round and the MILP status: a MILP over groups of equivalent edits, then their positions.
 
     Edits of one reel replacing the same symbol by the same symbol with the same
@@ -426,7 +577,7 @@ def _choose(ms: MathSet, original, current, cands: Sequence[EditSensitivity], se
     pb = _problem(ms, original, current, cands, sep)
     n = len(pb.edits)
     if n == 0:
-        return None, INFEASIBLE
+        return None, None, INFEASIBLE
     gi = np.empty(n, dtype=np.int64)
     group_of: dict[tuple, int] = {}
     for i, e in enumerate(pb.edits):
@@ -470,13 +621,14 @@ def _choose(ms: MathSet, original, current, cands: Sequence[EditSensitivity], se
     for _ in range(4):
         mat = _sparse(rows, [[1.0] * len(r) for r in rows], m) if rows else None
         y, status = _milp(cost, delta, upper, lo, hi, rows=mat, row_lo=np.full(len(rows), -np.inf),
-                          row_hi=np.array(caps), extra=extra, direction=direction, one_reel=reels,
+                          row_hi=np.array(caps), extra=extra, direction=direction, one_reel=reels, more=block,
                           time_limit=time_limit)
         if y is None:
-            return None, status
+            return None, None, status
+        y, wv = y[:m], (y[m:m + len(block.keys)] if block is not None else None)
         placed = _place(ms, original, current, pb, cands, gi, y, sep, time_limit)
         if placed is not None:
-            return placed, status
+            return placed, wv, status
         chosen = sorted(int(g) for g in np.flatnonzero(y))     # cut off this choice of counts
         rows.append(chosen)
         caps.append(float(sum(y[g] for g in chosen) - 1))
@@ -485,8 +637,10 @@ def _choose(ms: MathSet, original, current, cands: Sequence[EditSensitivity], se
     extra_full = [(np.array([float(v) for v in d]), a, b) for d, a, b in extra_deltas]
     x, status = _milp(pb.cost, pb.delta, np.ones(n), lo, hi, rows=sep_rows, row_lo=np.full(len(pb.rows), -np.inf),
                       row_hi=np.array(pb.row_ub, dtype=float), extra=extra_full, direction=direction,
-                      one_reel=_reel_ids(pb.edits) if one_reel else None, time_limit=time_limit)
-    return (None if x is None else [pb.edits[i] for i in range(n) if x[i]]), status
+                      one_reel=_reel_ids(pb.edits) if one_reel else None, more=block, time_limit=time_limit)
+    if x is None:
+        return None, None, status
+    return [pb.edits[i] for i in range(n) if x[i]], (x[n:n + len(block.keys)] if block is not None else None), status
 
 
 def _reel_ids(edits: Sequence[StripEdit]) -> tuple[np.ndarray, np.ndarray]:
@@ -534,8 +688,8 @@ def _state_key(current) -> tuple:
 
 
 def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE, *,
-         keep_hit_frequency: Fraction | None = None, max_rounds: int = MAX_ROUNDS,
-         time_limit: float = 20.0, analysis: GameAnalysis | None = None) -> Variant:
+         keep_hit_frequency: Fraction | None = None, allow: frozenset[str] = frozenset(),
+         max_rounds: int = MAX_ROUNDS, time_limit: float = 20.0, analysis: GameAnalysis | None = None) -> Variant:
     """A variant of ``ms`` whose exact RTP is within ``tolerance`` of ``target`` (module docstring).
 
     Parameters
@@ -545,6 +699,10 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
         Fractions of 1 (0.94 = 94%; the default tolerance 1/10000 is 0.01 pp).
     keep_hit_frequency : Fraction, optional
         Also keep the base hit frequency within this relative tolerance of the input's.
+    allow : frozenset of str
+        ``{"fish-weights"}``: when pay swaps alone cannot meet the target, FISH
+        weights may change too (each table keeps its total and every value
+        keeps a weight >= 1; each changed weight counts as one change).
     max_rounds : int
         Exact rechecks before giving up.
     time_limit : float
@@ -560,47 +718,62 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
     ------
     ValueError
         If the game has a rule the exact sensitivities do not cover
-        (:func:`exact.sensitivity.unsupported_rule`) or the set is
-        inconsistent with its game file.
+        (:func:`exact.sensitivity.unsupported_rule`), the set is
+        inconsistent with its game file, or ``allow`` names something else.
 
     >>> from strips.loader import load_math_set
     >>> v = tune(load_math_set("rules_page"), Fraction(95, 100))
     >>> v.met, abs(v.rtp - Fraction(95, 100)) <= DEFAULT_TOLERANCE
     (True, True)
     """
-    target, tolerance = Fraction(target), Fraction(tolerance)
+    unknown = set(allow) - set(ALLOW)
+    if unknown:
+        raise ValueError(f"cannot allow {', '.join(sorted(unknown))} (can allow: {', '.join(ALLOW)})")
+    v = _tune(ms, Fraction(target), Fraction(tolerance), keep_hit_frequency, False, max_rounds, time_limit, analysis)
+    if v.met or "fish-weights" not in allow:
+        return v
+    w = _tune(ms, Fraction(target), Fraction(tolerance), keep_hit_frequency, True, max_rounds, time_limit, analysis)
+    return w if w.met or abs(w.rtp - w.target) < abs(v.rtp - v.target) else v
+
+
+def _tune(ms: MathSet, target: Fraction, tolerance: Fraction, keep_hit_frequency: Fraction | None,
+          weights: bool, max_rounds: int, time_limit: float, analysis: GameAnalysis | None) -> Variant:
     sep = separation(ms)
     original = {k: [list(r) for r in v.reels] for k, v in ms.strips.items()}
     current = {k: [list(r) for r in v] for k, v in original.items()}
+    table_changes: dict[tuple[str, str], tuple[int, ...]] = {}
     an = analysis or analyse(ms)
     hf_input = an.base.hit_frequency if keep_hit_frequency is not None else None
-    best: tuple | None = None       # (distance, edits, rtp, hf, state)
+    best: tuple | None = None
     seen: set = set()
     lower = 0
     rtp_input = None
     half = tolerance / 2
     rounds = 0
     stalled = 0
-    statuses: list[str] = []
     for rounds in range(1, max_rounds + 1):
-        cur_ms = ms if rounds == 1 else with_strips(ms, current)
+        model = with_weights(ms.model, table_changes) if table_changes else ms.model
+        cur_ms = ms if rounds == 1 else dataclasses.replace(with_strips(ms, current), model=model)
         cur_an = an if rounds == 1 else analyse(cur_ms)
         sens = sensitivity(cur_ms, cur_an)
         rtp = sens.rtp
         hf = cur_an.base.hit_frequency if hf_input is not None else None
         hf_ok = hf_input is None or abs(hf - hf_input) <= keep_hit_frequency * hf_input
         ok = abs(rtp - target) <= tolerance and hf_ok
-        n_edits = len(_diff_edits(original, current))
-        score = (not ok, not hf_ok, abs(rtp - target), n_edits)
+        changed_weights = _weight_changes(ms.model, table_changes)
+        n_changes = len(_diff_edits(original, current)) + sum(
+            sum(1 for x, y in zip(old, new) if x != y) for _, _, old, new in changed_weights)
+        score = (not ok, not hf_ok, abs(rtp - target), n_changes)
         if best is None or score < best[0]:
-            best = (score, rtp, hf, {k: [list(r) for r in v] for k, v in current.items()})
+            best = (score, rtp, hf, {k: [list(r) for r in v] for k, v in current.items()}, dict(table_changes))
         cands = allowed_edits(cur_ms, sens.edits)
         if rounds == 1:
             rtp_input = rtp
             lower = _lower_bound(rtp, cands, target, tolerance)
         if ok:
             break
-        seen.add(_state_key(current))
+        seen.add((_state_key(current), tuple(sorted(table_changes.items()))))
+        block = _weight_block(ms.model, sens) if weights else None
         extra = []
         if hf_input is not None:
             room = float(keep_hit_frequency * hf_input)
@@ -611,29 +784,44 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
         chosen = None
         if rounds > 1:                      # a repair: changes on one reel per strip set add exactly
             exact_h = float(tolerance * _SCALE) * 0.9
-            chosen, status = _choose(ms, original, current, cands, sep, gap - exact_h, gap + exact_h, extra, 0,
-                                     time_limit, one_reel=True)
+            chosen, wv, status = _choose(ms, original, current, cands, sep, gap - exact_h, gap + exact_h, extra, 0,
+                                         time_limit, one_reel=True, block=block)
         if chosen is None:
-            chosen, status = _choose(ms, original, current, cands, sep, gap - h, gap + h, extra, 0, time_limit)
+            chosen, wv, status = _choose(ms, original, current, cands, sep, gap - h, gap + h, extra, 0, time_limit,
+                                         block=block)
         if chosen is None:                  # unreachable from here: go as far as possible towards the target
-            chosen, _ = _choose(ms, original, current, cands, sep, 0.0, 0.0, extra, 1 if target > rtp else -1,
-                                time_limit)
+            chosen, wv, _ = _choose(ms, original, current, cands, sep, 0.0, 0.0, extra, 1 if target > rtp else -1,
+                                    time_limit, block=block)
             if chosen is None or stalled >= 2:
                 break
             stalled += 1
-        statuses.append(status)
         nxt = _apply(current, chosen)
-        if not chosen or _state_key(nxt) in seen:
+        nxt_tables = dict(table_changes)
+        if block is not None and wv is not None:
+            by_table: dict[tuple[str, str], list[int]] = {}
+            for (sym, table, j), y in zip(block.keys, wv):
+                by_table.setdefault((sym, table), []).append(int(y) + 1)
+            for key, new in by_table.items():
+                if tuple(new) != tuple(model.symbol(key[0]).weights[key[1]]):
+                    nxt_tables[key] = tuple(new)
+        moved = bool(chosen) or nxt_tables != table_changes
+        if not moved or (_state_key(nxt), tuple(sorted(nxt_tables.items()))) in seen:
             half /= 2                       # the same point again: narrow the band
-            if not chosen:
+            if not moved:
                 break
-        current = nxt
-    _, rtp, hf, state = best
-    edits = _diff_edits(original, state)
-    met = best[0][0] is False
-    return Variant(target=target, tolerance=tolerance, rtp_input=rtp_input, rtp=rtp, met=met,
-                   math_set=with_strips(ms, state), edits=edits, lower_bound=lower, rounds=rounds,
-                   hit_frequency_input=hf_input, hit_frequency=hf)
+        current, table_changes = nxt, nxt_tables
+    _, rtp, hf, state, tables = best
+    model = with_weights(ms.model, tables) if tables else ms.model
+    return Variant(target=target, tolerance=tolerance, rtp_input=rtp_input, rtp=rtp, met=best[0][0] is False,
+                   math_set=dataclasses.replace(with_strips(ms, state), model=model),
+                   edits=_diff_edits(original, state), lower_bound=lower if not tables else 1, rounds=rounds,
+                   hit_frequency_input=hf_input, hit_frequency=hf, weights=_weight_changes(ms.model, tables))
+
+
+def _weight_changes(model: GameModel, tables: Mapping[tuple[str, str], tuple[int, ...]]) -> tuple:
+    """(symbol, table, old weights, new weights) of every table that differs from ``model``."""
+    return tuple((sym, table, tuple(model.symbol(sym).weights[table]), tuple(new))
+                 for (sym, table), new in sorted(tables.items()) if tuple(new) != tuple(model.symbol(sym).weights[table]))
 
 
 def _lower_bound(rtp: Fraction, cands: Sequence[EditSensitivity], target: Fraction, tolerance: Fraction) -> int:
@@ -645,13 +833,15 @@ def _lower_bound(rtp: Fraction, cands: Sequence[EditSensitivity], target: Fracti
     return 2
 
 
-def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None) -> list[Check]:
+def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None,
+                 weights_changed: bool = False) -> list[Check]:
     """What a default variant keeps, checked exactly on the two sets.
 
     Strip lengths; every position of a feature (non-pay) symbol; the trigger
     probabilities; the KEY-count distributions of the base game and the free
     spins; every collect mean; no strip-rule finding the input did not have;
     with ``hit_tolerance``, the base hit frequency within that relative tolerance.
+    ``weights_changed`` (FISH weights allowed to change) leaves out the collect means.
     """
     model = a.model
     ga, gb = analyse(a), analyse(b)
@@ -673,7 +863,8 @@ def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None) 
                          ga.levels[0].by_key.prob == gb.levels[0].by_key.prob))
     ca = (ga.base.collect_mean,) + tuple(p.collect_mean for p in ga.levels)
     cb = (gb.base.collect_mean,) + tuple(p.collect_mean for p in gb.levels)
-    out.append(Check("collect means", ca, cb, ca == cb))
+    if not weights_changed:
+        out.append(Check("collect means", ca, cb, ca == cb))
     fa = {(f.column, f.message) for f in a.findings}
     new = [m for c, m in ((f.column, f.message) for f in b.findings) if (c, m) not in fa]
     out.append(Check("strip rules (no new finding)", len(a.findings), len(b.findings), not new))

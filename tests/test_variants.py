@@ -8,6 +8,7 @@ files compared byte for byte.
 """
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import hashlib
 import json
@@ -22,7 +23,8 @@ import exact.variants
 from exact.cli import main
 from exact.engine import analyse
 from exact.sensitivity import sensitivity
-from exact.variants import allowed_edits, exact_rtp, hit_frequency_deltas, kept_figures, separation, tune, with_strips
+from exact.variants import (allowed_edits, exact_rtp, game_file_with_weights, hit_frequency_deltas, kept_figures,
+                            separation, tune, with_strips, with_weights)
 from markov.moments import CountSplit, PhaseAnalysis
 from markov.round import round_result
 from mathset_files import csv_text
@@ -304,3 +306,36 @@ def test_four_variants_of_the_bundled_set(tmp_path, capsys):
         assert abs(exact_rtp(var) - Fraction(v["target"])) <= Fraction(1, 10000)
         assert main(["check", "--set", v["out"]]) == 0
     capsys.readouterr()
+
+
+def test_allow_fish_weights_when_pay_swaps_cannot_reach(tmp_path, capsys):
+    """An unreachable target: with FISH weights allowed the search gets further; the set written from
+    the result (game file rewritten) has that exact RTP by brute force; totals kept, every weight >= 1."""
+    src = write_small(tmp_path / "in", 3)
+    ms = load_math_set(str(src))
+    tol = Fraction(1, 1000)
+    top = tune(ms, Fraction(1000), tol)                                 # pay swaps only
+    v = tune(ms, Fraction(1000), tol, allow=frozenset({"fish-weights"}))
+    assert not top.met and not v.met and v.weights and v.rtp > top.rtp
+    out = tmp_path / "files"
+    out.mkdir()
+    for name, data in exact.variants.variant_files(ms, v).items():
+        (out / name).write_bytes(data)
+    var = load_math_set(str(out))
+    assert brute_rtp(var) == v.rtp
+    for table, w in var.model.symbol("F").weights.items():
+        assert sum(w) == sum(ms.model.symbol("F").weights[table]) and min(w) >= 1
+    # a target the weights reach: met, within the tolerance by brute force from the written files
+    code = main(["tune", "--set", str(src), "--target-rtp", _frac_arg(v.rtp), "--tolerance", _frac_arg(tol),
+                 "--allow", "fish-weights", "--out", str(tmp_path / "met"), "--json"])
+    (res,) = json.loads(capsys.readouterr().out)["variants"]
+    assert code == 0, res
+    assert abs(brute_rtp(load_math_set(str(tmp_path / "met"))) - v.rtp) <= tol
+
+
+def test_game_file_weights_are_rewritten_in_place():
+    text = b"[symbols.F]\nclass = \"fish\"  # note\nweights.base = [3, 1]   # kept\n[symbols.G.weights]\nbase = [1, 1]\n"
+    out = game_file_with_weights(text, {("F", "base"): (2, 2), ("G", "base"): (0, 2)}).decode()
+    assert out == "[symbols.F]\nclass = \"fish\"  # note\nweights.base = [2, 2]   # kept\n[symbols.G.weights]\nbase = [0, 2]\n"
+    with pytest.raises(ValueError, match="cannot rewrite"):
+        game_file_with_weights(b"[symbols.F]\nweights = { base = [1, 2] }\n", {("F", "base"): (2, 1)})

@@ -26,7 +26,7 @@ from exact.cli.args import UsageError, add_set_argument
 from exact.cli.outputs import check_output, input_directories
 from exact.diff import diff_sets, diff_text
 from exact.report import fraction_text, percent
-from exact.variants import DEFAULT_TOLERANCE, kept_figures, tune, variant_files, exact_rtp
+from exact.variants import ALLOW, DEFAULT_TOLERANCE, exact_rtp, kept_figures, tune, variant_files
 from proofs.facts import check_facts
 from strips.loader import load_math_set, resolve
 from strips.published import applies_to
@@ -58,6 +58,9 @@ def add_arguments(p) -> None:
     p.add_argument("--keep", action="append", default=[], metavar="WHAT",
                    help="also keep: hit-frequency (the base hit frequency within --hit-tolerance); "
                         "strip lengths, feature symbols, strip rules and published facts are always kept")
+    p.add_argument("--allow", action="append", default=[], metavar="WHAT",
+                   help="may also change, when pay-for-pay swaps cannot meet a target: fish-weights (FISH "
+                        "weight tables, totals kept; published FISH probabilities then change)")
     p.add_argument("--hit-tolerance", default=None, metavar="R",
                    help="relative tolerance of --keep hit-frequency (default 0.01 = 1%% of the input's)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the text view")
@@ -121,6 +124,10 @@ def run(args) -> int:
     for k in keep:
         if k not in KEEP:
             raise UsageError(f"rtp tune: --keep {k!r}: can keep {', '.join(KEEP)} (the rest is always kept)")
+    allow = frozenset(k.strip() for item in args.allow for k in item.split(",") if k.strip())
+    for k in allow:
+        if k not in ALLOW:
+            raise UsageError(f"rtp tune: --allow {k!r}: can allow {', '.join(ALLOW)}")
     hit_tol = None
     if "hit-frequency" in keep:
         hit_tol = DEFAULT_HIT_TOLERANCE if args.hit_tolerance is None else _fraction(args.hit_tolerance,
@@ -145,7 +152,7 @@ def run(args) -> int:
     for (text, target), dest in zip(targets, dests):
         start = time.perf_counter()
         try:
-            v = tune(ms, target, tolerance, keep_hit_frequency=hit_tol)
+            v = tune(ms, target, tolerance, keep_hit_frequency=hit_tol, allow=allow)
         except ValueError as e:
             raise UsageError(f"rtp tune: {ms.name}: {e}") from None
         seconds = time.perf_counter() - start
@@ -161,12 +168,15 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
     n = len(v.edits)
     bound = ("proven minimal" if v.minimal else
              f"heuristic bound (proven lower bound {v.lower_bound})")
+    weights = sum(1 for _, _, old, new in v.weights for x, y in zip(old, new) if x != y)
     target_text = f"{percent(v.target, 2)} +/- {float(v.tolerance * 100):g} pp"
     rec = {"target": fraction_text(v.target), "target_float": float(v.target),
            "tolerance": fraction_text(v.tolerance), "rtp_input": fraction_text(v.rtp_input),
            "rtp": fraction_text(v.rtp), "rtp_float": float(v.rtp), "met": v.met, "edits": n,
            "lower_bound": v.lower_bound, "minimal": v.minimal, "rounds": v.rounds, "seconds": round(seconds, 3),
-           "changes": [str(e) for e in v.edits], "out": None, "kept": {}, "published_broken": [], "exit": 0}
+           "changes": [str(e) for e in v.edits], "weights_changed": weights,
+           "weight_tables": [{"symbol": s, "table": t, "before": list(a), "after": list(b)} for s, t, a, b in v.weights],
+           "out": None, "kept": {}, "published_broken": [], "exit": 0}
     if not v.met:
         line = (f"{text}: NOT MET: target {target_text}; closest exact RTP reached {percent(v.rtp, 6)} "
                 f"with {n} strip edits (pay symbols swapped for pay symbols only); no set written")
@@ -175,22 +185,28 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
             print(line)
         rec["verdict"] = line
         return rec
-    files = variant_files(ms, v)
+    try:
+        files = variant_files(ms, v)
+    except ValueError as e:
+        raise UsageError(f"rtp tune: {ms.name}: {e}") from None
     files.update({k: b for k, b in extra_files.items() if k not in files})
     _write_set(dest, files)
     written = load_math_set(str(dest))
     rtp = exact_rtp(written)
     if rtp != v.rtp:
         raise UsageError(f"rtp tune: internal error: the written set's RTP {rtp} differs from the tuned {v.rtp}")
-    kept = kept_figures(ms, written, hit_tol)
+    kept = kept_figures(ms, written, hit_tol, weights_changed=bool(v.weights))
     d = diff_sets(ms, written, checker)
     broken = list(d.broken)
-    ok = all(k.ok for k in kept) and not broken and abs(rtp - v.target) <= v.tolerance
+    ok = all(k.ok for k in kept) and (not broken or bool(v.weights)) and abs(rtp - v.target) <= v.tolerance
     rec.update(out=str(dest), kept={k.name: k.ok for k in kept}, published_broken=broken, exit=0 if ok else 1)
-    facts = (f"published facts: none broken" if checker else "published facts: none held for this game")
+    facts = ("published facts: none broken" if checker else "published facts: none held for this game")
+    if broken:
+        facts = (f"published facts changed by --allow fish-weights: {len(broken)}" if v.weights else
+                 "BROKEN published facts: " + "; ".join(broken))
+    changes = f"{n} strip edit{'s' if n != 1 else ''}" + (f" + {weights} FISH weights" if weights else "")
     line = (f"{text}: {'MET' if ok else 'FAILED'}: exact RTP {percent(rtp, 6)} (target {target_text}), "
-            f"{n} strip edit{'s' if n != 1 else ''} ({bound}), kept {sum(k.ok for k in kept)} of {len(kept)}, "
-            f"{facts if not broken else 'BROKEN published facts: ' + '; '.join(broken)} -> {dest}")
+            f"{changes} ({bound}), kept {sum(k.ok for k in kept)} of {len(kept)}, {facts} -> {dest}")
     rec["verdict"] = line
     if not args.json:
         print(f"=== VARIANT {text} -> {dest} ({seconds:.1f} s, {v.rounds} exact rechecks)")
