@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from strips import limits as _limits
+from strips.display import name_findings, printable
 from strips.errors import MathSetError
 from strips.model import (
     COMBINATION,
@@ -164,7 +166,7 @@ def load_math_set(spec: str | Path | None = None) -> MathSet:
     game_bytes = _read_bytes(game_path)
     model = parse_game(game_bytes, str(game_path))
     strips: dict[str, ReelStrips] = {}
-    findings: list[Finding] = []
+    findings: list[Finding] = _symbol_name_findings(model, game_bytes, str(game_path))
     sources = {GAME_FILE: game_bytes}
     loaded: dict[tuple[str, str], ReelStrips] = {}   # (strip set, file) -> strips, each file read once
     for set_name, file_name in model.strip_files.items():
@@ -219,9 +221,22 @@ def parse_strip_sets(model: GameModel, files: dict[str, tuple[str, bytes]]) -> t
     return strips, findings
 
 
+def _symbol_name_findings(model: GameModel, data: bytes, file: str) -> list[Finding]:
+    """Symbol names that are not plain ASCII or look like another (:func:`strips.display.name_findings`)."""
+    t = _Toml(data.decode("utf-8-sig", errors="replace"), file)
+    names = [(n, t.locate(("symbols", s.name) if n == s.name else ("symbols", s.name, "aliases"))[0])
+             for s in model.symbols for n in (s.name,) + s.aliases]
+    return name_findings(names, file)
+
+
 def _read_bytes(path: Path) -> bytes:
+    """A regular input file within the ``file_bytes`` limit (:func:`strips.limits.read_regular_file`)."""
     try:
-        return path.read_bytes()
+        return _limits.read_regular_file(path)
+    except ValueError as e:  # MathSetError passes; "embedded null byte" from the OS layer
+        if isinstance(e, MathSetError):
+            raise
+        raise MathSetError(str(path).replace("\x00", "\\0"), 0, 0, f"cannot read file ({e})") from None
     except FileNotFoundError:
         raise MathSetError(str(path), 0, 0, "file not found") from None
     except IsADirectoryError:
@@ -370,6 +385,61 @@ class _Toml:
         return value
 
 
+def _parse_toml(text: str, file: str) -> dict:
+    """``tomllib.loads`` with every failure as one MathSetError (syntax, nesting too deep, huge integers)."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise MathSetError(file, 1, 1, "malformed TOML: tables or arrays nested too deeply to read") from None
+    except ValueError as e:
+        if isinstance(e, tomllib.TOMLDecodeError):
+            raise _toml_error(e, text, file) from None
+        # int() of a literal beyond Python's integer-string limit
+        m = re.search(r"\d[\d_]{%d,}" % max(_limits.active().digits or 0, 100), text)
+        row, col = _position(text, m.start(), False) if m else (1, 1)
+        raise MathSetError(file, row, col, f"integer with too many digits ({e})") from None
+
+
+def _toml_error(e: tomllib.TOMLDecodeError, text: str, file: str) -> MathSetError:
+    """A TOML syntax error as a MathSetError at its line and column."""
+    m = re.search(r"at line (\d+), column (\d+)", str(e))
+    if m:
+        row, col = int(m.group(1)), int(m.group(2))
+    else:  # "(at end of document)": just after the last character
+        row = text.count("\n") + 1
+        col = len(text) - (text.rfind("\n") + 1) + 1
+    msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(e))
+    return MathSetError(file, row, col, f"malformed TOML: {msg}")
+
+
+def _check_document(t: "_Toml", doc: dict) -> None:
+    """The ``depth`` and ``digits`` limits over the whole parsed document, before any other work."""
+    lim = _limits.active()
+    if lim.depth is not None:
+        deep = _limits.nesting_depth(doc, lim.depth)
+        if deep is not None:
+            raise t.error(tuple(k for k in deep[0] if not isinstance(k, int)) or deep[0][:1],
+                          _limits.refusal("depth", deep[1], lim.depth, "levels of nesting"))
+    if lim.digits is None:
+        return
+    stack = [((), doc)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((path + (k,), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((path, v) for v in node)
+        elif isinstance(node, int) and not isinstance(node, bool) and _limits.integer_too_long(node, lim.digits):
+            raise t.error(path, _limits.refusal("digits", len(str(abs(node))), lim.digits, "digits in an integer"))
+
+
+def _limit(t: "_Toml", path: tuple, name: str, value: int, what: str | None = None) -> None:
+    """Refuse ``value`` at ``path`` if it is above the active limit ``name`` (one line, naming the option)."""
+    limit = _limits.exceeds(name, value)
+    if limit is not None:
+        raise t.error(path, _limits.refusal(name, value, limit, what))
+
+
 def parse_game(data: bytes, file: str) -> GameModel:
     """Parse and validate a ``game.toml`` document.
 
@@ -396,19 +466,9 @@ def parse_game(data: bytes, file: str) -> GameModel:
         sections 3-5, 7, 10, 11.
     """
     text = _decode(data, file)
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"at line (\d+), column (\d+)", str(e))
-        if m:
-            row, col = int(m.group(1)), int(m.group(2))
-        else:  # "(at end of document)": just after the last character
-            row = text.count("\n") + 1
-            col = len(text) - (text.rfind("\n") + 1) + 1
-        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(e))
-        raise MathSetError(file, row, col, f"malformed TOML: {msg}") from None
+    doc = _parse_toml(text, file)
     t = _Toml(text, file)
-
+    _check_document(t, doc)
     game = t.get(doc, (), "game", dict)
     reels = t.get(game, ("game",), "reels", int)
     rows = t.get(game, ("game",), "rows", int)
@@ -419,14 +479,16 @@ def parse_game(data: bytes, file: str) -> GameModel:
         raise t.error(("game", "rows"), "must be at least 1")
     if bet < 1:
         raise t.error(("game", "bet"), "must be a positive number of credits")
-    name = t.get(game, ("game",), "name", str, Path(file).parent.name)
-    title = t.get(game, ("game",), "title", str, "")
+    _limit(t, ("game", "reels"), "reels", reels)
+    _limit(t, ("game", "rows"), "rows", rows)
+    name = printable(t.get(game, ("game",), "name", str, Path(file).parent.name))  # shown on screen: no escapes
+    title = printable(t.get(game, ("game",), "title", str, ""))
     _refuse_unknown(t, game, ("game",), ("name", "title", "reels", "rows", "bet", "evaluation"), "key")
 
     strip_table = t.get(doc, (), "strips", dict)
     strip_files = {}
     for set_name, fname in strip_table.items():
-        if not isinstance(fname, str) or not fname or "/" in fname or "\\" in fname:
+        if not isinstance(fname, str) or not fname or "/" in fname or "\\" in fname or "\x00" in fname:
             raise t.error(("strips", set_name), "must be a file name inside the math-set directory")
         strip_files[set_name] = fname
     if "base" not in strip_files:
@@ -452,6 +514,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
     )
 
     sym_table = t.get(doc, (), "symbols", dict)
+    _limit(t, ("symbols",), "symbols", len(sym_table) + sum(
+        len(v["aliases"]) for v in sym_table.values() if isinstance(v, dict) and isinstance(v.get("aliases"), list)))
     symbols: list[Symbol] = []
     seen_names: set[str] = set()
     for sname, spec in sym_table.items():
@@ -466,6 +530,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
         for n in (sname,) + aliases:
             if not isinstance(n, str) or not n or n in seen_names:
                 raise t.error(path, f"name {n!r} is empty or used twice")
+            if printable(n) != n:
+                raise t.error(path, f"name {n!r} holds a control or invisible character")
             seen_names.add(n)
         pays: tuple[int, ...] = (0,) * reels
         if kind == PAY:
@@ -555,6 +621,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
             levels.append(Level(number=i + 1, threshold=threshold, spins=spins, multiplier=mult, weights=wname))
         if retrigger and len(levels) > 1:
             raise t.error(("free_spins", "retrigger"), "unsupported rule: retrigger with a multi-level ladder")
+    _check_free_spin_limits(t, trigger, retrigger, retrigger_cap, levels)
     # every FISH symbol and every WILD with a drawn multiplier needs a weight table
     # for every phase that can show it
     tables = ["base"] + [lv.weights for lv in levels]
@@ -581,6 +648,25 @@ def parse_game(data: bytes, file: str) -> GameModel:
                       free_spin_strips=fs_strips, levels=tuple(levels), title=title,
                       retrigger=retrigger, retrigger_cap=retrigger_cap, **extra)
     return parse_bonus_rules(t, doc, model)
+
+
+def _check_free_spin_limits(t: "_Toml", trigger, retrigger, retrigger_cap, levels) -> None:
+    """The ``spins``, ``threshold``, ``retrigger_cap`` and ``chain_work`` limits of the free spins (before any work)."""
+    for key, table in (("trigger", trigger), ("retrigger", retrigger)):
+        for n, spins in table:
+            _limit(t, ("free_spins", key, str(n)), "spins", spins, "free spins")
+    for i, lv in enumerate(levels):
+        if lv.spins is not None:
+            _limit(t, ("free_spins", "levels", i, "spins"), "spins", lv.spins, "free spins")
+        _limit(t, ("free_spins", "levels", i, "threshold"), "threshold", lv.threshold, "KEYs (threshold)")
+    if retrigger and retrigger_cap is not None:
+        _limit(t, ("free_spins", "retrigger_cap"), "retrigger_cap", retrigger_cap, "free spins (retrigger cap)")
+    if not levels:
+        return
+    cap = max((lv.threshold for lv in levels[1:]), default=0)
+    work = _limits.chain_work(max((s for _, s in trigger), default=0),
+                              [lv.spins or 0 for lv in levels[1:]], cap, retrigger_cap if retrigger else None)
+    _limit(t, ("free_spins",), "chain_work", work, "work units of the free-spin chain (spins x KEY counter x spins)")
 
 
 #: The keys each symbol class may have; any other key is a rule the schema cannot express.
@@ -838,9 +924,13 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
     records: list[tuple[int, list[str]]] = []  # (1-based line where the record starts, cells)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     line = 1
+    max_stops = _limits.active().stops
     try:
         for cells in reader:
             records.append((line, cells))
+            if max_stops is not None and len(records) > max_stops + 1:  # the header and max_stops stops
+                raise MathSetError(file, line, 1, f"more than the limit of {max_stops:,} stops per reel strip "
+                                   f"(raise it with {_limits.option('stops')} N, or --no-limits)")
             line = reader.line_num + 1
     except csv.Error as e:
         row, col = _csv_error_cell(text, line)

@@ -17,9 +17,14 @@ import sys
 from typing import Sequence
 
 from exact import __version__
-from exact.cli.args import Parser, UsageError
+from exact.cli.args import Parser, UsageError, add_limit_arguments, limits_of
 from strips.errors import MathSetError
 from strips.loader import shadow_note
+from strips.display import printable
+from strips.limits import using
+
+#: Longest error line shown (characters); the rest is cut with a count of what was left out.
+MAX_ERROR_LINE = 400
 
 #: command -> (module, one-line help)
 COMMANDS = {
@@ -48,6 +53,24 @@ def _top_parser() -> Parser:
     return p
 
 
+def error_line(text: str, limit: int = MAX_ERROR_LINE) -> str:
+    """One printable line of at most ``limit`` characters (plus the note of how many were left out).
+
+    >>> error_line("bad\\x1b[2J input\\nsecond line")
+    'bad input second line'
+    >>> error_line("x" * 500, 10)
+    'xxxxxxxxxx... (490 more characters)'
+    """
+    line = printable(" ".join(str(text).splitlines()))
+    if len(line) > limit:
+        line = f"{line[:limit]}... ({len(line) - limit:,} more characters)"
+    return line
+
+
+def _say(text: str) -> None:
+    print(error_line(text), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``rtp`` command; returns the exit code (0 ok, 1 a published fact fails, 2 bad input)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -69,18 +92,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(module_name)
         parser = Parser(prog=f"rtp {command}", description=help_text)
         module.add_arguments(parser)
+        add_limit_arguments(parser)
         args = parser.parse_args(rest)
         args.command = command
         for spec in dict.fromkeys(getattr(args, k, None) for k in ("set", "a", "b")):
             note = shadow_note(spec) if isinstance(spec, str) else None
             if note:
                 print(f"rtp: {note}", file=sys.stderr)
-        return int(module.run(args))
+        with using(limits_of(args)):
+            return int(module.run(args))
     except MathSetError as e:
-        print(f"rtp: error: {e}", file=sys.stderr)
+        _say(f"rtp: error: {e}")
         return 2
     except UsageError as e:
-        print(f"{e}", file=sys.stderr)
+        _say(f"{e}")
         return 2
     except SystemExit as e:  # argparse's --help and --version exit; main() returns the code instead
         return e.code if isinstance(e.code, int) else 0
@@ -88,7 +113,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as e:  # a file or directory the system refuses (permissions, disk full, ...)
         where = f"{e.filename}: " if e.filename else ""
-        print(f"rtp: error: {where}{e.strerror or e}", file=sys.stderr)
+        _say(f"rtp: error: {where}{e.strerror or e}")
+        return 2
+    except MemoryError:  # only reachable with the input limits raised (--no-limits, --max-...)
+        _say("rtp: error: out of memory; the default input limits keep every command within 4 GiB "
+             "(drop --no-limits or lower the --max-... options)")
+        return 2
+    except RecursionError:
+        _say("rtp: error: input nested too deeply to process (drop --no-limits or lower --max-depth)")
+        return 2
+    except OverflowError as e:  # a figure beyond float range or int64 (limits raised)
+        _say(f"rtp: error: a number too large to show or compute here ({e}); the default --max-digits "
+             f"limit refuses such input (drop --no-limits or lower --max-digits)")
         return 2
     except KeyboardInterrupt:
         print("rtp: interrupted", file=sys.stderr)

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 
+from strips import limits as _limits
 from strips.errors import UsageError
 
-__all__ = ["Parser", "UsageError", "add_set_argument", "int_list", "int_range", "refuse_bonus_rules"]
+__all__ = ["Parser", "UsageError", "add_set_argument", "add_limit_arguments", "int_list", "int_range", "limits_of",
+           "int64_refusal", "refuse_bonus_rules"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -67,3 +69,37 @@ def refuse_bonus_rules(ms, command: str, allowed: tuple[str, ...] = ()) -> None:
         if rule not in allowed:
             raise UsageError(f"rtp {command}: {ms.name}: unsupported rule: {rule} (issue 16; "
                              f"'rtp report' gives its exact figures)")
+
+
+def add_limit_arguments(p: argparse.ArgumentParser) -> None:
+    """The input-limit options every command shares: ``--max-NAME N`` per limit and ``--no-limits``.
+
+    See :mod:`strips.limits` for the limits and their defaults.
+    """
+    g = p.add_argument_group("input limits (checked before any work; see README 'Input limits')")
+    defaults = _limits.Limits()
+    for name, what in _limits.DESCRIPTIONS.items():
+        g.add_argument(_limits.option(name), dest=f"max_{name}", type=int_range(1), default=None, metavar="N",
+                       help=f"limit: {what} (default {getattr(defaults, name):,})")
+    g.add_argument("--no-limits", action="store_true", help="lift every input limit (memory and time unbounded)")
+
+
+def limits_of(args: argparse.Namespace) -> _limits.Limits:
+    """The :class:`strips.limits.Limits` asked for by ``--max-...`` and ``--no-limits``."""
+    base = _limits.NO_LIMITS if getattr(args, "no_limits", False) else _limits.Limits()
+    changes = {name: getattr(args, f"max_{name}") for name in _limits.DESCRIPTIONS
+               if getattr(args, f"max_{name}", None) is not None}
+    return base.but(**changes)
+
+
+def int64_refusal(command: str, set_name: str, e: Exception, instead: str) -> UsageError:
+    """A UsageError for a failure of the int64 proofs (enumeration, simulation) that names what to do instead.
+
+    ``e`` is the ValueError or OverflowError of :mod:`proofs`; one that is not
+    about int64 amounts keeps its own text.
+    """
+    text = str(e)
+    if isinstance(e, OverflowError) or "int64" in text or "too large" in text:
+        return UsageError(f"{command}: {set_name}: the amounts (pays x ways x multipliers) are too large for "
+                          f"its exact int64 arithmetic; {instead}")
+    return UsageError(f"{command}: {set_name}: {text}")

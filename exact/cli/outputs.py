@@ -51,7 +51,7 @@ from typing import BinaryIO, Callable, Iterable, Mapping, Union
 
 from strips.errors import UsageError
 from strips.model import MathSet
-from strips.loader import BUNDLED_DEFAULT, GAME_FILE, bundled_path, resolve
+from strips.loader import GAME_FILE, resolve
 
 __all__ = ["Protected", "protected_inputs", "input_directories", "check_output", "check_output_dir",
            "write_output", "write_output_dir"]
@@ -100,9 +100,8 @@ class Protected:
 def protected_inputs(spec, ms: MathSet | None = None) -> Protected:
     """The :class:`Protected` inputs of the math set named by ``spec`` (a ``--set`` value).
 
-    Protects the set's directory, its game file (or the bundled game file it
-    falls back to), and every strip file the game file names (when ``ms`` is
-    given; otherwise every file in the directory).
+    Protects the set's directory, its game file, every file the loader read
+    (``ms.sources``) and every file in the directory.
 
     Raises
     ------
@@ -112,17 +111,12 @@ def protected_inputs(spec, ms: MathSet | None = None) -> Protected:
     _, directory = resolve(spec)
     prot = Protected(directories={directory.resolve()})
     game = directory / GAME_FILE
-    if not game.exists() and not game.is_symlink():
-        game = bundled_path(BUNDLED_DEFAULT) / GAME_FILE
-    names: Iterable[str]
-    if ms is not None:
-        names = list(ms.model.strip_files.values())
-    else:
-        try:
-            names = [p.name for p in directory.iterdir()]
-        except OSError:
-            names = []
-    for p in [game] + [directory / n for n in names]:
+    names = set(ms.sources) if ms is not None else set()   # every file the loader read
+    try:
+        names |= {p.name for p in directory.iterdir() if p.is_file()}   # and every other file of the directory
+    except OSError:
+        pass
+    for p in [game] + [directory / n for n in sorted(names)]:
         prot.add_file(p)
     return prot
 

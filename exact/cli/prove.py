@@ -4,10 +4,11 @@ from __future__ import annotations
 import os
 import sys
 
-from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument, int64_refusal, int_range, refuse_bonus_rules
 from exact.cli.outputs import check_output, check_output_dir, protected_inputs, write_output
 from proofs.prove import certificate_text
 from proofs.simulate import DEFAULT_SEED
+from strips.limits import combinations_of, exceeds, refusal
 from strips.loader import load_math_set
 
 
@@ -35,12 +36,19 @@ def run(args) -> int:
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:
         check_output_dir(args.checkpoint_dir, "rtp prove --checkpoint-dir", protected)
+    if args.exhaustive:
+        n = combinations_of(ms.phase_strips(ms.model.base_phase).lengths)
+        limit = exceeds("combinations", n)
+        if limit is not None:
+            raise UsageError(f"rtp prove --exhaustive: {ms.name}: "
+                             f"{refusal('combinations', n, limit, 'stop combinations to enumerate')}")
     try:
         text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
                                     workers=args.workers, checkpoint_dir=args.checkpoint_dir,
                                     progress=sys.stderr.isatty())
-    except ValueError as e:
-        raise UsageError(f"rtp prove: {ms.name}: {e}") from None
+    except (ValueError, OverflowError) as e:
+        raise int64_refusal("rtp prove", ms.name, e, "the exact figures (rtp report) need neither proof: "
+                            "run without --exhaustive and with --rounds 0") from None
     if out is None:
         sys.stdout.write(text)
     else:

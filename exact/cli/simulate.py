@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument, int64_refusal, int_range, refuse_bonus_rules
 from proofs.simulate import DEFAULT_ROUNDS, DEFAULT_SEED, exact_values, format_report, prepare, report, simulate
 from strips.loader import load_math_set
 
@@ -30,8 +30,9 @@ def run(args) -> int:
     refuse_bonus_rules(ms, 'simulate', ("[gamble]", "[buy]"))
     try:
         game = prepare(ms)
-    except ValueError as e:
-        raise UsageError(f"rtp simulate: {e}") from None
+    except (ValueError, OverflowError) as e:
+        raise int64_refusal("rtp simulate", ms.name, e, "the exact figures need no simulation: use rtp report "
+                            "(or rtp prove --rounds 0)") from None
     exact = exact_values(ms)
     start = time.perf_counter()
     tally = simulate(ms, args.rounds, args.seed, workers=args.workers, game=game,

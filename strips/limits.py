@@ -1,0 +1,240 @@
+"""Bounds on a math set's input, checked before any work (issue 19 item 2).
+
+A small file can ask for unbounded work: 10,000 unused symbols, ``rows =
+50000``, a strip file that is a link to ``/dev/zero`` or a FIFO, a KEY
+threshold of 10^18, a retrigger cap of 10,000 (cubic), an integer of 10^5
+digits.  Every such input is refused up front, in one line naming the limit
+and how to raise it, so that the bounded work fits in 4 GiB and minutes.
+
+The limits (defaults in :class:`Limits`, measured on the bundled game made
+larger along one axis at a time; see README "Input limits"):
+
+=================  ==========  ===============================================
+limit              default     what it bounds
+=================  ==========  ===============================================
+``file_bytes``     4 MiB       size of each input file (regular files only)
+``symbols``        128         symbols (names and aliases) of the game file
+``reels``          12          reels of the window
+``rows``           32          rows of the window
+``stops``          10,000      stops (positions) of each reel strip
+``spins``          1,000       free spins of a trigger, a retrigger or a level
+``threshold``      1,000       KEY threshold of a level
+``retrigger_cap``  1,000       ``free_spins.retrigger_cap`` (its chain is cubic)
+``digits``         12          decimal digits of any integer of the game file
+``depth``          16          nesting of tables and arrays in the game file
+``chain_work``     1e8         estimated work of the free-spin chain (about a minute)
+``combinations``   1e11        stop combinations of ``rtp prove --exhaustive``
+=================  ==========  ===============================================
+
+Each is raised on the command line by ``--max-NAME N`` (``--max-retrigger-cap``
+for ``retrigger_cap``) or all at once by ``--no-limits``; in Python by
+``with using(Limits(rows=64)):`` or ``with using(NO_LIMITS):``.
+
+Example
+-------
+>>> active().rows
+32
+>>> with using(NO_LIMITS):
+...     active().rows is None
+True
+>>> refusal("rows", 50000, 32)
+'50,000 rows, more than the limit of 32 (raise it with --max-rows N, or --no-limits)'
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from contextvars import ContextVar
+from dataclasses import dataclass, fields, replace
+from typing import Iterator
+
+from strips.errors import MathSetError
+
+__all__ = ["Limits", "NO_LIMITS", "DESCRIPTIONS", "active", "using", "option", "refusal", "exceeds",
+           "read_regular_file", "integer_too_long", "nesting_depth", "chain_work", "combinations_of"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The input bounds; ``None`` for a field means unbounded.  Defaults: see the module docstring."""
+
+    file_bytes: int | None = 4 * 1024 * 1024
+    symbols: int | None = 128
+    reels: int | None = 12
+    rows: int | None = 32
+    stops: int | None = 10_000
+    spins: int | None = 1_000
+    threshold: int | None = 1_000
+    retrigger_cap: int | None = 1_000
+    digits: int | None = 12
+    depth: int | None = 16
+    chain_work: int | None = 100_000_000
+    combinations: int | None = 100_000_000_000
+
+    def but(self, **changes) -> "Limits":
+        """A copy with some limits changed."""
+        return replace(self, **changes)
+
+
+#: Every limit off (``--no-limits``).
+NO_LIMITS = Limits(**{f.name: None for f in fields(Limits)})
+
+#: limit -> (what is counted, for messages and ``--help``)
+DESCRIPTIONS = {
+    "file_bytes": "bytes of each input file",
+    "symbols": "symbols of the game file",
+    "reels": "reels",
+    "rows": "rows of the window",
+    "stops": "stops of each reel strip",
+    "spins": "free spins of one trigger, retrigger or level",
+    "threshold": "KEY threshold of a level",
+    "retrigger_cap": "free spins of the retrigger cap",
+    "digits": "decimal digits of an integer in the game file",
+    "depth": "nesting depth of tables and arrays in the game file",
+    "chain_work": "estimated work units of the free-spin chain (spins x counter states x spins)",
+    "combinations": "stop combinations of the exhaustive enumeration",
+}
+
+_ACTIVE: ContextVar[Limits] = ContextVar("slot_exact_limits", default=Limits())
+
+
+def active() -> Limits:
+    """The limits in force (the defaults unless inside :func:`using`)."""
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def using(limits: Limits) -> Iterator[Limits]:
+    """Run a block under other limits (``--max-...`` / ``--no-limits``)."""
+    token = _ACTIVE.set(limits)
+    try:
+        yield limits
+    finally:
+        _ACTIVE.reset(token)
+
+
+def option(name: str) -> str:
+    """The command-line option that raises a limit: ``"retrigger_cap"`` -> ``"--max-retrigger-cap"``."""
+    return "--max-" + name.replace("_", "-")
+
+
+def refusal(name: str, value, limit: int, what: str | None = None) -> str:
+    """The one-line refusal text of a limit (without file and position)."""
+    what = what or name.replace("_", " ")
+    shown = f"{value:,}" if isinstance(value, int) else str(value)
+    return (f"{shown} {what}, more than the limit of {limit:,} "
+            f"(raise it with {option(name)} N, or --no-limits)")
+
+
+def exceeds(name: str, value: int) -> int | None:
+    """The active limit ``name`` if ``value`` is above it, else None."""
+    limit = getattr(active(), name)
+    return limit if limit is not None and value > limit else None
+
+
+def read_regular_file(path, max_bytes: int | None = None) -> bytes:
+    """The bytes of a regular file, refusing anything else and anything too large, without blocking.
+
+    The file is opened non-blocking (a FIFO cannot hang the open) and checked
+    with ``fstat`` on the open descriptor (a link to ``/dev/zero`` is a
+    character device), then at most ``max_bytes + 1`` bytes are read (a file
+    that grows while it is read is still refused).
+
+    Parameters
+    ----------
+    path : str or Path
+    max_bytes : int, optional
+        Default: the active ``file_bytes`` limit.
+
+    Raises
+    ------
+    MathSetError
+        Row and column 0: not a regular file, larger than the limit.
+    OSError
+        As ``open`` raises it (missing file, permissions, a directory).
+    """
+    if max_bytes is None:
+        max_bytes = active().file_bytes
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(st.st_mode) else "a character device" if stat.S_ISCHR(st.st_mode)
+                    else "a block device" if stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                    else "not a regular file")
+            raise MathSetError(str(path), 0, 0, f"is {kind}, not a regular file: refusing to read it")
+        if max_bytes is not None and st.st_size > max_bytes:
+            raise MathSetError(str(path), 0, 0, refusal("file_bytes", st.st_size, max_bytes, "bytes"))
+        chunks, size = [], 0
+        while True:
+            block = os.read(fd, 1 << 20)
+            if not block:
+                break
+            chunks.append(block)
+            size += len(block)
+            if max_bytes is not None and size > max_bytes:
+                raise MathSetError(str(path), 0, 0, refusal("file_bytes", size, max_bytes, "bytes (and growing)"))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def integer_too_long(value: int, digits: int | None) -> bool:
+    """True if ``value`` has more than ``digits`` decimal digits (cheap: no conversion to text).
+
+    >>> integer_too_long(10 ** 12, 12), integer_too_long(10 ** 12 - 1, 12)
+    (True, False)
+    """
+    return digits is not None and abs(value) >= 10 ** digits
+
+
+def nesting_depth(doc, limit: int) -> tuple[tuple, int] | None:
+    """The key path of the first value nested deeper than ``limit`` in a parsed TOML document, or None.
+
+    Depth counts tables and arrays: the document itself is depth 0.
+
+    >>> nesting_depth({"a": {"b": [[1]]}}, 2)
+    (('a', 'b', 0), 3)
+    """
+    stack = [((), doc, 0)]
+    while stack:
+        path, node, depth = stack.pop()
+        if depth > limit:
+            return path, depth
+        if isinstance(node, dict):
+            stack.extend((path + (k,), v, depth + 1) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((path + (i,), v, depth + 1) for i, v in enumerate(node))
+    return None
+
+
+def chain_work(max_initial: int, level_spins: list[int], cap: int, retrigger_cap: int | None) -> int:
+    """Estimated work of the exact free-spin chain, in units of which 10^7 take 3-7 s on one core.
+
+    Ladder: its states (spins of the longest feature x KEY-counter values
+    ``0..cap``) times the spins again (the exact integers grow by one
+    denominator per spin).  Retrigger with a cap ``C``: ``C**3 / 100`` (states
+    (spins left, spins played) ~ ``C**2``, each with up to ``C`` successors).
+    Calibration (rules-page game, ``rtp report``): 1,000 initial spins with
+    counter cap 9 (1.0e7 units) 7 s; spins and cap 400 (7.2e7) 13 s; a
+    retrigger cap of 1,000 (1.0e7) 14 s.
+
+    >>> chain_work(20, [8, 8, 8], 9, None)
+    19360
+    """
+    if retrigger_cap is not None:
+        return retrigger_cap ** 3 // 100
+    spins = max_initial + sum(level_spins)
+    return spins * (cap + 1) * spins
+
+
+def combinations_of(lengths) -> int:
+    """Stop combinations of a strip set: the product of its reel lengths."""
+    n = 1
+    for x in lengths:
+        n *= x
+    return n
