@@ -54,14 +54,14 @@ def test_export_follows_the_umask(tmp_path, capsys):
 def test_system_error_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
     """An OSError the loader does not expect (e.g. an unreadable directory) is one line, exit 2."""
     d = copy_set(tmp_path)
-    real = Path.exists
+    real = os.open
 
-    def refuse(self, *a, **k):
-        if self.parent == d:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self, *a, **k)
+    def refuse(path, *a, **k):
+        if Path(path).parent == d:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *a, **k)
 
-    monkeypatch.setattr(Path, "exists", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     assert main(["--set", str(d)]) == 2
     err = one_line(capsys)
     assert "Permission denied" in err and str(d) in err
