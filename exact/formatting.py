@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Mapping
 
 __all__ = ["ROUNDING", "round_half_away", "int_text", "fraction_text", "short_fraction_text", "decimal_text",
-           "percent", "one_in", "value_text", "table_lines"]
+           "significant", "percent", "one_in", "value_text", "table_lines"]
 
 #: The one rounding rule of every view, in words (README, certificate).
 ROUNDING = "half away from zero"
@@ -107,19 +107,44 @@ def short_fraction_text(x: Fraction, limit: int = 120) -> str:
     return f"(fraction of {len(num)}/{len(den) or 1} digits)"
 
 
-def decimal_text(x: Fraction, digits: int) -> str:
+def decimal_text(x: Fraction, digits: int, grouping: bool = False) -> str:
     """Exact decimal text of ``x`` to ``digits`` places (:data:`ROUNDING`).
+
+    ``grouping`` puts thousands separators in the whole part (``"203,451"``).
 
     Examples
     --------
     >>> decimal_text(Fraction(2, 3), 0), decimal_text(Fraction(1, 3), 4)
     ('1', '0.3333')
+    >>> decimal_text(Fraction(4069011, 20), 0, grouping=True)
+    '203,451'
     """
     q = round_half_away(x, digits)
     sign = "-" if q < 0 else ""
     q = abs(q)
     whole, frac = divmod(q.numerator * 10 ** digits // q.denominator, 10 ** digits)
-    return f"{sign}{int_text(whole)}" + (f".{frac:0{digits}d}" if digits > 0 else "")
+    head = f"{whole:,}" if grouping else int_text(whole)
+    return f"{sign}{head}" + (f".{frac:0{digits}d}" if digits > 0 else "")
+
+
+def significant(x: Fraction, figures: int = 6) -> str:
+    """Exact decimal text of ``x`` to ``figures`` significant digits (:data:`ROUNDING`), never an exponent.
+
+    Examples
+    --------
+    >>> significant(Fraction(24576, 5 * 10 ** 9)), significant(Fraction(1, 3), 3), significant(Fraction(0))
+    ('0.0000049152', '0.333', '0')
+    """
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    places, a = figures - 1, abs(x)
+    while a >= 10:
+        a, places = a / 10, places - 1
+    while a < 1:
+        a, places = a * 10, places + 1
+    text = decimal_text(x, max(places, 0))
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def percent(x: Fraction, digits: int) -> str:

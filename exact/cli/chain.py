@@ -16,9 +16,10 @@ Source: rules page sections 10 and 11.
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
-from exact.formatting import fraction_text
+from exact.formatting import decimal_text, fraction_text, percent, significant
 from exact.cli.args import UsageError, add_set_argument
 from exact.engine import analyse
 from markov.chain import FeatureResult, ladder_of
@@ -71,18 +72,19 @@ def feature_text(n: int, f: FeatureResult, r: RoundResult, multipliers, scatter:
     (without, the expected KEY count is not shown).
     """
     p = r.trigger_prob[n]
-    lines = [f"{n} {scatter}: {f.initial_spins} initial free spins, P(trigger) = {float(p):.6g} "
-             f"(1 in {float(1 / p):,.0f})" if p else
+    lines = [f"{n} {scatter}: {f.initial_spins} initial free spins, P(trigger) = {significant(p)} "
+             f"(1 in {decimal_text(1 / p, 0, grouping=True)})" if p else
              f"{n} {scatter}: {f.initial_spins} initial free spins, P(trigger) = 0",
-             f"  feature win      E = {float(f.mean):.6f} credits ({float(f.mean / r.bet):.6f} x bet), "
-             f"SD = {float(f.variance) ** 0.5:.6f}",
-             f"  RTP contribution {float(p * f.mean / r.bet):.6%}",
-             f"  free spins       E = {float(f.spins):.6f}" + (f";  KEY symbols E = {float(f.keys):.6f}" if keys else ""),
+             f"  feature win      E = {decimal_text(f.mean, 6)} credits ({decimal_text(f.mean / r.bet, 6)} x bet), "
+             f"SD = {math.sqrt(f.variance):.6f}",
+             f"  RTP contribution {percent(p * f.mean / r.bet, 6)}",
+             f"  free spins       E = {decimal_text(f.spins, 6)}"
+             + (f";  KEY symbols E = {decimal_text(f.keys, 6)}" if keys else ""),
              "  level  multiplier  P(reach)     P(ends here)  E[spins]     E[win] credits"]
     for i in range(len(f.reach)):
-        lines.append(f"  {i + 1:<6} x{multipliers[i]:<10} {float(f.reach[i]):<12.8f} "
-                     f"{float(f.final_level[i]):<13.8f} {float(f.spins_by_level[i]):<12.6f} "
-                     f"{float(f.win_by_level[i]):.6f}")
+        lines.append(f"  {i + 1:<6} x{multipliers[i]:<10} {decimal_text(f.reach[i], 8):<12} "
+                     f"{decimal_text(f.final_level[i], 8):<13} {decimal_text(f.spins_by_level[i], 6):<12} "
+                     f"{decimal_text(f.win_by_level[i], 6)}")
     return lines
 
 
@@ -100,9 +102,9 @@ def retrigger_text(name: str, model, r: RoundResult, chain: RetriggerChain, grap
     lines = [f"math set {name}: free spins with retrigger on one level, multiplier x{chain.multiplier}",
              f"  retrigger {table}; " + (f"at most {chain.cap} free spins per feature (cap)"
                                          if chain.cap is not None else "no cap"),
-             f"  E[extra spins per free spin] = {float(r.retrigger_per_spin):.6f}; "
-             f"initial free spins per paid spin q = {float(r.initial_free_spins):.6f}; "
-             f"free spins per paid spin = {float(r.free_spins_played):.6f}"]
+             f"  E[extra spins per free spin] = {decimal_text(r.retrigger_per_spin, 6)}; "
+             f"initial free spins per paid spin q = {decimal_text(r.initial_free_spins, 6)}; "
+             f"free spins per paid spin = {decimal_text(r.free_spins_played, 6)}"]
     if graph is None:
         lines.append("chain: uncapped branching process, solved in closed form (markov.retrigger)")
     else:

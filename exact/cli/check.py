@@ -5,6 +5,7 @@ import json
 from fractions import Fraction
 
 from exact.cli.args import UsageError, add_set_argument
+from exact.formatting import value_text
 from proofs.facts import _json_value, check_facts
 from strips.published import RULES_PAGE_GAME, applies_to
 from strips.loader import load_math_set
@@ -38,8 +39,8 @@ def run(args) -> int:
                   f"digits (see --json) -> {r.shown}")
         elif isinstance(exact, Fraction):
             print(f"{'':18}   exact:     {exact.numerator}/{exact.denominator} -> {r.shown}")
-        elif r.shown != str(exact):
-            print(f"{'':18}   exact:     {exact} -> {r.shown}")
+        elif r.shown != value_text(exact):
+            print(f"{'':18}   exact:     {value_text(exact)} -> {r.shown}")
         else:
             print(f"{'':18}   on set:    {r.shown}")
     n_facts = sum(1 for r in results if r.is_fact)

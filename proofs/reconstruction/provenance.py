@@ -21,9 +21,9 @@ from strips.published import (
     TOTALS,
     TRIGGER_FREQUENCY,
     TRIGGER_PROBABILITY,
-    decimal_text,
     rounds_to,
 )
+from exact.formatting import decimal_text
 
 
 def _fs_section() -> list[str]:
