@@ -25,6 +25,7 @@ from statistics import NormalDist
 from typing import Mapping
 
 from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
+from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.engine import GameAnalysis
 from exact.formatting import decimal_text, one_in, percent, short_fraction_text
 from markov.round import RoundResult
@@ -131,6 +132,8 @@ class ParSheet:
     paylines: int = 0
     modes: Mapping[str, ModeResult] = dataclasses.field(default_factory=dict)
     buys: Mapping[str, BuyResult] = dataclasses.field(default_factory=dict)
+    gamble_result: GambleResult | None = None
+    gamble_refused: str = ""
 
     def cycle(self, strip_set: str) -> int:
         """Stop combinations of one strip set: the product of its reel lengths (the full cycle)."""
@@ -244,6 +247,20 @@ class ParSheet:
         return {w.name: {"rtp": w.mean / self.bet, "probability": w.prob, "awards": dict(w.awards)}
                 for w in self.round.wheels.values()}
 
+    @property
+    def gamble(self) -> dict[str, Fraction]:
+        """The gamble (issue 16), default mode, per round: rtp_without_gamble, rtp_gamble_once,
+        return_per_stake (p x multiplier), eligible_probability; empty without ``[gamble]``;
+        without rtp_gamble_once when its distribution is refused (:attr:`gamble_refused`)."""
+        g = self.gamble_result
+        if g is None:
+            return {}
+        out = {"rtp_without_gamble": g.rtp_without_gamble, "rtp_gamble_once": g.rtp_gamble_once,
+               "return_per_stake": g.return_per_stake, "eligible_probability": g.eligible_probability}
+        if self.gamble_refused:
+            del out["rtp_gamble_once"], out["eligible_probability"]
+        return out
+
     def symbol_rows(self) -> list[SymbolRow]:
         """Per-symbol ways table of the base game (a PAR sheet's symbol table), paying OAKs only."""
         base = self.analysis.base
@@ -257,7 +274,7 @@ class ParSheet:
     #: The exact figures in JSON order (attribute names = JSON keys).
     FIGURES = ("bet", "rtp", "mean_win", "variance", "components", "free_spins_by_level", "trigger", "trigger_any",
                "q", "retrigger_per_spin", "free_spins_played", "feature", "key_2plus", "hit_frequency_base",
-               "symbols", "modes", "buy", "wheel")
+               "symbols", "modes", "buy", "wheel", "gamble")
 
     def tree(self) -> dict:
         """The exact figures nested as in the JSON report: key -> int, Fraction or dict."""
@@ -390,4 +407,24 @@ def par_sheet(ms: MathSet, checker=None) -> ParSheet:
                     scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
                     has_collect=bool(ms.model.of_kind("key")), facts=facts, paylines=len(ms.model.paylines),
                     reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
-                    modes=analyse_modes(ms, default), buys=analyse_buys(ms, default))
+                    modes=analyse_modes(ms, default), buys=analyse_buys(ms, default),
+                    **gamble_figures(default))
+
+
+def gamble_figures(default: ModeResult) -> dict:
+    """``gamble_result`` and ``gamble_refused`` of :class:`ParSheet` for the default mode (issue 16).
+
+    The RTP without gamble and the gamble's return per stake are always
+    exact; the RTP when every eligible win is gambled once needs the round
+    win's distribution (:func:`exact.gamble.round_eligible`), refused with
+    the rule's name for the games it does not model.
+    """
+    g = default.set.model.gamble
+    if g is None:
+        return {}
+    try:
+        prob, win = round_eligible(default.set, g)
+        refused = ""
+    except ValueError as e:
+        prob, win, refused = Fraction(0), Fraction(0), str(e)
+    return {"gamble_result": gamble_result(g, default.cost, default.round.mean, prob, win), "gamble_refused": refused}

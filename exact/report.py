@@ -194,6 +194,8 @@ def report_json(rep: ParSheet, digits: int = 6) -> dict:
     for b in rep.buys.values():
         if b.warning:
             out["buy"][b.name]["warning"] = b.warning
+    if rep.gamble_refused:
+        out["gamble"]["rtp_gamble_once_refused"] = rep.gamble_refused
     out["findings"] = [str(f) for f in rep.findings]
     if rep.facts:
         checked = [f for f in rep.facts if f.is_fact]
@@ -240,6 +242,18 @@ def bonus_text(rep: ParSheet, digits: int = 6) -> list[str]:
                        f"RTP share {percent(w.mean / rep.bet, digits)} (exact {short_fraction_text(w.mean / rep.bet, 60)})")
             rows = [[text, decimal_text(p, 10), one_in(p)] for text, p in w.awards.items()]
             out += ["  " + line for line in table_lines(["award", "probability per round", "odds"], rows)]
+    g = rep.gamble_result
+    if g is not None:
+        out += ["", "GAMBLE (default mode, per round; every other RTP figure excludes it)"]
+        out.append(f"RTP without gamble          {percent(g.rtp_without_gamble, digits)}")
+        if rep.gamble_refused:
+            out.append(f"RTP gambling every eligible win once: not computed ({rep.gamble_refused})")
+        else:
+            out.append(f"RTP gamble every win once   {percent(g.rtp_gamble_once, digits)} "
+                       f"(exact {short_fraction_text(g.rtp_gamble_once, 60)})")
+            out.append(f"eligible round wins         {percent(g.eligible_probability, 4)} of rounds "
+                       f"({one_in(g.eligible_probability)})")
+        out.append(f"gamble return per stake     {percent(g.return_per_stake, 4)} (probability x multiplier)")
     return out
 
 

@@ -312,8 +312,11 @@ def test_bundled_wheel_game_reports_modes_wheel_and_jackpots():
     assert sum(F(v) for k, v in c.items() if not k.endswith("_float")) == F(r["mean_win"])
     assert F(c["wheel"]) / 10 == F(r["wheel"]["bonus"]["rtp"])
     assert r["findings"] == []
+    g = {k: F(v) for k, v in r["gamble"].items() if not k.endswith("_float")}
+    assert g["rtp_without_gamble"] == F(r["rtp"]) and g["return_per_stake"] == F(24, 25)
+    assert g["rtp_without_gamble"] - g["rtp_gamble_once"] > 0 and 0 < g["eligible_probability"] < 1
     code, out, err = run(["--set", "wheel_game"])
-    assert code == 0 and "fortune_bet" in out and "jackpot Grand" in out
+    assert code == 0 and "fortune_bet" in out and "jackpot Grand" in out and "RTP gamble every win once" in out
 
 
 def test_bundled_wheel_game_spin_shows_wheel_and_respin():
@@ -332,3 +335,82 @@ def test_bundled_wheel_game_spin_shows_wheel_and_respin():
                           ",".join(map(str, stops)), "--json"])
     assert (code, err) == (0, "")
     assert json.loads(out)["respin_holds"] == [1, 2]
+
+
+# ---------------------------------------------------------------------------
+# gamble
+# ---------------------------------------------------------------------------
+GAMBLE = '\n[gamble]\nmin_win = 10\nmax_win = {max_win}\nmultiplier = {mult}\nprobability = "{p}"\n'
+
+
+@pytest.mark.parametrize("max_win, mult, p", [(40, 2, "12/25"), (1000, 3, "1/3"), (19, 2, "1/2")])
+def test_gamble_returns_equal_brute_force(tmp_path, oracle, max_win, mult, p):
+    from exact.gamble import gamble_of_distribution
+    d = write_set(tmp_path, base=BASE, bonus=BONUS, game=GAME + GAMBLE.format(max_win=max_win, mult=mult, p=p))
+    (d / "alt.csv").write_text(csv_text(ALT))
+    code, out, err = run(["--set", str(d), "--json"])
+    assert (code, err) == (0, ""), err
+    g = {k: F(v) for k, v in json.loads(out)["gamble"].items() if not k.endswith("_float")}
+    dist = oracle["default"][0]
+    prob, bet = F(p), 10
+    lo, hi = 10, max_win // mult
+    mean = sum(x * q for x, q in dist.items())
+    eligible = sum(x * q for x, q in dist.items() if lo <= x <= hi)
+    assert g["rtp_without_gamble"] == mean / bet == F(json.loads(out)["rtp"])
+    assert g["rtp_gamble_once"] == (mean - eligible + prob * mult * eligible) / bet
+    assert g["return_per_stake"] == prob * mult
+    assert g["eligible_probability"] == sum(q for x, q in dist.items() if lo <= x <= hi)
+    ref = gamble_of_distribution(load_math_set(str(d)).model.gamble, bet, dist)
+    assert (ref.rtp_gamble_once, ref.eligible_probability) == (g["rtp_gamble_once"], g["eligible_probability"])
+    assert (0 < g["eligible_probability"] < 1) == (hi >= lo)   # (19, 2): no win may be gambled
+
+
+def test_spin_joint_equals_the_literal_evaluator(ms):
+    from bonus_oracle import windows
+    from exact.evaluator import evaluate
+    from exact.gamble import spin_joint
+    model = ms.model
+    total, joint = spin_joint(ms, model.base_phase, ((model.code("S"),), (model.code("X"),)))
+    ref: dict = {}
+    for p, _, w in windows(BASE, 2):
+        key = ((sum(x == "S" for c in w for x in c), sum(x == "X" for c in w for x in c)), evaluate(model, w).win)
+        ref[key] = ref.get(key, 0) + p
+    assert {k: F(v, total) for k, v in joint.items()} == ref
+
+
+def test_fft_convolution_is_exact_modulo_the_prime():
+    import numpy as np
+    from exact.gamble import _conv, _primes
+    rng = np.random.default_rng(7)
+    p = _primes(1)[0]
+    for la, lb, size in ((12501, 12501, 12501), (9000, 3000, 12501), (100, 12000, 5000), (16384, 16384, 16384)):
+        a, b = rng.integers(0, p, la), rng.integers(0, p, lb)
+        a[-1] = b[-1] = p - 1                       # the largest residues, at the ends
+        # the direct convolution in int64, exactly: 12-bit limbs of a times b stay below 2^50
+        ref = (np.convolve(a & 0xFFF, b) % p + (np.convolve(a >> 12, b) % p) * 4096) % p
+        assert np.array_equal(_conv(a, b, p, size), ref[:size])
+
+
+def test_gamble_refused_for_a_rule_it_does_not_model(tmp_path):
+    game = (GAME.replace("[[free_spins.levels]]\nmultiplier = 2\n",
+                         "[[free_spins.levels]]\nmultiplier = 2\n[[free_spins.levels]]\nthreshold = 1\nspins = 1\nmultiplier = 3\n")
+            + GAMBLE.format(max_win=40, mult=2, p="1/2"))
+    d = write_set(tmp_path, base=BASE, bonus=BONUS, game=game)
+    (d / "alt.csv").write_text(csv_text(ALT))
+    code, out, err = run(["--set", str(d), "--json"])
+    assert (code, err) == (0, "")
+    g = json.loads(out)["gamble"]
+    assert "rtp_gamble_once" not in g and "several levels" in g["rtp_gamble_once_refused"]
+    assert F(g["rtp_without_gamble"]) == F(json.loads(out)["rtp"])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not __import__("os").environ.get("RTP_SLOW"), reason="opt-in (RTP_SLOW=1): 30 s of direct convolution")
+def test_wheel_game_gamble_fft_equals_direct_convolution(monkeypatch):
+    """The bundled set's gamble sums through the FFT path equal those of the direct int64 convolution (slow)."""
+    import numpy as np
+    import exact.gamble as gm
+    ms = load_math_set("wheel_game").mode("default")
+    fast = gm.round_eligible(ms, ms.model.gamble)
+    monkeypatch.setattr(gm, "_conv", lambda a, b, p, size: np.convolve(a, b)[:size] % p)
+    assert gm.round_eligible(ms, ms.model.gamble) == fast
