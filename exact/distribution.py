@@ -58,8 +58,12 @@ from math import gcd, lcm, prod
 from typing import Sequence
 
 import numpy as np
+import scipy.fft
 
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
+from markov.chain import END, Ladder, model_ladder
+from markov.moments import CountSplit
+from markov.retrigger import RetriggerChain
 
 #: The joint counts a one-spin distribution can be kept with.
 SCATTER_COUNT, KEY_COUNT = "scatter", "key"
@@ -523,3 +527,637 @@ def _fold(r, R, paid, K, N, F, alive_tab, aid, pays, sp, key_final, fish_final, 
         alive_tab = np.zeros((1, alive_tab.shape[1]), dtype=np.int64)
         aid = np.zeros_like(aid)
     return paid, K, N, F, alive_tab, aid
+
+
+# --------------------------------------------------------------------------
+# the feature and the round
+# --------------------------------------------------------------------------
+#: Mass of the live free-spin states below which an endless (uncapped) retrigger feature is cut off.
+TRUNCATE_BELOW = 1e-15
+#: Largest round-win grid (wins / grid step) convolved exactly with Fractions by default.
+EXACT_GRID = 3000
+_U = 2.0 ** -53            # unit roundoff of float64
+_ETA = 10 * _U             # error of one FFT pass (Higham 2002, Thm 24.2: mu + gamma_4 (sqrt 2 + mu), mu <= u)
+_MAX_LAYERS = 100_000
+
+
+def count_split(dist: SpinDistribution) -> CountSplit:
+    """The exact CountSplit of a one-spin distribution: P, E[W 1{count}], E[W^2 1{count}] per count."""
+    n = int(dist.counts.max()) + 1
+    prob, win, win2 = [0] * n, [0] * n, [0] * n
+    for c, w, x in zip(dist.counts, dist.wins, dist.weights):
+        c, w, x = int(c), int(w), int(x)
+        prob[c] += x
+        win[c] += x * w
+        win2[c] += x * w * w
+    t = dist.total
+    return CountSplit(tuple(Fraction(v, t) for v in prob), tuple(Fraction(v, t) for v in win),
+                      tuple(Fraction(v, t) for v in win2))
+
+
+def by_count(dist: SpinDistribution) -> dict[int, dict[int, Fraction]]:
+    """{count: {win: P(count, win)}}, exact."""
+    out: dict[int, dict[int, Fraction]] = defaultdict(dict)
+    for c, w, x in zip(dist.counts, dist.wins, dist.weights):
+        out[int(c)][int(w)] = Fraction(int(x), dist.total)
+    return dict(out)
+
+
+# -- value algebras: the chain is linear in the distribution of the win so far ----------
+class ExactAlgebra:
+    """Sub-distributions as {win: Fraction}; convolution and sum exact."""
+
+    name = "exact"
+
+    def kernel(self, table: dict[int, Fraction]):
+        return dict(table)
+
+    def one(self):
+        return {0: Fraction(1)}
+
+    def mul(self, a, k):
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for x, p in a.items():
+            for y, q in k.items():
+                out[x + y] += p * q
+        return dict(out)
+
+    def add(self, a, b):
+        out = dict(a)
+        for x, p in b.items():
+            out[x] = out.get(x, 0) + p
+        return out
+
+    def mass(self, a) -> float:
+        return float(sum(a.values(), Fraction(0)))
+
+    def mul_add(self, acc, a, k):
+        u = self.mul(a, k)
+        return u if acc is None else self.add(acc, u)
+
+
+class MaxAlgebra:
+    """(largest win, its exact probability) of a sub-distribution: max-plus with probabilities."""
+
+    name = "max"
+
+    def kernel(self, table):
+        m = max(table)
+        return (m, table[m])
+
+    def one(self):
+        return (0, Fraction(1))
+
+    def mul(self, a, k):
+        return (a[0] + k[0], a[1] * k[1])
+
+    def add(self, a, b):
+        if a[0] == b[0]:
+            return (a[0], a[1] + b[1])
+        return a if a[0] > b[0] else b
+
+    def mass(self, a) -> float:
+        return 1.0   # the largest win is unaffected by how much mass is left: never a reason to stop
+
+    mul_add = ExactAlgebra.mul_add
+
+
+class MassAlgebra:
+    """Only the mass (float): finds how many free spins an endless retrigger needs before the cut-off."""
+
+    name = "mass"
+
+    def kernel(self, table):
+        return float(sum(table.values(), Fraction(0)))
+
+    def one(self):
+        return 1.0
+
+    def mul(self, a, k):
+        return a * k
+
+    def add(self, a, b):
+        return a + b
+
+    def mass(self, a) -> float:
+        return a
+
+    mul_add = ExactAlgebra.mul_add
+
+
+@dataclass
+class Spectrum:
+    """A sub-distribution on the grid 0, g, 2g, ... as its real FFT, with its mass and an error bound.
+
+    ``err`` bounds the root-mean-square (over the n frequencies) of the error of ``spec``; by
+    Parseval it bounds the 2-norm, hence every entry, of the error of the probabilities.
+    """
+
+    spec: np.ndarray
+    mass: float
+    err: float
+
+
+class SpectralAlgebra:
+    """Sub-distributions as real FFTs of length ``n`` on the grid of step ``step`` credits (float64).
+
+    Error bound (module docstring): every kernel carries ``(log2 n) eta + u`` times its mass, every
+    product ``a k`` adds ``err(a) mass(k) + mass(a) err(k) + 3 u mass(a) mass(k)`` (|k| <= mass(k),
+    |a| <= mass(a) at every frequency), every sum ``u (mass(a) + mass(b))``.
+    """
+
+    name = "spectral"
+
+    def __init__(self, n: int, step: int, workers: int = 2):
+        self.n = n
+        self.step = step
+        self.workers = workers
+        self.fft_err = np.log2(n) * _ETA + _U
+
+    def kernel(self, table):
+        dense = np.zeros(self.n, dtype=np.float64)
+        for w, p in table.items():
+            dense[w // self.step] += float(p)
+        mass = float(sum(table.values(), Fraction(0)))
+        return Spectrum(scipy.fft.rfft(dense, workers=self.workers), mass, self.fft_err * mass)
+
+    def one(self):
+        return Spectrum(np.ones(self.n // 2 + 1, dtype=np.complex128), 1.0, 0.0)
+
+    def mul(self, a, k):
+        return Spectrum(a.spec * k.spec, a.mass * k.mass,
+                        a.err * k.mass + a.mass * k.err + 3 * _U * a.mass * k.mass)
+
+    def add(self, a, b):
+        return Spectrum(a.spec + b.spec, a.mass + b.mass, a.err + b.err + _U * (a.mass + b.mass))
+
+    def mass(self, a) -> float:
+        return a.mass
+
+    def mul_add(self, acc, a, k):
+        """acc + a k, in place in ``acc`` (a new Spectrum when acc is None)."""
+        if acc is None:
+            return self.mul(a, k)
+        buf = self._buf if getattr(self, "_buf", None) is not None and self._buf.shape == a.spec.shape \
+            else np.empty_like(a.spec)
+        self._buf = buf
+        np.multiply(a.spec, k.spec, out=buf)
+        np.add(acc.spec, buf, out=acc.spec)
+        m = a.mass * k.mass
+        acc.err += a.err * k.mass + a.mass * k.err + 3 * _U * m + _U * (acc.mass + m)
+        acc.mass += m
+        return acc
+
+    def probabilities(self, a) -> tuple[np.ndarray, float]:
+        """The probabilities on the grid and the bound on every one of them (absolute)."""
+        p = scipy.fft.irfft(a.spec, n=self.n, workers=self.workers)
+        bound = (a.err + self.fft_err * max(a.mass, 1.0)) * (1 + 1e-6)
+        return p, bound
+
+
+def _combine(alg, parts):
+    acc = None
+    for v in parts:
+        acc = v if acc is None else alg.add(acc, v)
+    return acc
+
+
+@dataclass(frozen=True)
+class FeatureRun:
+    """The win of the free spins from one start, in an algebra's form.
+
+    Attributes
+    ----------
+    value : object
+        The feature win's (sub-)distribution in the algebra (``None``: never ends, impossible).
+    truncated : float
+        Mass cut off because an endless retrigger went on (0 for a finite chain).
+    spins : int
+        Most free spins played on a path kept.
+    """
+
+    value: object
+    truncated: float
+    spins: int
+
+
+def run_feature(alg, chain, start, kernels, max_spins: int | None = None,
+                cut_below: float | None = None) -> FeatureRun:
+    """Play the chain from ``start`` one free spin at a time, in algebra ``alg``.
+
+    Parameters
+    ----------
+    chain : Ladder or RetriggerChain
+        Gives the successor of a state after a spin (``step``).
+    start : State or (left, played)
+    kernels : for a Ladder, list per level of {KEY count: kernel}; for a RetriggerChain,
+        {extra spins: kernel} (scatter counts merged by the spins they award).
+    max_spins : int, optional
+        Stop after this many spins (the cut-off of an endless retrigger); the live mass then is
+        the truncated mass.
+    cut_below : float, optional
+        Stop as soon as the live mass is below this (:data:`TRUNCATE_BELOW` for an endless retrigger).
+
+    Layer t holds every state after t spins (each transition plays one spin), so the layers
+    are processed in order and each state once; the ended mass collects in ``value``.
+    """
+    ladder = isinstance(chain, Ladder)
+    live = {start: alg.one()}
+    ended = None
+    t = 0
+    while live:
+        if max_spins is not None and t >= max_spins:
+            break
+        if t >= _MAX_LAYERS:
+            raise ValueError(f"the free spins go on for more than {_MAX_LAYERS} spins")
+        nxt: dict = {}
+        for state, v in live.items():
+            ks = kernels[state.level - 1] if ladder else kernels
+            for k, kern in ks.items():
+                succ = chain.step(state, k)
+                if succ is None or succ == END:
+                    ended = alg.mul_add(ended, v, kern)
+                else:
+                    nxt[succ] = alg.mul_add(nxt.get(succ), v, kern)
+        live = nxt
+        t += 1
+        if cut_below is not None and sum(alg.mass(v) for v in live.values()) < cut_below:
+            break
+    truncated = sum(alg.mass(v) for v in live.values()) if live else 0.0
+    return FeatureRun(ended, truncated, t)
+
+
+@dataclass(frozen=True)
+class WinRange:
+    """One row of the win-range table (multiples of the bet).
+
+    Attributes
+    ----------
+    from_bets, to_bets : int or Fraction; to_bets None for the open top range
+        The range [from, to) in bets; ``from_bets == to_bets == 0`` is the row "no win" (win = 0);
+        the row from 0 to 1 is (0, 1): wins above 0.
+    probability : Fraction or float
+        P(round win in the range); a float is within ``bound``.
+    rtp : Fraction or float
+        E[round win 1{range}] / bet (a fraction of 1); a float is within ``rtp_bound``.
+    bound, rtp_bound : float
+        0 when exact.
+    """
+
+    from_bets: object
+    to_bets: object
+    probability: object
+    rtp: object
+    bound: float = 0.0
+    rtp_bound: float = 0.0
+
+    @property
+    def one_in(self):
+        """1 / probability (None when 0)."""
+        return 1 / self.probability if self.probability else None
+
+
+#: Default edges of the win-range table, in bets (issue 13).
+DEFAULT_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)
+#: Percentiles reported (per cent).
+PERCENTILES = ("50", "90", "99", "99.9", "99.99")
+#: Tail thresholds k of P(round win >= k x bet).
+TAIL_BETS = (1, 10, 100, 1000, 5000)
+
+
+@dataclass(frozen=True)
+class GridDistribution:
+    """A distribution of wins on the grid 0, step, 2 step, ... credits: exact or floats with a bound.
+
+    Attributes
+    ----------
+    step : int
+        Grid step, credits (the gcd of every possible win).
+    exact : dict {win credits: Fraction} or None
+        Every win of positive probability, when computed exactly.
+    probabilities : ndarray, shape (n,), float64, or None
+        P(win = i x step) within ``bound`` each, when computed with floats.
+    bound : float
+        Absolute bound on the error of every float probability (0 when exact); a sum of m
+        entries is within sqrt(m) x bound (the bound holds for the 2-norm of the error vector).
+    truncated : float
+        Mass cut off (endless retrigger), not in the distribution.
+    """
+
+    step: int
+    exact: dict | None
+    probabilities: np.ndarray | None
+    bound: float
+    truncated: float = 0.0
+
+    @property
+    def is_exact(self) -> bool:
+        return self.exact is not None
+
+    def items(self) -> list[tuple[int, object]]:
+        """[(win credits, probability)] ascending: every positive exact entry, or every float entry above the bound."""
+        if self.exact is not None:
+            return sorted((w, p) for w, p in self.exact.items() if p)
+        idx = np.flatnonzero(self.probabilities > self.bound)
+        return [(int(i) * self.step, float(self.probabilities[i])) for i in idx]
+
+    def _arrays(self):
+        if self.exact is not None:
+            items = self.items()
+            return [w for w, _ in items], [p for _, p in items]
+        return None
+
+    def prob_between(self, lo: int, hi: int | None) -> tuple[object, float]:
+        """P(lo <= win < hi) (hi None: no upper end), credits; with its bound."""
+        if self.exact is not None:
+            return sum((p for w, p in self.exact.items() if w >= lo and (hi is None or w < hi)), Fraction(0)), 0.0
+        a = -(-lo // self.step)
+        b = len(self.probabilities) if hi is None else min(-(-hi // self.step), len(self.probabilities))
+        m = max(b - a, 0)
+        return float(self.probabilities[a:b].sum()), self.bound * np.sqrt(m) * (1 + 1e-9) + m * _U
+
+    def win_between(self, lo: int, hi: int | None) -> tuple[object, float]:
+        """E[win 1{lo <= win < hi}], credits; with its bound."""
+        if self.exact is not None:
+            return sum((w * p for w, p in self.exact.items() if w >= lo and (hi is None or w < hi)), Fraction(0)), 0.0
+        a = -(-lo // self.step)
+        b = len(self.probabilities) if hi is None else min(-(-hi // self.step), len(self.probabilities))
+        if b <= a:
+            return 0.0, 0.0
+        x = np.arange(a, b, dtype=np.float64) * self.step
+        return float(np.dot(x, self.probabilities[a:b])), \
+            self.bound * float(np.linalg.norm(x)) * (1 + 1e-9) + (b - a) * _U * float(x[-1])
+
+    @property
+    def mass(self):
+        return self.prob_between(0, None)[0]
+
+    @property
+    def mean(self):
+        return self.win_between(0, None)[0]
+
+    def percentile(self, q: Fraction) -> tuple[int, bool]:
+        """Smallest win w with P(win <= w) >= q, credits; and whether the bound leaves it certain."""
+        if self.exact is not None:
+            acc = Fraction(0)
+            for w, p in self.items():
+                acc += p
+                if acc >= q:
+                    return w, True
+            return self.items()[-1][0], True
+        cdf = np.cumsum(self.probabilities)
+        i = int(np.searchsorted(cdf, float(q)))
+        i = min(i, len(cdf) - 1)
+        err = lambda j: self.bound * np.sqrt(j + 1) + (j + 1) * 4 * _U   # noqa: E731
+        certain = cdf[i] - err(i) >= float(q) and (i == 0 or cdf[i - 1] + err(i - 1) < float(q))
+        return i * self.step, bool(certain)
+
+    def max_positive(self) -> tuple[int, object]:
+        """The largest win whose probability is certainly positive and above 1e-15 (float) or > 0 (exact)."""
+        if self.exact is not None:
+            w = max(w for w, p in self.exact.items() if p)
+            return w, self.exact[w]
+        idx = np.flatnonzero(self.probabilities - self.bound > TRUNCATE_BELOW)
+        i = int(idx[-1]) if len(idx) else 0
+        return i * self.step, float(self.probabilities[i])
+
+
+@dataclass(frozen=True)
+class WinDistribution:
+    """The whole win distribution of a math set (issue 13): one spin of every phase and the round.
+
+    Attributes
+    ----------
+    bet : int
+        Credits per round.
+    base : SpinDistribution
+        The base spin, exact, joint with the scatter count.
+    levels : tuple of SpinDistribution
+        One spin of each free-spin level, exact, joint with the KEY count (the ladder) or the
+        scatter count (a game with retrigger).
+    round : GridDistribution
+        The round win (base spin + its free spins).
+    features : dict {initial free spins: GridDistribution}
+        The win of the free spins per trigger.
+    trigger_prob : dict {initial free spins: Fraction}
+        P(the base spin triggers that many initial free spins).
+    max_round_win : int
+        Largest possible round win, credits (for an endless retrigger: the largest win whose
+        probability is above 1e-15, see ``max_round_exact``).
+    max_round_win_probability : Fraction or float
+    max_round_exact : bool
+        True when the maximum and its probability are exact (finite chain).
+    max_feature : dict {initial free spins: (win, probability)}
+    """
+
+    bet: int
+    base: SpinDistribution
+    levels: tuple
+    round: GridDistribution
+    features: dict
+    trigger_prob: dict
+    max_round_win: int
+    max_round_win_probability: object
+    max_round_exact: bool
+    max_feature: dict
+
+    # -- figures ----------------------------------------------------------
+    def win_ranges(self, edges: Sequence = DEFAULT_EDGES) -> list[WinRange]:
+        """The win-range table: the row 0 (no win), then [e_i, e_{i+1}) bets, the last open.
+
+        ``edges`` ascending, starting at 0, in bets (int or Fraction).
+
+        Raises
+        ------
+        ValueError
+            Edges not strictly ascending, or not starting at 0.
+        """
+        edges = [Fraction(e) for e in edges]
+        if not edges or edges[0] != 0 or any(b <= a for a, b in zip(edges, edges[1:])):
+            raise ValueError(f"win-range edges must start at 0 and ascend strictly, got {edges}")
+        rows = []
+        bounds = [(0, 1, Fraction(0), Fraction(0))]   # the win 0 alone
+        cuts = [e * self.bet for e in edges] + [None]
+        for i, (a, b) in enumerate(zip(cuts, cuts[1:])):
+            lo = 1 if a == 0 else _ceil(a)
+            hi = None if b is None else _ceil(b)
+            bounds.append((lo, hi, edges[i], None if b is None else edges[i + 1]))
+        for lo, hi, fa, fb in bounds:
+            p, pb = self.round.prob_between(lo, hi)
+            w, wb = self.round.win_between(lo, hi)
+            rows.append(WinRange(_num(fa), _num(fb), p, w / self.bet, pb, wb / self.bet))
+        return rows
+
+    def tail(self, k) -> tuple[object, float]:
+        """P(round win >= k x bet) with its bound."""
+        return self.round.prob_between(_ceil(Fraction(k) * self.bet), None)
+
+    @property
+    def hit_frequency(self) -> tuple[object, float]:
+        """P(round win > 0) with its bound."""
+        return self.round.prob_between(1, None)
+
+    def percentiles(self, qs: Sequence[str] = PERCENTILES) -> dict[str, tuple[int, bool]]:
+        """{per cent: (round win credits, certain)}: the smallest win w with P(win <= w) >= q."""
+        return {q: self.round.percentile(Fraction(q) / 100) for q in qs}
+
+    def feature_percentiles(self, qs: Sequence[str] = PERCENTILES) -> dict[int, dict[str, tuple[int, bool]]]:
+        """Per trigger (initial free spins): the percentiles of the feature win."""
+        return {n: {q: f.percentile(Fraction(q) / 100) for q in qs} for n, f in self.features.items()}
+
+    @property
+    def max_base_win(self) -> tuple[int, Fraction]:
+        return self.base.max_win, self.base.max_win_probability
+
+    @property
+    def max_level_wins(self) -> tuple[tuple[int, Fraction], ...]:
+        return tuple((d.max_win, d.max_win_probability) for d in self.levels)
+
+
+def _ceil(x) -> int:
+    x = Fraction(x)
+    return -(-x.numerator // x.denominator)
+
+
+def _num(x):
+    if x is None:
+        return None
+    x = Fraction(x)
+    return x.numerator if x.denominator == 1 else x
+
+
+def _gcd_of_wins(dists) -> int:
+    g = 0
+    for d in dists:
+        for w in np.unique(d.wins):
+            g = gcd(g, int(w))
+    return g or 1
+
+
+def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2) -> WinDistribution:
+    """The whole win distribution of a math set: base spin, each level, each feature and the round.
+
+    Parameters
+    ----------
+    ms : MathSet
+    exact : bool, optional
+        True: every distribution with Fractions (small games only: the work grows with the
+        number of distinct round wins); False: the feature and the round as float FFTs with a
+        proven bound; None (default): exact when the round-win grid has at most
+        :data:`EXACT_GRID` points and the free spins end for sure.
+    workers : int
+        Threads of the FFTs.
+
+    Returns
+    -------
+    WinDistribution
+        The base spin and every level exactly; the round and the features exact or within
+        ``round.bound`` per probability; credits per round.
+
+    Raises
+    ------
+    ValueError
+        A free-spin rule the chains refuse (e.g. retrigger with several levels, an endless
+        retrigger with E[extra spins] >= 1), or a FISH / WILD weight table missing.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> wd = win_distribution(load_math_set("rules_page"))    # doctest: +SKIP
+    >>> wd.round.mass                                          # doctest: +SKIP
+    """
+    model = ms.model
+    base = spin_distribution(ms, model.base_phase, SCATTER_COUNT)
+    base_by = by_count(base)
+    retrig = bool(model.retrigger)
+    count = SCATTER_COUNT if retrig else KEY_COUNT
+    levels = tuple(spin_distribution(ms, model.level_phase(lv), count) for lv in model.levels) if model.trigger \
+        else ()
+    starts = sorted({model.initial_spins(n) for n in base_by if model.initial_spins(n) > 0})
+    if not starts:
+        g = _gcd_of_wins([base])
+        rd = GridDistribution(g, dict(base.marginal()), None, 0.0)
+        return WinDistribution(model.bet, base, levels, rd, {}, {}, base.max_win, base.max_win_probability, True, {})
+    if retrig:
+        if len(levels) != 1:
+            raise ValueError("unsupported rule: retrigger with a multi-level ladder")
+        split = count_split(levels[0])
+        chain = RetriggerChain(split=split, extra=tuple(model.retrigger_spins(n) for n in range(len(split.prob))),
+                               cap=model.retrigger_cap, multiplier=model.levels[0].multiplier)
+        merged: dict[int, dict[int, Fraction]] = defaultdict(dict)
+        for n, table in by_count(levels[0]).items():
+            e = model.retrigger_spins(n)
+            for w, p in table.items():
+                merged[e][w] = merged[e].get(w, 0) + p
+        tables = dict(merged)
+        start_of = {n0: chain.start(n0) for n0 in starts}
+        finite = chain.cap is not None
+    else:
+        chain = model_ladder(model, [count_split(d) for d in levels])
+        tables = [by_count(d) for d in levels]
+        start_of = {n0: chain.start(n0) for n0 in starts}
+        finite = True
+
+    def kernels(alg):
+        if retrig:
+            return {e: alg.kernel(t) for e, t in tables.items()}
+        return [{k: alg.kernel(t) for k, t in lv.items()} for lv in tables]
+
+    trigger_prob: dict[int, Fraction] = defaultdict(Fraction)
+    for n, table in base_by.items():
+        if model.initial_spins(n):
+            trigger_prob[model.initial_spins(n)] += sum(table.values(), Fraction(0))
+    g = _gcd_of_wins([base, *levels])
+    # the largest round win: exact (max-plus) for a finite chain; else bounded by the spins kept
+    max_spins: dict[int, int | None] = {n0: None for n0 in starts}
+    truncated: dict[int, float] = {n0: 0.0 for n0 in starts}
+    max_feature: dict[int, tuple] = {}
+    if finite:
+        ma = MaxAlgebra()
+        mk = kernels(ma)
+        for n0 in starts:
+            max_feature[n0] = run_feature(ma, chain, start_of[n0], mk).value
+        top = None
+        for n, table in base_by.items():
+            b = ma.kernel(table)
+            n0 = model.initial_spins(n)
+            v = ma.mul(b, max_feature[n0]) if n0 else b
+            top = v if top is None else ma.add(top, v)
+        max_round, max_round_p = top
+        grid_top = max_round
+    else:
+        mass = MassAlgebra()
+        mk = kernels(mass)
+        for n0 in starts:
+            r = run_feature(mass, chain, start_of[n0], mk, cut_below=TRUNCATE_BELOW)
+            max_spins[n0], truncated[n0] = r.spins, r.truncated
+        grid_top = base.max_win + max(max_spins.values()) * levels[0].max_win
+    size = grid_top // g + 1
+    if exact is None:
+        exact = finite and size <= EXACT_GRID
+    alg = ExactAlgebra() if exact else SpectralAlgebra(scipy.fft.next_fast_len(size, real=True), g, workers)
+    ks = kernels(alg)
+    features = {n0: run_feature(alg, chain, start_of[n0], ks, max_spins=max_spins[n0]) for n0 in starts}
+    parts = []
+    for n, table in sorted(base_by.items()):
+        b = alg.kernel(table)
+        n0 = model.initial_spins(n)
+        parts.append(alg.mul(b, features[n0].value) if n0 else b)
+    rnd = _combine(alg, parts)
+    trunc = float(sum(trigger_prob[n0] * Fraction(truncated[n0]) for n0 in starts))
+
+    def grid(v, t=0.0):
+        if exact:
+            return GridDistribution(g, {w: p for w, p in v.items() if p}, None, 0.0, t)
+        p, bound = alg.probabilities(v)
+        return GridDistribution(g, None, p, bound, t)
+
+    round_grid = grid(rnd, trunc)
+    feats = {n0: grid(features[n0].value, truncated[n0]) for n0 in starts}
+    if finite:
+        mr = (max_round, max_round_p)
+        mf = {n0: max_feature[n0] for n0 in starts}
+    else:
+        mr = round_grid.max_positive()
+        mf = {n0: feats[n0].max_positive() for n0 in starts}
+    return WinDistribution(model.bet, base, levels, round_grid, feats, dict(trigger_prob), mr[0], mr[1], finite, mf)
