@@ -57,6 +57,8 @@ from fractions import Fraction
 from math import gcd, lcm, prod
 from typing import Sequence
 
+import math
+
 import numpy as np
 import scipy.fft
 
@@ -661,24 +663,34 @@ class Spectrum:
 class SpectralAlgebra:
     """Sub-distributions as real FFTs of length ``n`` on the grid of step ``step`` credits (float64).
 
-    Error bound (module docstring): every kernel carries ``(log2 n) eta + u`` times its mass, every
-    product ``a k`` adds ``err(a) mass(k) + mass(a) err(k) + 3 u mass(a) mass(k)`` (|k| <= mass(k),
-    |a| <= mass(a) at every frequency), every sum ``u (mass(a) + mass(b))``.
+    With ``theta`` > 0 every kernel is tilted, entry i times e^(theta i): the chain is linear and
+    e^(theta (i + j)) = e^(theta i) e^(theta j), so the result is the round's distribution times
+    e^(theta i), whose tail entries are large enough for the FFT's absolute error to leave them
+    many certain digits (exponential tilting, as in the Chernoff bound).
+
+    Error bound (module docstring): every kernel carries ``(log2 n) eta + 4 u`` times its mass,
+    every product ``a k`` adds ``err(a) mass(k) + mass(a) err(k) + 3 u mass(a) mass(k)`` (|k| <=
+    mass(k), |a| <= mass(a) at every frequency: the entries are non-negative), every sum
+    ``u (mass(a) + mass(b))``.
     """
 
     name = "spectral"
 
-    def __init__(self, n: int, step: int, workers: int = 2):
+    def __init__(self, n: int, step: int, workers: int = 2, theta: float = 0.0):
         self.n = n
         self.step = step
         self.workers = workers
-        self.fft_err = np.log2(n) * _ETA + _U
+        self.theta = theta
+        self.fft_err = np.log2(n) * _ETA + 4 * _U
 
     def kernel(self, table):
         dense = np.zeros(self.n, dtype=np.float64)
-        for w, p in table.items():
-            dense[w // self.step] += float(p)
-        mass = float(sum(table.values(), Fraction(0)))
+        idx = np.array([w // self.step for w in table], dtype=np.int64)
+        vals = np.array([float(p) for p in table.values()], dtype=np.float64)
+        if self.theta:
+            vals = vals * np.exp(self.theta * idx.astype(np.float64))
+        np.add.at(dense, idx, vals)
+        mass = math.fsum(vals) * (1 + 8 * _U)
         return Spectrum(scipy.fft.rfft(dense, workers=self.workers), mass, self.fft_err * mass)
 
     def one(self):
@@ -708,11 +720,75 @@ class SpectralAlgebra:
         acc.mass += m
         return acc
 
-    def probabilities(self, a) -> tuple[np.ndarray, float]:
-        """The probabilities on the grid and the bound on every one of them (absolute)."""
-        p = scipy.fft.irfft(a.spec, n=self.n, workers=self.workers)
-        bound = (a.err + self.fft_err * max(a.mass, 1.0)) * (1 + 1e-6)
-        return p, bound
+    def probabilities(self, a) -> "GridPass":
+        """The probabilities on the grid (tilt undone) and their weighted 2-norm error bound."""
+        q = scipy.fft.irfft(a.spec, n=self.n, workers=self.workers)
+        bound = (a.err + (np.log2(self.n) * _ETA + 3 * _U) * max(a.mass, 1.0)) * (1 + 1e-6)
+        if self.theta:
+            q = q * np.exp(-self.theta * np.arange(self.n, dtype=np.float64))
+        return GridPass(q, float(bound), self.theta)
+
+
+@dataclass(frozen=True)
+class GridPass:
+    """One FFT evaluation of a distribution on the grid, with its proven error bound.
+
+    ``p[i]`` approximates P(win = i x step); the error vector e satisfies
+    ``|| e_i e^(theta i) ||_2 <= bound`` (theta = 0: the plain 2-norm, so every entry is within
+    ``bound`` and a sum of m entries within sqrt(m) x bound).
+    """
+
+    p: np.ndarray
+    bound: float
+    theta: float = 0.0
+
+    def weights(self, a: int, b: int) -> np.ndarray:
+        """e^(-theta i) for i in [a, b): the factor of each entry's error bound."""
+        i = np.arange(a, b, dtype=np.float64)
+        return np.exp(-self.theta * i) if self.theta else np.ones(len(i))
+
+    def entry_bounds(self) -> np.ndarray:
+        return self.bound * self.weights(0, len(self.p))
+
+
+class BoundAlgebra:
+    """The (mass, error bound) bookkeeping of :class:`SpectralAlgebra` without the arrays.
+
+    Predicts, in scalars, the bound a (tilted) spectral pass would prove, so the tilt can be
+    chosen by the bound it actually gives.
+    """
+
+    name = "bound"
+
+    def __init__(self, n: int, step: int, theta: float):
+        self.n, self.step, self.theta = n, step, theta
+        self.fft_err = np.log2(n) * _ETA + 4 * _U
+
+    def kernel(self, table):
+        idx = np.array([w // self.step for w in table], dtype=np.float64)
+        vals = np.array([float(p) for p in table.values()], dtype=np.float64) * np.exp(self.theta * idx)
+        mass = math.fsum(vals) * (1 + 8 * _U)
+        return (mass, self.fft_err * mass)
+
+    def one(self):
+        return (1.0, 0.0)
+
+    def mul(self, a, k):
+        return (a[0] * k[0], a[1] * k[0] + a[0] * k[1] + 3 * _U * a[0] * k[0])
+
+    def add(self, a, b):
+        return (a[0] + b[0], a[1] + b[1] + _U * (a[0] + b[0]))
+
+    def mul_add(self, acc, a, k):
+        u = self.mul(a, k)
+        return u if acc is None else self.add(acc, u)
+
+    def mass(self, a) -> float:
+        return a[0]
+
+    def final_bound(self, a) -> float:
+        """The bound :meth:`SpectralAlgebra.probabilities` would give."""
+        return (a[1] + (np.log2(self.n) * _ETA + 3 * _U) * max(a[0], 1.0)) * (1 + 1e-6)
 
 
 def _combine(alg, parts):
@@ -827,7 +903,7 @@ TAIL_BETS = (1, 10, 100, 1000, 5000)
 
 @dataclass(frozen=True)
 class GridDistribution:
-    """A distribution of wins on the grid 0, step, 2 step, ... credits: exact or floats with a bound.
+    """A distribution of wins on the grid 0, step, 2 step, ... credits: exact, or floats with a bound.
 
     Attributes
     ----------
@@ -835,58 +911,95 @@ class GridDistribution:
         Grid step, credits (the gcd of every possible win).
     exact : dict {win credits: Fraction} or None
         Every win of positive probability, when computed exactly.
-    probabilities : ndarray, shape (n,), float64, or None
-        P(win = i x step) within ``bound`` each, when computed with floats.
-    bound : float
-        Absolute bound on the error of every float probability (0 when exact); a sum of m
-        entries is within sqrt(m) x bound (the bound holds for the 2-norm of the error vector).
+    passes : tuple of GridPass
+        The float evaluations (empty when exact): the plain one first, then tilted ones that
+        give the tail many more certain digits.  Each figure is read from the pass whose bound
+        for it is smallest.
     truncated : float
         Mass cut off (endless retrigger), not in the distribution.
     """
 
     step: int
     exact: dict | None
-    probabilities: np.ndarray | None
-    bound: float
+    passes: tuple = ()
     truncated: float = 0.0
 
     @property
     def is_exact(self) -> bool:
         return self.exact is not None
 
+    @property
+    def probabilities(self) -> np.ndarray | None:
+        """Float P(win = i x step) per grid point, each from the pass with the smallest bound there."""
+        if self.exact is not None:
+            return None
+        return self._best()[0]
+
+    @property
+    def bound(self) -> float:
+        """A bound on the error of every float probability (0 when exact)."""
+        return 0.0 if self.exact is not None else self.passes[0].bound
+
+    def _best(self):
+        if not hasattr(self, "_cache"):
+            p = self.passes[0].p.copy()
+            b = self.passes[0].entry_bounds()
+            for ps in self.passes[1:]:
+                eb = ps.entry_bounds()
+                better = eb < b
+                p[better] = ps.p[better]
+                b[better] = eb[better]
+            object.__setattr__(self, "_cache", (p, b))
+        return self._cache
+
+    def entry_bounds(self) -> np.ndarray | None:
+        """The bound of each float probability (per grid point)."""
+        return None if self.exact is not None else self._best()[1]
+
     def items(self) -> list[tuple[int, object]]:
-        """[(win credits, probability)] ascending: every positive exact entry, or every float entry above the bound."""
+        """[(win credits, probability)] ascending: every positive exact entry, or every float entry above its bound."""
         if self.exact is not None:
             return sorted((w, p) for w, p in self.exact.items() if p)
-        idx = np.flatnonzero(self.probabilities > self.bound)
-        return [(int(i) * self.step, float(self.probabilities[i])) for i in idx]
+        p, b = self._best()
+        idx = np.flatnonzero(p > b)
+        return [(int(i) * self.step, float(p[i])) for i in idx]
 
-    def _arrays(self):
-        if self.exact is not None:
-            items = self.items()
-            return [w for w, _ in items], [p for _, p in items]
-        return None
+    def _span(self, lo: int, hi: int | None) -> tuple[int, int]:
+        n = len(self.passes[0].p)
+        a = min(-(-lo // self.step), n)
+        b = n if hi is None else min(-(-hi // self.step), n)
+        return a, max(a, b)
 
     def prob_between(self, lo: int, hi: int | None) -> tuple[object, float]:
         """P(lo <= win < hi) (hi None: no upper end), credits; with its bound."""
         if self.exact is not None:
             return sum((p for w, p in self.exact.items() if w >= lo and (hi is None or w < hi)), Fraction(0)), 0.0
-        a = -(-lo // self.step)
-        b = len(self.probabilities) if hi is None else min(-(-hi // self.step), len(self.probabilities))
-        m = max(b - a, 0)
-        return float(self.probabilities[a:b].sum()), self.bound * np.sqrt(m) * (1 + 1e-9) + m * _U
+        a, b = self._span(lo, hi)
+        if b == a:
+            return 0.0, 0.0
+        best = None
+        for ps in self.passes:
+            v = math.fsum(ps.p[a:b])
+            bd = ps.bound * float(np.linalg.norm(ps.weights(a, b))) * (1 + 1e-9) + (b - a) * _U * abs(v)
+            if best is None or bd < best[1]:
+                best = (v, bd)
+        return best
 
     def win_between(self, lo: int, hi: int | None) -> tuple[object, float]:
         """E[win 1{lo <= win < hi}], credits; with its bound."""
         if self.exact is not None:
             return sum((w * p for w, p in self.exact.items() if w >= lo and (hi is None or w < hi)), Fraction(0)), 0.0
-        a = -(-lo // self.step)
-        b = len(self.probabilities) if hi is None else min(-(-hi // self.step), len(self.probabilities))
-        if b <= a:
+        a, b = self._span(lo, hi)
+        if b == a:
             return 0.0, 0.0
         x = np.arange(a, b, dtype=np.float64) * self.step
-        return float(np.dot(x, self.probabilities[a:b])), \
-            self.bound * float(np.linalg.norm(x)) * (1 + 1e-9) + (b - a) * _U * float(x[-1])
+        best = None
+        for ps in self.passes:
+            v = math.fsum(x * ps.p[a:b])
+            bd = ps.bound * float(np.linalg.norm(x * ps.weights(a, b))) * (1 + 1e-9) + (b - a) * 2 * _U * abs(v)
+            if best is None or bd < best[1]:
+                best = (v, bd)
+        return best
 
     @property
     def mass(self):
@@ -900,26 +1013,31 @@ class GridDistribution:
         """Smallest win w with P(win <= w) >= q, credits; and whether the bound leaves it certain."""
         if self.exact is not None:
             acc = Fraction(0)
-            for w, p in self.items():
+            items = self.items()
+            for w, p in items:
                 acc += p
                 if acc >= q:
                     return w, True
-            return self.items()[-1][0], True
-        cdf = np.cumsum(self.probabilities)
-        i = int(np.searchsorted(cdf, float(q)))
-        i = min(i, len(cdf) - 1)
-        err = lambda j: self.bound * np.sqrt(j + 1) + (j + 1) * 4 * _U   # noqa: E731
+            return items[-1][0], False
+        ps = self.passes[0]
+        cdf = np.cumsum(ps.p)
+        i = min(int(np.searchsorted(cdf, float(q))), len(cdf) - 1)
+
+        def err(j):
+            return ps.bound * np.sqrt(j + 1) + (j + 1) * 4 * _U
+
         certain = cdf[i] - err(i) >= float(q) and (i == 0 or cdf[i - 1] + err(i - 1) < float(q))
         return i * self.step, bool(certain)
 
     def max_positive(self) -> tuple[int, object]:
-        """The largest win whose probability is certainly positive and above 1e-15 (float) or > 0 (exact)."""
+        """The largest win whose probability is certainly above 1e-15 (float), or > 0 (exact)."""
         if self.exact is not None:
             w = max(w for w, p in self.exact.items() if p)
             return w, self.exact[w]
-        idx = np.flatnonzero(self.probabilities - self.bound > TRUNCATE_BELOW)
+        p, b = self._best()
+        idx = np.flatnonzero(p - b > TRUNCATE_BELOW)
         i = int(idx[-1]) if len(idx) else 0
-        return i * self.step, float(self.probabilities[i])
+        return i * self.step, float(p[i])
 
 
 @dataclass(frozen=True)
@@ -1026,6 +1144,39 @@ def _num(x):
     return x.numerator if x.denominator == 1 else x
 
 
+def tail_target(plain: GridPass, targets: Sequence[int]) -> int:
+    """The largest grid point of ``targets`` whose tail the plain pass puts at 1e-12 or more (0: none).
+
+    A tail below that is at the plain pass's noise: nothing there for a tilted pass to resolve.
+    """
+    best = 0
+    for t in sorted(targets):
+        if t < len(plain.p) and math.fsum(plain.p[t:]) >= 1e-12:
+            best = t
+    return best
+
+
+def tail_tilt(predict, target: int, size: int) -> float:
+    """The tilt theta (per grid point) that proves the tail from grid point ``target`` on best.
+
+    ``predict(theta)`` is the bound the tilted pass would prove (:class:`BoundAlgebra`); the
+    tail's bound is that times the 2-norm of e^(-theta i) over i >= target, about
+    e^(-theta target) / sqrt(1 - e^(-2 theta)).  Candidates are geometric in theta with
+    theta x size <= 600 (nothing overflows); 0 when no tilt beats the plain pass.
+    """
+    if target <= 0 or target >= size:
+        return 0.0
+    best, best_theta = math.log(predict(0.0)) + 0.5 * math.log(size - target), 0.0
+    for theta in np.geomspace(1e-6, 600.0 / size, 40):
+        b = predict(float(theta))
+        if not math.isfinite(b) or b <= 0:
+            continue
+        val = math.log(b) - theta * target - 0.5 * math.log(-math.expm1(-2 * theta))
+        if val < best:
+            best, best_theta = val, float(theta)
+    return best_theta
+
+
 def _gcd_of_wins(dists) -> int:
     g = 0
     for d in dists:
@@ -1034,7 +1185,8 @@ def _gcd_of_wins(dists) -> int:
     return g or 1
 
 
-def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2) -> WinDistribution:
+def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2,
+                     tail_at: int | None = max(TAIL_BETS)) -> WinDistribution:
     """The whole win distribution of a math set: base spin, each level, each feature and the round.
 
     Parameters
@@ -1047,6 +1199,9 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2) -
         :data:`EXACT_GRID` points and the free spins end for sure.
     workers : int
         Threads of the FFTs.
+    tail_at : int or None
+        Bets at which a second, tilted FFT pass is aimed (default the largest P(win >= k x bet)
+        reported); None: no tilted pass (the tail then has only the plain pass's digits).
 
     Returns
     -------
@@ -1076,7 +1231,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2) -
     starts = sorted({model.initial_spins(n) for n in base_by if model.initial_spins(n) > 0})
     if not starts:
         g = _gcd_of_wins([base])
-        rd = GridDistribution(g, dict(base.marginal()), None, 0.0)
+        rd = GridDistribution(g, dict(base.marginal()))
         return WinDistribution(model.bet, base, levels, rd, {}, {}, base.max_win, base.max_win_probability, True, {})
     if retrig:
         if len(levels) != 1:
@@ -1132,28 +1287,46 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2) -
             r = run_feature(mass, chain, start_of[n0], mk, cut_below=TRUNCATE_BELOW)
             max_spins[n0], truncated[n0] = r.spins, r.truncated
         grid_top = base.max_win + max(max_spins.values()) * levels[0].max_win
-    size = grid_top // g + 1
+    # every kernel must fit on the grid too (a level no path reaches may win more than any round)
+    size = max(grid_top, base.max_win, *(d.max_win for d in levels)) // g + 1
     if exact is None:
         exact = finite and size <= EXACT_GRID
-    alg = ExactAlgebra() if exact else SpectralAlgebra(scipy.fft.next_fast_len(size, real=True), g, workers)
-    ks = kernels(alg)
-    features = {n0: run_feature(alg, chain, start_of[n0], ks, max_spins=max_spins[n0]) for n0 in starts}
-    parts = []
-    for n, table in sorted(base_by.items()):
-        b = alg.kernel(table)
-        n0 = model.initial_spins(n)
-        parts.append(alg.mul(b, features[n0].value) if n0 else b)
-    rnd = _combine(alg, parts)
+    def evaluate(alg):
+        ks = kernels(alg)
+        feats = {n0: run_feature(alg, chain, start_of[n0], ks, max_spins=max_spins[n0]) for n0 in starts}
+        parts = []
+        for n, table in sorted(base_by.items()):
+            b = alg.kernel(table)
+            n0 = model.initial_spins(n)
+            parts.append(alg.mul(b, feats[n0].value) if n0 else b)
+        return _combine(alg, parts), {n0: f.value for n0, f in feats.items()}
+
     trunc = float(sum(trigger_prob[n0] * Fraction(truncated[n0]) for n0 in starts))
+    if exact:
+        rnd, fvals = evaluate(ExactAlgebra())
+        round_grid = GridDistribution(g, {w: p for w, p in rnd.items() if p}, (), trunc)
+        feats = {n0: GridDistribution(g, {w: p for w, p in v.items() if p}, (), truncated[n0])
+                 for n0, v in fvals.items()}
+    else:
+        n_fft = scipy.fft.next_fast_len(size, real=True)
+        alg = SpectralAlgebra(n_fft, g, workers)
+        rnd, fvals = evaluate(alg)
+        plain = alg.probabilities(rnd)
+        passes = [plain]
+        target = tail_target(plain, [_ceil(Fraction(k * model.bet, g)) for k in TAIL_BETS if tail_at and k <= tail_at])
 
-    def grid(v, t=0.0):
-        if exact:
-            return GridDistribution(g, {w: p for w, p in v.items() if p}, None, 0.0, t)
-        p, bound = alg.probabilities(v)
-        return GridDistribution(g, None, p, bound, t)
+        def predict(theta):
+            ba = BoundAlgebra(n_fft, g, theta)
+            with np.errstate(over="ignore", invalid="ignore"):
+                return ba.final_bound(evaluate(ba)[0])
 
-    round_grid = grid(rnd, trunc)
-    feats = {n0: grid(features[n0].value, truncated[n0]) for n0 in starts}
+        theta = tail_tilt(predict, target, size)
+        if theta:
+            talg = SpectralAlgebra(n_fft, g, workers, theta)
+            passes.append(talg.probabilities(evaluate(talg)[0]))
+        round_grid = GridDistribution(g, None, tuple(passes), trunc)
+        feats = {n0: GridDistribution(g, None, (alg.probabilities(v),), truncated[n0]) for n0, v in fvals.items()}
+
     if finite:
         mr = (max_round, max_round_p)
         mf = {n0: max_feature[n0] for n0 in starts}
@@ -1161,3 +1334,220 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2) -
         mr = round_grid.max_positive()
         mf = {n0: feats[n0].max_positive() for n0 in starts}
     return WinDistribution(model.bet, base, levels, round_grid, feats, dict(trigger_prob), mr[0], mr[1], finite, mf)
+
+
+# --------------------------------------------------------------------------
+# figures as text and JSON (every printed digit right)
+# --------------------------------------------------------------------------
+def sig_fraction(x, digits: int) -> str:
+    """An exact int/Fraction >= 0 rounded (half to even) to ``digits`` significant digits, e.g. ``1.23457e-05``.
+
+    Plain notation from 1e-4 to below 1e7.
+    """
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    n, d = x.numerator, x.denominator
+    e = len(str(n)) - len(str(d))
+    if Fraction(10) ** e > x:
+        e -= 1
+    if Fraction(10) ** (e + 1) <= x:
+        e += 1
+    m = round(x / Fraction(10) ** (e - digits + 1))
+    if m >= 10 ** digits:
+        m //= 10
+        e += 1
+    return _digits_text(str(m), e)
+
+
+def _digits_text(mant: str, e: int) -> str:
+    """Significant digits ``mant`` (first digit non-zero) times 10^(e - len + 1) as text."""
+    if -4 <= e < 7:
+        if e >= len(mant) - 1:
+            return mant + "0" * (e - len(mant) + 1)
+        if e >= 0:
+            return mant[:e + 1] + "." + mant[e + 1:]
+        return "0." + "0" * (-e - 1) + mant
+    return (mant[0] + ("." + mant[1:] if len(mant) > 1 else "")) + f"e{e:+03d}"
+
+
+def sig_float(x: float, digits: int) -> str:
+    """A float rounded to ``digits`` significant digits (correctly rounded from its binary value)."""
+    if x == 0:
+        return "0"
+    s = f"{x:.{digits - 1}e}"
+    mant, e = s.split("e")
+    return _digits_text(mant.replace(".", ""), int(e))
+
+
+def certain_text(value, bound: float = 0.0, digits: int = 6) -> str:
+    """``value`` with only the digits the bound leaves certain (at most ``digits`` significant).
+
+    Exact values (bound 0, int or Fraction) are rounded exactly.  A float within ``bound``:
+    the most significant digits d such that value - bound and value + bound round alike
+    (rounding is monotone, so the exact value rounds to them too); when no digit is
+    certain, ``"<= u"`` (or ``"v +- b"``).
+    """
+    if not bound and (not isinstance(value, float) or value == 0):
+        return sig_fraction(value, digits) if not isinstance(value, float) else "0"
+    lo, hi = value - bound, value + bound
+    for d in range(digits, 0, -1):
+        a, b = sig_float(max(lo, 0.0), d), sig_float(hi, d)
+        if a == b and lo > 0:
+            return a
+    if lo <= 0:
+        return "<= " + sig_float(hi, 2)
+    return f"{sig_float(value, 2)} +- {sig_float(bound, 1)}"
+
+
+def one_in_text(p, bound: float = 0.0, digits: int = 6) -> str:
+    """``1 in N`` with N = 1/p and only certain digits."""
+    if not bound and not isinstance(p, float):
+        return "never" if p == 0 else "1 in " + sig_fraction(1 / Fraction(p), digits)
+    lo, hi = p - bound, p + bound
+    if lo <= 0:
+        return "1 in >= " + sig_float(1 / hi, 2) if hi > 0 else "never"
+    for d in range(digits, 0, -1):
+        a, b = sig_float(1 / hi, d), sig_float(1 / lo, d)
+        if a == b:
+            return "1 in " + a
+    return "1 in " + sig_float(1 / p, 2) + " (+-)"
+
+
+def frac_text(x) -> str:
+    """An exact value as ``"p/q"``."""
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def _prob_json(p):
+    return frac_text(p) if not isinstance(p, float) else p
+
+
+def distribution_json(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_EDGES) -> dict:
+    """The JSON object of ``rtp distribution --json`` (keys fixed by issue 13; more added).
+
+    Exact probabilities are ``"p/q"`` strings, floats are within ``error_bound`` (per round
+    entry) or the ``*_bound`` given beside them.
+    """
+    r = wd.round
+    base = wd.base.marginal()
+    ranges = wd.win_ranges(edges)
+    pct = wd.percentiles()
+    out = {
+        "set": name,
+        "bet": wd.bet,
+        "exact": r.is_exact,
+        "grid_step": r.step,
+        "base": [[w, frac_text(p)] for w, p in base],
+        "round": [[w, _prob_json(p)] for w, p in r.items()],
+        "error_bound": float(r.bound),
+        "truncated_mass": float(r.truncated),
+        "max_round_win": int(wd.max_round_win),
+        "max_round_win_probability": _prob_json(wd.max_round_win_probability),
+        "max_round_win_exact": wd.max_round_exact,
+        "max_base_win": wd.base.max_win,
+        "max_base_win_probability": frac_text(wd.base.max_win_probability),
+        "max_free_spin_win": [{"level": i, "win": w, "probability": frac_text(p)}
+                              for i, (w, p) in enumerate(wd.max_level_wins, start=1)],
+        "hit_frequency": _prob_json(wd.hit_frequency[0]),
+        "hit_frequency_bound": float(wd.hit_frequency[1]),
+        "at_least": {str(k): _prob_json(wd.tail(k)[0]) for k in TAIL_BETS},
+        "at_least_bound": {str(k): float(wd.tail(k)[1]) for k in TAIL_BETS},
+        "win_ranges": [{"from_bets": _json_num(x.from_bets), "to_bets": _json_num(x.to_bets),
+                        "probability": _prob_json(x.probability), "rtp": _prob_json(x.rtp),
+                        "probability_bound": float(x.bound), "rtp_bound": float(x.rtp_bound)} for x in ranges],
+        "percentiles": {q: w for q, (w, _) in pct.items()},
+        "percentiles_certain": {q: c for q, (_, c) in pct.items()},
+        "features": {str(n0): {"trigger_probability": frac_text(wd.trigger_prob[n0]),
+                               "percentiles": {q: w for q, (w, _) in fp.items()},
+                               "max_win": int(wd.max_feature[n0][0]),
+                               "max_win_probability": _prob_json(wd.max_feature[n0][1]),
+                               "truncated_mass": float(wd.features[n0].truncated)}
+                     for n0, fp in wd.feature_percentiles().items()},
+    }
+    return out
+
+
+def _json_num(x):
+    if x is None or isinstance(x, int):
+        return x
+    return frac_text(x)
+
+
+def _bets_text(x) -> str:
+    """An edge or amount in bets, exact, without trailing zeros."""
+    if x is None:
+        return "inf"
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    text = sig_fraction(x, 8)
+    return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
+
+
+def _win_text(w: int, bet: int) -> str:
+    return f"{w} credits ({_bets_text(Fraction(w, bet))} x bet)"
+
+
+def distribution_text(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_EDGES) -> str:
+    """The ``rtp distribution`` text: win-range table, hit frequency, tails, percentiles, max wins."""
+    r = wd.round
+    lines = [f"WIN DISTRIBUTION  {name}  (bet {wd.bet} credits; wins in multiples of the bet)"]
+    if r.is_exact:
+        lines.append("round: exact (Fractions); every figure below is exact, rounded to the digits shown")
+    else:
+        lines.append(f"round: floats (FFT over {len(r.probabilities)} grid points of {r.step} credit"
+                     f"{'s' if r.step > 1 else ''}); every probability within {sig_float(r.bound, 2)} "
+                     f"(a sum of m of them within sqrt(m) x that); only certain digits are printed")
+    if r.truncated:
+        lines.append(f"endless retrigger cut off where the live mass is below {TRUNCATE_BELOW:g}: "
+                     f"truncated mass {sig_float(r.truncated, 3)}")
+    lines.append("base spin and free-spin levels: exact")
+    lines.append("")
+    rows = []
+    for x in wd.win_ranges(edges):
+        label = "0 (no win)" if x.from_bets == 0 and x.to_bets == 0 else \
+            f"(0, {_bets_text(x.to_bets)})" if x.from_bets == 0 else f"[{_bets_text(x.from_bets)}, {_bets_text(x.to_bets)})"
+        rtp = x.rtp * 100 if not isinstance(x.rtp, float) else x.rtp * 100
+        rows.append([label, certain_text(x.probability, x.bound), one_in_text(x.probability, x.bound),
+                     certain_text(rtp, x.rtp_bound * 100) + "%"])
+    from_table = _table(["win range (x bet)", "probability", "1 in N", "RTP"], rows)
+    lines += from_table
+    lines.append("")
+    hf, hb = wd.hit_frequency
+    lines.append(f"hit frequency of the round  {certain_text(hf, hb)}  ({one_in_text(hf, hb)})")
+    for k in TAIL_BETS:
+        p, b = wd.tail(k)
+        lines.append(f"P(round win >= {k} x bet)  {certain_text(p, b)}  ({one_in_text(p, b)})")
+    lines.append("")
+    pct = wd.percentiles()
+    lines.append("percentiles of the round win: " + ", ".join(
+        f"{q}%: {_bets_text(Fraction(w, wd.bet))} x bet" + ("" if c else " (uncertain within the bound)")
+        for q, (w, c) in pct.items()))
+    for n0, fp in wd.feature_percentiles().items():
+        lines.append(f"percentiles of the feature win ({n0} free spins): " + ", ".join(
+            f"{q}%: {_bets_text(Fraction(w, wd.bet))} x bet" + ("" if c else " (uncertain)") for q, (w, c) in fp.items()))
+    lines.append("")
+    w, p = wd.max_base_win
+    lines.append(f"max win of a base spin   {_win_text(w, wd.bet)}, P = {sig_fraction(p, 6)} "
+                 f"({one_in_text(p)}), exact")
+    for i, (w, p) in enumerate(wd.max_level_wins, start=1):
+        lines.append(f"max win of a free spin, level {i}  {_win_text(w, wd.bet)}, P = {sig_fraction(p, 6)} "
+                     f"({one_in_text(p)}), exact")
+    p = wd.max_round_win_probability
+    if wd.max_round_exact:
+        lines.append(f"max win of a round       {_win_text(wd.max_round_win, wd.bet)}, P = {sig_fraction(p, 6)} "
+                     f"({one_in_text(p)}), exact")
+    else:
+        lines.append(f"max win of a round       infinite support (endless retrigger): the largest win with "
+                     f"P > {TRUNCATE_BELOW:g} is {_win_text(wd.max_round_win, wd.bet)}, P = "
+                     f"{certain_text(p, r.bound)}")
+    return "\n".join(lines) + "\n"
+
+
+def _table(headers, rows):
+    widths = [max(len(h), *(len(x[i]) for x in rows)) for i, h in enumerate(headers)]
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [fmt(headers), fmt(["-" * w for w in widths])] + [fmt(x) for x in rows]

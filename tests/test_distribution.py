@@ -114,3 +114,135 @@ def test_doctests():
     import doctest
     import exact.distribution
     assert doctest.testmod(exact.distribution).failed == 0
+
+
+# --------------------------------------------------------------------------
+# the round: brute force through the evaluator and the free-spin rules literally
+# --------------------------------------------------------------------------
+import dataclasses
+from functools import lru_cache
+
+from exact.distribution import win_distribution
+from markov.round import round_result
+from strips.model import Level
+
+LADDERS = {
+    # trigger (scatters -> initial spins), levels (number, threshold, spins, multiplier)
+    "two levels": (((1, 2), (2, 3)), ((1, 0, None, 1), (2, 1, 2, 3))),
+    "three levels": (((1, 2),), ((1, 0, None, 1), (2, 1, 2, 2), (3, 3, 3, 5))),
+}
+
+
+@st.composite
+def round_sets(draw):
+    """Tiny games with a whole feature: 3 reels x 2-3 rows, 3-5 stops, a 2-3 level ladder of 2-4 spins
+    or one level with a capped retrigger; FISH, KEY, WILD (maybe with drawn multipliers), scatter."""
+    rows = draw(st.sampled_from((2, 3)))
+    model = small_fish_model(reels=3, rows=rows)
+    if draw(st.booleans()):
+        model = with_scatter_pays(model)
+    if draw(st.booleans()):
+        from test_engine import wild_multipliers
+        model = with_wild_multiplier(model, "WILD", draw(wild_multipliers()), range(1, 3))
+    kind = draw(st.sampled_from(("two levels", "three levels", "retrigger")))
+    # the scatter may stand on the free-spin strips too (the retrigger needs it)
+    syms = tuple(dataclasses.replace(s, reels={**s.reels, "bonus": frozenset({0, 1, 2})}) if s.kind == "scatter"
+                 else s for s in model.symbols)
+    if kind == "retrigger":
+        model = dataclasses.replace(model, symbols=syms, trigger=((1, 2), (2, 3)),
+                                    levels=(Level(1, 0, None, 2, "level1"),),
+                                    retrigger=((1, 1), (2, 2)), retrigger_cap=draw(st.sampled_from((3, 4, 5))))
+    else:
+        trigger, levels = LADDERS[kind]
+        model = dataclasses.replace(model, symbols=syms, trigger=trigger,
+                                    levels=tuple(Level(n, t, s, m, f"level{n}") for n, t, s, m in levels))
+    pays = [s.name for s in model.pay_symbols][:3]
+
+    def strip(set_name, r):
+        allowed = [s.name for s in model.symbols if s.allowed_on(set_name, r)]
+        length = draw(st.integers(rows, 4 if rows == 3 else 5))
+        return draw(st.lists(st.sampled_from(allowed + pays * 2), min_size=length, max_size=length))
+
+    base = [strip("base", r) for r in range(3)]
+    base[0][0] = "FS"   # every game triggers (one FS on reel 1 of the base strips)
+    bonus = [strip("bonus", r) for r in range(3)]
+    if kind == "retrigger":
+        bonus[0][0] = "FS"   # and every retrigger game retriggers
+    return make_set(model, base, bonus)
+
+
+def brute_round(ms) -> dict:
+    """{round win: P}: the base spin and every free-spin level by the evaluator (every stop and draw),
+    the feature by the rules literally (section 11 ladder with the true KEY counter; or the
+    retrigger with its cap), every path summed exactly."""
+    model = ms.model
+    base = brute_spin_distribution(ms, model.base_phase)
+    spins = [brute_spin_distribution(ms, model.level_phase(lv)) for lv in model.levels]
+
+    def add(out, dist, p, shift):
+        for w, q in dist.items():
+            out[w + shift] = out.get(w + shift, 0) + p * q
+
+    @lru_cache(maxsize=None)
+    def ladder(level, left, counter):
+        """{remaining feature win: P} from a spin of ``level`` with ``left`` spins to play, KEY counter."""
+        out: dict = {}
+        lv = model.levels[level - 1]
+        for (sc, k, w), p in spins[level - 1].items():
+            c = counter + k
+            if left > 1:
+                rest = ladder(level, left - 1, c)
+            elif level < len(model.levels) and c >= model.levels[level].threshold:
+                rest = ladder(level + 1, model.levels[level].spins, c)
+            else:
+                rest = {0: Fraction(1)}
+            add(out, rest, p, w)
+        return out
+
+    @lru_cache(maxsize=None)
+    def retrigger(left, awarded):
+        out: dict = {}
+        for (sc, k, w), p in spins[0].items():
+            extra = min(model.retrigger_spins(sc), model.retrigger_cap - awarded)
+            rest = retrigger(left - 1 + extra, awarded + extra) if left - 1 + extra > 0 else {0: Fraction(1)}
+            add(out, rest, p, w)
+        return out
+
+    result: dict = {}
+    for (sc, k, w), p in base.items():
+        n0 = model.initial_spins(sc)
+        if not n0:
+            feature = {0: Fraction(1)}
+        elif model.retrigger:
+            feature = retrigger(n0, n0)
+        else:
+            feature = ladder(1, n0, 0)
+        add(result, feature, p, w)
+    return {w: p for w, p in result.items() if p}
+
+
+@settings(max_examples=30)
+@given(round_sets())
+def test_round_distribution_equals_brute_force(ms):
+    """Exact path: the whole round distribution equals brute force; float path: every entry within its bound."""
+    brute = brute_round(ms)
+    wd = win_distribution(ms, exact=True)
+    assert wd.round.is_exact
+    assert wd.round.exact == brute
+    ga = analyse(ms)
+    rr = round_result(ms.model, ga.base, ga.levels)
+    assert sum(brute.values()) == 1
+    assert wd.round.mean == rr.mean
+    assert sum((x.rtp for x in wd.win_ranges()), Fraction(0)) == rr.mean / ms.model.bet
+    assert sum((x.probability for x in wd.win_ranges()), Fraction(0)) == 1
+    assert wd.max_round_win == max(brute) and wd.max_round_win_probability == brute[max(brute)]
+    fl = win_distribution(ms, exact=False)
+    assert not fl.round.is_exact and fl.round.bound < 1e-12
+    p, bounds = fl.round.probabilities, fl.round.entry_bounds()
+    exact = np.zeros(len(p))
+    for w, q in brute.items():
+        exact[w // fl.round.step] = float(q)
+    assert np.all(np.abs(p - exact) <= bounds + 1e-300)
+    mean, mb = fl.round.win_between(0, None)
+    assert abs(mean - float(rr.mean)) <= mb + 1e-15 * float(rr.mean)
+    assert abs(sum(x.rtp for x in fl.win_ranges()) - float(rr.rtp)) <= sum(x.rtp_bound for x in fl.win_ranges()) + 1e-15

@@ -39,6 +39,7 @@ COMMANDS = {
     "export": ("exact.cli.export", "PAR-sheet workbook (XLSX) or CSV tables of a math set"),
     "comply": ("exact.cli.comply", "jurisdiction rules (GLI-11, AU/NZ, ...): exact award odds and RTP against each limit"),
     "tune": ("exact.cli.tune", "RTP variants of a math set with few strip edits, exactly"),
+    "distribution": ("exact.cli.distribution", "the whole win distribution: win ranges, max win, percentiles, plot"),
 }
 
 
