@@ -34,11 +34,12 @@ from strips import loader as _loader
 from strips.errors import MathSetError, UsageError
 from strips.fingerprint import fingerprint
 from strips.model import GameModel, MathSet
+from exact.distribution import WinDistribution, win_distribution
 
 __version__ = "0.1.0"
 
 __all__ = ["load_math_set", "math_set", "par_sheet", "fingerprint", "ParSheet", "MathSet", "GameModel",
-           "MathSetError", "UsageError", "formatting", "__version__"]
+           "MathSetError", "UsageError", "formatting", "__version__", "WinDistribution", "win_distribution"]
 
 
 def load_math_set(path_or_bundled_name: str | Path | None = None) -> MathSet:

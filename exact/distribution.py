@@ -60,7 +60,6 @@ from typing import Sequence
 import math
 
 import numpy as np
-import scipy.fft
 
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
 from markov.chain import END, Ladder, model_ladder
@@ -676,10 +675,9 @@ class SpectralAlgebra:
 
     name = "spectral"
 
-    def __init__(self, n: int, step: int, workers: int = 2, theta: float = 0.0):
+    def __init__(self, n: int, step: int, theta: float = 0.0):
         self.n = n
         self.step = step
-        self.workers = workers
         self.theta = theta
         self.fft_err = np.log2(n) * _ETA + 4 * _U
 
@@ -691,7 +689,7 @@ class SpectralAlgebra:
             vals = vals * np.exp(self.theta * idx.astype(np.float64))
         np.add.at(dense, idx, vals)
         mass = math.fsum(vals) * (1 + 8 * _U)
-        return Spectrum(scipy.fft.rfft(dense, workers=self.workers), mass, self.fft_err * mass)
+        return Spectrum(np.fft.rfft(dense), mass, self.fft_err * mass)
 
     def one(self):
         return Spectrum(np.ones(self.n // 2 + 1, dtype=np.complex128), 1.0, 0.0)
@@ -722,7 +720,7 @@ class SpectralAlgebra:
 
     def probabilities(self, a) -> "GridPass":
         """The probabilities on the grid (tilt undone) and their weighted 2-norm error bound."""
-        q = scipy.fft.irfft(a.spec, n=self.n, workers=self.workers)
+        q = np.fft.irfft(a.spec, n=self.n)
         bound = (a.err + (np.log2(self.n) * _ETA + 3 * _U) * max(a.mass, 1.0)) * (1 + 1e-6)
         if self.theta:
             q = q * np.exp(-self.theta * np.arange(self.n, dtype=np.float64))
@@ -1144,6 +1142,22 @@ def _num(x):
     return x.numerator if x.denominator == 1 else x
 
 
+def fast_length(n: int) -> int:
+    """The smallest 5-smooth integer (2^a 3^b 5^c) >= n: an FFT length pocketfft handles fast."""
+    best = 1 << max(n - 1, 0).bit_length()
+    p5 = 1
+    while p5 < 2 * n:
+        p35 = p5
+        while p35 < 2 * n:
+            m = p35
+            while m < n:
+                m *= 2
+            best = min(best, m)
+            p35 *= 3
+        p5 *= 5
+    return best
+
+
 def tail_target(plain: GridPass, targets: Sequence[int]) -> int:
     """The largest grid point of ``targets`` whose tail the plain pass puts at 1e-12 or more (0: none).
 
@@ -1185,7 +1199,7 @@ def _gcd_of_wins(dists) -> int:
     return g or 1
 
 
-def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2,
+def win_distribution(ms: MathSet, exact: bool | None = None,
                      tail_at: int | None = max(TAIL_BETS)) -> WinDistribution:
     """The whole win distribution of a math set: base spin, each level, each feature and the round.
 
@@ -1197,8 +1211,6 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2,
         number of distinct round wins); False: the feature and the round as float FFTs with a
         proven bound; None (default): exact when the round-win grid has at most
         :data:`EXACT_GRID` points and the free spins end for sure.
-    workers : int
-        Threads of the FFTs.
     tail_at : int or None
         Bets at which a second, tilted FFT pass is aimed (default the largest P(win >= k x bet)
         reported); None: no tilted pass (the tail then has only the plain pass's digits).
@@ -1217,9 +1229,25 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2,
 
     Examples
     --------
+    A tiny game on the rules page's model (every window shows the same few symbols):
+
+    >>> import dataclasses, numpy as np
     >>> from strips.loader import load_math_set
-    >>> wd = win_distribution(load_math_set("rules_page"))    # doctest: +SKIP
-    >>> wd.round.mass                                          # doctest: +SKIP
+    >>> from strips.model import ReelStrips
+    >>> ms = load_math_set("rules_page")
+    >>> def strip_set(name, reels):
+    ...     return ReelStrips(name, tuple(map(tuple, reels)),
+    ...                       tuple(np.array([ms.model.code(s) for s in r]) for r in reels))
+    >>> tiny = dataclasses.replace(ms, strips={
+    ...     "base": strip_set("base", [["FS", "PIC1", "AUS1", "KEY", "FISH1", "AUS2"]] * 5),
+    ...     "bonus": strip_set("bonus", [["PIC1", "KEY", "AUS2", "FISH1", "AUS3"]] * 5)})
+    >>> wd = win_distribution(tiny)
+    >>> sum(p for _, p in wd.base.marginal())
+    Fraction(1, 1)
+    >>> wd.round.is_exact, wd.round.bound < 1e-12, round(wd.round.mass, 9)
+    (False, True, 1.0)
+    >>> wd.max_round_win, wd.max_round_exact
+    (28210, True)
     """
     model = ms.model
     base = spin_distribution(ms, model.base_phase, SCATTER_COUNT)
@@ -1308,8 +1336,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2,
         feats = {n0: GridDistribution(g, {w: p for w, p in v.items() if p}, (), truncated[n0])
                  for n0, v in fvals.items()}
     else:
-        n_fft = scipy.fft.next_fast_len(size, real=True)
-        alg = SpectralAlgebra(n_fft, g, workers)
+        n_fft = fast_length(size)
+        alg = SpectralAlgebra(n_fft, g)
         rnd, fvals = evaluate(alg)
         plain = alg.probabilities(rnd)
         passes = [plain]
@@ -1322,7 +1350,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None, workers: int = 2,
 
         theta = tail_tilt(predict, target, size)
         if theta:
-            talg = SpectralAlgebra(n_fft, g, workers, theta)
+            talg = SpectralAlgebra(n_fft, g, theta)
             passes.append(talg.probabilities(evaluate(talg)[0]))
         round_grid = GridDistribution(g, None, tuple(passes), trunc)
         feats = {n0: GridDistribution(g, None, (alg.probabilities(v),), truncated[n0]) for n0, v in fvals.items()}

@@ -17,9 +17,8 @@ from exact.engine import analyse, analyse_phase
 from oracle import brute_spin_distribution, make_set, marginal_of, small_fish_model
 from test_engine import small_sets, with_partial_wild, with_scatter_pays, with_wild_multiplier
 
-settings.register_profile("default", max_examples=25, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+#: examples per brute-force test (the thorough profile of tests/test_engine.py multiplies them)
+EXAMPLES = 15 if os.environ.get("HYPOTHESIS_PROFILE", "default") == "default" else 200
 
 
 def assert_spin_equal(ms, phase):
@@ -34,18 +33,20 @@ def assert_spin_equal(ms, phase):
     return by_scatter
 
 
+@settings(max_examples=EXAMPLES)
 @given(small_sets())
 def test_base_spin_distribution_equals_brute_force(ms):
     assert_spin_equal(ms, ms.model.base_phase)
 
 
+@settings(max_examples=EXAMPLES)
 @given(small_sets())
 def test_free_spin_distribution_equals_brute_force(ms):
     for level in (ms.model.levels[0], ms.model.levels[-1]):
         assert_spin_equal(ms, ms.model.level_phase(level))
 
 
-@settings(max_examples=2 * settings.default.max_examples)
+@settings(max_examples=2 * EXAMPLES)
 @given(small_sets(multipliers=True))
 def test_wild_multiplier_spin_distribution_equals_brute_force(ms):
     assert_spin_equal(ms, ms.model.base_phase)
@@ -221,7 +222,7 @@ def brute_round(ms) -> dict:
     return {w: p for w, p in result.items() if p}
 
 
-@settings(max_examples=30)
+@settings(max_examples=2 * EXAMPLES)
 @given(round_sets())
 def test_round_distribution_equals_brute_force(ms):
     """Exact path: the whole round distribution equals brute force; float path: every entry within its bound."""
