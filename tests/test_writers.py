@@ -249,3 +249,66 @@ def test_prove_out_is_written_atomically(tmp_path, capsys):
     assert main(["prove", "--rounds", "0", "--out", str(target)]) == 0
     assert target.read_text().startswith("") and "old certificate" not in target.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cert.txt"]
+
+
+# --------------------------------------------------------------------------
+# rtp tune --out: a whole math-set directory through write_output_dir
+# --------------------------------------------------------------------------
+def _tune_argv(src: Path, out: Path) -> list[str]:
+    from test_variants import _frac_arg, reachable_target  # the small sets of the tune tests
+
+    from strips.loader import load_math_set
+    target = reachable_target(load_math_set(str(src)), 1)
+    return ["tune", "--set", str(src), "--target-rtp", _frac_arg(target), "--tolerance", "1/500", "--out", str(out)]
+
+
+@pytest.fixture
+def tune_sets(tmp_path):
+    from test_variants import write_small
+    real = write_small(tmp_path / "sets" / "v2", 1)
+    link = tmp_path / "linkset"
+    link.mkdir()
+    for f in real.iterdir():
+        (link / f.name).symlink_to(f)
+    (tmp_path / "out").mkdir()
+    return tmp_path, real, link
+
+
+def test_tune_refuses_the_real_directory_a_dangling_link_and_a_symlinked_target(tune_sets, capsys):
+    tmp, real, link = tune_sets
+    before = snapshot(real, link, tmp / "out")
+    argv = _tune_argv(link, real / "variant")
+    assert main(argv) == 2 and "refusing to write into" in one_line(capsys)
+    (tmp / "out" / "dangling").symlink_to(real / "variant")
+    argv = _tune_argv(link, tmp / "out" / "dangling")
+    assert main(argv) == 2 and "symbolic link into the math set" in one_line(capsys)
+    (tmp / "elsewhere").mkdir()
+    (tmp / "out" / "linked").symlink_to(tmp / "elsewhere")
+    assert main(_tune_argv(link, tmp / "out" / "linked")) == 2 and "symbolic link" in one_line(capsys)
+    (tmp / "out" / "dangling").unlink()
+    (tmp / "out" / "linked").unlink()
+    assert snapshot(real, link, tmp / "out") == before and not list((tmp / "elsewhere").iterdir())
+
+
+@pytest.mark.parametrize("fault", ["disk full", "SIGINT"])
+def test_tune_fault_mid_write_leaves_nothing(tune_sets, capsys, monkeypatch, fault):
+    tmp, real, link = tune_sets
+    before = snapshot(real, link)
+    argv = _tune_argv(link, tmp / "out" / "variant")
+    real_fsync, calls = os.fsync, []
+
+    def failing(fd):
+        calls.append(fd)
+        if len(calls) == 2:  # the second file of the set
+            if fault == "disk full":
+                raise OSError(errno.ENOSPC, "No space left on device")
+            raise KeyboardInterrupt
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing)
+    code = main(argv)
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert code == (2 if fault == "disk full" else 130)
+    assert calls
+    assert snapshot(real, link) == before
+    assert list((tmp / "out").iterdir()) == []

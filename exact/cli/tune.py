@@ -15,15 +15,11 @@ reached is printed; no set is written for it) or a kept figure broke;
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import time
 from fractions import Fraction
-from pathlib import Path
 
 from exact.cli.args import UsageError, add_set_argument
-from exact.cli.outputs import check_output, input_directories
+from exact.cli.outputs import check_output, protected_inputs, write_output_dir
 from exact.diff import diff_sets, diff_text
 from exact.report import fraction_text, percent
 from exact.variants import ALLOW, DEFAULT_TOLERANCE, exact_rtp, kept_figures, tune, variant_files
@@ -88,21 +84,6 @@ def _subdir(value: Fraction) -> str:
     return f"rtp_{text}"
 
 
-def _write_set(path: Path, files: dict[str, bytes]) -> None:
-    """Write a math set directory whole: a temporary directory beside it, renamed into place."""
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
-    try:
-        for name, data in files.items():
-            (tmp / name).write_bytes(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
 def _other_files(spec, ms) -> dict[str, bytes]:
     """Files of the input set directory besides the game file and strip CSVs (published facts, notes)."""
     _, directory = resolve(spec)
@@ -133,7 +114,7 @@ def run(args) -> int:
         hit_tol = DEFAULT_HIT_TOLERANCE if args.hit_tolerance is None else _fraction(args.hit_tolerance,
                                                                                      "--hit-tolerance")
     ms = load_math_set(args.set)
-    protected = input_directories(args.set, ms)
+    protected = protected_inputs(args.set, ms)
     out = check_output(args.out, "rtp tune", "dir", protected)
     many = args.variants is not None
     dests = [out / _subdir(v) if many else out for _, v in targets]
@@ -190,7 +171,7 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
     except ValueError as e:
         raise UsageError(f"rtp tune: {ms.name}: {e}") from None
     files.update({k: b for k, b in extra_files.items() if k not in files})
-    _write_set(dest, files)
+    write_output_dir(dest, files, protected_inputs(args.set, ms), "rtp tune")  # whole, atomically
     written = load_math_set(str(dest))
     rtp = exact_rtp(written)
     if rtp != v.rtp:
