@@ -54,11 +54,12 @@ from exact.lines import _keys, _window_rows, combination_table, line_first_momen
 from markov.chain import ladder_of
 from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
 from markov.retrigger import retrigger_of
-from markov.round import RoundResult, round_result
+from exact.par import ParSheet, par_sheet
+from markov.round import round_result
 from strips.errors import MathSetError
 from strips.model import PAY, SCATTER, MathSet, Phase
 
-__all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns"]
+__all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns", "summary"]
 
 #: What a rule may measure (the ``measure`` key).
 MEASURES = ("award_odds", "pattern_odds_ways", "rtp", "sd_per_bet", "hit_frequency", "max_win_bets")
@@ -589,9 +590,36 @@ def _verdict(rule: Rule, low: Fraction, high: Fraction | None = None) -> bool:
     return (rule.min is None or low >= rule.min) and (rule.max is None or high <= rule.max)
 
 
+def rtp_items(sheet: ParSheet) -> list[tuple[str, Fraction]]:
+    """("RTP", rtp) of the default mode, then one per other bet mode and per buy (each wager available)."""
+    out = [("RTP", sheet.rtp)]
+    out += [(f"RTP of bet mode {name}", f["rtp"]) for name, f in sheet.modes_figures.items() if name != "default"]
+    out += [(f"RTP of buy {name}", f["rtp"]) for name, f in sheet.buy.items()]
+    return out
+
+
+def wheel_awards(sheet: ParSheet) -> list[Award]:
+    """Every prize-wheel award (credits, jackpots, free spins) with its probability per round (default mode)."""
+    out = []
+    for name, w in sheet.wheel.items():
+        out.append(Award(f"wheel {name} starts", "wheel", Bounds(w["probability"], w["probability"])))
+        out += [Award(f"{award} (wheel {name})", "wheel", Bounds(p, p)) for award, p in w["awards"].items()]
+    return out
+
+
+def _widen_for_wheel_spins(found: list[Award], sheet: ParSheet) -> list[Award]:
+    """Free spins a prize wheel awards are extra spins of the round that :func:`awards` does not play:
+    an award they could show gets the upper bound raised by P(a wheel awards free spins)."""
+    q = sum((p for w in sheet.wheel.values() for award, p in w["awards"].items()
+             if award.startswith("free_spins")), Fraction(0))
+    if not q:
+        return found
+    return [Award(a.item, a.kind, Bounds(a.probability.low, min(Fraction(1), a.probability.high + q)), a.credits)
+            if a.kind in ("combination", "scatter pay", "retrigger") else a for a in found]
+
+
 def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | None = None, *,
-           analysis: GameAnalysis | None = None, round: RoundResult | None = None,
-           max_win: tuple[int, Fraction] | None = None) -> list[Check]:
+           sheet: ParSheet | None = None, max_win: tuple[int, Fraction] | None = None) -> list[Check]:
     """Check every rule of the chosen jurisdictions on a math set.
 
     Parameters
@@ -601,8 +629,11 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         :func:`load_rules`.
     jurisdictions : sequence of str, optional
         Lower-case ids; all jurisdictions of ``rules`` when None.
-    analysis, round : optional
-        The engine's analysis and the round result (computed when not given).
+    sheet : ParSheet, optional
+        The set's PAR sheet (:func:`exact.par.par_sheet`, computed when not given): the engine's
+        analysis, the round, the bet modes, buys and prize wheels.  An ``rtp`` rule is checked
+        on every bet mode and every buy (each wager available); every prize-wheel award
+        (jackpots included) is an advertised award of the default mode, per round.
     max_win : (int, Fraction), optional
         The largest round win (credits) and its probability per round, from
         the win distribution; the top award and ``max_win_bets`` rules need it
@@ -626,8 +657,8 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
     for j in chosen:
         if j not in known:
             raise ValueError(f"unknown jurisdiction {j!r} (known: {', '.join(known)})")
-    analysis = analysis or analyse(ms)
-    rr = round or round_result(ms.model, analysis.base, analysis.levels)
+    sheet = sheet or par_sheet(ms)
+    analysis, rr = sheet.analysis, sheet.round
     cache: dict = {}
     out: list[Check] = []
     for rule in rules:
@@ -636,7 +667,7 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         m = rule.measure
         if m == "award_odds":
             if "awards" not in cache:
-                cache["awards"] = awards(ms, analysis, max_win)
+                cache["awards"] = _widen_for_wheel_spins(awards(ms, analysis, max_win), sheet) + wheel_awards(sheet)
             for a in cache["awards"]:
                 b = a.probability
                 out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
@@ -644,7 +675,8 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
             for item, q in patterns(ms):
                 out.append(Check(rule, item, q, float(q), True, _verdict(rule, q)))
         elif m == "rtp":
-            out.append(Check(rule, "RTP", rr.rtp, float(rr.rtp), True, _verdict(rule, rr.rtp)))
+            for item, x in rtp_items(sheet):
+                out.append(Check(rule, item, x, float(x), True, _verdict(rule, x)))
         elif m == "hit_frequency":
             h = analysis.base.hit_frequency
             out.append(Check(rule, "base spin hit frequency", h, float(h), True, _verdict(rule, h)))
@@ -659,3 +691,18 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
             x = Fraction(max_win[0], ms.model.bet)
             out.append(Check(rule, "max win (bets)", x, float(x), True, _verdict(rule, x)))
     return out
+
+
+def summary(checks: Sequence[Check]) -> dict[str, tuple[int, int]]:
+    """Per jurisdiction: (checks passed, checks), in the order the jurisdictions first appear.
+
+    >>> from strips.loader import load_math_set
+    >>> summary(comply(load_math_set("rules_page"), load_rules(), ["nevada"]))
+    {'nevada': (1, 1)}
+    """
+    out: dict[str, list[int]] = {}
+    for c in checks:
+        acc = out.setdefault(c.rule.jurisdiction, [0, 0])
+        acc[0] += c.passed
+        acc[1] += 1
+    return {j: (a, b) for j, (a, b) in out.items()}

@@ -491,3 +491,20 @@ def test_comply_runs_on_the_external_games(game, tmp_path, capsys):
     first = min(k for k, _ in ms.model.trigger)
     got = next(c for c in awards_ if c["item"].startswith(f"trigger {first} "))
     assert F(got["value"]) == sum(trig[first:], F(0)) or F(got["value"]) == trig[first]
+
+
+def test_bet_modes_and_wheel_awards_are_checked_on_the_bundled_wheel_game():
+    import exact
+    ms = exact.load_math_set("wheel_game")
+    sheet = exact.par_sheet(ms)
+    checks = comply(ms, load_rules(), ["gli-11", "nevada"], sheet=sheet)
+    rtp = {c.item: c.value for c in checks if c.rule.measure == "rtp"}
+    want = {"RTP": sheet.rtp}
+    want.update({f"RTP of bet mode {k}": f["rtp"] for k, f in sheet.modes_figures.items() if k != "default"})
+    want.update({f"RTP of buy {k}": f["rtp"] for k, f in sheet.buy.items()})
+    assert rtp == want and len(rtp) >= 2
+    got = {c.item: c.value for c in checks if "(wheel " in c.item}
+    assert got == {f"{a} (wheel {w})": p for w, d in sheet.wheel.items() for a, p in d["awards"].items()}
+    assert any(k.startswith("jackpot") for k in got)
+    # wheel free spins are not replayed by the combination odds: those are lower bounds there
+    assert all(not c.exact for c in checks if c.item.endswith(" OAK"))

@@ -8,9 +8,8 @@ import json
 
 from exact.cli.args import UsageError, add_set_argument
 from exact.comply import comply, load_rules
-from exact.engine import analyse
+from exact.par import par_sheet
 from exact.report import fraction_text, one_in, table_lines
-from markov.round import round_result
 from strips.loader import load_math_set
 
 
@@ -55,9 +54,8 @@ def run(args) -> int:
                          f"which this command does not compute yet")
     ms = load_math_set(args.set)
     try:
-        analysis = analyse(ms)
-        rr = round_result(ms.model, analysis.base, analysis.levels)
-        checks = comply(ms, rules, chosen, analysis=analysis, round=rr)
+        sheet = par_sheet(ms)
+        checks = comply(ms, rules, chosen, sheet=sheet)
     except ValueError as e:
         raise UsageError(f"rtp comply: {ms.name}: {e}") from None
     failed = [c for c in checks if not c.passed]

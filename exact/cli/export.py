@@ -31,7 +31,7 @@ def run(args) -> int:
                         ".xlsx" if kind == "xlsx" else None)
     try:
         rep = par_sheet(ms, check_facts)
-        checks = comply(ms, load_rules(args.rules), analysis=rep.analysis, round=rep.round)
+        checks = comply(ms, load_rules(args.rules), sheet=rep)
         meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
         sheets = par_sheets(rep, ms, checks=checks, meta=meta)
         data = xlsx_bytes(sheets) if kind == "xlsx" else csv_files(sheets)

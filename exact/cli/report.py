@@ -5,6 +5,7 @@ import json
 
 from exact.cli.args import UsageError, add_set_argument, int_range
 from exact import load_math_set
+from exact.comply import comply, load_rules, summary
 from exact.par import par_sheet
 from exact.report import published_ok, report_json, report_text
 from proofs.facts import check_facts
@@ -24,8 +25,20 @@ def run(args) -> int:
         rep = par_sheet(ms, check_facts)
     except ValueError as e:
         raise UsageError(f"rtp: {ms.name}: {e}") from None
+    try:   # the short compliance summary (rtp comply gives every line)
+        counts = summary(comply(ms, load_rules(), sheet=rep))
+        why = None
+    except ValueError as e:
+        counts, why = {}, str(e)
     if args.json:
-        print(json.dumps(report_json(rep, args.digits), indent=2))
+        out = report_json(rep, args.digits)
+        out["compliance"] = {j: {"passed": a, "checks": b} for j, (a, b) in counts.items()}
+        if why:
+            out["compliance_not_computed"] = why
+        print(json.dumps(out, indent=2))
     else:
-        print(report_text(rep, args.digits), end="")
+        text = report_text(rep, args.digits)
+        line = "; ".join(f"{j}: {a} of {b} pass"
+                         for j, (a, b) in counts.items()) or f"not computed ({why})"
+        print(text + f"\nCOMPLIANCE (rtp comply lists every check)\n{line}\n", end="")
     return 1 if args.check and not published_ok(rep) else 0
