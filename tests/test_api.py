@@ -6,8 +6,10 @@ another layout), and the brute-force enumeration through the literal evaluator o
 scatter-pay game (every component of the round)."""
 from __future__ import annotations
 
+import doctest
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -132,20 +134,26 @@ def test_math_set_keeps_the_loaders_findings(bundled):
 # ---------------------------------------------------------------------------
 # ParSheet
 # ---------------------------------------------------------------------------
-def test_figures_equal_the_json_reports_exact_figures_key_by_key(bundled_sheet):
-    code, out, err = run(["--json"])
-    assert code == 0, err
+def flat_json_figures(doc: dict) -> dict:
+    """The exact figures of a JSON report by dotted key, read from the JSON itself (the oracle)."""
     want = {}
 
     def walk(node, prefix):
         for k, v in node.items():
-            if (not prefix and k in NOT_FIGURES) or k.endswith("_float"):
+            if (not prefix and k in NOT_FIGURES) or k.endswith("_float") or k == "warning":
                 continue
             if isinstance(v, dict):
                 walk(v, f"{prefix}{k}.")
             else:
                 want[prefix + k] = F(v)
-    walk(json.loads(out), "")
+    walk(doc, "")
+    return want
+
+
+def test_figures_equal_the_json_reports_exact_figures_key_by_key(bundled_sheet):
+    code, out, err = run(["--json"])
+    assert code == 0, err
+    want = flat_json_figures(json.loads(out))
     got = bundled_sheet.figures()
     assert list(got) == list(want) and got == want
     assert all(type(v) is F for v in got.values())
@@ -233,21 +241,6 @@ def test_round_result_of_the_sheet_is_the_markov_round(scatter_game):
 # ---------------------------------------------------------------------------
 # a game with bet modes, a respin, a prize wheel and buys (issue 16): the same API
 # ---------------------------------------------------------------------------
-def flat_json_figures(doc: dict) -> dict:
-    want = {}
-
-    def walk(node, prefix):
-        for k, v in node.items():
-            if (not prefix and k in NOT_FIGURES) or k.endswith("_float") or k == "warning":
-                continue
-            if isinstance(v, dict):
-                walk(v, f"{prefix}{k}.")
-            else:
-                want[prefix + k] = F(v)
-    walk(doc, "")
-    return want
-
-
 def test_bonus_game_figures_split_and_in_memory_build(tmp_path):
     game = tomllib.loads(GAME)     # the issue-16 test game (modes, respin, wheel, buy)
     ms = exact.math_set(game, {"base": BASE, "bonus": BONUS, Path(next(
@@ -263,3 +256,17 @@ def test_bonus_game_figures_split_and_in_memory_build(tmp_path):
     assert code == 0, err
     assert p.figures() == flat_json_figures(json.loads(out))
     assert fingerprint(exact.load_math_set(str(d))) == p.fingerprint
+
+
+def test_readme_notebook_session_runs_as_shown():
+    """The README's "Python API" session, run as a doctest (a changed figure or fingerprint fails here:
+    re-run the session and update the README)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Python API"):]
+    section = section[:section.index("\n## ", 1)]
+    blocks = "\n".join(re.findall(r"```python\n(.*?)```", section, re.S))
+    assert blocks.count(">>>") >= 8
+    test = doctest.DocTestParser().get_doctest(blocks, {}, "README Python API", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0, "README's Python API session differs from a fresh run"
