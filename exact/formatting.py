@@ -169,10 +169,19 @@ def one_in(p: Fraction, digits: int = 2) -> str:
     return "never" if p == 0 else f"1 in {decimal_text(1 / Fraction(p), digits)}"
 
 
+def _non_default(f: dataclasses.Field, value) -> bool:
+    if f.default is not dataclasses.MISSING:
+        return value != f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return value != f.default_factory()
+    return True
+
+
 def value_text(x) -> str:
     """A value for a reader, never a Python repr: Fraction -> ``p/q``, bool -> yes/no, None -> none,
-    tuples and lists -> comma-separated (empty: none), mappings ``key: value``, dataclasses
-    ``field value; ...``, other values -> ``str``.
+    tuples and lists -> comma-separated (empty: none; dataclasses ``;``-separated), mappings
+    ``key: value``, a dataclass ``name (field value, ...)`` with its fields that differ from
+    their defaults, other values -> ``str``.
 
     Examples
     --------
@@ -180,6 +189,14 @@ def value_text(x) -> str:
     ('211/500', 'yes', 'none', 'none')
     >>> value_text(((3, 10), (4, 15)))
     '3: 10, 4: 15'
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Mode:
+    ...     name: str
+    ...     cost: int
+    ...     trigger: tuple = ()
+    >>> value_text((Mode("ante", 15), Mode("alt", 30, ((3, 1),))))
+    'ante (cost 15); alt (cost 30, trigger 3: 1)'
     """
     if isinstance(x, bool):
         return "yes" if x else "no"
@@ -189,18 +206,33 @@ def value_text(x) -> str:
         return fraction_text(x)
     if isinstance(x, (frozenset, set)):
         x = sorted(x)
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        shown = [(f.name, getattr(x, f.name)) for f in dataclasses.fields(x) if _non_default(f, getattr(x, f.name))]
+        head = ""
+        if shown and shown[0][0] == "name":
+            head, shown = str(shown[0][1]), shown[1:]
+        body = ", ".join(f"{k.replace('_', ' ')} {_nested(v)}" for k, v in shown)
+        return f"{head} ({body})" if head and body else head or body or "default"
     if isinstance(x, (tuple, list)):
         if not x:
             return "none"
+        if all(dataclasses.is_dataclass(e) for e in x):
+            return "; ".join(value_text(e) for e in x)
         if all(isinstance(e, tuple) and len(e) == 2 for e in x):
             return ", ".join(f"{value_text(a)}: {value_text(b)}" for a, b in x)
         return ", ".join(value_text(e) for e in x)
     if isinstance(x, Mapping):
         return ", ".join(f"{k}: {value_text(v)}" for k, v in x.items()) or "none"
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return "; ".join(f"{f.name.replace('_', ' ')} {value_text(getattr(x, f.name))}"
-                         for f in dataclasses.fields(x)) or "none"
     return str(x)
+
+
+def _nested(x) -> str:
+    """:func:`value_text` of a value inside a dataclass: parentheses around a nested dataclass or list."""
+    text = value_text(x)
+    if (dataclasses.is_dataclass(x) and not text.endswith(")")) or (isinstance(x, (tuple, list)) and len(x) > 1
+                                                                     and any(dataclasses.is_dataclass(e) for e in x)):
+        return f"({text})"
+    return text
 
 
 def table_lines(headers: list[str], rows: list[list[str]], align: str | None = None) -> list[str]:
