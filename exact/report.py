@@ -196,6 +196,11 @@ def report_json(rep: ParSheet, digits: int = 6) -> dict:
             out["buy"][b.name]["warning"] = b.warning
     if rep.gamble_refused:
         out["gamble"]["rtp_gamble_once_refused"] = rep.gamble_refused
+    base = rep.analysis.base
+    if base.line_means:   # line games (issue 15): each payline's exact return and hit rate per base spin
+        out["paylines"] = [{"line": i + 1, "rtp": fraction_text(m / rep.bet), "rtp_float": float(m / rep.bet),
+                            "hit": fraction_text(h), "hit_float": float(h)}
+                           for i, (m, h) in enumerate(zip(base.line_means, base.line_hits))]
     out["findings"] = [str(f) for f in rep.findings]
     if rep.facts:
         checked = [f for f in rep.facts if f.is_fact]

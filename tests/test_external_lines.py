@@ -103,3 +103,13 @@ def test_rtp_report_prints_the_published_figures(pearl_dir, capsys):
     assert decimal_text(1 / Fraction(out["trigger_any"]), 2) == "262.16"
     assert sum(Fraction(v) for k, v in out["trigger"].items() if not k.endswith("_float")) == Fraction(out["trigger_any"])
     assert decimal_text(Fraction(out["q"]), 6) == "0.057217"
+
+
+def test_report_json_lists_each_payline(pearl_dir, pearl, analysis, capsys):
+    """Per-line figures: every payline of a uniform-stop game returns the same, and they sum to the line wins."""
+    assert main(["--set", str(pearl_dir), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    lines = out["paylines"]
+    assert [x["line"] for x in lines] == list(range(1, 11))
+    assert sum(Fraction(x["rtp"]) for x in lines) * pearl.model.bet == analysis.base.ways_mean
+    assert len({x["rtp"] for x in lines}) == 1 and len({x["hit"] for x in lines}) == 1

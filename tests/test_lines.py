@@ -373,3 +373,17 @@ def test_ways_game_trigger_reels_and_several_scatters_equal_brute_force(ms):
                 want[c if shown or not model.trigger_reels else 0] += v
             assert padded(got, n) == tuple(want), "trigger " + field
         assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
+
+
+def test_diff_names_the_issue_15_rule_changes():
+    from exact.diff import model_changes
+    lines = [(0, 0, 0), (1, 1, 1)]
+    a = model_of(game_text(3, 3, lines, wild_pays=[0, 3, 12], comb='{ values = [2], mode = "combination" }',
+                           scatter_pays=[0, 2, 5], retrigger=False))
+    b = model_of(game_text(3, 3, [(0, 0, 0), (1, 2, 1)], wild_pays=[0, 3, 15], counts_as_scatter=True,
+                           comb='{ values = [3], mode = "combination" }', scatter_pays=[0, 2, 5],
+                           trigger_reels=[1, 3], retrigger=False))
+    strips = [["A", "B", "W"]] * 3
+    changes = model_changes(make_set(a, strips), make_set(b, strips))
+    assert changes == ["W pays 3 OAK 12 -> 15", "W multiplier x2 per combination -> x3 per combination",
+                       "W counts as scatter no -> yes", "payline 2 2,2,2 -> 2,3,2", "trigger reels none -> 1, 3"]
