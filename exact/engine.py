@@ -69,7 +69,7 @@ import numpy as np
 
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
 from markov.moments import CountSplit, PhaseAnalysis
-from exact.lines import analyse_lines_phase
+from exact.lines import analyse_lines_phase, combination_table
 
 _INT64_SAFE = 2**62
 
@@ -376,13 +376,25 @@ class Term:
     fish_reel: int = -1
 
 
-def product_terms(model: GameModel, tables: list[ReelTables], d: int) -> list[Term]:
-    """The product terms of D x (ways + collect); terms identically 0 on these strips are left out."""
+def product_terms(model: GameModel, tables: list[ReelTables], d: int, combination: int = 1) -> list[Term]:
+    """The product terms of D x (ways + collect); terms identically 0 on these strips are left out.
+
+    With a combination WILD multiplier m (issue 15) a symbol it substitutes
+    for pays value x (m x all ways + (1 - m) x the ways through no
+    combination WILD): a ``ways`` term with coefficient D value m and a
+    ``pure`` term with D value (1 - m), both closed by the full count.
+    """
     terms = [Term("const", 0)]
+    comb = model.combination_wilds
     for p, sym in enumerate(model.pay_symbols):
+        multiplied = combination != 1 and any(w.substitutes_for(sym.name) for w in comb)
         for oak in range(1, model.reels + 1):
             if sym.pays[oak - 1]:
-                terms.append(Term("ways", d * sym.pays[oak - 1], symbol=sym.name, oak=oak))
+                if multiplied:
+                    terms.append(Term("ways", d * sym.pays[oak - 1] * combination, symbol=sym.name, oak=oak))
+                    terms.append(Term("pure", d * sym.pays[oak - 1] * (1 - combination), symbol=sym.name, oak=oak))
+                else:
+                    terms.append(Term("ways", d * sym.pays[oak - 1], symbol=sym.name, oak=oak))
     key_reels = [r for r, t in enumerate(tables) if t.keys.any()]
     fish_reels = [r for r, t in enumerate(tables) if t.fish_mean.any() or t.fish_var.any()]
     for a in key_reels:
@@ -406,11 +418,15 @@ def term_factors(model: GameModel, terms: list[Term], r: int, t: ReelTables) -> 
     dtype = object if t.ways_mean.dtype == object else np.int64
     x = np.full((len(terms), t.stops), t.scale, dtype=dtype)
     phi = np.zeros(len(terms), dtype=bool)
+    comb = [model.code(w.name) for w in model.combination_wilds]
     for i, term in enumerate(terms):
-        if term.kind == "ways":
+        if term.kind in ("ways", "pure"):
             p = pay_index[term.symbol]
             if r < term.oak:
                 x[i] = t.ways_mean[p]
+                if term.kind == "pure":   # the ways through no combination WILD (each counted 1, scale 1)
+                    x[i] = x[i] - sum(t.counts[c] for c in comb
+                                      if model.symbols[c].substitutes_for(term.symbol))
             elif r == term.oak:  # 0-based reel index oak is the reel after the combination
                 x[i] = t.scale * (t.ways_count[p] == 0)
         elif term.kind == "collect":
@@ -665,10 +681,11 @@ class SpinTerms:
     w2: np.ndarray
 
 
-def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None) -> SpinTerms:
+def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None, combination: int = 1) -> SpinTerms:
     """The per-reel tables, product terms and read-out weights of one spin of ``phase`` (module docstring).
 
     ``shared`` caches the parts that depend on the strips only (as in :func:`analyse_phase`).
+    ``combination``: the value of a combination WILD multiplier (issue 15) this spin is computed for.
 
     Raises
     ------
@@ -683,7 +700,7 @@ def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None) -> SpinTer
     # the drawn WILD multiplier tables of the phase shape the ways factors: part of the cache key
     drawn = tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in model.of_kind(WILD)
                   if s.has_random_multiplier)
-    key = ("structure", phase.strips, d, dm, drawn)
+    key = ("structure", phase.strips, d, dm, drawn, combination)
     if key in shared:   # same strips, scales and multiplier tables: only the fish moments differ
         tables, terms, dedupes = shared[key]
         mean, var = fish_moments_scaled(model, phase.weights, d)
@@ -692,7 +709,7 @@ def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None) -> SpinTer
                   for t in tables]
     else:
         tables = [reel_tables(model, s, phase.weights, d, dm) for s in strips.codes]
-        terms = product_terms(model, tables, d)
+        terms = product_terms(model, tables, d, combination)
         dedupes = [distinct_factors(*term_factors(model, terms, r, t), wild_tags(model, terms, r, t))
                    for r, t in enumerate(tables)]
         shared[key] = (tables, terms, dedupes)
@@ -744,7 +761,44 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
         return analyse_lines_phase(ms, phase)
     refuse_ways_rules(model)
     shared = {} if shared is None else shared
-    st = spin_terms(ms, phase, shared)
+    if model.combination_wilds:   # one value per spin: each value's analysis, mixed by its exact weight
+        parts = [(Fraction(w), _analyse_ways(ms, phase, shared, m))
+                 for m, w in combination_table(model, phase.weights) if w]
+        return mix_analyses(parts)
+    return _analyse_ways(ms, phase, shared)
+
+
+def mix_analyses(parts: list[tuple[Fraction, PhaseAnalysis]]) -> PhaseAnalysis:
+    """The mixture of phase analyses with weights (a value drawn per spin independently of the stops):
+    every mean, moment and split averaged; OAK probabilities and the hit frequency (which the
+    draw does not change) taken from the first."""
+    total = sum(w for w, _ in parts)
+    first = parts[0][1]
+
+    def avg(get):
+        return sum((w * get(a) for w, a in parts), Fraction(0)) / total
+
+    def split(get):
+        if get(first) is None:
+            return None
+        n = max(len(get(a).prob) for _, a in parts)
+        pad = (lambda t: tuple(t) + (Fraction(0),) * (n - len(t)))
+        return CountSplit(*(tuple(sum(w * pad(getattr(get(a), f))[i] for w, a in parts) / total for i in range(n))
+                            for f in ("prob", "win", "win2")))
+
+    return dataclasses.replace(
+        first, mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), ways_mean=avg(lambda a: a.ways_mean),
+        collect_mean=avg(lambda a: a.collect_mean), scatter_mean=avg(lambda a: a.scatter_mean),
+        ways_by_symbol={s: tuple(avg(lambda a, s=s, i=i: a.ways_by_symbol[s][i]) for i in range(len(v)))
+                        for s, v in first.ways_by_symbol.items()},
+        by_scatter=split(lambda a: a.by_scatter), by_key=split(lambda a: a.by_key),
+        by_trigger=split(lambda a: a.by_trigger))
+
+
+def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1) -> PhaseAnalysis:
+    """:func:`analyse_phase` of a ways game for one value of its combination WILD multiplier."""
+    model = ms.model
+    st = spin_terms(ms, phase, shared, combination)
     tables, terms, dedupes, total, d, mult = st.tables, st.terms, st.dedupes, st.total, st.d, st.multiplier
     n_terms, iu, ju, w1, w2 = len(terms), st.iu, st.ju, st.w1, st.w2
 
@@ -786,8 +840,8 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     ways_by_symbol = {s.name: [Fraction(0)] * model.reels for s in model.pay_symbols}
     collect_total = 0
     for i, term in enumerate(terms):
-        if term.kind == "ways":
-            ways_by_symbol[term.symbol][term.oak - 1] = Fraction(term.coef * int(prod_first[i]) * mult, total * d)
+        if term.kind in ("ways", "pure"):
+            ways_by_symbol[term.symbol][term.oak - 1] += Fraction(term.coef * int(prod_first[i]) * mult, total * d)
         elif term.kind == "collect":
             collect_total += int(prod_first[i])
     ways_by_symbol = {k: tuple(v) for k, v in ways_by_symbol.items()}
@@ -817,17 +871,18 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
 def refuse_ways_rules(model: GameModel) -> None:
     """Rules of issue 15 the ways factorisation does not compute: refused, one rule named.
 
-    ``trigger_reels``, several scatters and ``counts_as_scatter`` are computed
-    (the split is joint in those counts); a combination WILD multiplier in a
-    ways game is not.
+    ``trigger_reels``, several scatters, ``counts_as_scatter`` and a
+    combination WILD multiplier are computed; a combination multiplier
+    together with drawn (``wild``/``reel``) WILD multipliers is not.
 
     Raises
     ------
     ValueError
-        ``unsupported rule: a combination WILD multiplier in a ways game``.
+        ``unsupported rule: a combination WILD multiplier with drawn WILD multipliers in a ways game``.
     """
-    if model.combination_wilds:
-        raise ValueError("unsupported rule: a combination WILD multiplier in a ways game")
+    if model.combination_wilds and any(s.has_random_multiplier for s in model.symbols):
+        raise ValueError("unsupported rule: a combination WILD multiplier with drawn WILD multipliers "
+                         "in a ways game")
 
 
 def oak_probabilities(model: GameModel, tables: list[ReelTables]) -> dict[str, tuple[Fraction, ...]]:

@@ -387,3 +387,28 @@ def test_diff_names_the_issue_15_rule_changes():
     changes = model_changes(make_set(a, strips), make_set(b, strips))
     assert changes == ["W pays 3 OAK 12 -> 15", "W multiplier x2 per combination -> x3 per combination",
                        "W counts as scatter no -> yes", "payline 2 2,2,2 -> 2,3,2", "trigger reels none -> 1, 3"]
+
+
+@given(ways_games_with_catalogue_rules(), st.sampled_from(('{ values = [2], mode = "combination" }',
+                                                           '{ values = [2, 5], weights.base = [2, 1], '
+                                                           'weights.level1 = [1, 3], mode = "combination" }')))
+def test_ways_game_combination_multiplier_equals_brute_force(ms, comb):
+    """A way through the combination WILD is multiplied once by the value drawn for the spin."""
+    import tomllib
+    from strips.loader import _wild_multiplier, _Toml
+    text = f"[W]\nmultiplier = {comb}\n"
+    mult = _wild_multiplier(_Toml(text, "x"), tomllib.loads(text)["W"], ("W",))
+    model = dataclasses.replace(ms.model, symbols=tuple(dataclasses.replace(s, multiplier=mult) if s.name == "W"
+                                                         else s for s in ms.model.symbols))
+    ms = make_set(model, ms.strips["base"].reels, ms.strips["bonus"].reels)
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        an = analyse_phase(ms, phase)
+        bf = brute_force_lines(ms, phase)
+        n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
+        for field, got in (("prob", an.by_scatter.prob), ("win", an.by_scatter.win), ("win2", an.by_scatter.win2)):
+            want = [Fraction(0)] * n
+            for (c, _), v in getattr(bf, field).items():
+                want[c] += v
+            assert padded(got, n) == tuple(want), field
+        assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
+        assert an.ways_mean == sum(sum(v) for v in an.ways_by_symbol.values()) == an.mean - an.scatter_mean
