@@ -119,21 +119,22 @@ def padded(t, n):
     return tuple(t) + (Fraction(0),) * (n - len(t))
 
 
+def assert_splits_equal(model, an, bf):
+    """The split by trigger count (and, with trigger reels, by the count that awards free spins) equals
+    the brute force's, exactly."""
+    n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
+    for split, by_trigger in ((an.by_scatter, False), (an.trigger_split, bool(model.trigger_reels))):
+        for field in ("prob", "win", "win2"):
+            want = [Fraction(0)] * n
+            for (c, shown), v in getattr(bf, field).items():
+                want[c if shown or not by_trigger else 0] += v
+            assert padded(getattr(split, field), n) == tuple(want), field
+
+
 def assert_lines_phase_equal(ms, phase):
     an = analyse_phase(ms, phase)
     bf = brute_force_lines(ms, phase)
-    n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
-    for field, got in (("prob", an.by_scatter.prob), ("win", an.by_scatter.win), ("win2", an.by_scatter.win2)):
-        want = [Fraction(0)] * n
-        for (c, _), v in getattr(bf, field).items():
-            want[c] += v
-        assert padded(got, n) == tuple(want), field
-    if ms.model.trigger_reels:
-        for field, got in (("prob", an.by_trigger.prob), ("win", an.by_trigger.win), ("win2", an.by_trigger.win2)):
-            want = [Fraction(0)] * n
-            for (c, shown), v in getattr(bf, field).items():
-                want[c if shown else 0] += v
-            assert padded(got, n) == tuple(want), "trigger " + field
+    assert_splits_equal(ms.model, an, bf)
     assert an.mean == sum(bf.win.values()) and an.second == sum(bf.win2.values())
     assert an.variance == sum(bf.win2.values()) - sum(bf.win.values()) ** 2
     assert an.scatter_mean == bf.scatter_mean
@@ -360,18 +361,7 @@ def test_ways_game_trigger_reels_and_several_scatters_equal_brute_force(ms):
     for phase in (model.base_phase, model.level_phase(model.levels[0])):
         an = analyse_phase(ms, phase)
         bf = brute_force_lines(ms, phase)
-        n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
-        for field, got in (("prob", an.by_scatter.prob), ("win", an.by_scatter.win), ("win2", an.by_scatter.win2)):
-            want = [Fraction(0)] * n
-            for (c, _), v in getattr(bf, field).items():
-                want[c] += v
-            assert padded(got, n) == tuple(want), field
-        split = an.trigger_split
-        for field, got in (("prob", split.prob), ("win", split.win), ("win2", split.win2)):
-            want = [Fraction(0)] * n
-            for (c, shown), v in getattr(bf, field).items():
-                want[c if shown or not model.trigger_reels else 0] += v
-            assert padded(got, n) == tuple(want), "trigger " + field
+        assert_splits_equal(model, an, bf)
         assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
 
 
@@ -404,11 +394,6 @@ def test_ways_game_combination_multiplier_equals_brute_force(ms, comb):
     for phase in (model.base_phase, model.level_phase(model.levels[0])):
         an = analyse_phase(ms, phase)
         bf = brute_force_lines(ms, phase)
-        n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
-        for field, got in (("prob", an.by_scatter.prob), ("win", an.by_scatter.win), ("win2", an.by_scatter.win2)):
-            want = [Fraction(0)] * n
-            for (c, _), v in getattr(bf, field).items():
-                want[c] += v
-            assert padded(got, n) == tuple(want), field
+        assert_splits_equal(model, an, bf)
         assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
         assert an.ways_mean == sum(sum(v) for v in an.ways_by_symbol.values()) == an.mean - an.scatter_mean
