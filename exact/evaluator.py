@@ -285,6 +285,32 @@ def line_pays(model: GameModel, window: Window, combination: int = 1) -> tuple[L
     Returns
     -------
     tuple of LineWin, credits before the level multiplier.
+
+    Examples
+    --------
+    >>> from strips.loader import parse_game
+    >>> m = parse_game(b'''[game]
+    ... reels = 3
+    ... rows = 1
+    ... bet = 1
+    ... evaluation = "lines"
+    ... [lines]
+    ... paylines = [[1, 1, 1]]
+    ... [strips]
+    ... base = "base.csv"
+    ... [symbols.A]
+    ... class = "pay"
+    ... pays = [0, 2, 10]
+    ... [symbols.W]
+    ... class = "wild"
+    ... reels = { base = [1, 2, 3] }
+    ... pays = [0, 5, 50]
+    ... multiplier = { values = [2], mode = "combination" }
+    ... ''', "game.toml")
+    >>> line_pays(m, [["W"], ["A"], ["A"]], combination=2)   # A x3 through a WILD: 10 x 2
+    (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
+    >>> line_pays(m, [["W"], ["W"], ["A"]], combination=2)   # the WILD-only 5 loses to 10 x 2
+    (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
     """
     comb = {s.name for s in model.combination_wilds}
     wins = []

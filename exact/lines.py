@@ -696,7 +696,33 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
 
     Examples
     --------
-    See ``tests/test_lines.py`` (brute force through :func:`exact.evaluator.evaluate`).
+    >>> import numpy as np
+    >>> from strips.loader import parse_game
+    >>> from strips.model import MathSet, ReelStrips
+    >>> m = parse_game(b'''[game]
+    ... reels = 3
+    ... rows = 1
+    ... bet = 1
+    ... evaluation = "lines"
+    ... [lines]
+    ... paylines = [[1, 1, 1]]
+    ... [strips]
+    ... base = "base.csv"
+    ... [symbols.A]
+    ... class = "pay"
+    ... pays = [0, 0, 9]
+    ... [symbols.B]
+    ... class = "pay"
+    ... pays = [0, 0, 1]
+    ... ''', "game.toml")
+    >>> reels = (("A", "B"),) * 3
+    >>> ms = MathSet("doc", m, {"base": ReelStrips("base", reels, tuple(np.array([0, 1]) for _ in reels))})
+    >>> an = analyse_lines_phase(ms, m.base_phase)   # AAA pays 9, BBB pays 1, each 1 in 8
+    >>> an.mean, an.hit_frequency
+    (Fraction(5, 4), Fraction(1, 4))
+
+    ``tests/test_lines.py`` checks every figure against the brute force
+    through :func:`exact.evaluator.evaluate`.
     """
     model = ms.model
     strips = ms.phase_strips(phase)
