@@ -35,7 +35,6 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import prod
-from typing import Mapping
 
 import numpy as np
 
@@ -203,7 +202,7 @@ class _Reels:
         return out
 
 
-def _starts_feature(model: GameModel, k: tuple) -> bool:
+def starts_feature(model: GameModel, k: tuple) -> bool:
     """Whether counts (n trigger scatters, wheel symbol counts ...) start the free spins or a wheel."""
     return model.initial_spins(k[0]) > 0 or any(w.table_for(b) is not None for w, b in zip(model.wheels, k[1:]))
 
@@ -237,7 +236,7 @@ def pre_feature_split(ms: MathSet) -> tuple[PreSplit, Fraction, Fraction]:
     pre: dict = {}
     width = 1 + len(model.wheels)
     for k, vals in full.items():
-        if respin is None or k[-1] != respin.count or _starts_feature(model, k[:width]):
+        if respin is None or k[-1] != respin.count or starts_feature(model, k[:width]):
             _add(pre, k[:width], vals)
     if respin is None:
         return pre, ZERO, ZERO
@@ -277,7 +276,7 @@ def pre_feature_split(ms: MathSet) -> tuple[PreSplit, Fraction, Fraction]:
                 weight = Fraction(prod(g[1] for g in choice) * n_none, prod(lengths))
                 po = b1 = b2 = ZERO
                 for k, (p, w1, w2) in orig.items():
-                    if not _starts_feature(model, k[:width]):
+                    if not starts_feature(model, k[:width]):
                         po, b1, b2 = po + p, b1 + w1, b2 + w2
                 if not po:
                     continue

@@ -32,17 +32,15 @@ rule's name.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from math import prod
 from typing import Mapping
 
 import numpy as np
 from sympy import prevprime
 
 from exact.engine import window_codes
-from strips.model import FISH, FREE_SPINS, KEY, PAY, WILD, Gamble, MathSet, Phase
+from strips.model import FISH, FREE_SPINS, KEY, WILD, Gamble, MathSet, Phase
 
 _PRIME_BITS = 24
 
@@ -284,7 +282,6 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
         fs_total = ft
         for (_, win), w in joint.items():
             fs[win] = fs.get(win, 0) + w
-    top_spins = max(spins_needed, default=0)
     # each wheel's draw over one denominator: (prize weight total) x fs_total^(its most award spins)
     wheel_den, wheel_spins = {}, {}
     for wh in model.wheels:

@@ -72,9 +72,9 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
+from exact.bonus import analyse_mode
 from exact.engine import GameAnalysis, analyse, hit_frequency, reel_tables
 from exact.sensitivity import EditSensitivity, StripEdit, sensitivity
-from markov.round import round_result
 from strips.model import PAY, GameModel, MathSet, ReelStrips
 
 #: Default tolerance of the variant's RTP: +/- 0.01 percentage point.
@@ -876,6 +876,5 @@ def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None,
 
 
 def exact_rtp(ms: MathSet) -> Fraction:
-    """The exact RTP of a math set (engine + free-spin chain), a fraction of 1."""
-    an = analyse(ms)
-    return round_result(ms.model, an.base, an.levels).rtp
+    """The exact RTP of a math set (engine + free-spin chain + its prize wheels, issue 16), a fraction of 1."""
+    return analyse_mode(ms).rtp

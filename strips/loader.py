@@ -38,7 +38,6 @@ from strips.model import (
     COMBINATION,
     EVALUATIONS,
     AWARD_KINDS,
-    CREDITS,
     DEFAULT_MODE,
     FREE_SPINS,
     JACKPOT,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from exact.cli.args import UsageError, add_set_argument, int_list
+from exact.bonus import starts_feature
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
 from strips.loader import load_math_set
 
@@ -159,15 +160,16 @@ def bonus_starts(model, phase, window, res) -> dict:
     out: dict = {}
     if phase.name != "base":
         return out
+    shown = [sum(x == w.symbol for col in window for x in col) for w in model.wheels]
     if model.wheels:
         out["wheels"] = {}
-        for w in model.wheels:
-            table = w.table_for(sum(x == w.symbol for col in window for x in col))
+        for w, b in zip(model.wheels, shown):
+            table = w.table_for(b)
             out["wheels"][w.name] = table.name if table else None
     rs = model.respin
     if rs is not None:
+        feature = starts_feature(model, (res.trigger_count, *shown))
         shown = sum(x == rs.symbol for col in window for x in col)
-        feature = model.initial_spins(res.trigger_count) > 0 or any(out.get("wheels", {}).values())
         out["respin_holds"] = ([r + 1 for r, col in enumerate(window) if rs.symbol in col]
                                if shown == rs.count and not feature else [])
     return out
