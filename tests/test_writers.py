@@ -312,3 +312,45 @@ def test_tune_fault_mid_write_leaves_nothing(tune_sets, capsys, monkeypatch, fau
     assert calls
     assert snapshot(real, link) == before
     assert list((tmp / "out").iterdir()) == []
+
+
+# --------------------------------------------------------------------------
+# rtp distribution --plot: a PNG written by a callable through write_output
+# --------------------------------------------------------------------------
+def test_distribution_plot_refusals(tune_sets, capsys):
+    tmp, real, link = tune_sets
+    before = snapshot(real, link, tmp / "out")
+    base = ["distribution", "--set", str(link), "--plot"]
+    assert main(base + [str(real / "base.csv")]) == 2 and "input file" in one_line(capsys)
+    assert main(base + [str(real / "plot.png")]) == 2 and "refusing to write into" in one_line(capsys)
+    os.link(real / "base.csv", tmp / "out" / "hard.png")
+    assert main(base + [str(tmp / "out" / "hard.png")]) == 2 and "hard link" in one_line(capsys)
+    (tmp / "out" / "hard.png").unlink()
+    (tmp / "out" / "dangling.png").symlink_to(real / "new.png")
+    assert main(base + [str(tmp / "out" / "dangling.png")]) == 2 and "into the math set" in one_line(capsys)
+    (tmp / "out" / "dangling.png").unlink()
+    (tmp / "other.png").write_bytes(b"OLD")
+    (tmp / "out" / "linked.png").symlink_to(tmp / "other.png")
+    assert main(base + [str(tmp / "out" / "linked.png")]) == 2 and "symbolic link" in one_line(capsys)
+    (tmp / "out" / "linked.png").unlink()
+    assert snapshot(real, link, tmp / "out") == before and (tmp / "other.png").read_bytes() == b"OLD"
+
+
+@pytest.mark.parametrize("fault", ["disk full", "SIGINT"])
+def test_distribution_plot_fault_keeps_the_old_plot(tune_sets, capsys, monkeypatch, fault):
+    tmp, real, link = tune_sets
+    target = tmp / "out" / "plot.png"
+    target.write_bytes(b"OLD PLOT")
+    before = snapshot(real, link, tmp / "out")
+
+    def failing(fd):
+        if fault == "disk full":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", failing)
+    code = main(["distribution", "--set", str(link), "--plot", str(target)])
+    monkeypatch.undo()
+    assert code == (2 if fault == "disk full" else 130), capsys.readouterr()
+    assert snapshot(real, link, tmp / "out") == before
+    no_temp(tmp / "out")
