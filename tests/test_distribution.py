@@ -247,3 +247,38 @@ def test_round_distribution_equals_brute_force(ms):
     mean, mb = fl.round.win_between(0, None)
     assert abs(mean - float(rr.mean)) <= mb + 1e-15 * float(rr.mean)
     assert abs(sum(x.rtp for x in fl.win_ranges()) - float(rr.rtp)) <= sum(x.rtp_bound for x in fl.win_ranges()) + 1e-15
+
+
+# --------------------------------------------------------------------------
+# the enumeration histogram (proofs.histogram) against the dynamic programme
+# --------------------------------------------------------------------------
+from proofs.histogram import distribution as histogram_distribution, enumerate_histogram
+
+
+def reduced(ms, stops):
+    """The set with every reel strip cut to its first ``stops`` positions (CI-sized enumeration)."""
+    from strips.model import ReelStrips
+    strips = {k: ReelStrips(v.name, tuple(r[:stops] for r in v.reels), tuple(c[:stops] for c in v.codes))
+              for k, v in ms.strips.items()}
+    return dataclasses.replace(ms, strips=strips)
+
+
+def test_histogram_of_reduced_bundled_strips_equals_the_dp():
+    """Every combination of the bundled strips cut to 12 stops (248,832 per phase): base game (scatter
+    count) and level 4 (KEY count), distribution from the integer histogram == the DP, exactly."""
+    from strips.loader import load_math_set
+    ms = reduced(load_math_set(), 12)
+    for phase, count in ((ms.model.base_phase, SCATTER_COUNT), (ms.model.level_phase(ms.model.levels[3]), KEY_COUNT)):
+        hist = enumerate_histogram(ms, phase)
+        assert hist.complete and hist.combinations == 12 ** 5
+        assert sum(hist.counts.values()) == hist.combinations
+        assert histogram_distribution(hist, ms, count) == spin_distribution(ms, phase, count).joint()
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_sets(multipliers=False))
+def test_histogram_equals_the_dp_on_random_sets(ms):
+    for phase in (ms.model.base_phase, ms.model.level_phase(ms.model.levels[-1])):
+        hist = enumerate_histogram(ms, phase)
+        assert histogram_distribution(hist, ms, "scatter") == spin_distribution(ms, phase, SCATTER_COUNT).joint()
+        assert histogram_distribution(hist, ms, "key") == spin_distribution(ms, phase, KEY_COUNT).joint()
