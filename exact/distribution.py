@@ -537,6 +537,8 @@ def _fold(r, R, paid, K, N, F, alive_tab, aid, pays, sp, key_final, fish_final, 
 TRUNCATE_BELOW = 1e-15
 #: Largest round-win grid (wins / grid step) convolved exactly with Fractions by default.
 EXACT_GRID = 3000
+#: Largest round-win grid convolved exactly when asked for (``exact=True``); beyond, a one-line refusal.
+EXACT_LIMIT = 20000
 _U = 2.0 ** -53            # unit roundoff of float64
 _ETA = 10 * _U             # error of one FFT pass (Higham 2002, Thm 24.2: mu + gamma_4 (sqrt 2 + mu), mu <= u)
 _MAX_LAYERS = 100_000
@@ -975,6 +977,20 @@ class GridDistribution:
         a, b = self._span(lo, hi)
         if b == a:
             return 0.0, 0.0
+        best = self._direct(a, b)
+        n = len(self.passes[0].p)
+        if a > 0 or b < n:
+            # the complement: the total mass is 1 - truncated, so P(range) = 1 - truncated - P(outside)
+            va, ba = self._direct(0, a) if a > 0 else (0.0, 0.0)
+            vb, bb = self._direct(b, n) if b < n else (0.0, 0.0)
+            v = (1.0 - self.truncated) - va - vb
+            bd = ba + bb + 4 * _U + self.truncated * 1e-12
+            if bd < best[1]:
+                best = (v, bd)
+        return best
+
+    def _direct(self, a: int, b: int) -> tuple[float, float]:
+        """The sum of grid points a..b-1 and its bound, from the pass that bounds it best."""
         best = None
         for ps in self.passes:
             v = math.fsum(ps.p[a:b])
@@ -1158,34 +1174,36 @@ def fast_length(n: int) -> int:
     return best
 
 
-def tail_target(plain: GridPass, targets: Sequence[int]) -> int:
-    """The largest grid point of ``targets`` whose tail the plain pass puts at 1e-12 or more (0: none).
-
-    A tail below that is at the plain pass's noise: nothing there for a tilted pass to resolve.
-    """
-    best = 0
-    for t in sorted(targets):
-        if t < len(plain.p) and math.fsum(plain.p[t:]) >= 1e-12:
-            best = t
-    return best
+def _weight_norm(theta: float, a: int, b: int) -> float:
+    """|| e^(-theta i) ||_2 over grid points a <= i < b."""
+    if theta == 0:
+        return math.sqrt(b - a)
+    return math.exp(-theta * a) * math.sqrt(-math.expm1(-2 * theta * (b - a)) / -math.expm1(-2 * theta))
 
 
-def tail_tilt(predict, target: int, size: int) -> float:
-    """The tilt theta (per grid point) that proves the tail from grid point ``target`` on best.
+def tail_tilt(predict, targets, size: int) -> float:
+    """The tilt theta (per grid point) whose pass proves the tail figures best.
 
-    ``predict(theta)`` is the bound the tilted pass would prove (:class:`BoundAlgebra`); the
-    tail's bound is that times the 2-norm of e^(-theta i) over i >= target, about
-    e^(-theta target) / sqrt(1 - e^(-2 theta)).  Candidates are geometric in theta with
+    ``predict(theta)`` is the bound the tilted pass would prove (:class:`BoundAlgebra`); a sum
+    over grid points [a, b) then has the bound predict(theta) x || e^(-theta i) ||_2 there.
+    ``targets`` are (a, b, estimated probability) of the figures to prove (tails and win
+    ranges); theta minimises the worst ratio of a figure's bound to its goal, max(1e-13,
+    1e-7 x its probability) (6 digits, or 1e-13 absolute).  Candidates are geometric with
     theta x size <= 600 (nothing overflows); 0 when no tilt beats the plain pass.
     """
-    if target <= 0 or target >= size:
+    targets = [(a, b, p) for a, b, p in targets if 0 < a < b <= size]
+    if not targets:
         return 0.0
-    best, best_theta = math.log(predict(0.0)) + 0.5 * math.log(size - target), 0.0
-    for theta in np.geomspace(1e-6, 600.0 / size, 40):
-        b = predict(float(theta))
-        if not math.isfinite(b) or b <= 0:
+
+    def worst(theta, bound):
+        return max(math.log(bound * _weight_norm(theta, a, b) / max(1e-13, 1e-7 * p)) for a, b, p in targets)
+
+    best, best_theta = worst(0.0, predict(0.0)), 0.0
+    for theta in np.geomspace(1e-7, 600.0 / size, 40):
+        bd = predict(float(theta))
+        if not math.isfinite(bd) or bd <= 0:
             continue
-        val = math.log(b) - theta * target - 0.5 * math.log(-math.expm1(-2 * theta))
+        val = worst(float(theta), bd)
         if val < best:
             best, best_theta = val, float(theta)
     return best_theta
@@ -1210,7 +1228,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         True: every distribution with Fractions (small games only: the work grows with the
         number of distinct round wins); False: the feature and the round as float FFTs with a
         proven bound; None (default): exact when the round-win grid has at most
-        :data:`EXACT_GRID` points and the free spins end for sure.
+        :data:`EXACT_GRID` points and the free spins end for sure.  ``True`` with more than
+        :data:`EXACT_LIMIT` grid points raises ValueError (it would not finish).
     tail_at : int or None
         Bets at which a second, tilted FFT pass is aimed (default the largest P(win >= k x bet)
         reported); None: no tilted pass (the tail then has only the plain pass's digits).
@@ -1319,6 +1338,9 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     size = max(grid_top, base.max_win, *(d.max_win for d in levels)) // g + 1
     if exact is None:
         exact = finite and size <= EXACT_GRID
+    elif exact and size > EXACT_LIMIT:
+        raise ValueError(f"the round win takes up to {size} values on its grid: too many for exact Fractions "
+                         f"(at most {EXACT_LIMIT}); the float computation has a proven bound")
     def evaluate(alg):
         ks = kernels(alg)
         feats = {n0: run_feature(alg, chain, start_of[n0], ks, max_spins=max_spins[n0]) for n0 in starts}
@@ -1341,14 +1363,17 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         rnd, fvals = evaluate(alg)
         plain = alg.probabilities(rnd)
         passes = [plain]
-        target = tail_target(plain, [_ceil(Fraction(k * model.bet, g)) for k in TAIL_BETS if tail_at and k <= tail_at])
+        cuts = sorted({_ceil(Fraction(k * model.bet, g)) for k in (*TAIL_BETS, *DEFAULT_EDGES[1:])
+                       if tail_at and 0 < k <= tail_at})
+        targets = [(a, size, math.fsum(plain.p[a:size])) for a in cuts] + \
+            [(a, b, math.fsum(plain.p[a:b])) for a, b in zip(cuts, cuts[1:])]
 
         def predict(theta):
             ba = BoundAlgebra(n_fft, g, theta)
             with np.errstate(over="ignore", invalid="ignore"):
                 return ba.final_bound(evaluate(ba)[0])
 
-        theta = tail_tilt(predict, target, size)
+        theta = tail_tilt(predict, targets, size)
         if theta:
             talg = SpectralAlgebra(n_fft, g, theta)
             passes.append(talg.probabilities(evaluate(talg)[0]))

@@ -119,6 +119,22 @@ def enumerate_histogram(ms: MathSet, phase: Phase | None = None,
     ValueError
         From :func:`proofs.enumerate.window_tables`: WILD multipliers, a FISH symbol without
         the phase's weight table.
+
+    Examples
+    --------
+    The bundled set with every strip cut to 6 stops (6^5 combinations):
+
+    >>> import dataclasses
+    >>> from strips.model import ReelStrips
+    >>> ms = load_math_set("rules_page")
+    >>> small = dataclasses.replace(ms, strips={k: ReelStrips(v.name, tuple(r[:6] for r in v.reels),
+    ...                                                       tuple(c[:6] for c in v.codes))
+    ...                                         for k, v in ms.strips.items()})
+    >>> h = enumerate_histogram(small)
+    >>> h.combinations, sum(h.counts.values()), h.complete
+    (7776, 7776, True)
+    >>> distribution(h, small) == spin_distribution(small, small.model.base_phase).joint()
+    True
     """
     t0 = time.perf_counter()
     model = ms.model
@@ -198,24 +214,30 @@ def _product(ranges):
             yield (s,) + tail
 
 
-def distribution(hist: Histogram, ms: MathSet, count: str = "scatter") -> dict[tuple[int, int], Fraction]:
+def distribution(hist: Histogram, ms: MathSet, count: str = "scatter",
+                 phase: Phase | None = None) -> dict[tuple[int, int], Fraction]:
     """{(count, win credits): P} of one spin, exactly, from the histogram (``count`` "scatter" or "key").
 
     Each bin's combinations times the distribution of its FISH sum (independent draws per FISH
     symbol, the phase's weight table, section 7); win = multiplier x (ways + KEY x FISH sum +
-    scatter pay).  Requires a complete histogram.
+    scatter pay).  ``phase`` (default the histogram's) may be any phase on the same strips: the
+    free-spin levels share one histogram and differ in FISH weights and multiplier only.
+    Requires a complete histogram.
 
     Raises
     ------
     ValueError
-        An incomplete histogram or an unknown ``count``.
+        An incomplete histogram, an unknown ``count``, or a phase on other strips.
     """
+    phase = phase or hist.phase
+    if phase.strips != hist.phase.strips:
+        raise ValueError(f"phase {phase.name} spins the {phase.strips} strips, the histogram the {hist.phase.strips}")
     if not hist.complete:
         raise ValueError("the histogram does not hold every stop combination")
     if count not in ("scatter", "key"):
         raise ValueError(f"unknown count {count!r}")
     model = ms.model
-    tables = fish_weight_table(ms, hist.phase)
+    tables = fish_weight_table(ms, phase)
     cache: dict[tuple, dict[int, Fraction]] = {}
 
     def fish_sum(counts):
@@ -234,7 +256,7 @@ def distribution(hist: Histogram, ms: MathSet, count: str = "scatter") -> dict[t
             cache[counts] = dist
         return cache[counts]
 
-    m = hist.phase.multiplier
+    m = phase.multiplier
     out: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
     for (ways, keys, scatters, fish), n in hist.counts.items():
         p = Fraction(n, hist.combinations)
@@ -246,16 +268,30 @@ def distribution(hist: Histogram, ms: MathSet, count: str = "scatter") -> dict[t
 
 
 def main(argv=None) -> int:
-    """``python -m proofs.histogram [SET]``: the full enumeration of the base game against the DP."""
+    """``python -m proofs.histogram [SET] [--levels]``: the full enumeration of the base game (and with
+    ``--levels`` of the free-spin strips, every level) against the DP; exit 1 on a difference."""
     args = sys.argv[1:] if argv is None else argv
-    ms = load_math_set(args[0] if args else None)
-    hist = enumerate_histogram(ms)
-    dist = distribution(hist, ms)
-    dp = spin_distribution(ms, ms.model.base_phase).joint()
-    same = dist == dp
-    print(f"{hist.combinations} combinations in {hist.seconds:.0f} s, {len(hist.counts)} bins, "
-          f"{len(dist)} (scatter count, win) entries; equal to the DP: {same}")
-    return 0 if same else 1
+    names = [a for a in args if not a.startswith("--")]
+    ms = load_math_set(names[0] if names else None)
+    model = ms.model
+    checks = [(model.base_phase, "scatter", None)]
+    if "--levels" in args and model.levels:
+        first = model.level_phase(model.levels[0])
+        count = "scatter" if model.retrigger else "key"
+        checks += [(first, count, model.level_phase(lv)) for lv in model.levels]
+    hists: dict = {}
+    ok = True
+    for phase, count, derived in checks:
+        if phase.strips not in hists or hists[phase.strips].phase.name != phase.name:
+            hists[phase.strips] = enumerate_histogram(ms, phase)
+        hist = hists[phase.strips]
+        target = derived or phase
+        dist = distribution(hist, ms, count, target)
+        same = dist == spin_distribution(ms, target, count).joint()
+        ok &= same
+        print(f"{target.name}: {hist.combinations} combinations in {hist.seconds:.0f} s, {len(hist.counts)} bins, "
+              f"{len(dist)} ({count} count, win) entries; equal to the DP: {same}")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -111,12 +111,6 @@ def test_limb_arithmetic_is_exact(a, b):
     assert list(sums) == [sum(a[bounds[i]:bounds[i + 1]]) for i in range(len(starts))]
 
 
-def test_doctests():
-    import doctest
-    import exact.distribution
-    assert doctest.testmod(exact.distribution).failed == 0
-
-
 # --------------------------------------------------------------------------
 # the round: brute force through the evaluator and the free-spin rules literally
 # --------------------------------------------------------------------------

@@ -109,6 +109,7 @@ def test_bundled_set_text_and_ranges(capsys):
     (["--plot", str(bundled_path("rules_page") / "plot.png")], "refusing"),
     (["--plot", "/nonexistent-dir/p.png"], "does not exist"),
     (["--plot", "p.txt"], ".png"),
+    (["--exact"], "too many for exact Fractions"),
 ])
 def test_bad_requests_exit_2_in_one_line(args, message, capsys):
     assert main(["distribution", *args]) == 2
