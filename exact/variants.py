@@ -854,7 +854,7 @@ def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None,
         moved = [(r, p) for r, p in feat if r >= len(b.strips[k].reels) or p >= len(b.strips[k].reels[r])
                  or b.strips[k].reels[r][p] != a.strips[k].reels[r][p]]
         out.append(Check(f"{k} feature-symbol positions ({len(feat)})", len(feat), len(feat) - len(moved), not moved))
-    out.append(Check("trigger probabilities", ga.base.by_scatter.prob, gb.base.by_scatter.prob,
+    out.append(Check("scatter-count probabilities n = 0, 1, ... (the trigger odds)", ga.base.by_scatter.prob, gb.base.by_scatter.prob,
                      ga.base.by_scatter.prob == gb.base.by_scatter.prob))
     out.append(Check("base KEY-count distribution", ga.base.by_key.prob, gb.base.by_key.prob,
                      ga.base.by_key.prob == gb.base.by_key.prob))

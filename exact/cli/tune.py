@@ -84,6 +84,13 @@ def _subdir(value: Fraction) -> str:
     return f"rtp_{text}"
 
 
+def _shown(k) -> str:
+    """The kept value of a probability table, rounded for display (the check itself is exact)."""
+    if k.ok and isinstance(k.after, tuple) and k.after and all(isinstance(x, Fraction) for x in k.after):
+        return ": " + " / ".join(f"{float(x):.8f}" for x in k.after) + " (exactly equal)"
+    return ""
+
+
 def _other_files(spec, ms) -> dict[str, bytes]:
     """Files of the input set directory besides the game file and strip CSVs (published facts, notes)."""
     _, directory = resolve(spec)
@@ -149,7 +156,7 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
     """Write (if met), recheck from the files, print the diff and the verdict; the JSON record."""
     n = len(v.edits)
     bound = ("proven minimal" if v.minimal else
-             f"heuristic bound (proven lower bound {v.lower_bound})")
+             f"a heuristic bound; proven lower bound {v.lower_bound}")
     weights = sum(1 for _, _, old, new in v.weights for x, y in zip(old, new) if x != y)
     target_text = f"{percent(v.target, 2)} +/- {float(v.tolerance * 100):g} pp"
     rec = {"target": fraction_text(v.target), "target_float": float(v.target),
@@ -160,8 +167,12 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
            "weight_tables": [{"symbol": s, "table": t, "before": list(a), "after": list(b)} for s, t, a, b in v.weights],
            "out": None, "kept": {}, "published_broken": [], "exit": 0}
     if not v.met:
+        how = (f"{n} strip edits + {weights} FISH weights" if weights else
+               f"{n} strip edits (pay symbols swapped for pay symbols only"
+               + ("" if "fish-weights" in getattr(args, "allow", []) else "; --allow fish-weights may get further")
+               + ")")
         line = (f"{text}: NOT MET: target {target_text}; closest exact RTP reached {percent(v.rtp, 6)} "
-                f"with {n} strip edits (pay symbols swapped for pay symbols only); no set written")
+                f"with {how}; no set written")
         rec["exit"] = 1
         if not args.json:
             print(line)
@@ -195,7 +206,7 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
         print(diff_text(d, 6, every=False), end="")
         print("KEPT (checked exactly on the written set)")
         for k in kept:
-            print(f"  {'ok    ' if k.ok else 'BROKEN'}  {k.name}")
+            print(f"  {'ok    ' if k.ok else 'BROKEN'}  {k.name}{_shown(k)}")
         print(line)
         print()
     return rec
