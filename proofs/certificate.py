@@ -32,12 +32,12 @@ from fractions import Fraction
 import sympy
 
 from exact.evaluator import evaluate
-from exact.formatting import ROUNDING, decimal_text, short_fraction_text
+from exact.formatting import ROUNDING, decimal_text, fraction_text as full_fraction_text
 from exact.par import par_sheet
 from proofs.facts import check_facts
 from strips.model import KEY, SCATTER, MathSet, Phase
 from proofs.enumerate import set_hash, window_tables
-from strips.published import EXAMPLES
+from strips.published import EXAMPLES, applies_to
 
 #: What the page prints for examples 1-9 (sections 6, 8, 10, 11): the phase,
 #: the FISH values shown (reel-major, top to bottom; None = no FISH printed)
@@ -59,9 +59,13 @@ EXAMPLE_FIGURES: dict[int, tuple[str, tuple[int, ...] | None, dict[str, int]]] =
 decimal = decimal_text
 
 
-def fraction_text(x: Fraction, limit: int = 60) -> str:
-    """``p/q``, or the digit counts when the fraction is longer than ``limit`` characters."""
-    return short_fraction_text(x, limit)
+def fraction_text(x: Fraction) -> str:
+    """``p/q`` in full, every digit (an integer as ``n``): a lab checks the number, not its length.
+
+    >>> fraction_text(Fraction(6142812426, 7207699345))
+    '6142812426/7207699345'
+    """
+    return full_fraction_text(x)
 
 
 # --------------------------------------------------------------------------
@@ -168,10 +172,16 @@ class ExampleCheck:
 
 
 def example_checks(ms: MathSet) -> list[ExampleCheck]:
-    """Examples 1-9: the rules-page evaluator at the printed stops with the printed FISH values."""
+    """Examples 1-9: the rules-page evaluator at the printed stops with the printed FISH values.
+
+    Only for a math set of the rules-page game (:func:`strips.published.applies_to`);
+    [] for any other game (the page's examples say nothing about it).
+    """
     model = ms.model
     phases = {p.name: p for p in model.phases}
     out = []
+    if not applies_to(ms):
+        return out
     for ex in EXAMPLES:
         phase_name, fish, printed = EXAMPLE_FIGURES[ex.number]
         phase = phases[phase_name]
@@ -265,7 +275,8 @@ def build(ms: MathSet, analysis=None) -> Certificate:
         if model.levels:
             formulas.append(count_formula(ms, model.level_phase(model.levels[0]), KEY))
     return Certificate(name=ms.name, fingerprint=sheet.fingerprint, hash=set_hash(ms, model.base_phase),
-                       analysis=sheet.analysis, round=sheet.round, facts=check_facts(ms, sheet.analysis),
+                       analysis=sheet.analysis, round=sheet.round,
+                       facts=check_facts(ms, sheet.analysis) if applies_to(ms) else [],
                        examples=example_checks(ms), formulas=formulas,
                        labels={k: v or k for k, v in labels.items()})
 
@@ -305,6 +316,9 @@ def render(cert: Certificate) -> str:
     for r in cert.facts:
         exact = fraction_text(r.exact) if isinstance(r.exact, Fraction) else ""
         out.append(_row(r.status, r.fact, r.source, r.published, r.shown, exact))
+    if not cert.facts:
+        out += ["", "None: this tool holds published facts of the rules-page game only, and this set is "
+                "not a math set of that game."]
     out += ["", "## 4. Worked examples 1-9 at their stops", "",
             "The rules-page evaluator applied to the window at the printed stops with the printed "
             "FISH values; ways pays and collect in credits before the level multiplier, "
@@ -318,6 +332,8 @@ def render(cert: Certificate) -> str:
                             "-" if got is None else got, "PASS" if printed == got else "FAIL"))
         if e.note:
             out.append(_row(e.number, e.phase, "", "", "note", "", e.note, "FAIL"))
+    if not cert.examples:
+        out += ["", "Not applicable: the worked examples are the rules-page game's."]
     out += ["", "## 5. Derivations (sympy)", ""]
     agree = dict(cert.formulas_agree)
     for f in cert.formulas:

@@ -40,27 +40,31 @@ Source: rules page sections 3 (window), 6 (ways), 7 (fish values), 8
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import itertools
 import json
 import math
+import operator
 import os
-import sys
+import stat
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from strips.model import FISH, KEY, SCATTER, MathSet, Phase
+from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase
+from proofs.cluster import Cluster, progress_bar, run_tasks
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
 CHUNK = 1 << 18
 
 #: Bump when the enumeration's semantics or checkpoint format change: old checkpoints are then ignored.
-ENUMERATOR_VERSION = 1
+ENUMERATOR_VERSION = 2
 
 _INT63 = (1 << 63) - 1
 
@@ -98,6 +102,17 @@ class WindowTables:
     scatter_pays : tuple of int
         ``scatter_pays[n]``: scatter pay in credits for n scatter symbols in
         the window, n = 0 .. max (all 0 in the rules-page game).
+    ways_counts : tuple of numpy.ndarray, each shape (L_r, n_pay), int64
+        ``ways_scale[r] x E[c_k | stop]``: the ways count of pay symbol ``k``
+        with each substituting WILD counted as its multiplier (a drawn one at
+        its exact mean, the draws being independent of the stops and of each
+        other; :class:`strips.model.WildMultiplier`).  Equal to ``counts``
+        without WILD multipliers.  Zero exactly where ``counts`` is zero
+        (a multiplier is >= 1), so the OAK of a combination is read off
+        either.
+    ways_scale : tuple of int, length reels
+        Integer scale of each reel's ``ways_counts``: the lcm of the weight
+        sums of the drawn WILD multipliers the reel's strip shows (1 if none).
     """
 
     phase: Phase
@@ -113,6 +128,8 @@ class WindowTables:
     denominator: int
     multiplier: int
     scatter_pays: tuple[int, ...] = ()
+    ways_counts: tuple[np.ndarray, ...] = ()
+    ways_scale: tuple[int, ...] = ()
 
     @property
     def reels(self) -> int:
@@ -156,12 +173,18 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
     ------
     ValueError
         If a FISH symbol on the strips has no weight table for the phase, or
-        the game has WILD multipliers (the enumeration counts a WILD as 1).
+        a WILD with a drawn multiplier on the strips has no weight table for it.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("rules_page")
+    >>> t = window_tables(ms, ms.model.base_phase)
+    >>> t.lengths, t.counts[0].shape == (100, len(t.pay_names)), t.ways_scale
+    ((100, 100, 100, 100, 100), True, (1, 1, 1, 1, 1))
     """
     model = ms.model
     strips = ms.phase_strips(phase)
-    if model.has_wild_multipliers:
-        raise ValueError("unsupported rule for the exhaustive enumeration: WILD multipliers")
     table = fish_weight_table(ms, phase)
     d = 1
     for _, w in table.values():
@@ -189,11 +212,66 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
                                    dtype=np.int64).reshape(n, len(fish_names)))
     max_scatters = sum(int(x.max(initial=0)) for x in scatters)
     pays = np.array([s.pays for s in model.pay_symbols], dtype=np.int64).reshape(len(pay_codes), model.reels)
+    ways_counts, ways_scale = [], []
+    for codes, c in zip(strips.codes, counts):
+        scale, per_code = wild_means(ms, phase, set(int(x) for x in np.unique(codes)))
+        if per_code is None:
+            ways_counts.append(c)
+        else:
+            n = len(codes)
+            win = np.asarray(codes, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(model.rows)[None, :]) % n]
+            # per_code[k, code]: what one symbol of `code` adds to pay symbol k's count, times the scale
+            ways_counts.append(per_code[:, win].sum(axis=2).T.astype(np.int64).reshape(n, len(pay_codes)))
+        ways_scale.append(scale)
     return WindowTables(phase=phase, lengths=strips.lengths, pay_names=tuple(s.name for s in model.pay_symbols),
                         pays=pays, counts=tuple(counts), keys=tuple(keys), scatters=tuple(scatters),
                         fish=tuple(fish), fish_codes=tuple(fish_codes), fish_names=fish_names,
                         denominator=d, multiplier=phase.multiplier,
-                        scatter_pays=tuple(model.scatter_pay(k) for k in range(max_scatters + 1)))
+                        scatter_pays=tuple(model.scatter_pay(k) for k in range(max_scatters + 1)),
+                        ways_counts=tuple(ways_counts), ways_scale=tuple(ways_scale))
+
+
+def wild_means(ms: MathSet, phase: Phase, codes_on_reel: set[int]) -> tuple[int, np.ndarray | None]:
+    """Scale and per-symbol ways contributions of one reel whose strip shows the symbol codes given.
+
+    Returns ``(s, per_code)``: ``per_code[k, code]`` is ``s`` times the mean
+    amount one symbol ``code`` adds to the ways count of pay symbol ``k``
+    (``s`` for the symbol itself, ``s x E[m]`` for a WILD with multiplier
+    ``m`` that substitutes for it, 0 otherwise); ``s`` is the lcm of the
+    weight sums of the drawn multipliers on the reel (so every entry is an
+    integer).  ``per_code`` is None when no WILD of the reel has a multiplier
+    (the plain counts apply).
+
+    Raises
+    ------
+    ValueError
+        If a drawn multiplier on the reel has no weight table ``phase.weights``.
+    """
+    model = ms.model
+    wilds = [(c, model.symbols[c]) for c in sorted(codes_on_reel)
+             if model.symbols[c].kind == WILD and model.symbols[c].multiplier is not None]
+    if not wilds:
+        return 1, None
+    scale = 1
+    for _, w in wilds:
+        if w.multiplier.is_random:
+            if phase.weights not in w.multiplier.weights:
+                raise ValueError(f"{w.name} has no multiplier weight table {phase.weights!r}")
+            scale = math.lcm(scale, sum(w.multiplier.weights[phase.weights]))
+    pay = model.pay_symbols
+    per_code = np.zeros((len(pay), len(model.symbols)), dtype=np.int64)
+    for k, p in enumerate(pay):
+        for c, sym in enumerate(model.symbols):
+            if sym.name == p.name:
+                per_code[k, c] = scale
+            elif sym.substitutes_for(p.name) and c in codes_on_reel:
+                if sym.multiplier is None:
+                    per_code[k, c] = scale
+                else:
+                    pairs = sym.multiplier.table(phase.weights)
+                    total = sum(w for _, w in pairs)
+                    per_code[k, c] = sum(v * w for v, w in pairs) * (scale // total)
+    return scale, per_code
 
 
 # --------------------------------------------------------------------------
@@ -249,18 +327,19 @@ def _max_counts(t: WindowTables) -> tuple[int, int]:
     return (sum(int(s.max()) for s in t.scatters), sum(int(k.max()) for k in t.keys))
 
 
-def _check_bounds(t: WindowTables) -> None:
+def _check_bounds(t: WindowTables, chunk: int = CHUNK) -> None:
     """Refuse tables whose per-block int64 sums could overflow (never silently wrong)."""
     max_key = sum(int(k.max()) for k in t.keys)
     max_fish = sum(int(f.max()) for f in t.fish)
-    max_ways = math.prod(max(1, int(c.max())) for c in t.counts) * max(1, int(t.pays.max()))
-    if CHUNK * max(max_key * max_fish, max_ways, 1) > _INT63:
-        raise ValueError("amounts too large for exact int64 block sums; lower CHUNK")
+    max_ways = math.prod(max(1, int(c.max())) for c in t.ways_counts) * max(1, int(t.pays.max()))
+    if max(chunk, max(t.lengths)) * max(max_key * max_fish, max_ways, 1) > _INT63:
+        raise ValueError("pays or FISH values too large for the enumeration's exact 64-bit block sums "
+                         "(a pay times the ways, or KEY x FISH, above about 2^63 / 2^18 credits)")
 
 
 @dataclass(frozen=True)
 class BlockPlan:
-    """How one task (a reel-1 stop) is cut into blocks of at most CHUNK combinations.
+    """How one reel-1 stop is cut into blocks of at most CHUNK combinations.
 
     Reels ``1 .. split - 1`` (0-based, after reel 0) are looped stop by stop,
     reel ``split`` is taken in ranges of ``step`` stops, reels after it are dense.
@@ -271,7 +350,11 @@ class BlockPlan:
 
 
 def block_plan(lengths: Sequence[int], chunk: int = CHUNK) -> BlockPlan:
-    """The block plan for reel lengths ``lengths`` (at least 2 reels)."""
+    """The block plan for reel lengths ``lengths`` (at least 2 reels).
+
+    >>> block_plan((100, 100, 100, 100, 100))
+    BlockPlan(split=2, step=26)
+    """
     if len(lengths) < 2:
         raise ValueError("enumeration needs 2 or more reels")
     for j in range(1, len(lengths)):
@@ -282,7 +365,7 @@ def block_plan(lengths: Sequence[int], chunk: int = CHUNK) -> BlockPlan:
 
 
 def _blocks(t: WindowTables, plan: BlockPlan, s0: int):
-    """Yield (stops per reel) for each block of task ``s0``: list of index arrays."""
+    """Yield (stops per reel) for each block of reel-1 stop ``s0``: list of index arrays."""
     j, step = plan.split, plan.step
     dense = [np.arange(n) for n in t.lengths[j + 1:]]
     for mid in itertools.product(*(range(n) for n in t.lengths[1:j])):
@@ -313,8 +396,8 @@ class Tail:
     ``start`` is the first trailing reel; ``keys``, ``fish`` and ``code`` are
     flat arrays with one entry per combination of the trailing reels
     (row-major): KEY count, FISH mean numerator sum and ``FS x (max_key + 1)
-    + KEY``.  They are element-wise sums of per-window lookups, never sums
-    over combinations.
+    + KEY`` (int64, the index type of ``numpy.bincount``).  They are
+    element-wise sums of per-window lookups, never sums over combinations.
     """
 
     start: int
@@ -327,7 +410,7 @@ def _tail(t: WindowTables, stops: Sequence[np.ndarray], start: int, max_key: int
     keys = _grid_sum(t.keys[start:], stops[start:])
     scat = _grid_sum(t.scatters[start:], stops[start:])
     return Tail(start, keys.astype(dtype), _grid_sum(t.fish[start:], stops[start:]).astype(dtype),
-                (scat * (max_key + 1) + keys).astype(dtype))
+                (scat * (max_key + 1) + keys).astype(np.intp))
 
 
 def _dtype(t: WindowTables):
@@ -337,8 +420,26 @@ def _dtype(t: WindowTables):
     return np.int32 if max(max_key * max_fish, max_fish) < 2 ** 31 - 1 else np.int64
 
 
+class Workspace:
+    """Buffers of one task, allocated once and reused by every block (no per-block allocation churn).
+
+    ``a``, ``b`` (int64) hold the ways products of a block, ``mask`` (bool)
+    the live combinations, ``k``, ``f`` (the collect dtype) the KEY counts and
+    FISH numerators of every combination, ``c`` (intp) its (FS, KEY) cell;
+    each of ``size`` entries (the largest block).
+    """
+
+    def __init__(self, size: int, dtype) -> None:
+        self.a = np.empty(size, dtype=np.int64)
+        self.b = np.empty(size, dtype=np.int64)
+        self.mask = np.empty(size, dtype=bool)
+        self.k = np.empty(size, dtype=dtype)
+        self.f = np.empty(size, dtype=dtype)
+        self.c = np.empty(size, dtype=np.intp)
+
+
 def evaluate_block(t: WindowTables, stops: Sequence[np.ndarray], max_fs: int, max_key: int,
-                   tail: Tail | None = None) -> Totals:
+                   tail: Tail | None = None, ws: Workspace | None = None) -> Totals:
     """Exact totals over the combinations ``stops[0] x stops[1] x ... x stops[R-1]``.
 
     Parameters
@@ -351,65 +452,104 @@ def evaluate_block(t: WindowTables, stops: Sequence[np.ndarray], max_fs: int, ma
     tail : Tail, optional
         Precomputed values of the trailing reels ``stops[tail.start:]``
         (must be the same stops); default: computed here.
+    ws : Workspace, optional
+        Buffers of at least the block's size; default: allocated here.
 
     Returns
     -------
     Totals
-        Ways pays per symbol and OAK, collect numerator, (FS, KEY) histogram.
+        Ways pays per symbol and OAK (scaled by ``t.ways_scale`` with WILD
+        multipliers), collect numerator, (FS, KEY) histogram.
         Source: rules page sections 6, 8, 10.
     """
     sizes = [len(s) for s in stops]
     reels = len(sizes)
     n = math.prod(sizes)
+    if tail is None:
+        tail = _tail(t, stops, reels, max_key, _dtype(t))
+    if ws is None:
+        ws = Workspace(n, tail.keys.dtype)
     # completions[r] = combinations of the reels after r
     completions = [math.prod(sizes[r + 1:]) for r in range(reels)]
+    a, b, mask = ws.a, ws.b, ws.mask
     ways = []
     for k in range(len(t.pay_names)):
         row = [0] * reels
-        alive = np.ones(1, dtype=np.int64)  # ways through the reels so far, one entry per live combination
+        a[0] = 1
+        live = 1  # a[:live]: ways through the reels so far, one entry per live combination
         for r in range(reels):
-            c = t.counts[r][stops[r], k]
-            alive = (alive[:, None] * c[None, :]).ravel()
-            alive = alive[alive != 0]  # the combination ended on reel r: no further OAK
-            if alive.size == 0:
-                break
+            c = t.ways_counts[r][stops[r], k]
+            m = live * len(c)
+            prod = b[:m].reshape(live, len(c))
+            np.multiply(a[:live, None], c[None, :], out=prod)
+            nz = np.not_equal(b[:m], 0, out=mask[:m])
+            live = int(np.count_nonzero(nz))
+            if live == 0:
+                break  # every combination ended on reel r: no further OAK
+            np.compress(nz, b[:m], out=a[:live])
             pay = int(t.pays[k, r])
             if pay == 0:
                 continue
             if r + 1 < reels:
                 ends = t.counts[r + 1][stops[r + 1], k] == 0  # reel r+1 shows neither the symbol nor WILD
-                row[r] += pay * _every((alive[:, None] * ends[None, :]).ravel(), completions[r + 1])
+                m = live * len(ends)
+                np.multiply(a[:live, None], ends[None, :], out=b[:m].reshape(live, len(ends)))
+                row[r] += pay * _every(b[:m], completions[r + 1])
             else:
-                row[r] += pay * int(alive.sum(dtype=np.int64))
+                row[r] += pay * int(a[:live].sum(dtype=np.int64))
         ways.append(tuple(row))
-    if tail is None:
-        tail = _tail(t, stops, reels, max_key, _dtype(t))
     head = stops[:tail.start]
     hk = _grid_sum(t.keys[:tail.start], head)
     hf = _grid_sum(t.fish[:tail.start], head)
     hc = _grid_sum(t.scatters[:tail.start], head) * (max_key + 1) + hk
     dt = tail.keys.dtype
+    shape = (hk.size, tail.keys.size)
+    size = shape[0] * shape[1]
     # one entry per combination: (head combination) x (tail combination), row-major
-    keys = hk.astype(dt)[:, None] + tail.keys[None, :]
-    fish = hf.astype(dt)[:, None] + tail.fish[None, :]
-    collect = int((keys * fish).sum(dtype=np.int64))
-    code = hc.astype(dt)[:, None] + tail.code[None, :]
-    hist = np.bincount(code.ravel(), minlength=(max_fs + 1) * (max_key + 1))
+    keys = ws.k[:size].reshape(shape)
+    fish = ws.f[:size].reshape(shape)
+    np.add(hk.astype(dt)[:, None], tail.keys[None, :], out=keys)
+    np.add(hf.astype(dt)[:, None], tail.fish[None, :], out=fish)
+    np.multiply(keys, fish, out=keys)
+    collect = int(keys.sum(dtype=np.int64))
+    code = ws.c[:size].reshape(shape)
+    np.add(hc.astype(np.intp)[:, None], tail.code[None, :], out=code)
+    hist = np.bincount(ws.c[:size], minlength=(max_fs + 1) * (max_key + 1))
     joint = tuple(tuple(int(x) for x in hist[i * (max_key + 1):(i + 1) * (max_key + 1)]) for i in range(max_fs + 1))
     return Totals(n, tuple(ways), collect, joint)
 
 
-def task_totals(t: WindowTables, s0: int, plan: BlockPlan | None = None) -> Totals:
-    """Exact totals over every combination whose reel-1 stop is ``s0``."""
+def task_totals(t: WindowTables, task: tuple[int, int] | int, plan: BlockPlan | None = None) -> Totals:
+    """Exact totals over every combination whose reel-1 stop is in ``range(*task)`` (or is ``task``)."""
+    first, last = (task, task + 1) if isinstance(task, int) else task
     plan = plan or block_plan(t.lengths)
     max_fs, max_key = _max_counts(t)
-    acc = Totals.zero(len(t.pay_names), t.reels, max_fs, max_key)
-    tail = None
-    for stops in _blocks(t, plan, s0):
-        if tail is None:  # the dense reels after the split reel are the same in every block
-            tail = _tail(t, stops, plan.split + 1, max_key, _dtype(t))
-        acc = acc + evaluate_block(t, stops, max_fs, max_key, tail)
-    return acc
+    dtype = _dtype(t)
+    ways = [[0] * t.reels for _ in t.pay_names]
+    collect, n = 0, 0
+    joint = [[0] * (max_key + 1) for _ in range(max_fs + 1)]
+    tail = ws = None
+    for s0 in range(first, last):
+        for stops in _blocks(t, plan, s0):
+            if tail is None:  # the dense reels after the split reel are the same in every block
+                tail = _tail(t, stops, plan.split + 1, max_key, dtype)
+                ws = Workspace(plan.step * tail.keys.size, dtype)
+            tot = evaluate_block(t, stops, max_fs, max_key, tail, ws)
+            n += tot.combinations
+            collect += tot.collect
+            for acc, row in zip(ways, tot.ways):
+                for i, v in enumerate(row):
+                    acc[i] += v
+            for acc, row in zip(joint, tot.joint):
+                for i, v in enumerate(row):
+                    acc[i] += v
+    return Totals(n, tuple(map(tuple, ways)), collect, tuple(map(tuple, joint)))
+
+
+def _run_task(shared: tuple[WindowTables, BlockPlan], task: tuple[int, int]) -> Totals:
+    """One task on a worker: :func:`task_totals` of a range of reel-1 stops."""
+    t, plan = shared
+    return task_totals(t, task, plan)
 
 
 # --------------------------------------------------------------------------
@@ -433,7 +573,19 @@ class Enumeration:
     complete : bool
         True when every combination was evaluated (not a slice).
     seconds : float
-        Wall time of the run (run-dependent, for display only).
+        Wall time of this run (run-dependent, for display only).
+    scatter_pays : tuple of int
+        Scatter pay by FS count, credits.
+    ways_scale : tuple of int, length reels
+        ``ways_scale[n - 1]``: the integer scale of the ways totals of OAK
+        ``n`` (the product of the first ``n`` reels' WILD-multiplier scales;
+        all 1 without drawn WILD multipliers).
+    reused_tasks, computed_tasks : int
+        Tasks taken from valid checkpoint records, and computed in this run.
+    bad_records : tuple of str
+        Checkpoint records found invalid (and redone), ``"line N: reason"``.
+    where : str
+        Where the tasks ran (:meth:`proofs.cluster.Cluster.describe`).
     """
 
     phase: Phase
@@ -444,6 +596,11 @@ class Enumeration:
     complete: bool
     seconds: float = 0.0
     scatter_pays: tuple[int, ...] = ()
+    ways_scale: tuple[int, ...] = ()
+    reused_tasks: int = 0
+    computed_tasks: int = 0
+    bad_records: tuple[str, ...] = ()
+    where: str = ""
 
     @property
     def combinations(self) -> int:
@@ -453,13 +610,14 @@ class Enumeration:
     def ways_by_symbol(self) -> dict[str, tuple[Fraction, ...]]:
         """Symbol -> E[multiplier x ways pay with OAK n] at index n-1, credits per spin."""
         n = self.combinations
-        return {s: tuple(Fraction(self.multiplier * v, n) for v in row)
+        scale = self.ways_scale or (1,) * len(self.totals.ways[0] if self.totals.ways else ())
+        return {s: tuple(Fraction(self.multiplier * v, n * sc) for v, sc in zip(row, scale))
                 for s, row in zip(self.pay_names, self.totals.ways)}
 
     @property
     def ways_mean(self) -> Fraction:
         """E[multiplier x ways pays], credits per spin."""
-        return Fraction(self.multiplier * sum(map(sum, self.totals.ways)), self.combinations)
+        return sum((sum(row, Fraction(0)) for row in self.ways_by_symbol().values()), Fraction(0))
 
     @property
     def collect_mean(self) -> Fraction:
@@ -531,7 +689,7 @@ def compare(e: Enumeration, analysis) -> list[Comparison]:
 
 
 # --------------------------------------------------------------------------
-# checkpointed, parallel run
+# checkpoints you can trust, and the run on Dask
 # --------------------------------------------------------------------------
 def set_hash(ms: MathSet, phase: Phase) -> str:
     """Content hash of what the enumeration of ``phase`` depends on: hex sha256.
@@ -559,36 +717,228 @@ def default_checkpoint_dir() -> Path:
     return Path(base) / "slot-exact" / "enumerate"
 
 
-def _read_checkpoint(path: Path, key: str) -> dict[int, Totals]:
-    done: dict[int, Totals] = {}
-    if not path.is_file():
-        return done
-    with path.open("r", encoding="utf-8") as f:
-        for line in f:
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut by an interruption
-            if rec.get("key") != key or "task" not in rec:
+#: Name of the lock file in a checkpoint directory (held while a run uses the directory).
+LOCK_FILE = "enumerate.lock"
+
+
+def record_checksum(key: str, task: Sequence[int], totals_json: dict) -> str:
+    """sha256 of a checkpoint record's content (set key, task, totals), canonical JSON.
+
+    >>> len(record_checksum("k", (0, 1), {"combinations": 1}))
+    64
+    """
+    body = json.dumps({"key": key, "task": list(task), "totals": totals_json}, sort_keys=True,
+                      separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def checkpoint_record(key: str, task: tuple[int, int], totals: Totals) -> str:
+    """One line of the checkpoint file: the task, its combination count, totals and checksum."""
+    tj = totals.to_json()
+    return json.dumps({"v": ENUMERATOR_VERSION, "key": key, "task": list(task),
+                       "combinations": totals.combinations, "totals": tj,
+                       "sha256": record_checksum(key, task, tj)}) + "\n"
+
+
+@dataclass(frozen=True)
+class TaskPlan:
+    """What a run must compute: the tasks (ranges of reel-1 stops) and the shape of their totals."""
+
+    key: str
+    tasks: tuple[tuple[int, int], ...]
+    per_stop: int
+    n_pay: int
+    reels: int
+    max_fs: int
+    max_key: int
+
+    def validate(self, rec) -> tuple[tuple[int, int], Totals]:
+        """The (task, totals) of a checkpoint record, checked against this plan.
+
+        Raises
+        ------
+        ValueError
+            Naming what is wrong: not an object, another set's key, a task
+            that is not one of the plan's, a combination count that is not
+            the task's, a wrong shape, a negative or non-integer entry, a
+            histogram that does not add up, or a checksum mismatch.
+        """
+        if not isinstance(rec, dict):
+            raise ValueError("not a JSON object")
+        if rec.get("key") != self.key:
+            raise ValueError("a record of another math set or enumerator version")
+        task = rec.get("task")
+        if not (isinstance(task, list) and len(task) == 2 and all(type(x) is int for x in task)):
+            raise ValueError("no task range")
+        task = (task[0], task[1])
+        if task not in self._task_set:
+            raise ValueError(f"task {list(task)} is not one of this run's tasks")
+        want = (task[1] - task[0]) * self.per_stop
+        tj = rec.get("totals")
+        if rec.get("combinations") != want or not isinstance(tj, dict) or tj.get("combinations") != want:
+            raise ValueError(f"combination count is not the task's {want}")
+        if rec.get("sha256") != record_checksum(self.key, task, tj):
+            raise ValueError("checksum mismatch")
+        ways, joint, collect = tj.get("ways"), tj.get("joint"), tj.get("collect")
+        if not (_int_table(ways, self.n_pay, self.reels) and _int_table(joint, self.max_fs + 1, self.max_key + 1)
+                and isinstance(collect, str) and collect.isdigit()):
+            raise ValueError("wrong shape")
+        if sum(map(sum, joint)) != want:
+            raise ValueError("(FS, KEY) histogram does not add up to the combination count")
+        return task, Totals.from_json(tj)
+
+    @cached_property
+    def _task_set(self) -> frozenset:
+        return frozenset(self.tasks)
+
+
+def _int_table(x, rows: int, cols: int) -> bool:
+    return (isinstance(x, list) and len(x) == rows and
+            all(isinstance(r, list) and len(r) == cols and all(type(v) is int and v >= 0 for v in r) for r in x))
+
+
+class CheckpointError(ValueError):
+    """A checkpoint directory or file that cannot be used (in use, a symlink, not a regular file)."""
+
+
+class Checkpoint:
+    """The checkpoint file of one enumeration, locked for the run.
+
+    ``<dir>/<set hash>.jsonl``: one JSON record per finished task
+    (:func:`checkpoint_record`).  Opening takes the lock ``<dir>/enumerate.lock``
+    (a second run on the directory is refused), refuses a checkpoint file that
+    is a symbolic link or not a regular file, reads and validates every
+    record against the plan, and makes the next record start on a new line.
+    The lock is released by :meth:`close` or when the process dies.
+    """
+
+    def __init__(self, directory: str | Path, plan: TaskPlan) -> None:
+        import fcntl
+        self.directory = Path(directory)
+        self.path = self.directory / f"{plan.key}.jsonl"
+        self.plan = plan
+        self.directory.mkdir(parents=True, exist_ok=True)
+        lock_path = self.directory / LOCK_FILE
+        try:
+            self._lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError as e:
+            raise CheckpointError(f"cannot open the lock file {lock_path}: {e.strerror}") from None
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._lock)
+            raise CheckpointError(f"checkpoint directory {self.directory} is in use by another run "
+                                  f"(lock file {lock_path}); wait for it or give another --checkpoint-dir") from None
+        try:
+            self.done, self.bad = self._read()
+            self._out = self._open_append()
+        except BaseException:
+            os.close(self._lock)
+            raise
+
+    def _open(self, flags: int) -> int:
+        try:
+            fd = os.open(self.path, flags | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise CheckpointError(f"checkpoint file {self.path} is a symbolic link: refusing to use it") from None
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise CheckpointError(f"checkpoint file {self.path} is not a regular file: refusing to use it")
+        return fd
+
+    def _read(self) -> tuple[dict, list[str]]:
+        done: dict[tuple[int, int], Totals] = {}
+        bad: list[str] = []
+        try:
+            fd = self._open(os.O_RDONLY)
+        except FileNotFoundError:
+            return done, bad
+        with os.fdopen(fd, "rb") as f:
+            data = f.read()
+        conflicted = set()
+        for number, raw in enumerate(data.split(b"\n"), start=1):
+            if not raw.strip():
                 continue
-            done[int(rec["task"])] = Totals.from_json(rec["totals"])
-    return done
+            try:
+                task, tot = self.plan.validate(json.loads(raw.decode("utf-8")))
+            except (ValueError, UnicodeDecodeError, RecursionError) as e:
+                reason = "not JSON (a torn or damaged line)" if isinstance(e, (json.JSONDecodeError,
+                                                                               UnicodeDecodeError)) else str(e)
+                bad.append(f"line {number}: {reason}")
+                continue
+            if task in done and done[task] != tot:
+                bad.append(f"line {number}: task {list(task)} recorded twice with different totals")
+                conflicted.add(task)
+            done.setdefault(task, tot)
+        for task in conflicted:  # neither record is trusted
+            del done[task]
+        return done, bad
+
+    def _open_append(self):
+        fd = self._open(os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        f = os.fdopen(fd, "a", encoding="utf-8")
+        size = os.fstat(fd).st_size
+        if size:
+            with open(self.path, "rb") as r:
+                r.seek(size - 1)
+                if r.read(1) != b"\n":
+                    f.write("\n")  # a torn last line stays alone on its line
+                    f.flush()
+        return f
+
+    def append(self, task: tuple[int, int], totals: Totals) -> None:
+        """Append one finished task (flushed: a killed run keeps it).
+
+        Raises
+        ------
+        CheckpointError
+            If the write fails (disk full, ...), naming the file.
+        """
+        try:
+            self._out.write(checkpoint_record(self.plan.key, task, totals))
+            self._out.flush()
+        except OSError as e:
+            raise CheckpointError(f"cannot write the checkpoint file {self.path}: {e.strerror}") from None
+
+    def close(self) -> None:
+        """Close the file and release the lock."""
+        try:
+            self._out.close()
+        finally:
+            os.close(self._lock)
 
 
-_WORKER: dict = {}
+#: Combinations of one task by default (whole reel-1 stops, at least this many; deterministic per set).
+TASK_COMBINATIONS = 1 << 24
+#: Runs below this many combinations stay in process by default (a local cluster takes seconds to start).
+SMALL_RUN = 4 * 10 ** 8
 
 
-def _init_worker(tables: WindowTables, plan: BlockPlan) -> None:
-    _WORKER["t"], _WORKER["plan"] = tables, plan
+def task_ranges(first_stops: Sequence[int], task_stops: int) -> list[tuple[int, int]]:
+    """The tasks of a run: reel-1 stops in ranges aligned to multiples of ``task_stops``.
 
+    Task ``i`` is ``[i x task_stops, (i + 1) x task_stops)``, cut to the
+    stops wanted (a slice), so a slice's tasks are the whole run's wherever
+    it covers them and a resumed run finds its tasks in the checkpoint.
 
-def _run_task(s0: int) -> tuple[int, Totals]:
-    return s0, task_totals(_WORKER["t"], s0, _WORKER["plan"])
+    >>> task_ranges([0, 1, 2, 3, 7, 8], 3)
+    [(0, 3), (3, 4), (7, 9)]
+    """
+    out: list[tuple[int, int]] = []
+    for s in sorted(first_stops):
+        if out and out[-1][1] == s and s // task_stops == out[-1][0] // task_stops:
+            out[-1] = (out[-1][0], s + 1)
+        else:
+            out.append((s, s + 1))
+    return out
 
 
 def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Iterable[int] | None = None,
-                    workers: int | None = None, checkpoint_dir: str | Path | None = None,
-                    progress: bool = False, chunk: int = CHUNK) -> Enumeration:
+                    workers: int | None = None, cluster: Cluster | None = None,
+                    checkpoint_dir: str | Path | None = None, progress: bool = False, chunk: int = CHUNK,
+                    task_stops: int | None = None) -> Enumeration:
     """Enumerate every stop combination of ``phase`` (default: the base game).
 
     Parameters
@@ -599,82 +949,84 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
     first_stops : iterable of int, optional
         Only these reel-1 stops (a slice, for benchmarks); default all.
     workers : int, optional
-        Processes; default ``os.cpu_count()``.  1 runs in this process.
+        Shorthand for ``Cluster(workers=workers)`` when ``cluster`` is None.
+    cluster : Cluster, optional
+        Where the tasks run (:class:`proofs.cluster.Cluster`); default: a
+        local Dask cluster of one process per core, in process for small runs.
     checkpoint_dir : str or Path, optional
-        Directory of the checkpoint file ``<set hash>.jsonl``; each finished
-        reel-1 stop is appended, and a rerun skips the stops it holds.  None:
-        no checkpoint.  Never place it next to input files.
+        Directory of the checkpoint file ``<set hash>.jsonl`` (see
+        :class:`Checkpoint`); each finished task is appended with its
+        checksum, and a rerun reuses the valid records and redoes the rest.
+        None: no checkpoint.  Never place it next to input files.
     progress : bool
         Show a tqdm progress bar with ETA on stderr.
     chunk : int
         Combinations per numpy block (memory bound).
+    task_stops : int, optional
+        Reel-1 stops per task; default: enough for :data:`TASK_COMBINATIONS`
+        (depends on the set only, so a resumed run has the same tasks).
 
     Returns
     -------
     Enumeration
-        Exact totals; ``complete`` is False for a slice.
+        Exact totals, the same for any cluster, worker count and task size;
+        ``complete`` is False for a slice; ``reused_tasks``,
+        ``computed_tasks``, ``bad_records`` and ``seconds`` describe this run.
 
     Raises
     ------
     ValueError
-        If a reel-1 stop is out of range, or amounts could overflow int64.
+        If a reel-1 stop is out of range, amounts could overflow int64, the
+        checkpoint cannot be used (:class:`CheckpointError`) or the
+        scheduler cannot be reached.
     """
     phase = phase or ms.model.base_phase
+    cluster = cluster or Cluster(workers=workers)
     t = window_tables(ms, phase)
-    _check_bounds(t)
+    _check_bounds(t, chunk)
     plan = block_plan(t.lengths, chunk)
     all_stops = list(range(t.lengths[0]))
     wanted = all_stops if first_stops is None else sorted(set(first_stops))
     for s in wanted:
         if not 0 <= s < t.lengths[0]:
             raise ValueError(f"reel-1 stop {s} outside 0..{t.lengths[0] - 1}")
-    key = set_hash(ms, phase)
-    ckpt = None
-    done: dict[int, Totals] = {}
-    if checkpoint_dir is not None:
-        ckpt = Path(checkpoint_dir) / f"{key}.jsonl"
-        done = {s: v for s, v in _read_checkpoint(ckpt, key).items() if s in wanted}
-        ckpt.parent.mkdir(parents=True, exist_ok=True)
-    per_task = t.combinations // t.lengths[0]
-    pending = [s for s in wanted if s not in done]
+    per_stop = t.combinations // t.lengths[0]
+    if task_stops is None:
+        task_stops = max(1, -(-TASK_COMBINATIONS // per_stop))
     max_fs, max_key = _max_counts(t)
-    acc = Totals.zero(len(t.pay_names), t.reels, max_fs, max_key)
-    for v in done.values():
-        acc = acc + v
-    workers = max(1, min(workers or os.cpu_count() or 1, len(pending) or 1))
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=per_task * len(wanted), initial=per_task * len(done), unit="combo", unit_scale=True,
-                   file=sys.stderr, desc=f"enumerate {phase.name}", smoothing=0.1)
+    tp = TaskPlan(set_hash(ms, phase), tuple(task_ranges(wanted, task_stops)), per_stop,
+                  len(t.pay_names), t.reels, max_fs, max_key)
     start = time.perf_counter()
-    out = ckpt.open("a", encoding="utf-8") if ckpt is not None else None
+    ckpt = Checkpoint(checkpoint_dir, tp) if checkpoint_dir is not None else None
     try:
-        if workers == 1:
-            results = ((s, task_totals(t, s, plan)) for s in pending)
-            pool = None
-        else:
-            import multiprocessing as mp
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            pool = ctx.Pool(workers, initializer=_init_worker, initargs=(t, plan))
-            results = pool.imap_unordered(_run_task, pending)
+        done = {} if ckpt is None else {task: v for task, v in ckpt.done.items() if task in set(tp.tasks)}
+        pending = [task for task in tp.tasks if task not in done]
+        results = dict(done)
+        todo = sum(b - a for a, b in pending) * per_stop
+        bar = progress_bar(per_stop * len(wanted), per_stop * len(wanted) - todo, "combo",
+                           f"enumerate {phase.name}", progress)
         try:
-            for s0, tot in results:
-                acc = acc + tot
-                if out is not None:
-                    out.write(json.dumps({"key": key, "task": s0, "totals": tot.to_json()}) + "\n")
-                    out.flush()
+            for task, tot in run_tasks(cluster, _run_task, (t, plan), pending, small=todo < SMALL_RUN):
+                if tot.combinations != (task[1] - task[0]) * per_stop:
+                    raise AssertionError(f"task {task} returned {tot.combinations} combinations")
+                results[task] = tot
+                if ckpt is not None:
+                    ckpt.append(task, tot)
                 if bar is not None:
-                    bar.update(per_task)
+                    bar.update(tot.combinations)
         finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
+            if bar is not None:
+                bar.close()
     finally:
-        if out is not None:
-            out.close()
-        if bar is not None:
-            bar.close()
+        if ckpt is not None:
+            ckpt.close()
+    acc = Totals.zero(len(t.pay_names), t.reels, max_fs, max_key)
+    for task in tp.tasks:  # merged in task order (integers: any order gives the same totals)
+        acc = acc + results[task]
     return Enumeration(phase=phase, totals=acc, pay_names=t.pay_names, denominator=t.denominator,
                        multiplier=t.multiplier, complete=len(wanted) == len(all_stops),
-                       seconds=time.perf_counter() - start, scatter_pays=t.scatter_pays)
+                       seconds=time.perf_counter() - start, scatter_pays=t.scatter_pays,
+                       ways_scale=tuple(itertools.accumulate(t.ways_scale, operator.mul)),
+                       reused_tasks=len(done), computed_tasks=len(pending),
+                       bad_records=tuple(ckpt.bad) if ckpt is not None else (),
+                       where=cluster.describe(small=todo < SMALL_RUN) if pending else "nothing to compute")

@@ -27,6 +27,7 @@ import time
 
 from exact.engine import analyse
 from proofs import certificate, enumerate as en, simulate as sim
+from proofs.cluster import Cluster
 from proofs.certificate import decimal, fraction_text, render
 
 BEGIN = "<!-- BEGIN deterministic part: exact figures only; tests regenerate it and fail on any difference -->"
@@ -60,12 +61,20 @@ def _enumeration_section(enum, checks) -> tuple[list[str], bool]:
         lines += ["Not run for this certificate (`rtp prove --exhaustive` runs it).", ""]
         return lines, True
     bad = [c for c in checks if not c.equal]
+    n_tasks = enum.reused_tasks + enum.computed_tasks
     lines += [f"Method: every one of the {enum.combinations:,} stop combinations evaluated with the rules "
-              "page's semantics (section 6 ways with WILD and blockers, section 8 collect = KEY count x sum "
-              "of FISH mean values, FS count), vectorised in numpy blocks, exact integer totals "
-              "(`proofs/enumerate.py`); each figure compared with the factorised engine as exact Fractions.",
+              "page's semantics (section 6 ways with WILD, WILD multipliers at their exact means, and blockers, "
+              "section 8 collect = KEY count x sum of FISH mean values, FS count), vectorised in numpy blocks, "
+              "exact integer totals (`proofs/enumerate.py`); each figure compared with the factorised engine as "
+              "exact Fractions.",
               "",
-              f"- combinations: {enum.combinations:,}; wall time {enum.seconds:.1f} s",
+              f"- combinations: {enum.combinations:,} in {n_tasks} tasks (ranges of reel-1 stops): "
+              f"{enum.computed_tasks} computed in this run ({enum.where}), {enum.reused_tasks} reused from "
+              "checkpoint records validated by checksum, combination count and shape",
+              f"- wall time of this run: {enum.seconds:.1f} s",
+              f"- checkpoint records found invalid and redone: {len(enum.bad_records)}"
+              + (" (" + "; ".join(enum.bad_records[:5]) + (" ..." if len(enum.bad_records) > 5 else "") + ")"
+                 if enum.bad_records else ""),
               f"- figures compared: {len(checks)}; equal: {len(checks) - len(bad)}",
               ""]
     lines += ["| figure | enumerated | engine | equal |", "| --- | --- | --- | --- |"]
@@ -85,21 +94,26 @@ def _simulation_section(rep) -> tuple[list[str], bool]:
     if rep is None:
         lines += ["Not run for this certificate (`--rounds 0`).", ""]
         return lines, True
-    lines += ["Method: whole rounds (base spin, FISH values drawn from the weight tables, free spins through "
-              "the KEY-counter ladder), numpy with a seeded `numpy.random.Generator` (`proofs/simulate.py`). "
-              "RTP: normal 99% interval; rates: Clopper-Pearson 99% intervals.", "",
-              f"- rounds: {rep.rounds:,}; seed: {rep.seed}; wall time {rep.seconds:.1f} s "
-              f"({rep.rounds / rep.seconds:,.0f} rounds/s)" if rep.seconds else f"- rounds: {rep.rounds:,}",
-              "", "| figure | estimate | 99% interval | exact | inside |", "| --- | ---: | --- | ---: | --- |"]
+    lines += ["Method: whole rounds (base spin, FISH values and WILD multipliers drawn from their weight "
+              "tables, free spins through the KEY-counter ladder or the retrigger rules), numpy with "
+              "`numpy.random.Generator` streams from `SeedSequence(seed).spawn` (`proofs/simulate.py`). "
+              f"Statistics: {rep.method}.", "",
+              (f"- rounds: {rep.rounds:,}; seed: {rep.seed}; wall time {rep.seconds:.1f} s "
+               f"({rep.rounds / rep.seconds:,.0f} rounds/s, {rep.where})") if rep.seconds
+              else f"- rounds: {rep.rounds:,}; seed: {rep.seed}",
+              f"- SD of the round win: exact {rep.sd_exact:.6f} credits (used), sample {rep.sd_sample:.6f}",
+              "", f"| figure | estimate | {rep.level:.4%} interval | exact | inside |",
+              "| --- | ---: | --- | ---: | --- |"]
     for f in rep.figures:
-        lines.append(f"| {f.name} | {f.estimate:.8f} | [{f.ci99[0]:.8f}, {f.ci99[1]:.8f}] | {float(f.exact):.8f} | "
-                     f"{'yes' if f.inside else 'NO'} |")
+        lines.append(f"| {f.name} | {f.estimate:.8f} | [{f.interval[0]:.8f}, {f.interval[1]:.8f}] | "
+                     f"{float(f.exact):.8f} | {'yes' if f.inside else 'NO'} |")
     lines += ["", f"Exact values inside their intervals: {'PASS' if rep.passed else 'FAIL'}", ""]
     return lines, rep.passed
 
 
 def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int = 0, workers: int = 1,
-                     checkpoint_dir=None, progress: bool = False) -> tuple[str, bool]:
+                     checkpoint_dir=None, progress: bool = False, cluster: Cluster | None = None,
+                     task_stops: int | None = None) -> tuple[str, bool]:
     """The whole certificate of ``ms`` as Markdown, and whether everything passed.
 
     Parameters
@@ -110,12 +124,23 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     rounds, seed : int
         Simulated rounds (0: none) and seed.
     workers : int
-        Processes for the enumeration and the simulation.
+        Local worker processes when ``cluster`` is None.
     checkpoint_dir : path, optional
         Enumeration checkpoint directory (default under the user's cache).
     progress : bool
         Progress bars on stderr.
+    cluster : Cluster, optional
+        Where the enumeration and the simulation run (:mod:`proofs.cluster`).
+    task_stops : int, optional
+        Reel-1 stops per enumeration task (default: set by the set's size).
+
+    Raises
+    ------
+    ValueError
+        A rule or size the enumeration or simulation cannot handle, a
+        checkpoint that cannot be used, a scheduler that cannot be reached.
     """
+    cluster = cluster or Cluster(workers=workers)
     timings = []
     t0 = time.perf_counter()
     analysis = analyse(ms)
@@ -125,17 +150,21 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     timings.append(("chain, facts, examples, sympy", time.perf_counter() - t0))
     enum = checks = None
     if exhaustive:
-        enum = en.enumerate_phase(ms, ms.model.base_phase, workers=workers, progress=progress,
-                                  checkpoint_dir=checkpoint_dir or en.default_checkpoint_dir())
+        enum = en.enumerate_phase(ms, ms.model.base_phase, cluster=cluster, progress=progress,
+                                  checkpoint_dir=checkpoint_dir or en.default_checkpoint_dir(),
+                                  task_stops=task_stops)
         checks = en.compare(enum, analysis.base)
-        timings.append((f"enumeration ({workers} processes)", enum.seconds))
+        timings.append((f"enumeration ({enum.where}; {enum.computed_tasks} tasks computed, "
+                        f"{enum.reused_tasks} reused)", enum.seconds))
     rep = None
     if rounds:
         t0 = time.perf_counter()
-        tally = sim.simulate(ms, rounds, seed, workers=workers, progress=progress)
+        game = sim.prepare(ms)
+        tally = sim.simulate(ms, rounds, seed, game=game, cluster=cluster, progress=progress)
         dt = time.perf_counter() - t0
-        rep = sim.report(ms, tally, seed, (cert.round, analysis.base), dt)
-        timings.append((f"simulation ({workers} processes)", dt))
+        where = cluster.describe(small=rounds < sim.SMALL_RUN)
+        rep = sim.report(ms, tally, seed, (cert.round, analysis.base), dt, where)
+        timings.append((f"simulation ({where})", dt))
     enum_lines, enum_ok = _enumeration_section(enum, checks)
     sim_lines, sim_ok = _simulation_section(rep)
     ok = cert.passed and enum_ok and sim_ok

@@ -140,7 +140,7 @@ def test_simulate_runs_a_game_without_fish_key_or_free_spins(tmp_path, capsys):
     d = write(tmp_path, BASE_GAME, [["A", "B", "S", "A"], ["W", "A", "S", "B", "B"], ["S", "A", "W", "B"]])
     assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["rtp_in_ci99"] is True and out["rounds"] == 20000
+    assert out["rtp_inside"] is True and out["rounds"] == 20000
 
 
 def test_sensitivity_of_a_game_without_free_spins_equals_two_full_computations(tmp_path):

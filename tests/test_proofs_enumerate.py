@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,7 +17,6 @@ import pytest
 from exact.engine import analyse_phase
 from exact.evaluator import SpinResult, evaluate
 from proofs.enumerate import (
-    Totals,
     block_plan,
     compare,
     enumerate_phase,
@@ -111,25 +109,10 @@ def test_small_blocks_and_two_workers_give_the_same_totals(tmp_path):
     assert not a.complete and (a.totals + b.totals) == whole.totals
 
 
-def test_checkpoint_resumes_and_is_keyed_by_content(tmp_path):
+def test_checkpoint_is_keyed_by_content(tmp_path):
     ckdir = tmp_path / "cache"
     ms = random_set(tmp_path / "s", 31, lengths=(6, 5, 5, 6, 5), special_share=0.25)
-    whole = enumerate_phase(ms, workers=1)
-    # an interrupted run: only stops 0 and 2 finished
-    enumerate_phase(ms, workers=1, first_stops=[0, 2], checkpoint_dir=ckdir)
-    files = list(ckdir.glob("*.jsonl"))
-    assert [f.name for f in files] == [set_hash(ms, ms.model.base_phase) + ".jsonl"]
-    lines = files[0].read_text().splitlines()
-    assert len(lines) == 2
-    # tamper with a finished task: a resumed run must reuse (not recompute) it
-    rec = json.loads(lines[0])
-    forged = Totals.from_json(rec["totals"])
-    forged = Totals(forged.combinations, forged.ways, forged.collect + 1, forged.joint)
-    lines[0] = json.dumps({**rec, "totals": forged.to_json()})
-    files[0].write_text("\n".join(lines) + "\n{\"key\": \"cut by an interrupt")  # plus a torn last line
-    resumed = enumerate_phase(ms, workers=2, checkpoint_dir=ckdir)
-    assert resumed.totals.collect == whole.totals.collect + 1
-    assert resumed.totals.ways == whole.totals.ways
+    enumerate_phase(ms, workers=1, checkpoint_dir=ckdir)
     # a changed strip has another hash: the old checkpoint is never used for it
     d2 = write_random_set(tmp_path / "s2", 31, lengths=(6, 5, 5, 6, 5), special_share=0.25)
     text = (d2 / "base.csv").read_text().splitlines()
@@ -140,6 +123,7 @@ def test_checkpoint_resumes_and_is_keyed_by_content(tmp_path):
     ms2 = load_math_set(str(d2))
     assert set_hash(ms2, ms2.model.base_phase) != set_hash(ms, ms.model.base_phase)
     fresh = enumerate_phase(ms2, workers=1, checkpoint_dir=ckdir)
+    assert fresh.reused_tasks == 0 and fresh.computed_tasks == 1
     assert fresh.totals == enumerate_phase(ms2, workers=1).totals
     assert len(list(ckdir.glob("*.jsonl"))) == 2
 

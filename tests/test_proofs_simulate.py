@@ -95,17 +95,20 @@ def test_cli_json(tmp_path, capsys):
     d = write_random_set(tmp_path / "s", 7, lengths=(9, 10, 11, 12, 13), special_share=0.3)
     code = main(["simulate", "--set", str(d), "--rounds", "50000", "--seed", "11", "--json", "--workers", "1"])
     out = json.loads(capsys.readouterr().out)
-    assert code == (0 if out["all_in_ci99"] else 1)
     assert out["rounds"] == 50000 and out["seed"] == 11
-    lo, hi = out["rtp_ci99"]
+    assert code == (0 if out["all_inside"] else 1)
+    lo, hi = out["rtp_interval"]
     assert lo <= out["rtp_estimate"] <= hi
     p, q = map(int, out["rtp"].split("/"))
-    assert out["rtp_in_ci99"] == (lo <= p / q <= hi)
-    for key in ("hit_rate_estimate", "hit_rate_ci99", "hit_rate", "hit_rate_in_ci99"):
+    assert out["rtp_inside"] == (lo <= p / q <= hi)
+    for key in ("hit_rate_estimate", "hit_rate_interval", "hit_rate", "hit_rate_inside", "sd_exact", "sd_sample"):
         assert key in out
     assert set(out["trigger_rates"]) >= {"3", "4", "5"}
     assert set(out["level_reach_rates"]) == {"1", "2", "3", "4"}
-    assert set(out["trigger_rates"]["3"]) == {"estimate", "ci99", "exact", "in_ci99"}
+    assert set(out["trigger_rates"]["3"]) == {"estimate", "interval", "exact", "inside"}
+    k = 2 + len(out["trigger_rates"]) + len(out["level_reach_rates"])
+    assert out["interval_level"] == 1 - 0.01 / k and out["family_level"] == 0.99
+    assert "Bonferroni" in out["method"]
 
 
 def test_cli_bad_rounds(tmp_path, capsys):
@@ -131,3 +134,22 @@ def test_spin_win_with_substitution_sets_and_scatter_pays(small):
     got = spin_wins(spin_tables(ms, m.base_phase), stops, np.array(fish))
     assert got.tolist() == [r.win for r in expected]
     assert any(r.scatter_pay for r in expected)
+
+
+@pytest.mark.slow
+def test_false_fail_rate_over_200_seeds_at_20000_rounds():
+    """The bundled set is correct: simulate may FAIL it for at most 1% of seeds (Bonferroni family level).
+
+    Measured: 2 of 200 seeds (0..199) FAIL, each on one rare count (3 five-FS triggers in 20,000 rounds,
+    P ~ 1.6e-4; 17 level-4 features, P ~ 2.4e-4).  The assertion allows up to 8 of 200, which a true rate
+    of 1% exceeds with probability below 0.1%; the old uncorrected 99% intervals failed about 1 seed in 10.
+    """
+    from proofs.cluster import IN_PROCESS, Cluster
+    from proofs.simulate import prepare
+    from strips.loader import load_math_set
+    ms = load_math_set("rules_page")
+    exact, game = exact_values(ms), prepare(ms)
+    here = Cluster(mode=IN_PROCESS)
+    fails = [s for s in range(200) if not report(ms, simulate(ms, 20_000, s, game=game, cluster=here), s,
+                                                 exact).passed]
+    assert len(fails) <= 8, fails

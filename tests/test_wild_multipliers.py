@@ -321,16 +321,14 @@ def _multiplied_set(tmp_path, spec: str):
     return str(d)
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["simulate", "--rounds", "1000"], "unsupported rule for the simulator: WILD multipliers"),
-    (["prove", "--exhaustive", "--rounds", "0"], "unsupported rule for the exhaustive enumeration"),
-])
-def test_independent_checks_refuse_wild_multipliers(tmp_path, capsys, argv, words):
+@pytest.mark.parametrize("spec", ["multiplier = 2",
+                                  'multiplier = { values = [2, 3], mode = "reel", weights.base = [1, 1] }'])
+def test_independent_checks_handle_wild_multipliers(tmp_path, capsys, spec):
+    """simulate and prove run on a game with WILD multipliers (the checks themselves: tests/test_proofs_rules.py)."""
     from exact.cli import main
-    d = _multiplied_set(tmp_path, "multiplier = 2")
-    assert main(argv + ["--set", d]) == 2
-    err = capsys.readouterr().err
-    assert words in err and err.count("\n") == 1
+    d = _multiplied_set(tmp_path, spec)
+    assert main(["simulate", "--rounds", "1000", "--workers", "1", "--json", "--set", d]) in (0, 1)
+    assert json.loads(capsys.readouterr().out)["rounds"] == 1000
 
 
 def test_sensitivity_refuses_drawn_wild_multipliers(tmp_path, capsys):

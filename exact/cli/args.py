@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import argparse
+import os
+
+from proofs.cluster import Cluster
 
 from strips import limits as _limits
 from strips.errors import UsageError
 
 __all__ = ["Parser", "UsageError", "add_set_argument", "add_limit_arguments", "int_list", "int_range", "limits_of",
-           "int64_refusal", "refuse_bonus_rules"]
+           "int64_refusal", "refuse_bonus_rules", "add_cluster_arguments", "cluster_of"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -103,3 +106,21 @@ def int64_refusal(command: str, set_name: str, e: Exception, instead: str) -> Us
         return UsageError(f"{command}: {set_name}: the amounts (pays x ways x multipliers) are too large for "
                           f"its exact int64 arithmetic; {instead}")
     return UsageError(f"{command}: {set_name}: {text}")
+
+
+def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
+    """``--workers``, ``--scheduler`` and ``--scheduler-file``: where a long proof runs (:mod:`proofs.cluster`)."""
+    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1,
+                   help="worker processes of the local Dask cluster (default: all cores; 1 runs in this process; "
+                        "small runs stay in this process)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run the tasks on this existing Dask cluster (start one with 'dask scheduler' and "
+                        "'dask worker tcp://HOST:PORT')")
+    g.add_argument("--scheduler-file", default=None, metavar="FILE",
+                   help="run the tasks on the Dask cluster of this scheduler file ('dask scheduler --scheduler-file')")
+
+
+def cluster_of(args) -> Cluster:
+    """The :class:`proofs.cluster.Cluster` the options of :func:`add_cluster_arguments` name."""
+    return Cluster(workers=args.workers, scheduler=args.scheduler, scheduler_file=args.scheduler_file)

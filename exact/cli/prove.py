@@ -1,10 +1,10 @@
 """``rtp prove``: the certificate of a math set (see :mod:`proofs.prove`)."""
 from __future__ import annotations
 
-import os
 import sys
 
-from exact.cli.args import UsageError, add_set_argument, int64_refusal, int_range, refuse_bonus_rules
+from exact.cli.args import (UsageError, add_cluster_arguments, add_set_argument, cluster_of, int64_refusal, int_range,
+                            refuse_bonus_rules)
 from exact.cli.outputs import check_output, check_output_dir, protected_inputs, write_output
 from proofs.prove import certificate_text
 from proofs.simulate import DEFAULT_SEED
@@ -21,9 +21,12 @@ def add_arguments(p) -> None:
                    help="simulated game rounds (default 10,000,000; 0 skips the simulation)")
     p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
     p.add_argument("--out", default=None, metavar="FILE", help="write the certificate here (default: stdout)")
-    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1, help="processes (default: all cores)")
+    add_cluster_arguments(p)
     p.add_argument("--checkpoint-dir", default=None, metavar="DIR",
-                   help="checkpoint directory of the enumeration (default ~/.cache/slot-exact/enumerate)")
+                   help="checkpoint directory of the enumeration (default ~/.cache/slot-exact/enumerate); "
+                        "one run at a time per directory")
+    p.add_argument("--task-stops", type=int_range(1), default=None, metavar="N",
+                   help="reel-1 stops per enumeration task (default: by the set's size)")
 
 
 def run(args) -> int:
@@ -44,8 +47,8 @@ def run(args) -> int:
                              f"{refusal('combinations', n, limit, 'stop combinations to enumerate')}")
     try:
         text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
-                                    workers=args.workers, checkpoint_dir=args.checkpoint_dir,
-                                    progress=sys.stderr.isatty())
+                                    cluster=cluster_of(args), checkpoint_dir=args.checkpoint_dir,
+                                    progress=sys.stderr.isatty(), task_stops=args.task_stops)
     except (ValueError, OverflowError) as e:
         raise int64_refusal("rtp prove", ms.name, e, "the exact figures (rtp report) need neither proof: "
                             "run without --exhaustive and with --rounds 0") from None

@@ -1,0 +1,148 @@
+"""The long proofs on Dask: the same seed or set gives bit-identical results in process, on a
+LocalCluster of 1, 2 or 3 workers with any task size, and on a cluster started with `dask scheduler`
+and two `dask worker` processes on 127.0.0.1."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from exact.cli import main
+from proofs.cluster import IN_PROCESS, Cluster
+from proofs.enumerate import enumerate_phase
+from proofs.simulate import exact_values, prepare, report, simulate
+from test_proofs_sets import random_set, write_random_set
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUNDS = 5 * (1 << 16) + 123  # six seed streams, the last one short
+
+
+def estimates(ms, tally, seed, exact):
+    out = report(ms, tally, seed, exact).to_json()
+    del out["seconds"], out["rounds_per_second"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def sets(tmp_path_factory):
+    base = tmp_path_factory.mktemp("dask")
+    sim_set = random_set(base / "sim", 7, lengths=(20, 21, 22, 23, 24), special_share=0.15)
+    enum_set = random_set(base / "enum", 8, lengths=(9, 8, 7, 8, 9), special_share=0.25)
+    return sim_set, enum_set
+
+
+@pytest.fixture(scope="module")
+def reference(sets):
+    sim_set, enum_set = sets
+    here = Cluster(mode=IN_PROCESS)
+    exact = exact_values(sim_set)
+    tally = simulate(sim_set, ROUNDS, 11, cluster=here)
+    return tally, estimates(sim_set, tally, 11, exact), enumerate_phase(enum_set, cluster=here).totals, exact
+
+
+def test_task_sizes_in_process_give_identical_results(sets, reference):
+    sim_set, enum_set = sets
+    tally, est, totals, exact = reference
+    here = Cluster(mode=IN_PROCESS)
+    game = prepare(sim_set)
+    for streams in (1, 4):
+        assert simulate(sim_set, ROUNDS, 11, cluster=here, task_streams=streams, game=game) == tally
+    for stops in (1, 2, 5, 9):
+        assert enumerate_phase(enum_set, cluster=here, task_stops=stops).totals == totals
+    assert tally.rounds == ROUNDS and tally.free_spins > 0
+    assert simulate(sim_set, ROUNDS, 12, cluster=here, game=game) != tally  # the seed matters
+
+
+def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference):
+    from dask.distributed import Client, LocalCluster
+    sim_set, enum_set = sets
+    tally, est, totals, exact = reference
+    game = prepare(sim_set)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
+            Client(lc) as client:
+        for workers, streams, stops in ((1, 1, 1), (2, 2, 3), (3, 4, 2)):
+            lc.scale(workers)
+            client.wait_for_workers(workers, timeout=120)
+            here = Cluster(client=client)
+            t = simulate(sim_set, ROUNDS, 11, cluster=here, game=game, task_streams=streams)
+            assert t == tally
+            assert estimates(sim_set, t, 11, exact) == est
+            e = enumerate_phase(enum_set, cluster=here, task_stops=stops)
+            assert e.totals == totals and e.where.startswith("Dask cluster at tcp://")
+            assert len(client.scheduler_info()["workers"]) == workers
+
+
+def test_cluster_spec_descriptions():
+    assert Cluster(workers=1).describe() == "in process"
+    assert Cluster(workers=4, mode="local").describe() == "local Dask cluster of 4 worker processes"
+    assert Cluster(workers=4).describe(small=True) == "in process"
+    assert Cluster(scheduler_file="f.json").in_process(small=True) is False
+
+
+def test_unreachable_scheduler_is_a_clear_error(sets):
+    from proofs.cluster import run_tasks
+    with pytest.raises(ValueError, match="cannot reach the Dask scheduler tcp://127.0.0.1:9"):
+        list(run_tasks(Cluster(scheduler="tcp://127.0.0.1:9", timeout=1), pow, 2, [1]))
+
+
+def _start(cmd, env, log):
+    return subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def test_dask_scheduler_and_two_workers_on_localhost(sets, reference, tmp_path):
+    sim_set, enum_set = sets
+    tally, est, totals, exact = reference
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    sched_file = tmp_path / "scheduler.json"
+    log = open(tmp_path / "dask.log", "wb")
+    procs = [_start(["dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                     "--scheduler-file", str(sched_file)], env, log)]
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.is_file() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(sched_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        for _ in range(2):
+            procs.append(_start(["dask", "worker", address, "--nthreads", "1", "--no-dashboard",
+                                 "--host", "127.0.0.1"], env, log))
+        from dask.distributed import Client
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=120)
+        # the commands against the address, as a user runs them
+        cli = [sys.executable, "-c", "from exact.cli import main; raise SystemExit(main())"]
+        out = subprocess.run(cli + ["simulate", "--set", sim_set.name, "--rounds", str(ROUNDS), "--seed", "11",
+                                    "--json", "--scheduler", address], env=env, capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode in (0, 1), out.stderr
+        got = json.loads(out.stdout)
+        assert got.pop("set") == sim_set.name
+        del got["seconds"], got["rounds_per_second"]
+        assert got == est
+        cert = tmp_path / "cert.md"
+        code = main(["prove", "--set", enum_set.name, "--exhaustive", "--rounds", str(ROUNDS), "--seed", "11",
+                     "--scheduler-file", str(sched_file), "--task-stops", "2",
+                     "--checkpoint-dir", str(tmp_path / "ck"), "--out", str(cert)])
+        assert code in (0, 1)
+        text = cert.read_text()
+        assert "Enumeration = factorisation: PASS" in text
+        assert "5 computed in this run (Dask cluster of scheduler file" in text
+        # the same tasks computed in process give the same totals as the cluster's checkpoint records
+        e = enumerate_phase(enum_set, cluster=Cluster(mode=IN_PROCESS), task_stops=2,
+                            checkpoint_dir=tmp_path / "ck")
+        assert (e.reused_tasks, e.computed_tasks) == (5, 0) and e.totals == totals
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        log.close()
