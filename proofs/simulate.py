@@ -66,7 +66,7 @@ from proofs.cluster import Cluster, progress_bar, run_tasks
 from proofs.enumerate import fish_weight_table, window_tables
 
 #: Largest table of one reel group, in stop combinations.
-GROUP_LIMIT = 1 << 20
+GROUP_LIMIT = 1 << 14
 #: Rounds of one seed stream (fixed: a seed's results do not depend on how streams are grouped into tasks).
 STREAM = 1 << 16
 #: Streams per task by default (about a million rounds).
@@ -345,8 +345,19 @@ def group_indices(tabs: SpinTables, stops: np.ndarray) -> list[np.ndarray]:
 
 
 def random_indices(tabs: SpinTables, n: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """Uniform random group rows for ``n`` spins: independent uniform stops (section 3)."""
-    return [rng.integers(0, g.size, n) for g in tabs.groups]
+    """Group rows of ``n`` spins with independent uniform stops (section 3).
+
+    The stops are drawn reel by reel (reel 1 first, ``n`` draws each), so a
+    seed's spins do not depend on how the reels are grouped into tables.
+    """
+    out = []
+    for g in tabs.groups:
+        idx = None
+        for n_stops in g.lengths:
+            stop = rng.integers(0, n_stops, n)
+            idx = stop if idx is None else idx * n_stops + stop
+        out.append(idx)
+    return out
 
 
 @dataclass(frozen=True)
@@ -722,10 +733,10 @@ def interval_level(k: int, family: float = FAMILY_LEVEL) -> float:
 
 def proportion_interval(k: int, n: int, level: float) -> tuple[float, float]:
     """Clopper-Pearson exact two-sided interval of a binomial proportion k / n at confidence ``level``."""
-    from scipy.stats import beta
+    from scipy.special import betaincinv
     a = (1 - level) / 2
-    lo = 0.0 if k == 0 else float(beta.ppf(a, k, n - k + 1))
-    hi = 1.0 if k == n else float(beta.ppf(1 - a, k + 1, n - k))
+    lo = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, a))
+    hi = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1 - a))
     return lo, hi
 
 
@@ -736,9 +747,9 @@ def proportion_ci99(k: int, n: int) -> tuple[float, float]:
 
 def mean_interval(total: int, n: int, sd: float, level: float) -> tuple[float, float]:
     """Normal interval of a mean from the sum of n samples and the known (exact) standard deviation."""
-    from scipy.stats import norm
+    from scipy.special import ndtri
     m = total / n
-    h = float(norm.ppf(1 - (1 - level) / 2)) * sd / math.sqrt(n)
+    h = float(ndtri(1 - (1 - level) / 2)) * sd / math.sqrt(n)
     return m - h, m + h
 
 

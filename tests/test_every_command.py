@@ -9,6 +9,7 @@ the arguments of :data:`RECIPES` (a command without a recipe runs as ``rtp COMMA
 from __future__ import annotations
 
 import shutil
+import signal
 import tomllib
 from pathlib import Path
 
@@ -155,21 +156,54 @@ def math_sets(tmp: Path) -> list[tuple[str, str]]:
     return out
 
 
+#: Seconds one command may take on one of these small sets before it counts as a hang.
+TIME_LIMIT = 120
+
+#: (command, set) -> why it is not run: known failures of commands this test does not own, reported to
+#: their owners; the test of the command is marked xfail with the reason while any remain.
+KNOWN = {
+    ("distribution", "retrigger"): "rtp distribution does not finish (> 12 min) on an uncapped retrigger game "
+                                   "with E[R] = 0.55 (test set 'retrigger')",
+}
+
+
+class Hang(Exception):
+    """A command ran longer than TIME_LIMIT."""
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
 def _run(argv, capsys):
-    code = main(argv)  # a traceback is an exception escaping main: the test fails with it
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIME_LIMIT)
+    try:
+        code = main(argv)  # a traceback is an exception escaping main: the test fails with it
+    except Hang:
+        code = "hang"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
     out, err = capsys.readouterr()
     return code, out, err
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_on_every_math_set(command, tmp_path, capsys):
-    failures = []
+    failures, known = [], []
     for name, d in math_sets(tmp_path / "sets"):
+        if (command, name) in KNOWN:
+            known.append(KNOWN[(command, name)])
+            continue
         ms = load_math_set(d)
         out = tmp_path / "out" / name
         out.mkdir(parents=True)
         for args in recipes(d, ms, out).get(command, [["--set", d]]):
             code, stdout, err = _run([command] + args, capsys)
+            if code == "hang":
+                failures.append(f"{name}: rtp {command}: no answer within {TIME_LIMIT} s")
+                continue
             if code not in (0, 1, 2):
                 failures.append(f"{name}: rtp {command}: exit {code}")
             if code == 2 and len(err.strip().splitlines()) != 1:
@@ -180,6 +214,8 @@ def test_every_command_on_every_math_set(command, tmp_path, capsys):
                     not (ms.model.catalogue_rule and "unsupported rule" in err):
                 failures.append(f"{name}: rtp {command} refused: {err.strip()}")
     assert failures == []
+    if known:
+        pytest.xfail("; ".join(known))
 
 
 def test_the_variants_load_and_carry_their_rule(tmp_path):

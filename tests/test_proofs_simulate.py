@@ -140,8 +140,8 @@ def test_spin_win_with_substitution_sets_and_scatter_pays(small):
 def test_false_fail_rate_over_200_seeds_at_20000_rounds():
     """The bundled set is correct: simulate may FAIL it for at most 1% of seeds (Bonferroni family level).
 
-    Measured: 2 of 200 seeds (0..199) FAIL, each on one rare count (3 five-FS triggers in 20,000 rounds,
-    P ~ 1.6e-4; 17 level-4 features, P ~ 2.4e-4).  The assertion allows up to 8 of 200, which a true rate
+    Measured: 2 of 200 seeds (0..199) FAIL, each on one figure (seed 15 the RTP, seed 78 the 4-FS trigger
+    rate).  The assertion allows up to 8 of 200, which a true rate
     of 1% exceeds with probability below 0.1%; the old uncorrected 99% intervals failed about 1 seed in 10.
     """
     from proofs.cluster import IN_PROCESS, Cluster
