@@ -139,6 +139,8 @@ def enumerate_histogram(ms: MathSet, phase: Phase | None = None,
     t0 = time.perf_counter()
     model = ms.model
     phase = phase or model.base_phase
+    if ms.model.has_wild_multipliers:  # window_tables counts a WILD as 1 in ``counts`` (its means: ways_counts)
+        raise ValueError("unsupported rule for the enumeration histogram: WILD multipliers")
     t = window_tables(ms, phase)
     R = t.reels
     pays = t.pays
