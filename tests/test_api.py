@@ -270,3 +270,28 @@ def test_readme_notebook_session_runs_as_shown():
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0, "README's Python API session differs from a fresh run"
+
+
+def test_round_result_runs_once_per_report_and_once_per_set_in_diff(tmp_path, monkeypatch):
+    """The report, its JSON and the diff read the ParSheet's one RoundResult (no recomputation)."""
+    import markov.round
+    original, calls = markov.round.round_result, []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+    for module in list(sys.modules.values()):
+        if getattr(module, "round_result", None) is original:
+            monkeypatch.setattr(module, "round_result", counted)
+    game = tomllib.loads(TINY_GAME + TINY_LEVEL2)
+    game["symbols"]["FS"]["pays"] = SCATTER_PAYS
+    d = tmp_path / "scatter"
+    d.mkdir()
+    (d / "game.toml").write_text(game_toml(game))
+    for name, reels_ in (("base", TINY_BASE), ("bonus", TINY_BONUS)):
+        (d / f"{name}.csv").write_text(strips_csv(reels_))
+    for argv, want in ((["--set", str(d), "--json"], 1), (["--set", str(d)], 1), (["diff", str(d), str(d)], 2)):
+        calls.clear()
+        code, out, err = run(argv)
+        assert code == 0, err
+        assert len(calls) == want, argv
