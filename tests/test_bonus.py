@@ -416,8 +416,8 @@ def test_wheel_game_gamble_fft_equals_direct_convolution(monkeypatch):
     assert gm.round_eligible(ms, ms.model.gamble) == fast
 
 
-@pytest.mark.parametrize("argv", [["comply"], ["tune", "--target-rtp", "0.9", "--out", "OUT"]])
-def test_comply_and_tune_refuse_the_rules_in_one_line(set_dir, tmp_path, argv):
+@pytest.mark.parametrize("argv", [["tune", "--target-rtp", "0.9", "--out", "OUT"]])
+def test_tune_refuses_the_rules_in_one_line(set_dir, tmp_path, argv):
     argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
     code, out, err = run(argv + ["--set", str(set_dir)])
     assert code == 2 and out == "" and err.count("\n") == 1 and "unsupported rule" in err, err

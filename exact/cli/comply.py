@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument
 from exact.comply import comply, load_rules
 from exact.par import par_sheet
 from exact.report import fraction_text, one_in, table_lines
@@ -53,7 +53,6 @@ def run(args) -> int:
         raise UsageError(f"rtp comply: rule {needs_max[0]} (max_win_bets) needs the win distribution, "
                          f"which this command does not compute yet")
     ms = load_math_set(args.set)
-    refuse_bonus_rules(ms, 'comply', ("[gamble]", "[buy]"))   # per-round odds without wheels, respins, modes
     try:
         sheet = par_sheet(ms)
         checks = comply(ms, rules, chosen, sheet=sheet)
