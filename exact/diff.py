@@ -10,8 +10,8 @@ Two math sets (directories or bundled names) side by side:
   (``base reel 3 pos 41: AUS2 -> PIC4``), reel lengths, paytable, FISH values
   and weights (``level 2 FISH2 weight 300 -> 320 (value 15)``), symbol
   placement, trigger table, ladder, bet and window;
-* each published fact of the rules page (:func:`proofs.facts.check_facts`)
-  that passes on A and fails on B.
+* each published fact of the sets' ``published.toml`` (the checker, e.g.
+  :func:`proofs.facts.check_facts`) that passes on A and fails on B.
 
 Exit 0 when no published fact broke, 1 when one did, 2 on bad input (one line).
 
@@ -28,7 +28,6 @@ from fractions import Fraction
 from strips.model import GameModel, MathSet
 from exact.formatting import decimal_text, fraction_text, table_lines, value_text
 from exact.par import ParSheet, par_sheet
-from strips.published import applies_to
 
 
 # --------------------------------------------------------------------------
@@ -291,11 +290,10 @@ class Diff:
 
 
 def _facts(ms: MathSet, rep: ParSheet, checker) -> dict[str, bool]:
-    """fact -> passes, for every published fact (the RTP assumption line is not a fact); none for a
-    game other than the rules page's, whose facts are the only ones held."""
-    if checker is None or not applies_to(ms):
+    """fact -> passes, for every published fact of the set (assumption lines are not facts)."""
+    if checker is None:
         return {}
-    return {f.fact: not f.failed for f in checker(ms, rep.analysis) if f.is_fact}
+    return {f.fact: not f.failed for f in checker(ms, rep) if f.is_fact}
 
 
 def diff_sets(a: MathSet, b: MathSet, checker=None) -> Diff:

@@ -29,12 +29,10 @@ from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.engine import GameAnalysis
 from exact.formatting import decimal_text, one_in, percent, short_fraction_text
 from markov.round import RoundResult
-from strips import published as pub
 from strips.fingerprint import fingerprint
 from strips.model import Finding, MathSet
-from strips.published import applies_to
 
-__all__ = ["ParSheet", "par_sheet", "SymbolRow", "Published", "CONFIDENCE", "BAND_ROUNDS", "NOT_FIGURES"]
+__all__ = ["ParSheet", "par_sheet", "SymbolRow", "CONFIDENCE", "BAND_ROUNDS", "NOT_FIGURES"]
 
 CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
 BAND_ROUNDS = (10**3, 10**5, 10**7)
@@ -61,14 +59,6 @@ class SymbolRow:
         return sum(self.rtp, Fraction(0))
 
 
-@dataclass(frozen=True)
-class Published:
-    """A figure the rules page prints beside its exact value on the set."""
-
-    text: str
-    passes: bool
-
-
 @dataclass(frozen=True, repr=False)
 class ParSheet:
     """Every figure of the PAR report of a math set.  Exact figures are Fractions (ints for counts).
@@ -90,9 +80,6 @@ class ParSheet:
         Whole-round figures (credits per round), computed once.
     findings : tuple of Finding
         Soft strip-rule findings of the loader.
-    published_trigger : mapping int -> (Published, Published) or empty
-        Probability and "1 in N" as printed, for a set with such published facts.
-    published_key_2plus : mapping str -> Published or empty
     paying_oaks : mapping str -> tuple of int
         Pay symbol -> the OAKs with a non-zero paytable value (section 5).
     scatter_name : str
@@ -100,7 +87,9 @@ class ParSheet:
     has_collect : bool
         Whether the game has KEY symbols (collect and the KEY figures apply).
     facts : tuple of proofs.facts.FactResult
-        The set's published facts checked (``rtp check``), when a checker was given.
+        The set's published facts (its ``published.toml``) checked (``rtp
+        check``), when a checker was given; a fact on a figure carries its key
+        in ``figure`` (:meth:`published`).
     reel_lengths : mapping str -> tuple of int
         Strip set -> stops of each reel (reel 1 first); their product is the
         set's cycle (:meth:`cycle`).
@@ -122,8 +111,6 @@ class ParSheet:
     analysis: GameAnalysis
     round: RoundResult
     findings: tuple[Finding, ...]
-    published_trigger: Mapping[int, tuple[Published, Published]]
-    published_key_2plus: Mapping[str, Published]
     paying_oaks: Mapping[str, tuple[int, ...]]
     scatter_name: str = "scatter"
     has_collect: bool = True
@@ -134,6 +121,10 @@ class ParSheet:
     buys: Mapping[str, BuyResult] = dataclasses.field(default_factory=dict)
     gamble_result: GambleResult | None = None
     gamble_refused: str = ""
+
+    def published(self, figure: str) -> tuple:
+        """The checked published facts printed for one figure (e.g. ``trigger.3``), in file order."""
+        return tuple(f for f in self.facts if f.is_fact and f.figure == figure)
 
     def cycle(self, strip_set: str) -> int:
         """Stop combinations of one strip set: the product of its reel lengths (the full cycle)."""
@@ -209,6 +200,12 @@ class ParSheet:
         return out
 
     @property
+    def levels(self) -> dict[str, dict]:
+        """One free spin of each level ("1".."L"): multiplier, mean win (credits), hit frequency, P(2+ KEY)."""
+        return {str(i): {"multiplier": lv.phase.multiplier, "mean": lv.mean, "hit_frequency": lv.hit_frequency,
+                         "key_2plus": lv.key_2plus} for i, lv in enumerate(self.analysis.levels, start=1)}
+
+    @property
     def hit_frequency_base(self) -> Fraction:
         """P(a base spin wins something), per base spin."""
         return self.analysis.base.hit_frequency
@@ -273,8 +270,8 @@ class ParSheet:
 
     #: The exact figures in JSON order (attribute names = JSON keys).
     FIGURES = ("bet", "rtp", "mean_win", "variance", "components", "free_spins_by_level", "trigger", "trigger_any",
-               "q", "retrigger_per_spin", "free_spins_played", "feature", "key_2plus", "hit_frequency_base",
-               "symbols", "modes", "buy", "wheel", "gamble")
+               "q", "retrigger_per_spin", "free_spins_played", "feature", "key_2plus", "levels",
+               "hit_frequency_base", "symbols", "modes", "buy", "wheel", "gamble")
 
     def tree(self) -> dict:
         """The exact figures nested as in the JSON report: key -> int, Fraction or dict."""
@@ -365,9 +362,9 @@ def par_sheet(ms: MathSet, checker=None) -> ParSheet:
     ms : MathSet
         From :func:`exact.load_math_set` or :func:`exact.math_set`.
     checker : callable, optional
-        ``checker(ms, analysis) -> list of FactResult`` (the CLI passes
-        :func:`proofs.facts.check_facts`) checks the set's published facts;
-        without it the sheet holds none.
+        ``checker(ms, sheet) -> list of FactResult`` (the CLI passes
+        :func:`proofs.facts.check_facts`) checks the set's published facts
+        on the sheet; without it the sheet holds none.
 
     Returns
     -------
@@ -387,28 +384,18 @@ def par_sheet(ms: MathSet, checker=None) -> ParSheet:
     """
     default = analyse_mode(ms)
     analysis, rr = default.analysis, default.round
-    trig, keys, facts = {}, {}, ()
-    if checker is not None and applies_to(ms):
-        facts = tuple(checker(ms, analysis))
-        for n, printed in pub.TRIGGER_PROBABILITY.items():
-            p = analysis.base.by_scatter.prob[n] if n < len(analysis.base.by_scatter.prob) else Fraction(0)
-            freq = pub.TRIGGER_FREQUENCY[n]
-            trig[n] = (Published(printed.text, pub.rounds_to(p, printed)),
-                       Published(freq.text, p != 0 and pub.rounds_to(1 / p, freq)))
-        for k, printed in pub.KEY_2PLUS.items():
-            phase = analysis.base if k == "base" else (analysis.levels[0] if analysis.levels else None)
-            if phase is not None:
-                keys["base" if k == "base" else "free"] = Published(printed.text, pub.rounds_to(phase.key_2plus, printed))
-    return ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
-                    analysis=analysis, round=rr, findings=ms.findings, published_trigger=trig,
-                    published_key_2plus=keys,
-                    paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
-                                 + tuple(w for w in ms.model.of_kind("wild") if w.pays)},
-                    scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
-                    has_collect=bool(ms.model.of_kind("key")), facts=facts, paylines=len(ms.model.paylines),
-                    reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
-                    modes=analyse_modes(ms, default), buys=analyse_buys(ms, default),
-                    **gamble_figures(default))
+    sheet = ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
+                     analysis=analysis, round=rr, findings=ms.findings,
+                     paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
+                                  + tuple(w for w in ms.model.of_kind("wild") if w.pays)},
+                     scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
+                     has_collect=bool(ms.model.of_kind("key")), paylines=len(ms.model.paylines),
+                     reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
+                     modes=analyse_modes(ms, default), buys=analyse_buys(ms, default),
+                     **gamble_figures(default))
+    if checker is not None:
+        sheet = dataclasses.replace(sheet, facts=tuple(checker(ms, sheet)))
+    return sheet
 
 
 def gamble_figures(default: ModeResult) -> dict:

@@ -92,15 +92,17 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
         add("")
         add("FREE SPINS TRIGGER (per base spin)")
         rows = []
+        shown_any = False
         for n, p in r.trigger_prob.items():
             spins = r.features[n].initial_spins
-            pub = rep.published_trigger.get(n)
             rows.append([f"{n} {rep.scatter_name}", str(spins), decimal_text(p, 8), one_in(p)]
-                        + ([f"{pub[0].text} / 1 in {pub[1].text}", "PASS" if pub[0].passes and pub[1].passes else "FAIL"]
-                           if pub else ["", ""]))
-        rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability), "", ""])
+                        + _published_cells(rep.published(f"trigger.{n}")))
+            shown_any |= bool(rep.published(f"trigger.{n}"))
+        rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability)]
+                    + _published_cells(rep.published("trigger_any")))
+        shown_any |= bool(rep.published("trigger_any"))
         headers = [rep.scatter_name, "spins", "probability", "frequency", "published", "check"]
-        if not rep.published_trigger:
+        if not shown_any:
             headers, rows = headers[:4], [row[:4] for row in rows]
         out += table_lines(headers, rows, "lrrrrl")
         add(f"expected free spins awarded per paid spin (q)  {decimal_text(r.q, 6)}")
@@ -113,9 +115,8 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
         add("TWO OR MORE KEY SYMBOLS")
         rows = []
         for k, p in rep.key_2plus.items():
-            pub = rep.published_key_2plus.get(k)
             rows.append([f"per {k} spin" if k == "base" else "per free spin", percent(p, 4)]
-                        + ([pub.text, "PASS" if pub.passes else "FAIL"] if pub else ["", ""]))
+                        + _published_cells(rep.published(f"key_2plus.{k}")))
         out += table_lines(["", "probability", "published", "check"], rows, "lrrl")
     if r.features:
         add("")
@@ -140,7 +141,7 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
         checked = [f for f in rep.facts if f.is_fact]
         failed = [f for f in checked if f.failed]
         add("")
-        add("PUBLISHED FACTS OF THE RULES PAGE (rtp check lists each)")
+        add("PUBLISHED FACTS (the set's published.toml; rtp check lists each)")
         add(f"{len(checked) - len(failed)} of {len(checked)} pass" + (f"; {len(failed)} FAIL:" if failed else ""))
         out += [f"  FAIL {f.fact} [{f.source}]: published {f.published}, here {f.shown}" for f in failed]
     out += bonus_text(rep, digits)
@@ -186,11 +187,7 @@ def report_json(rep: ParSheet, digits: int = 6) -> dict:
             out["rtp_band"] = {str(n): {str(int(c * 100)): list(rep.rtp_band(n, c)) for c in CONFIDENCE}
                                for n in BAND_ROUNDS}
         elif k == "symbols":
-            out["published"] = {
-                "trigger": {str(n): {"probability": p.text, "frequency": f"1 in {q.text}",
-                                     "pass": p.passes and q.passes} for n, (p, q) in rep.published_trigger.items()},
-                "key_2plus": {k: {"probability": p.text, "pass": p.passes} for k, p in rep.published_key_2plus.items()},
-            }
+            out["published"] = published_json(rep)
     for b in rep.buys.values():
         if b.warning:
             out["buy"][b.name]["warning"] = b.warning
@@ -202,16 +199,31 @@ def report_json(rep: ParSheet, digits: int = 6) -> dict:
                             "hit": fraction_text(h), "hit_float": float(h)}
                            for i, (m, h) in enumerate(zip(base.line_means, base.line_hits))]
     out["findings"] = [str(f) for f in rep.findings]
-    if rep.facts:
-        checked = [f for f in rep.facts if f.is_fact]
-        out["published"]["facts"] = {"checked": len(checked), "failed": [f.fact for f in checked if f.failed]}
     return out
 
 
+def published_json(rep: ParSheet) -> dict:
+    """``published``: {``figures`` {figure: {``printed``, ``pass``}}, ``facts`` {``checked``, ``failed``}}."""
+    figures: dict = {}
+    for f in rep.facts:
+        if f.is_fact and f.figure:
+            entry = figures.setdefault(f.figure, {"printed": [], "pass": True})
+            entry["printed"].append(f.published)
+            entry["pass"] = entry["pass"] and not f.failed
+    checked = [f for f in rep.facts if f.is_fact]
+    return {"figures": figures, "facts": {"checked": len(checked), "failed": [f.fact for f in checked if f.failed]}}
+
+
+def _published_cells(facts) -> list[str]:
+    """[printed figures, PASS/FAIL] for the facts printed for one figure; two empty cells without any."""
+    if not facts:
+        return ["", ""]
+    return [" / ".join(f.published for f in facts), "FAIL" if any(f.failed for f in facts) else "PASS"]
+
+
 def published_ok(rep: ParSheet) -> bool:
-    """True when every published figure printed in the report and every fact of ``rtp check`` passes."""
-    return all(p.passes and q.passes for p, q in rep.published_trigger.values()) and \
-        all(p.passes for p in rep.published_key_2plus.values()) and not any(f.failed for f in rep.facts)
+    """True when every published fact of the set (``rtp check``) passes on the sheet."""
+    return not any(f.failed for f in rep.facts)
 
 
 # ---------------------------------------------------------------------------

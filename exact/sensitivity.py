@@ -87,7 +87,7 @@ from markov.moments import CountSplit
 from exact.formatting import fraction_text, percent, table_lines
 from markov.chain import FeatureResult, Ladder, feature_results, features_by_trigger, ladder_of
 from markov.round import round_result
-from strips.published import applies_to, published_positions
+from strips.published import window_positions
 
 ZERO = Fraction(0)
 
@@ -569,9 +569,11 @@ def edit_breaks(ms: MathSet, edit: StripEdit) -> str:
 
     Checks the soft strip rules of the game file (rules page section 3: at
     least ``min_pay_between_specials`` pay symbols between two specials, at
-    most ``max_run_length`` symbols of the AUS group in sequence, cyclic) and,
-    for the rules-page game, whether the position is shown by a worked example
-    or the edit changes a published total (FISH, KEY, FS symbols).
+    most ``max_run_length`` symbols of the AUS group in sequence, cyclic) and
+    the set's published data (``published.toml``): whether a published window
+    shows the position, whether the edit changes a published symbol total,
+    and whether it adds or removes a scatter while the set publishes trigger
+    figures (``trigger.*`` facts).
     Only breaks that the edited position takes part in are reported, so a rule
     the strip already broke elsewhere is not blamed on the edit.
     """
@@ -579,15 +581,23 @@ def edit_breaks(ms: MathSet, edit: StripEdit) -> str:
     reel = ms.strips[edit.strip_set].reels[edit.reel]
     n, pos = len(reel), edit.position
     rules = model.strip_rules
-    if applies_to(ms):
-        shown = published_positions(edit.strip_set).get((edit.reel, pos))
-        if shown:
-            return f"example {shown[1][0]} shows {shown[0]} here"
+    published = ms.published
+    lengths = ms.strips[edit.strip_set].lengths
+    windows = [w for w in published.windows if len(w.rows) == model.rows and all(map(int.__lt__, w.stops, lengths))]
+    try:
+        shown = window_positions(windows, edit.strip_set, lengths).get((edit.reel, pos))
+    except ValueError:      # the windows contradict each other: no position is kept by them
+        shown = None
+    if shown:
+        return f"{shown[1][0]} shows {shown[0]} here"
+    for tot in published.totals:
+        if tot.strip_set == edit.strip_set and (edit.old in tot.symbols) != (edit.new in tot.symbols):
+            return f"changes the published {tot.label} total ({tot.source or 'published.toml'})"
+    if any(f.figure.startswith("trigger") for f in published.facts):
         old_kind, new_kind = model.symbol(edit.old).kind, model.symbol(edit.new).kind
-        for kind, what in (("fish", "FISH total (section 11)"), ("key", "KEY total (section 11)"),
-                           ("scatter", "FS count (trigger probabilities, section 10)")):
-            if (old_kind == kind) != (new_kind == kind):
-                return f"changes the published {what}"
+        if (old_kind == "scatter") != (new_kind == "scatter"):
+            name = edit.old if old_kind == "scatter" else edit.new
+            return f"changes the {name} count (the published trigger figures)"
     new = model.symbol(edit.new)
     gap = rules.min_pay_between_specials
     if gap and new.is_special:
@@ -808,8 +818,8 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
         out.append("(positions with the same replacement and the same exact change are listed together)")
         broken = sum(1 for e in s.edits if e.breaks)
         if legal and broken:
-            out.append(f"({broken} edits that break a strip rule of section 3 or a published window or "
-                       "total are left out; --any lists them too)")
+            out.append(f"({broken} edits that break a strip rule of the game file or a published window, "
+                       "total or trigger figure are left out; --any lists them too)")
         edits(f"TOP {top} EDITS RAISING THE RTP", s.top_levers(top, True, legal))
         edits(f"TOP {top} EDITS LOWERING THE RTP", s.top_levers(top, False, legal))
 

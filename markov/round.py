@@ -209,7 +209,10 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         split = base.trigger_split     # by the count that awards free spins (issue 15 trigger_reels)
     else:
         validate_split(split, "round split before the features")
-    counts = range(len(split.prob))
+    # every count of the trigger table, also one these strips cannot show (probability 0): the PAR
+    # sheet lists it, and a published figure for it is then checked rather than missing
+    counts = range(max([len(split.prob)] + [n + 1 for n, _ in model.trigger]))
+    prob = list(split.prob) + [ZERO] * (len(counts) - len(split.prob))
     if not model.trigger:   # a game without free spins: the round is the base spin
         features, n_levels, extra, cap = {}, 0, ZERO, None
     elif model.retrigger:
@@ -222,14 +225,14 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         n_levels, extra, cap = ladder.levels, ZERO, None
     if model.multiplier_by_trigger:
         features = {n: scale_feature(f, model.feature_multiplier(n)) for n, f in features.items()}
-    trigger_prob = {n: split.prob[n] for n in features}
+    trigger_prob = {n: prob[n] for n in features}
 
     def expect(value) -> Fraction:
         """sum over triggering counts n of P(n) value(n, feature of n)."""
-        return sum((split.prob[n] * value(n, f) for n, f in features.items()), ZERO)
+        return sum((prob[n] * value(n, f) for n, f in features.items()), ZERO)
 
     free_spins = expect(lambda n, f: f.mean)
-    base_feature = sum((split.win[n] * f.mean for n, f in features.items()), ZERO)
+    base_feature = sum((split.win[n] * f.mean for n, f in features.items() if n < len(split.win)), ZERO)
     return RoundResult(
         bet=model.bet,
         mean=split.mean + free_spins,

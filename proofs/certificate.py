@@ -7,9 +7,9 @@ Its sections:
 
 1. the set and its content hash;
 2. exact figures of the whole game (engine + ladder chain);
-3. every published fact (reused from :func:`proofs.facts.check_facts`):
-   example windows, strip facts, trigger probabilities and frequencies,
-   P(2 or more KEY);
+3. every published fact of the set's ``published.toml`` (reused from
+   :func:`proofs.facts.check_facts`): for the bundled set the rules, example
+   windows, strip facts, trigger probabilities and frequencies, P(2 or more KEY);
 4. examples 1-9 evaluated at their stops on the set with the page's FISH
    values, beside the figures the page prints;
 5. derivations with sympy: the distribution of the FS count (and of the KEY
@@ -37,7 +37,7 @@ from exact.par import par_sheet
 from proofs.facts import check_facts
 from strips.model import KEY, SCATTER, MathSet, Phase
 from proofs.enumerate import set_hash, window_tables
-from strips.published import EXAMPLES, applies_to
+from strips.published import EXAMPLES
 
 #: What the page prints for examples 1-9 (sections 6, 8, 10, 11): the phase,
 #: the FISH values shown (reel-major, top to bottom; None = no FISH printed)
@@ -174,15 +174,17 @@ class ExampleCheck:
 def example_checks(ms: MathSet) -> list[ExampleCheck]:
     """Examples 1-9: the rules-page evaluator at the printed stops with the printed FISH values.
 
-    Only for a math set of the rules-page game (:func:`strips.published.applies_to`);
-    [] for any other game (the page's examples say nothing about it).
+    Only the examples the set itself publishes (the same window at the same stops in its
+    ``published.toml``); [] for a set that publishes none of them (the page's examples say
+    nothing about another game).
     """
     model = ms.model
     phases = {p.name: p for p in model.phases}
     out = []
-    if not applies_to(ms):
-        return out
+    published = {(w.strip_set, w.stops, w.rows) for w in ms.published.windows}
     for ex in EXAMPLES:
+        if (ex.strip_set, ex.stops, ex.rows) not in published:
+            continue
         phase_name, fish, printed = EXAMPLE_FIGURES[ex.number]
         phase = phases[phase_name]
         strips = ms.phase_strips(phase)
@@ -275,8 +277,7 @@ def build(ms: MathSet, analysis=None) -> Certificate:
         if model.levels:
             formulas.append(count_formula(ms, model.level_phase(model.levels[0]), KEY))
     return Certificate(name=ms.name, fingerprint=sheet.fingerprint, hash=set_hash(ms, model.base_phase),
-                       analysis=sheet.analysis, round=sheet.round,
-                       facts=check_facts(ms, sheet.analysis) if applies_to(ms) else [],
+                       analysis=sheet.analysis, round=sheet.round, facts=check_facts(ms, sheet),
                        examples=example_checks(ms), formulas=formulas,
                        labels={k: v or k for k, v in labels.items()})
 
@@ -309,8 +310,8 @@ def render(cert: Certificate) -> str:
     for i, p in enumerate(rr.reach, start=1):
         out.append(_row(f"P(level {i} is played)", fraction_text(p), decimal(p, 10)))
     out += ["", "## 3. Published facts", "",
-            "Each fact the rules page publishes, its exact value on the set and the verdict "
-            "(`rtp check`).", "",
+            "Each fact of the set's published.toml (what its rules page prints), its exact value "
+            "on the set and the verdict (`rtp check`).", "",
             _row("status", "fact", "source", "published", "on the set", "exact"),
             _row("---", "---", "---", "---", "---", "---")]
     for r in cert.facts:

@@ -1,47 +1,36 @@
-"""``rtp check``: every published fact of the rules page, checked exactly on a math set.
+"""``rtp check``: every published fact of a math set (its ``published.toml``), checked exactly.
 
-For each fact the command prints the published value, the exact value on the
-set (a Fraction, and rounded as the page rounds it) and PASS or FAIL; exit 1
-if any fact fails, 0 otherwise.  The RTP target of the bundled set (96.00%
-+/- 0.005 pp) is not a published fact: it is listed on its own line as an
-assumption and never changes the exit code.
+For each fact the command prints what is printed, the exact value on the set
+(a Fraction, and at the printed precision) and PASS or FAIL; exit 1 if any
+fact fails, 0 otherwise.  Assumptions (``[[assumptions]]``: a figure the set is
+tuned to but that is not printed) are listed on their own lines and never
+change the exit code.
 
-The facts themselves are data in :mod:`strips.published`; probabilities come
-from the exact engine (:func:`exact.engine.analyse`), the RTP from the
-free-spin chain (:func:`markov.round.round_result`).
+What is checked is data of the set (:class:`strips.published.Published`),
+never a game's name: figures of the PAR report as printed (``[[facts]]``, at
+the printed precision: :meth:`strips.published.Printed.matches` states the
+rounding rule), worked-example windows, strip shape and rules, symbol
+placement and totals, and the rules transcribed from the page (``[rules]``)
+against the game file.
 
-Source: rules page sections 3, 4, 10, 11 and 13, examples 1-9; issue 3.
+Figure values come from one function, :func:`figure_values` (today the JSON
+view of the PAR report, :func:`exact.report.report_json`).
+
+Source: issue 12 item 4; for the bundled set, rules page sections 2-13 and
+examples 1-9 (``strips/rules_page/published.toml``).
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.engine import analyse
-from markov.round import round_result
-from strips.model import FISH, KEY, MathSet
-from strips import published as pub
-from strips.published import (
-    BASE,
-    BONUS,
-    EXAMPLES,
-    KEY_2PLUS,
-    MAX_AUS_RUN,
-    MIN_PAY_BETWEEN_SPECIALS,
-    REELS,
-    ROWS,
-    SPECIAL_REELS,
-    STRIP_LENGTH,
-    TOTALS,
-    TRIGGER_FREQUENCY,
-    TRIGGER_PROBABILITY,
-    decimal_text,
-    rounds_to,
-)
+from exact.diff import report_figures
+from exact.report import Report, build_report, report_json
+from strips.errors import MathSetError
+from strips.model import MathSet
+from strips.published import Assumption, Fact, Printed, Published, decimal_text
 
-#: Assumed RTP of the bundled reconstruction and its tolerance (issue 3): not a fact of the page.
-ASSUMED_RTP = Fraction(96, 100)
-ASSUMED_RTP_TOLERANCE = Fraction(5, 100000)
 PASS, FAIL, MET, NOT_MET = "PASS", "FAIL", "assumption met", "assumption NOT met"
 
 
@@ -52,19 +41,22 @@ class FactResult:
     Attributes
     ----------
     fact : str
-        What the page states, in words.
+        What is printed, in words.
     source : str
-        Rules-page section or example.
+        Where it is printed (section, example).
     published : str
         The figure or content as printed.
     exact : object
-        The exact value on the set: a Fraction (probabilities, per spin), an
-        int (counts) or a str (window contents, placements).
+        The exact value on the set: a Fraction (figures), an int (counts) or
+        a str (window contents, placements).
     shown : str
-        The exact value as the page would print it (rounded the page's way).
+        The exact value at the printed precision / in the printed form.
     status : str
-        ``PASS`` or ``FAIL``; for the RTP assumption ``assumption met`` or
+        ``PASS`` or ``FAIL``; for an assumption ``assumption met`` or
         ``assumption NOT met``.
+    figure : str
+        The report figure key for a ``[[facts]]`` entry (e.g. ``trigger.3``),
+        empty for the other kinds of fact.
     """
 
     fact: str
@@ -73,10 +65,11 @@ class FactResult:
     exact: object
     shown: str
     status: str
+    figure: str = ""
 
     @property
     def is_fact(self) -> bool:
-        """False for the RTP assumption line."""
+        """False for an assumption line."""
         return self.status in (PASS, FAIL)
 
     @property
@@ -88,29 +81,82 @@ def _status(ok: bool) -> str:
     return PASS if ok else FAIL
 
 
-def _fixed(x: Fraction, places: int) -> str:
-    return decimal_text(x, places, grouping=True)
-
-
 def _window_text(window) -> str:
     """A window, shape (reels, rows), as printed: rows top to bottom separated by ' / '."""
     return " / ".join(" ".join(col[i] for col in window) for i in range(len(window[0])))
 
 
-def example_facts(ms: MathSet) -> list[FactResult]:
-    """Examples 1-9: the window at the printed stops shows exactly the printed symbols."""
+def figure_values(report: Report) -> dict[str, Fraction | float]:
+    """Every figure of the PAR report by dotted key (``rtp``, ``trigger.3``, ``levels.2.key_2plus``).
+
+    Exact figures are Fractions, display figures (square roots) floats.  The
+    one place the facts read figures from: the JSON view of the report today
+    (:func:`exact.diff.report_figures`), ``ParSheet.figures()`` once it exists.
+    """
+    return report_figures(report_json(report))
+
+
+def figure_facts(published: Published, figures: dict) -> list[FactResult]:
+    """``[[facts]]``: each printed figure against the exact figure, at the printed precision.
+
+    Raises
+    ------
+    MathSetError
+        At the fact's ``figure`` key when the report has no such figure, or
+        when it is a display float (it involves a square root) that cannot be
+        compared exactly.
+    """
     out = []
-    for ex in EXAMPLES:
-        strips = ms.strips.get(ex.strip_set)
-        printed = _window_text(ex.window)
-        if strips is None:
-            out.append(FactResult(f"example {ex.number} window", f"example {ex.number}", printed,
-                                  "", f"no {ex.strip_set} strips", FAIL))
-            continue
-        got = _window_text(strips.window(ex.stops, ms.model.rows))
-        out.append(FactResult(f"example {ex.number} window at stops {','.join(map(str, ex.stops))} "
-                              f"({ex.strip_set} strips)", f"example {ex.number}", printed, got, got,
-                              _status(got == printed)))
+    for f in published.facts:
+        x = _figure(f, figures)
+        if f.per_bet:
+            x = x / figures["bet"]
+        out.append(FactResult(f.name, f.source, f.printed.text + (" of the bet" if f.per_bet else ""), x,
+                              f.printed.show(x), _status(f.printed.matches(x)), figure=f.figure))
+    return out
+
+
+def _figure(f: Fact | Assumption, figures: dict) -> Fraction:
+    x = figures.get(f.figure)
+    if x is None:
+        near = difflib.get_close_matches(f.figure, list(figures), n=3)
+        hint = f" (did you mean {', '.join(near)}?)" if near else " (rtp --json lists the figures)"
+        raise MathSetError(f.at.file, f.at.row, f.at.column,
+                           f"figure {f.figure!r} is not a figure of this set's PAR report{hint}")
+    if isinstance(x, float):
+        raise MathSetError(f.at.file, f.at.row, f.at.column,
+                           f"figure {f.figure!r} is a display float (it involves a square root), "
+                           "not an exact figure: it cannot be checked exactly")
+    return x
+
+
+def assumption_lines(published: Published, figures: dict) -> list[FactResult]:
+    """``[[assumptions]]``: target +/- tolerance of a figure that is not printed (never PASS/FAIL)."""
+    out = []
+    for a in published.assumptions:
+        x = _figure(a, figures)
+        shown = Printed(a.target.text, a.target.kind, a.target.number, a.target.decimals + 3).show(x)
+        out.append(FactResult(f"{a.figure} (assumption: not a published figure)", a.source,
+                              f"{a.target.text} +/- {a.tolerance.text}", x, shown,
+                              MET if a.met(x) else NOT_MET, figure=a.figure))
+    return out
+
+
+def window_facts(ms: MathSet, published: Published) -> list[FactResult]:
+    """``[[windows]]``: the window at the printed stops shows exactly the printed symbols."""
+    out = []
+    for w in published.windows:
+        printed = " / ".join(w.rows)
+        rs = ms.strips[w.strip_set]
+        past = [r for r, (stop, n) in enumerate(zip(w.stops, rs.lengths)) if stop >= n]
+        if past:
+            got = f"reel {past[0] + 1} has {rs.lengths[past[0]]} stops, no stop {w.stops[past[0]]}"
+        elif len(w.rows) != ms.model.rows:
+            got = f"the game's window has {ms.model.rows} rows, the printed one {len(w.rows)}"
+        else:
+            got = _window_text(rs.window(w.stops, ms.model.rows))
+        out.append(FactResult(f"{w.source} window at stops {','.join(map(str, w.stops))} "
+                              f"({w.strip_set} strips)", w.source, printed, got, got, _status(got == printed)))
     return out
 
 
@@ -140,172 +186,188 @@ def fewest_between(reel, specials: frozenset[str]) -> int | None:
     return min((b - a - 1) % n for a, b in zip(pos, pos[1:] + pos[:1]))
 
 
-def strip_facts(ms: MathSet) -> list[FactResult]:
-    """Section 3, 4 and 11 facts: shape, placement, spacing, AUS runs, FISH and KEY totals."""
-    model = ms.model
-    specials = frozenset(s.name for s in model.symbols if s.is_special)
-    aus = frozenset(model.strip_rules.max_run_symbols) or frozenset(
-        s.name for s in model.pay_symbols if s.name.startswith("AUS"))
-    out = []
-    for set_name in (BASE, BONUS):
-        rs = ms.strips.get(set_name)
-        if rs is None:
-            out.append(FactResult(f"{set_name} strips exist", "section 3", "yes", "no", "no", FAIL))
-            continue
-        shape = (len(rs.reels), rs.lengths)
-        ok = len(rs.reels) == REELS and all(n == STRIP_LENGTH for n in rs.lengths)
-        out.append(FactResult(f"{set_name} strips: {REELS} reels x {STRIP_LENGTH} stops", "section 3",
-                              f"{REELS} x {STRIP_LENGTH}", str(shape),
-                              f"{len(rs.reels)} x {'/'.join(map(str, sorted(set(rs.lengths))))}", _status(ok)))
-        allowed = SPECIAL_REELS[set_name]
-        for name in sorted(specials):
-            reels_on = tuple(r + 1 for r, reel in enumerate(rs.reels) if name in reel)
-            legal = allowed.get(name, ())
-            text = f"reels {', '.join(map(str, legal))}" if legal else "no reel"
-            out.append(FactResult(f"{set_name} strips: {name} only on {text}", "sections 4, 11, 13", text,
-                                  str(reels_on), f"reels {', '.join(map(str, reels_on))}" if reels_on else "no reel",
-                                  _status(set(reels_on) <= set(legal))))
-        gaps = [fewest_between(reel, specials) for reel in rs.reels]
-        known = [g for g in gaps if g is not None]
-        least = min(known) if known else None
-        out.append(FactResult(f"{set_name} strips: {MIN_PAY_BETWEEN_SPECIALS} or more pay symbols between "
-                              "two specials (cyclic)", "section 3", f">= {MIN_PAY_BETWEEN_SPECIALS}",
-                              least, "no two specials" if least is None else f"fewest {least}",
-                              _status(least is None or least >= MIN_PAY_BETWEEN_SPECIALS)))
-        run = max(longest_run(reel, aus) for reel in rs.reels)
-        out.append(FactResult(f"{set_name} strips: at most {MAX_AUS_RUN} AUS symbols in sequence (cyclic)",
-                              "section 3", f"<= {MAX_AUS_RUN}", run, f"longest {run}",
-                              _status(run <= MAX_AUS_RUN)))
-        for label, kind in (("FISH", FISH), ("KEY", KEY)):
-            names = {s.name for s in model.symbols if s.kind == kind}
-            total = sum(1 for reel in rs.reels for s in reel if s in names)
-            want = TOTALS[set_name][label]
-            out.append(FactResult(f"{set_name} strips: {want} {label} symbols in total", "section 11",
-                                  str(want), total, str(total), _status(total == want)))
-    return out
+def strip_facts(ms: MathSet, published: Published) -> list[FactResult]:
+    """``[[strip_rules]]``, ``[[placements]]``, ``[[totals]]``: shape, spacing, runs, placement, totals.
 
-
-def rule_facts(ms: MathSet) -> list[FactResult]:
-    """Sections 2, 5, 6, 7, 10, 11: the game file's rules against the page's printed rules.
-
-    Compares bet, paytable, WILD substitution, FISH values, FISH probabilities
-    (weights are compared as exact probabilities w / sum w, so any scaling of a
-    table passes), trigger spins, ladder thresholds, spins and multipliers, and
-    the absence of retrigger, with :mod:`strips.published` (a transcription of
-    the page independent of the game file).
+    Grouped by strip set (in the order the file names them): shape, each
+    placement, spacing between specials, longest run, each total.
     """
     model = ms.model
-    out = [FactResult("bet per base spin, credits", "section 2", str(pub.BET), model.bet, str(model.bet),
-                      _status(model.bet == pub.BET))]
-    names = {s.name: s for s in model.symbols}
-    for name, pays in pub.PAYTABLE.items():
-        s = names.get(name)
-        have = tuple(s.pays) if s is not None and s.kind == "pay" else None
-        text = "/".join(map(str, pays[2:]))
-        out.append(FactResult(f"{name} pays for 3/4/5 OAK, credits per way", "section 5", text, have,
-                              "missing" if have is None else "/".join(map(str, have[2:])) +
-                              ("" if have[:2] == pays[:2] else f" (1/2 OAK {have[0]}/{have[1]})"),
-                              _status(have == pays)))
-    wilds = [s for s in model.symbols if s.kind == "wild"]
-    ok = bool(wilds) and all(not s.substitutes or s.substitutes >= set(pub.PAYTABLE) for s in wilds)
-    out.append(FactResult("WILD substitutes for every PIC and AUS symbol", "section 6", "PIC1-PIC5, AUS1-AUS5",
-                          ok, "yes" if ok else "no", _status(ok)))
-    for name, values in pub.FISH_VALUES.items():
-        s = names.get(name)
-        have = tuple(s.values) if s is not None else None
-        out.append(FactResult(f"{name} values, credits (reading: the art values, as examples 5, 6, 8, 9 collect "
-                              "them; the section 7 table's credits column prints a tenth of them)",
-                              "section 7, examples 5, 6, 8, 9", ", ".join(map(str, values)), have,
-                              "missing" if have is None else ", ".join(map(str, have)), _status(have == values)))
-        for table, percents in pub.FISH_PERCENT[name].items():
-            want = tuple(Fraction(p) / 100 for p in percents)
-            w = s.weights.get(table) if s is not None else None
-            have_p = tuple(Fraction(x, sum(w)) for x in w) if w else None
-            out.append(FactResult(f"{name} value probabilities, {table}", "section 7",
-                                  "/".join(percents) + " %", have_p,
-                                  "missing" if have_p is None else "/".join(_fixed(p * 100, 1) for p in have_p) + " %",
-                                  _status(have_p == want)))
-    trig = dict(model.trigger)
-    out.append(FactResult("initial free spins for 3/4/5 FS", "section 10",
-                          "/".join(str(pub.TRIGGER_SPINS[n]) for n in (3, 4, 5)), trig,
-                          "/".join(str(model.initial_spins(n)) for n in (3, 4, 5)),
-                          _status(all(model.initial_spins(n) == v for n, v in pub.TRIGGER_SPINS.items())
-                                  and model.initial_spins(2) == 0)))
-    have_ladder = tuple((lv.threshold, lv.spins, lv.multiplier) for lv in model.levels)
-    for i, want in enumerate(pub.LADDER, start=1):
-        have = have_ladder[i - 1] if i <= len(have_ladder) else None
-        out.append(FactResult(f"level {i}: KEY threshold, spins, multiplier", "section 11",
-                              f"{want[0]}, {want[1] or 'initial'}, x{want[2]}", have,
-                              "missing" if have is None else f"{have[0]}, {have[1] or 'initial'}, x{have[2]}",
-                              _status(have == want)))
-    out.append(FactResult("levels in the ladder; no retrigger", "section 11", f"{len(pub.LADDER)}; no",
-                          (len(have_ladder), bool(model.retrigger)),
-                          f"{len(have_ladder)}; {'yes' if model.retrigger else 'no'}",
-                          _status(len(have_ladder) == len(pub.LADDER) and not model.retrigger)))
-    return out
-
-
-def probability_facts(ms: MathSet, analysis) -> list[FactResult]:
-    """Section 10 trigger probabilities and frequencies, section 13 P(2+ KEY), from the exact engine."""
+    specials = frozenset(s.name for s in model.symbols if s.is_special)
+    order = list(dict.fromkeys([x.strip_set for x in published.strip_rules]
+                               + [x.strip_set for x in published.placements]
+                               + [x.strip_set for x in published.totals]))
     out = []
-    prob = analysis.base.by_scatter.prob
-    for n, printed in TRIGGER_PROBABILITY.items():
-        p = prob[n] if n < len(prob) else Fraction(0)
-        out.append(FactResult(f"P({n} FS symbols) per base spin", "section 10", printed.text, p,
-                              _fixed(p, printed.decimals), _status(rounds_to(p, printed))))
-        freq = TRIGGER_FREQUENCY[n]
-        inv = 1 / p if p else None
-        out.append(FactResult(f"frequency of {n} FS symbols, 1 in N", "section 10", f"1 in {freq.text}",
-                              inv, "never" if inv is None else f"1 in {_fixed(inv, 0)}",
-                              _status(inv is not None and rounds_to(inv, freq))))
-    phases = [(BASE, "per base spin", analysis.base)]
-    phases += [(BONUS, f"per free spin (level {i})", pa) for i, pa in enumerate(analysis.levels, start=1)]
-    for set_name, label, pa in phases:
-        printed = KEY_2PLUS[set_name]
-        p = pa.key_2plus
-        out.append(FactResult(f"P(2 or more KEY symbols) {label}", "section 13", printed.text, p,
-                              _fixed(p * 100, printed.decimals - 2) + "%", _status(rounds_to(p, printed))))
+    for set_name in order:
+        rs = ms.strips[set_name]
+        shapes = [x for x in published.strip_rules if x.strip_set == set_name]
+        for sh in shapes:
+            if sh.reels is None and sh.length is None and sh.lengths is None:
+                continue
+            reels = sh.reels if sh.reels is not None else len(sh.lengths or rs.reels)
+            if sh.lengths is not None:
+                stops, ok_len = "/".join(map(str, sh.lengths)), rs.lengths == sh.lengths
+                have = "/".join(map(str, rs.lengths))
+            else:
+                stops = str(sh.length) if sh.length is not None else "any number of"
+                ok_len = sh.length is None or all(n == sh.length for n in rs.lengths)
+                have = "/".join(map(str, sorted(set(rs.lengths))))
+            ok = len(rs.reels) == reels and ok_len
+            out.append(FactResult(f"{set_name} strips: {reels} reels x {stops} stops", sh.source,
+                                  f"{reels} x {stops}", f"{len(rs.reels)} x {have}", f"{len(rs.reels)} x {have}",
+                                  _status(ok)))
+        for pl in (x for x in published.placements if x.strip_set == set_name):
+            reels_on = tuple(r + 1 for r, reel in enumerate(rs.reels) if pl.symbol in reel)
+            text = f"reels {', '.join(map(str, pl.reels))}" if pl.reels else "no reel"
+            out.append(FactResult(f"{set_name} strips: {pl.symbol} only on {text}", pl.source, text,
+                                  str(reels_on), f"reels {', '.join(map(str, reels_on))}" if reels_on else "no reel",
+                                  _status(set(reels_on) <= set(pl.reels))))
+        for sh in shapes:
+            if sh.min_pay_between_specials is not None:
+                gaps = [g for g in (fewest_between(reel, specials) for reel in rs.reels) if g is not None]
+                least = min(gaps) if gaps else None
+                want = sh.min_pay_between_specials
+                out.append(FactResult(f"{set_name} strips: {want} or more pay symbols between two specials "
+                                      "(cyclic)", sh.source, f">= {want}", least,
+                                      "no two specials" if least is None else f"fewest {least}",
+                                      _status(least is None or least >= want)))
+            if sh.max_run_length is not None and sh.max_run_symbols:
+                run = max(longest_run(reel, frozenset(sh.max_run_symbols)) for reel in rs.reels)
+                group = _group_name(sh.max_run_symbols)
+                out.append(FactResult(f"{set_name} strips: at most {sh.max_run_length} {group} symbols in "
+                                      "sequence (cyclic)", sh.source, f"<= {sh.max_run_length}", run,
+                                      f"longest {run}", _status(run <= sh.max_run_length)))
+        for tot in (x for x in published.totals if x.strip_set == set_name):
+            members = set(tot.symbols)
+            total = sum(1 for reel in rs.reels for s in reel if s in members)
+            out.append(FactResult(f"{set_name} strips: {tot.count} {tot.label} symbols in total", tot.source,
+                                  str(tot.count), total, str(total), _status(total == tot.count)))
     return out
 
 
-def rtp_assumption(ms: MathSet, analysis) -> FactResult:
-    """The assumed RTP of the bundled set (96.00% +/- 0.005 pp): an assumption, not a fact."""
-    rtp = round_result(ms.model, analysis.base, analysis.levels).rtp
-    ok = abs(rtp - ASSUMED_RTP) <= ASSUMED_RTP_TOLERANCE
-    return FactResult("RTP of the whole game (assumption: the page publishes no RTP)", "PROVENANCE.md",
-                      f"{_fixed(ASSUMED_RTP * 100, 2)}% +/- {_fixed(ASSUMED_RTP_TOLERANCE * 100, 3)} pp", rtp,
-                      _fixed(rtp * 100, 5) + "%", MET if ok else NOT_MET)
+def _group_name(names) -> str:
+    """``AUS`` for AUS1..AUS5 (their common prefix), else the names joined by '/'."""
+    prefix = "".join(c[0] for c in zip(*names) if len(set(c)) == 1).rstrip("0123456789")
+    return prefix if prefix and len(names) > 1 else "/".join(names)
 
 
-def check_facts(ms: MathSet, analysis=None) -> list[FactResult]:
-    """Every published fact of the rules page checked on ``ms``, then the RTP assumption line.
+def rule_facts(ms: MathSet, published: Published) -> list[FactResult]:
+    """``[rules]``: the game file's rules against the rules as printed (double entry).
+
+    Compares bet, paytable, substitutions, collect values, value
+    probabilities (``w / sum w`` of the game's weight table against each
+    printed per cent at its printed precision), trigger spins, the ladder
+    (thresholds, spins, multipliers) and retrigger.
+    """
+    model, rules = ms.model, published.rules
+    out = []
+    if rules.bet is not None:
+        out.append(FactResult("bet per base spin, credits", rules.source_of("bet"), str(rules.bet), model.bet,
+                              str(model.bet), _status(model.bet == rules.bet)))
+    names = {s.name: s for s in model.symbols}
+    for name, pays in rules.pays:
+        s = names[name]
+        have = tuple(s.pays) if s.kind == "pay" else None
+        oaks = [i for i, v in enumerate(pays) if v]
+        first = oaks[0] if oaks else len(pays)
+        lead = "/".join(str(i + 1) for i in range(first, len(pays)))
+        shown = "not a pay symbol" if have is None else "/".join(map(str, have[first:])) + (
+            "" if have[:first] == pays[:first] else f" ({'/'.join(map(str, range(1, first + 1)))} OAK "
+                                                    f"{'/'.join(map(str, have[:first]))})")
+        out.append(FactResult(f"{name} pays for {lead} OAK, credits per way", rules.source_of("pays"),
+                              "/".join(map(str, pays[first:])), have, shown, _status(have == pays)))
+    for name, subs in rules.substitutes:
+        s = names[name]
+        ok = s.kind == "wild" and (not s.substitutes or s.substitutes >= set(subs))
+        out.append(FactResult(f"{name} substitutes for {', '.join(subs)}", rules.source_of("substitutes"),
+                              ", ".join(subs), ok, "yes" if ok else "no", _status(ok)))
+    for name, values in rules.values:
+        have = tuple(names[name].values) if names[name].kind == "fish" else None
+        out.append(FactResult(f"{name} values, credits", rules.source_of("values"), ", ".join(map(str, values)),
+                              have, "not a collect symbol" if have is None else ", ".join(map(str, have)),
+                              _status(have == values)))
+    for name, tables in rules.probabilities:
+        s = names[name]
+        for table, printed in tables:
+            w = s.weights.get(table) if s.kind == "fish" else None
+            have = tuple(Fraction(x, sum(w)) for x in w) if w else None
+            ok = have is not None and len(have) == len(printed) and all(p.matches(x) for p, x in zip(printed, have))
+            out.append(FactResult(f"{name} value probabilities, {table}", rules.source_of("probabilities"),
+                                  " / ".join(p.text for p in printed), have,
+                                  f"no weight table {table!r}" if have is None else
+                                  " / ".join(p.show(x) for p, x in zip(printed, have)), _status(ok)))
+    if rules.trigger_spins is not None:
+        scatter = "/".join(s.name for s in model.of_kind("scatter")) or "scatter"
+        counts = "/".join(str(n) for n, _ in rules.trigger_spins)
+        have = tuple(sorted(model.trigger))
+        out.append(FactResult(f"initial free spins for {counts} {scatter}", rules.source_of("trigger_spins"),
+                              "/".join(str(v) for _, v in rules.trigger_spins), have,
+                              ", ".join(f"{n}: {v}" for n, v in have) or "no trigger",
+                              _status(have == rules.trigger_spins)))
+    if rules.levels is not None:
+        have_ladder = tuple((lv.threshold, lv.spins, lv.multiplier) for lv in model.levels)
+        for i, lv in enumerate(rules.levels, start=1):
+            want = (lv.threshold, lv.spins, lv.multiplier)
+            have = have_ladder[i - 1] if i <= len(have_ladder) else None
+            # level 1 plays the initial spins: the game file leaves its spins out (0)
+            same = have is not None and have[0] == want[0] and (have[1] or None) == want[1] and have[2] == want[2]
+            out.append(FactResult(f"level {i}: KEY threshold, spins, multiplier", rules.source_of("levels"),
+                                  f"{want[0]}, {want[1] or 'initial'}, x{want[2]}", have,
+                                  "missing" if have is None else f"{have[0]}, {have[1] or 'initial'}, x{have[2]}",
+                                  _status(same)))
+    if rules.levels is not None or rules.retrigger is not None:
+        parts, want, have, ok = [], [], [], True
+        if rules.levels is not None:
+            parts.append("levels in the ladder")
+            want.append(str(len(rules.levels)))
+            have.append(str(len(model.levels)))
+            ok &= len(model.levels) == len(rules.levels)
+        if rules.retrigger is not None:
+            parts.append("retrigger" if rules.retrigger else "no retrigger")
+            want.append("yes" if rules.retrigger else "no")
+            have.append("yes" if model.retrigger else "no")
+            ok &= bool(model.retrigger) == rules.retrigger
+        out.append(FactResult("; ".join(parts), rules.source_of("levels" if rules.levels is not None else "retrigger"),
+                              "; ".join(want), "; ".join(have), "; ".join(have), _status(ok)))
+    return out
+
+
+def check_facts(ms: MathSet, report: Report | None = None) -> list[FactResult]:
+    """Every published fact of ``ms`` (its ``published.toml``) checked exactly, then its assumptions.
 
     Parameters
     ----------
     ms : MathSet
-        A math set of the rules-page game (``base`` and ``bonus`` strips).
-    analysis : exact.engine.GameAnalysis, optional
-        The exact analysis of ``ms``; computed when not given.
+    report : exact.report.Report, optional
+        The PAR report of ``ms`` (figures are read from it); built when not given.
 
     Returns
     -------
     list of FactResult
-        The game file's rules against the printed rules, example windows (9),
-        strip facts, probability facts, and last the RTP assumption
-        (``is_fact`` False).
+        Rules, windows, strip facts, figures (in that order), then the
+        assumption lines (``is_fact`` False).  Empty when the set publishes
+        nothing.
 
-    Notes
-    -----
-    The window rows are fixed by section 3 (``ROWS`` = 4); a set whose game
-    has another number of rows fails the example facts.
+    Raises
+    ------
+    MathSetError
+        A ``[[facts]]`` or ``[[assumptions]]`` figure the report does not
+        have, or a display float (file, row and column of its ``figure`` key).
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> results = check_facts(load_math_set("rules_page"))
+    >>> sum(r.is_fact for r in results), any(r.failed for r in results)
+    (86, False)
     """
-    if analysis is None:
-        analysis = analyse(ms)
-    results = rule_facts(ms) + example_facts(ms) + strip_facts(ms) + probability_facts(ms, analysis)
-    if ms.model.rows != ROWS:
-        results.append(FactResult(f"window of {ROWS} rows", "section 3", str(ROWS), ms.model.rows,
-                                  str(ms.model.rows), FAIL))
-    return results + [rtp_assumption(ms, analysis)]
+    published = ms.published
+    if published.empty:
+        return []
+    needs_figures = published.facts or published.assumptions
+    figures = figure_values(report if report is not None else build_report(ms)) if needs_figures else {}
+    return (rule_facts(ms, published) + window_facts(ms, published) + strip_facts(ms, published)
+            + figure_facts(published, figures) + assumption_lines(published, figures))
 
 
 def _json_value(x):

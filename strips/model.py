@@ -17,6 +17,8 @@ from typing import Mapping
 
 import numpy as np
 
+from strips.published import Published
+
 PAY, WILD, KEY, SCATTER, FISH = "pay", "wild", "key", "scatter", "fish"
 SYMBOL_CLASSES = (PAY, WILD, KEY, SCATTER, FISH)
 BLOCKER_CLASSES = (KEY, SCATTER, FISH)
@@ -591,6 +593,9 @@ class MathSet:
         Soft findings of the loader (section 3 strip rules).
     sources : mapping str -> bytes
         Raw bytes of each file read, for the fingerprint.
+    published : strips.published.Published
+        What the set's ``published.toml`` says its rules page or PAR sheet
+        prints (empty without one); not maths: not in the fingerprint.
     """
 
     name: str
@@ -599,6 +604,7 @@ class MathSet:
     findings: tuple[Finding, ...] = ()
     sources: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
     mode_strips: Mapping[str, Mapping[str, ReelStrips]] = field(default_factory=dict, compare=False, repr=False)
+    published: Published = field(default_factory=Published, compare=False, repr=False)
 
     def phase_strips(self, phase: Phase) -> ReelStrips:
         return self.strips[phase.strips]

@@ -55,8 +55,11 @@ def csv_text(columns: Sequence[Sequence[str]], header: Sequence[str] | None = No
     return "\n".join(lines) + "\n"
 
 
-def write_set(directory: Path, base=None, bonus=None, game: str | bytes | None = None) -> Path:
-    """Write a math set into ``directory``: base.csv, bonus.csv (valid ones by default), game.toml (the bundled one by default).
+def write_set(directory: Path, base=None, bonus=None, game: str | bytes | None = None,
+              published: bool | None = None) -> Path:
+    """Write a math set into ``directory``: base.csv, bonus.csv (valid ones by default), game.toml (the bundled
+    one by default) and, with ``published`` (default: when the game is the bundled one), the bundled
+    published.toml (the rules page's facts).
 
     ``base``/``bonus`` may be column lists, CSV text or bytes.
     """
@@ -69,9 +72,13 @@ def write_set(directory: Path, base=None, bonus=None, game: str | bytes | None =
         if isinstance(content, str):
             content = content.encode()
         (directory / f"{name}.csv").write_bytes(content)
+    if published is None:
+        published = game is None
     if game is None:
         game = BUNDLED_GAME.read_bytes()    # a math set needs its game file: the bundled rules by default
     (directory / GAME_FILE).write_bytes(game.encode() if isinstance(game, str) else game)
+    if published:
+        (directory / "published.toml").write_bytes((BUNDLED_DIR / "published.toml").read_bytes())
     return directory
 
 

@@ -2,7 +2,8 @@
 MIT-licensed slotopol/server, with the figures published for its full cycle.
 
 The reel strips are third-party data: they are read from ../shared/external at
-test time and assembled with the project's own game file into a temporary math
+test time and assembled with the project's own game file and published facts
+(``strips/external/african_simba/{game,published}.toml``) into a temporary math
 set; they are never copied into the project.  Source of the published figures:
 ../shared/external/african-simba/README.md.
 """
@@ -23,6 +24,7 @@ from strips.loader import load_math_set
 ROOT = Path(__file__).resolve().parents[1]
 EXTERNAL = ROOT.parent / "shared" / "external" / "african-simba" / "base.csv"
 GAME = ROOT / "strips" / "external" / "african_simba" / "game.toml"
+PUBLISHED = GAME.with_name("published.toml")
 
 pytestmark = pytest.mark.skipif(not EXTERNAL.is_file(), reason=f"third-party strips not found at {EXTERNAL}")
 
@@ -31,6 +33,7 @@ pytestmark = pytest.mark.skipif(not EXTERNAL.is_file(), reason=f"third-party str
 def simba_dir(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("african_simba")
     shutil.copyfile(GAME, d / "game.toml")
+    shutil.copyfile(PUBLISHED, d / "published.toml")
     shutil.copyfile(EXTERNAL, d / "base.csv")
     return d
 
@@ -92,8 +95,44 @@ def test_rtp_equals_closed_form_of_the_retrigger_game(simba):
     assert round_result(simba.model, ga.base, ga.levels).rtp == expected
 
 
-def test_rtp_check_refuses_a_game_whose_facts_it_does_not_hold(simba_dir, capsys):
-    """The published facts held are the rules page's; checking African Simba against them is refused."""
-    assert main(["check", "--set", str(simba_dir)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "publishes none" in err
+def test_rtp_check_passes_every_published_fact(simba_dir, capsys):
+    """`rtp check` reads the set's published.toml: the README's four figures and its rules, all PASS."""
+    assert main(["check", "--set", str(simba_dir), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["passed"] is True
+    by_figure = {f["figure"]: f for f in out["facts"] if f["figure"]}
+    assert by_figure["rtp"]["published"] == "85.225703%" and by_figure["rtp"]["status"] == "PASS"
+    assert by_figure["rtp"]["exact"]["fraction"] == "6142812426/7207699345"
+    assert by_figure["trigger.3"]["shown"] == "1 in 351.17"
+    assert by_figure["q"]["shown"] == "0.034172"
+    assert by_figure["components.base_ways"]["shown"] == "77.047670%"
+    assert len(out["facts"]) == 21 and all(f["status"] == "PASS" for f in out["facts"])
+
+
+@pytest.mark.parametrize("old, new, fact", [
+    ('printed = "85.225703%"', 'printed = "85.225704%"', "RTP"),
+    ('printed = "1 in 351.17"', 'printed = "1 in 351.18"', "free-spin trigger, 1 in N spins"),
+    ('printed = "77.047670%"', 'printed = "77.04767%"', None),            # fewer digits: still PASS
+])
+def test_rtp_check_fails_naming_a_wrong_printed_figure(simba_dir, tmp_path, capsys, old, new, fact):
+    d = tmp_path / "simba"
+    shutil.copytree(simba_dir, d)
+    text = (d / "published.toml").read_text()
+    assert old in text
+    (d / "published.toml").write_text(text.replace(old, new))
+    code = main(["check", "--set", str(d)])
+    out = capsys.readouterr().out
+    if fact is None:
+        assert code == 0 and "21 of 21 facts pass" in out
+        return
+    assert code == 1 and "20 of 21 facts pass; 1 FAIL" in out
+    assert f"FAIL               {fact} [README, published figures]" in out
+
+
+def test_report_shows_the_published_trigger_beside_the_exact_one(simba_dir, capsys):
+    """The trigger table's published/check columns come from published.toml, for any game."""
+    assert main(["--set", str(simba_dir), "--check"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("3 SCATTER"))
+    assert "1 in 351.17" in row and row.rstrip().endswith("PASS")
+    assert "21 of 21 pass" in out

@@ -232,7 +232,8 @@ def test_check_exits_1_when_a_trigger_probability_breaks(tmp_path):
     cols[0] = ["FISH1" if x == "FS" else x for x in cols[0]]      # no FS on reel 1: fewer triggers
     write_set(tmp_path, base=cols)
     r = report_json(tmp_path)
-    assert r["published"]["trigger"]["3"]["pass"] is False
+    assert r["published"]["figures"]["trigger.3"] == {"printed": ["0.005558", "1 in 180"], "pass": False}
+    assert "P(3 FS symbols) per base spin" in r["published"]["facts"]["failed"]
     assert run(["--set", str(tmp_path), "--check"])[0] == 1
     assert run(["--set", str(tmp_path), "--json", "--check"])[0] == 1
     assert run(["--set", str(tmp_path)])[0] == 0                      # without --check: the report only

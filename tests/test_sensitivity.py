@@ -29,7 +29,7 @@ from strips.model import FISH, KEY, SCATTER
 from exact.sensitivity import StripEdit, big_dot, key_fish_moment, sensitivity
 from markov.round import round_result
 from oracle import make_set, small_fish_model
-from strips.loader import load_math_set
+from strips.loader import load_math_set, resolve
 from test_proofs_sets import MODEL, write_random_set
 
 
@@ -45,7 +45,7 @@ def write_strips(path: Path, reels) -> None:
 
 
 def write_edited(ms, directory: Path, edits=()) -> Path:
-    """Write ``ms``'s game file and strips (with ``edits`` applied) as a math set in ``directory``; returns it."""
+    """Write ``ms``'s game file, published.toml and strips (with ``edits`` applied) as a math set in ``directory``; returns it."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, rs in ms.strips.items():
         reels = [list(r) for r in rs.reels]
@@ -55,6 +55,9 @@ def write_edited(ms, directory: Path, edits=()) -> Path:
                 reels[e.reel][e.position] = e.new
         write_strips(directory / ms.model.strip_files[name], reels)
     (directory / "game.toml").write_bytes(ms.sources["game.toml"])   # the set's own game file
+    published = resolve(ms.name)[1] / "published.toml"                 # and its published facts
+    if published.is_file():
+        (directory / "published.toml").write_bytes(published.read_bytes())
     return directory
 
 

@@ -30,7 +30,7 @@ MAX_ERROR_LINE = 400
 COMMANDS = {
     "report": ("exact.cli.report", "exact PAR report of a math set (the default command)"),
     "spin": ("exact.cli.spin", "evaluate one spin with the rules-page evaluator"),
-    "check": ("exact.cli.check", "each published fact of the rules page: published, exact, PASS/FAIL"),
+    "check": ("exact.cli.check", "each published fact of a math set (published.toml): printed, exact, PASS/FAIL"),
     "chain": ("exact.cli.chain", "the free-spin ladder as an absorbing Markov chain: summary and graph export"),
     "prove": ("exact.cli.prove", "independent checks: exhaustive enumeration, simulation, certificate"),
     "simulate": ("exact.cli.simulate", "Monte Carlo simulation of whole game rounds beside the exact values"),

@@ -7,7 +7,6 @@ import time
 from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
 from exact.sensitivity import sensitivity, sensitivity_json, sensitivity_text
 from proofs.facts import check_facts
-from strips.published import applies_to
 from strips.loader import load_math_set
 
 
@@ -23,7 +22,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """``rtp sensitivity``: exact RTP change per strip edit and per FISH weight; exit 0 (2 on bad input).
 
-    For a rules-page set that already fails a published fact, the output says so first.
+    For a set that already fails a fact of its published.toml, the output says so first.
     """
     ms = load_math_set(args.set)
     refuse_bonus_rules(ms, 'sensitivity', ("[gamble]", "[buy]"))
@@ -33,7 +32,7 @@ def run(args) -> int:
     except ValueError as e:
         raise UsageError(f"rtp: {ms.name}: {e}") from None
     seconds = time.perf_counter() - start
-    failing = [f.fact for f in check_facts(ms) if f.failed] if applies_to(ms) else []
+    failing = [f.fact for f in check_facts(ms) if f.failed]
     if args.json:
         out = sensitivity_json(s, args.top, args.every, not args.any_edit)
         out["published_facts_failing"] = failing
@@ -41,7 +40,7 @@ def run(args) -> int:
     else:
         text = sensitivity_text(s, args.top, seconds, args.every, not args.any_edit)
         if failing:   # the levers are ranked from a set that already breaks the page
-            note = (f"note: this set already fails {len(failing)} published fact(s) of the rules page "
+            note = (f"note: this set already fails {len(failing)} published fact(s) of its published.toml "
                     f"(rtp check lists them), e.g. {failing[0]}\n")
             head, _, rest = text.partition("\n")
             text = head + "\n" + note + rest
