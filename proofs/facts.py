@@ -13,8 +13,8 @@ rounding rule), worked-example windows, strip shape and rules, symbol
 placement and totals, and the rules transcribed from the page (``[rules]``)
 against the game file.
 
-Figure values come from one function, :func:`figure_values` (today the JSON
-view of the PAR report, :func:`exact.report.report_json`).
+Figure values come from one function, :func:`figure_values`
+(:meth:`exact.par.ParSheet.figures`).
 
 Source: issue 12 item 4; for the bundled set, rules page sections 2-13 and
 examples 1-9 (``strips/rules_page/published.toml``).
@@ -25,8 +25,7 @@ import difflib
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.diff import report_figures
-from exact.report import Report, build_report, report_json
+from exact.par import ParSheet, par_sheet
 from strips.errors import MathSetError
 from strips.model import MathSet
 from strips.published import Assumption, Fact, Printed, Published, decimal_text
@@ -86,14 +85,15 @@ def _window_text(window) -> str:
     return " / ".join(" ".join(col[i] for col in window) for i in range(len(window[0])))
 
 
-def figure_values(report: Report) -> dict[str, Fraction | float]:
-    """Every figure of the PAR report by dotted key (``rtp``, ``trigger.3``, ``levels.2.key_2plus``).
+def figure_values(sheet: ParSheet) -> dict[str, Fraction | float]:
+    """Every figure of the PAR sheet by dotted key (``rtp``, ``trigger.3``, ``levels.2.key_2plus``).
 
-    Exact figures are Fractions, display figures (square roots) floats.  The
-    one place the facts read figures from: the JSON view of the report today
-    (:func:`exact.diff.report_figures`), ``ParSheet.figures()`` once it exists.
+    The exact figures of :meth:`exact.par.ParSheet.figures` (Fractions), and
+    beside them the display figures (:meth:`~exact.par.ParSheet.display_figures`,
+    floats: they involve square roots), so a fact naming one is told it cannot
+    be checked exactly rather than that it does not exist.
     """
-    return report_figures(report_json(report))
+    return {**sheet.display_figures(), **sheet.figures()}
 
 
 def figure_facts(published: Published, figures: dict) -> list[FactResult]:
@@ -332,14 +332,14 @@ def rule_facts(ms: MathSet, published: Published) -> list[FactResult]:
     return out
 
 
-def check_facts(ms: MathSet, report: Report | None = None) -> list[FactResult]:
+def check_facts(ms: MathSet, sheet: ParSheet | None = None) -> list[FactResult]:
     """Every published fact of ``ms`` (its ``published.toml``) checked exactly, then its assumptions.
 
     Parameters
     ----------
     ms : MathSet
-    report : exact.report.Report, optional
-        The PAR report of ``ms`` (figures are read from it); built when not given.
+    sheet : exact.par.ParSheet, optional
+        The PAR sheet of ``ms`` (figures are read from it); built when not given.
 
     Returns
     -------
@@ -365,7 +365,7 @@ def check_facts(ms: MathSet, report: Report | None = None) -> list[FactResult]:
     if published.empty:
         return []
     needs_figures = published.facts or published.assumptions
-    figures = figure_values(report if report is not None else build_report(ms)) if needs_figures else {}
+    figures = figure_values(sheet if sheet is not None else par_sheet(ms)) if needs_figures else {}
     return (rule_facts(ms, published) + window_facts(ms, published) + strip_facts(ms, published)
             + figure_facts(published, figures) + assumption_lines(published, figures))
 
