@@ -548,22 +548,10 @@ def published_positions(strip_set: str) -> dict[tuple[int, int], tuple[str, tupl
 
 @functools.lru_cache(maxsize=8)
 def _published_positions(strip_set: str, examples: tuple[Example, ...]) -> tuple:
-    known: dict[tuple[int, int], tuple[str, tuple[int, ...]]] = {}
-    for ex in examples:
-        if ex.strip_set != strip_set:
-            continue
-        for r, column in enumerate(ex.window):
-            for i, name in enumerate(column):
-                key = (r, (ex.stops[r] + i) % STRIP_LENGTH)
-                if key in known:
-                    seen, numbers = known[key]
-                    if seen != name:
-                        raise ValueError(f"{strip_set} reel {r + 1} position {key[1]}: example {numbers[0]} "
-                                         f"shows {seen}, example {ex.number} shows {name}")
-                    known[key] = (seen, numbers + (ex.number,))
-                else:
-                    known[key] = (name, (ex.number,))
-    return tuple(sorted(known.items()))
+    windows = [Window(ex.strip_set, ex.stops, ex.rows, f"example {ex.number}") for ex in examples]
+    known = window_positions(windows, strip_set, (STRIP_LENGTH,) * REELS)
+    return tuple((key, (name, tuple(int(src.removeprefix("example ")) for src in sources)))
+                 for key, (name, sources) in known.items())
 
 
 # ---------------------------------------------------------------------------

@@ -398,3 +398,34 @@ def test_no_generic_module_names_the_rules_page_game():
             code = "\n".join(line for line in path.read_text().splitlines()
                              if not line.lstrip().startswith(("#", ">>>")))
             assert '== "rules_page"' not in code and "applies_to" not in code, rel
+
+
+# ---------------------------------------------------------------------------
+# the reconstruction's transcription (strips.published constants) = the bundled published.toml
+# ---------------------------------------------------------------------------
+def test_bundled_published_file_equals_the_reconstruction_transcription():
+    """Two transcriptions of one page must not drift: the strip reconstruction's constants and the data."""
+    from strips import published as P
+    pub = load_math_set("rules_page").published
+    assert [(w.source, w.strip_set, w.stops, w.rows) for w in pub.windows] == \
+        [(f"example {e.number}", e.strip_set, e.stops, e.rows) for e in P.EXAMPLES]
+    assert {(t.strip_set, t.label): t.count for t in pub.totals} == \
+        {(s, k): v for s, d in P.TOTALS.items() for k, v in d.items()}
+    placed = {(p.strip_set, p.symbol): p.reels for p in pub.placements}
+    assert {k: v for k, v in placed.items() if v} == \
+        {(s, k): v for s, d in P.SPECIAL_REELS.items() for k, v in d.items()}
+    for sh in pub.strip_rules:
+        assert (sh.reels, sh.length, sh.min_pay_between_specials, sh.max_run_length) == \
+            (P.REELS, P.STRIP_LENGTH, P.MIN_PAY_BETWEEN_SPECIALS, P.MAX_AUS_RUN)
+    printed = {(f.figure, f.printed.kind): f.printed.text for f in pub.facts}
+    for n in (3, 4, 5):
+        assert printed[f"trigger.{n}", "decimal"] == P.TRIGGER_PROBABILITY[n].text
+        assert printed[f"trigger.{n}", "one in"] == f"1 in {P.TRIGGER_FREQUENCY[n].text}"
+    assert printed["key_2plus.base", "percent"] == P.KEY_2PLUS["base"].text
+    assert printed["key_2plus.free", "percent"] == P.KEY_2PLUS["bonus"].text
+    rules = pub.rules
+    assert rules.bet == P.BET and dict(rules.pays) == P.PAYTABLE and dict(rules.values) == P.FISH_VALUES
+    assert dict(rules.trigger_spins) == P.TRIGGER_SPINS
+    assert [(lv.threshold, lv.spins, lv.multiplier) for lv in rules.levels] == list(P.LADDER)
+    assert {name: {t: tuple(p.text.rstrip("%") for p in ps) for t, ps in tables}
+            for name, tables in rules.probabilities} == P.FISH_PERCENT
