@@ -52,6 +52,8 @@ def test_count_formula_general_case(tmp_path):
 
 def test_examples_fail_on_other_strips(tmp_path):
     d = write_random_set(tmp_path / "s", 5, lengths=(100,) * 5, special_share=0.1)
+    assert example_checks(load_math_set(str(d))) == []        # publishes no example: nothing to evaluate
+    (d / "published.toml").write_bytes((bundled_path("rules_page") / "published.toml").read_bytes())
     checks = example_checks(load_math_set(str(d)))
     assert len(checks) == 9
     assert not all(c.passed for c in checks)
@@ -59,6 +61,7 @@ def test_examples_fail_on_other_strips(tmp_path):
 
 def test_prove_cli_on_a_user_set(tmp_path, capsys):
     d = write_random_set(tmp_path / "set", 6, lengths=(8, 9, 8, 9, 8), special_share=0.25)
+    (d / "published.toml").write_bytes((bundled_path("rules_page") / "published.toml").read_bytes())
     out = tmp_path / "report" / "cert.md"
     out.parent.mkdir()
     code = main(["prove", "--set", str(d), "--exhaustive", "--rounds", "20000", "--seed", "2",
@@ -68,7 +71,7 @@ def test_prove_cli_on_a_user_set(tmp_path, capsys):
     assert "Enumeration = factorisation: PASS" in text
     assert "| FAIL |" in text and "## Verdict: FAIL" in text
     assert BEGIN in text and END in text
-    assert sorted(p.name for p in d.iterdir()) == ["base.csv", "bonus.csv", "game.toml"]  # nothing written next to inputs
+    assert sorted(p.name for p in d.iterdir()) == ["base.csv", "bonus.csv", "game.toml", "published.toml"]  # nothing written next to inputs
     # never inside the set's directory
     assert main(["prove", "--set", str(d), "--rounds", "0", "--out", str(d / "cert.md")]) == 2
     assert "refusing to write into" in capsys.readouterr().err
