@@ -54,6 +54,7 @@ from exact.lines import _keys, _window_rows, combination_table, line_first_momen
 from markov.chain import ladder_of
 from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
 from markov.retrigger import retrigger_of
+from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from markov.round import round_result
 from strips.errors import MathSetError
@@ -376,7 +377,7 @@ class _Round:
         return Bounds(1 - hi, 1 - lo)
 
 
-def awards(ms: MathSet, analysis: GameAnalysis | None = None, max_win: tuple[int, Fraction] | None = None) -> list[Award]:
+def awards(ms: MathSet, analysis: GameAnalysis | None = None) -> list[Award]:
     """Every advertised award of a ways game with its probability per game round.
 
     Parameters
@@ -384,16 +385,13 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None, max_win: tuple[int
     ms : MathSet
     analysis : GameAnalysis, optional
         The exact engine's analysis (computed when not given).
-    max_win : (int, Fraction), optional
-        The largest round win in credits and its probability per round (from
-        the win distribution); adds the top award.
-
     Returns
     -------
     list of Award
         Each paying combination (symbol, OAK) in any spin of the round, each
-        scatter pay, each trigger (base spin) and retrigger (free spins), and
-        the top award if given.
+        scatter pay, each trigger (base spin) and retrigger (free spins).  The
+        top award (the largest round win) comes from the win distribution
+        (:func:`comply`).
 
     Examples
     --------
@@ -443,9 +441,6 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None, max_win: tuple[int
                 total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
                 per_level.append({k: (0 if m <= k < hi else v) for k, v in total.items()})
             out.append(Award(f"retrigger {m} {scatter}", "retrigger", rd.contains(base, per_level)))
-    if max_win is not None:
-        credits, p = max_win
-        out.append(Award(f"max win {credits} credits", "max win", Bounds(Fraction(p), Fraction(p)), credits))
     return out
 
 
@@ -618,8 +613,18 @@ def _widen_for_wheel_spins(found: list[Award], sheet: ParSheet) -> list[Award]:
             if a.kind in ("combination", "scatter pay", "retrigger") else a for a in found]
 
 
+def _top_award(rule: Rule, d: WinDistribution) -> Check:
+    """The largest round win as an award: exact, or (endless retrigger) the largest win above 1e-15 as a float."""
+    item = f"max win {d.max_round_win} credits ({Fraction(d.max_round_win, d.bet)} bets)"
+    p = d.max_round_win_probability
+    if d.max_round_exact and isinstance(p, Fraction):
+        return Check(rule, item, p, float(p), True, _verdict(rule, p))
+    limit_ok = rule.min is None or p - d.round.bound >= float(rule.min)
+    return Check(rule, item + " (within the distribution's bound)", None, float(p), False, limit_ok)
+
+
 def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | None = None, *,
-           sheet: ParSheet | None = None, max_win: tuple[int, Fraction] | None = None) -> list[Check]:
+           sheet: ParSheet | None = None, distribution: WinDistribution | None = None) -> list[Check]:
     """Check every rule of the chosen jurisdictions on a math set.
 
     Parameters
@@ -634,15 +639,17 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         analysis, the round, the bet modes, buys and prize wheels.  An ``rtp`` rule is checked
         on every bet mode and every buy (each wager available); every prize-wheel award
         (jackpots included) is an advertised award of the default mode, per round.
-    max_win : (int, Fraction), optional
-        The largest round win (credits) and its probability per round, from
-        the win distribution; the top award and ``max_win_bets`` rules need it
-        (without it, a ``max_win_bets`` rule is refused with a ValueError).
+    distribution : WinDistribution, optional
+        The win distribution (:func:`exact.distribution.win_distribution`): its
+        largest round win is the top award of ``award_odds`` (exact, or a float
+        within the distribution's bound for an endless retrigger) and the value of
+        ``max_win_bets``; without it the top award is left out and a
+        ``max_win_bets`` rule is refused with a ValueError.
 
     Raises
     ------
     ValueError
-        An unknown jurisdiction; a ``max_win_bets`` rule without ``max_win``.
+        An unknown jurisdiction; a ``max_win_bets`` rule without ``distribution``.
 
     Examples
     --------
@@ -667,10 +674,12 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         m = rule.measure
         if m == "award_odds":
             if "awards" not in cache:
-                cache["awards"] = _widen_for_wheel_spins(awards(ms, analysis, max_win), sheet) + wheel_awards(sheet)
+                cache["awards"] = _widen_for_wheel_spins(awards(ms, analysis), sheet) + wheel_awards(sheet)
             for a in cache["awards"]:
                 b = a.probability
                 out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
+            if distribution is not None:
+                out.append(_top_award(rule, distribution))
         elif m == "pattern_odds_ways":
             for item, q in patterns(ms):
                 out.append(Check(rule, item, q, float(q), True, _verdict(rule, q)))
@@ -686,9 +695,9 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
             ok = (rule.min is None or var >= rule.min ** 2) and (rule.max is None or var <= rule.max ** 2)
             out.append(Check(rule, "standard deviation (bets per round)", None, sd, False, ok))
         elif m == "max_win_bets":
-            if max_win is None:
+            if distribution is None:
                 raise ValueError(f"rule {rule.id} needs the win distribution (max win)")
-            x = Fraction(max_win[0], ms.model.bet)
+            x = Fraction(distribution.max_round_win, ms.model.bet)
             out.append(Check(rule, "max win (bets)", x, float(x), True, _verdict(rule, x)))
     return out
 

@@ -132,8 +132,9 @@ def _column(j: int) -> str:
     return s
 
 
-def _one_in(p: Fraction):
-    return None if p == 0 else Fraction(1) / p
+def _one_in(p):
+    """1 / p (a Fraction for a Fraction, a float for a float; None for 0)."""
+    return None if not p else (Fraction(1) / p if isinstance(p, Fraction) else 1.0 / p)
 
 
 def _sha(data: bytes) -> str:
@@ -151,10 +152,10 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
     ms : MathSet
     checks : sequence of exact.comply.Check, optional
         The compliance table (``Compliance`` sheet).
-    distribution : optional
-        The win distribution (an object with ``win_ranges``, ``percentiles``,
-        ``max_round_win`` and ``max_round_win_probability``); adds the
-        ``Win distribution`` sheet and the max win to the summary.
+    distribution : exact.distribution.WinDistribution, optional
+        Adds the ``Win distribution`` and ``Tail and percentiles`` sheets and
+        the max win with its odds and the round's hit frequency to the summary
+        (float cells where the distribution is within a bound, never in ``Exact``).
     meta : mapping, optional
         ``version`` and ``date`` of the run (Summary).
 
@@ -197,10 +198,13 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
                  ["trigger, 1 in N", _one_in(r.trigger_probability), ONE_IN],
                  ["free spins awarded per round (q)", r.q, PROB], ["free spins played per round", r.free_spins_played, PROB]]
     if distribution is not None:
-        p = Fraction(distribution.max_round_win_probability)
+        p = distribution.max_round_win_probability      # Fraction, or a float within the bound
         rows += [["max win of a round (credits)", distribution.max_round_win, COUNT],
                  ["max win of a round (bets)", Fraction(distribution.max_round_win, bet), TWO],
-                 ["max win probability per round", p, PROB], ["max win, 1 in N", _one_in(p), ONE_IN]]
+                 ["max win probability per round" + ("" if distribution.max_round_exact else " (float, within bound)"),
+                  p, PROB], ["max win, 1 in N", _one_in(p) if p else None, ONE_IN]]
+        hit, _ = distribution.hit_frequency
+        rows.append(["hit frequency of the round", hit, PERCENT])
     book.add("Summary", "summary", ("figure", "value"), [row[:2] for row in rows], (None, None),
              [row[2] for row in rows])
 
@@ -255,15 +259,15 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
 
     # ---- Win distribution ---------------------------------------------------------
     if distribution is not None:
-        rows = [[Fraction(wr.from_bets) if wr.from_bets is not None else None,
-                 None if wr.to_bets is None else Fraction(wr.to_bets), wr.probability, _one_in(Fraction(wr.probability))
-                 if isinstance(wr.probability, Fraction) else None, wr.rtp] for wr in distribution.win_ranges]
+        rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp, wr.bound or None]
+                for wr in distribution.win_ranges()]
         book.add("Win distribution", "win_distribution", ("from (bets)", "to (bets)", "probability per round",
-                                                          "1 in N", "RTP contribution"),
-                 rows, (TWO, TWO, PROB, ONE_IN, PERCENT))
-        book.add("Percentiles", "percentiles", ("percentile", "round win (credits)"),
-                 [[k, v] for k, v in distribution.percentiles.items()], (None, COUNT))
-
+                                                          "1 in N", "RTP contribution", "bound (floats)"),
+                 rows, (TWO, TWO, PROB, ONE_IN, PERCENT, None), keys=2)
+        rows = [[f"P(round win >= {k} x bet)", distribution.tail(k)[0]] for k in (1, 10, 100, 1000, 5000)]
+        rows += [[f"percentile {q} (credits)", v] for q, (v, _) in distribution.percentiles().items()]
+        book.add("Tail and percentiles", "tail_percentiles", ("figure", "value"), rows, (None, None),
+                 [PROB] * 5 + [COUNT] * (len(rows) - 5))
     # ---- Compliance, Published -----------------------------------------------------
     if checks:
         rows = [[c.rule.id, c.rule.jurisdiction, c.item, c.value if c.value is not None else c.value_float,

@@ -359,7 +359,7 @@ def run(argv, capsys):
 
 
 def test_comply_json_schema_and_exit_0_on_the_bundled_set(capsys):
-    code, out, _ = run(["comply", "--json"], capsys)
+    code, out, _ = run(["comply", "--json", "--no-distribution"], capsys)
     assert code == 0
     checks = json.loads(out)["checks"]
     assert {c["jurisdiction"] for c in checks} == {"gli-11", "au-nz", "nevada", "south-dakota"}
@@ -370,10 +370,14 @@ def test_comply_json_schema_and_exit_0_on_the_bundled_set(capsys):
 
 def test_comply_exits_1_naming_the_failing_item(tmp_path, capsys):
     d = rare_set(tmp_path)
-    code, out, _ = run(["comply", "--set", str(d), "--jurisdiction", "gli-11"], capsys)
+    code, out, _ = run(["comply", "--set", str(d), "--jurisdiction", "gli-11", "--no-distribution"], capsys)
     assert code == 1
     fail_lines = [line for line in out.splitlines() if line.rstrip().endswith("FAIL")]
     assert len(fail_lines) == 1 and "PIC1 5 OAK" in fail_lines[0]
+    # with the distribution the top award (five PIC1 and nothing better) is as rare and fails too
+    code, out, _ = run(["comply", "--set", str(d), "--jurisdiction", "gli-11"], capsys)
+    fail_lines = [line for line in out.splitlines() if line.rstrip().endswith("FAIL")]
+    assert code == 1 and len(fail_lines) == 2 and "max win" in fail_lines[1]
 
 
 @pytest.mark.parametrize("argv,what", [
@@ -480,7 +484,7 @@ def test_comply_runs_on_the_external_games(game, tmp_path, capsys):
     shutil.copyfile(ROOT / "strips" / "external" / game / "game.toml", tmp_path / "game.toml")
     for f in files:
         shutil.copyfile(SHARED / folder / f, tmp_path / f)
-    code, out, err = run(["comply", "--set", str(tmp_path), "--json"], capsys)
+    code, out, err = run(["comply", "--set", str(tmp_path), "--json", "--no-distribution"], capsys)
     assert code in (0, 1) and not err
     checks = json.loads(out)["checks"]
     assert {c["jurisdiction"] for c in checks} == {"gli-11", "au-nz", "nevada", "south-dakota"}
@@ -508,3 +512,24 @@ def test_bet_modes_and_wheel_awards_are_checked_on_the_bundled_wheel_game():
     assert any(k.startswith("jackpot") for k in got)
     # wheel free spins are not replayed by the combination odds: those are lower bounds there
     assert all(not c.exact for c in checks if c.item.endswith(" OAK"))
+
+
+def test_the_top_award_is_the_distributions_exact_max_win(tiny_set, capsys):
+    from exact.distribution import win_distribution
+    d = win_distribution(tiny_set)
+    assert d.max_round_exact
+    checks = comply(tiny_set, load_rules(), ["gli-11"], distribution=d)
+    top = [c for c in checks if c.item.startswith("max win")]
+    assert len(top) == 1 and top[0].value == d.max_round_win_probability and top[0].exact
+    assert f"max win {d.max_round_win} credits" in top[0].item
+
+
+def test_a_max_win_rule_of_ones_own_is_checked_in_bets(tiny_set, tmp_path):
+    from exact.distribution import win_distribution
+    d = win_distribution(tiny_set)
+    f = tmp_path / "cap.toml"
+    f.write_text('[[rules]]\nid = "cap"\njurisdiction = "own"\nmeasure = "max_win_bets"\nmax = "5000"\n')
+    (c,) = comply(tiny_set, load_rules(f), ["own"], distribution=d)
+    assert c.value == F(d.max_round_win, tiny_set.model.bet) and c.passed == (c.value <= 5000)
+    with pytest.raises(ValueError, match="needs the win distribution|distribution"):
+        comply(tiny_set, load_rules(f), ["own"])

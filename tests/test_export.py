@@ -38,7 +38,7 @@ def _by_header(header, row):
 def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys):
     out = tmp_path / "out" / "par.xlsx"
     out.parent.mkdir()
-    assert main(["export", "--set", str(math_set), "--xlsx", str(out)]) == 0
+    assert main(["export", "--set", str(math_set), "--xlsx", str(out), "--no-distribution"]) == 0
     wb = openpyxl.load_workbook(out)
     ms = load_math_set(str(math_set))
     an = analyse(ms)
@@ -106,7 +106,7 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
 def test_workbook_figures_equal_the_json_report(math_set, tmp_path, capsys):
     """Round trip: the Summary's exact figures are the JSON report's."""
     out = tmp_path / "par.xlsx"
-    assert main(["export", "--set", str(math_set), "--xlsx", str(out)]) == 0
+    assert main(["export", "--set", str(math_set), "--xlsx", str(out), "--no-distribution"]) == 0
     capsys.readouterr()
     assert main(["--set", str(math_set), "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
@@ -132,7 +132,7 @@ def test_a_game_without_fish_or_free_spins_leaves_those_sheets_out(tmp_path, cap
 
 def test_csv_tables_round_trip(math_set, tmp_path, capsys):
     out = tmp_path / "tables"
-    assert main(["export", "--set", str(math_set), "--csv", str(out)]) == 0
+    assert main(["export", "--set", str(math_set), "--csv", str(out), "--no-distribution"]) == 0
     ms = load_math_set(str(math_set))
     with open(out / "summary.csv", newline="") as f:
         meta = {r[0]: r[1] for r in csv.reader(f)}
@@ -192,3 +192,29 @@ def test_game_file_of_the_bundled_game_is_protected(math_set, capsys):
     assert main(["export", "--set", str(math_set), "--xlsx", str(game)]) == 2
     assert _one_line(capsys)
     assert game.read_bytes() == data
+
+
+def test_the_win_distribution_sheets_hold_the_distributions_figures(tmp_path, capsys):
+    """A small exact game: the range table and the max win in the workbook are the distribution's."""
+    from exact.distribution import win_distribution
+    from test_comply import TINY_BASE, TINY_BONUS, TINY_GAME
+    from mathset_files import write_set
+    d = write_set(tmp_path / "tiny", base=TINY_BASE, bonus=TINY_BONUS,
+                  game=TINY_GAME.replace("weights.level2 = [1, 3]\n", ""))
+    out = tmp_path / "par.xlsx"
+    assert main(["export", "--set", str(d), "--xlsx", str(out)]) == 0
+    wb = openpyxl.load_workbook(out)
+    dist = win_distribution(load_math_set(str(d)))
+    assert dist.round.is_exact
+    exact = {(r[0], r[2], r[3]): Fraction(r[4]) for r in list(wb["Exact"].iter_rows(values_only=True))[1:]}
+    ranges = dist.win_ranges()
+    header, rows = _sheet_rows(wb["Win distribution"])
+    assert len(rows) == len(ranges)
+    for i, wr in enumerate(ranges):
+        label = f"{rows[i][0]} {rows[i][1]}"
+        assert exact["Win distribution", label, "probability per round"] == wr.probability
+    assert sum(exact["Win distribution", f"{r[0]} {r[1]}", "probability per round"] for r in rows) == 1
+    summary = {r[0]: r[1] for r in _sheet_rows(wb["Summary"])[1]}
+    assert summary["max win of a round (credits)"] == dist.max_round_win
+    assert exact["Summary", "max win probability per round", "value"] == dist.max_round_win_probability
+    assert "Tail and percentiles" in wb.sheetnames

@@ -8,6 +8,7 @@ import json
 
 from exact.cli.args import UsageError, add_set_argument
 from exact.comply import comply, load_rules
+from exact.distribution import win_distribution
 from exact.par import par_sheet
 from exact.report import fraction_text, one_in, table_lines
 from strips.loader import load_math_set
@@ -21,6 +22,8 @@ def add_arguments(p) -> None:
     p.add_argument("--rules", metavar="FILE", default=None,
                    help="a rules file of your own (the format of exact/jurisdictions.toml), added to the package's")
     p.add_argument("--json", action="store_true", help="one JSON object; exact values as \"p/q\" strings")
+    p.add_argument("--no-distribution", action="store_true",
+                   help="skip the win distribution (faster): no top award, max_win_bets rules refused")
 
 
 def _value_text(c) -> str:
@@ -39,6 +42,16 @@ def _limit_text(rule) -> str:
     return " and ".join(f"{op} {float(x) * 100:g}%" for op, x in ((">=", rule.min), ("<=", rule.max)) if x is not None)
 
 
+def distribution_or_reason(ms, skip: bool):
+    """(the win distribution, None), or (None, why it is not there): skipped, or a rule it refuses."""
+    if skip:
+        return None, "--no-distribution"
+    try:
+        return win_distribution(ms), None
+    except ValueError as e:
+        return None, f"the win distribution refuses this game: {e}"
+
+
 def run(args) -> int:
     """Print one line per rule and item; exit 1 if any fails."""
     rules = load_rules(args.rules)
@@ -48,14 +61,17 @@ def run(args) -> int:
         for j in chosen:
             if j.lower() not in known:
                 raise UsageError(f"rtp comply: unknown jurisdiction {j!r} (known: {', '.join(known)})")
-    needs_max = [r.id for r in rules if r.measure == "max_win_bets" and (not chosen or r.jurisdiction in chosen)]
-    if needs_max:
-        raise UsageError(f"rtp comply: rule {needs_max[0]} (max_win_bets) needs the win distribution, "
-                         f"which this command does not compute yet")
     ms = load_math_set(args.set)
     try:
         sheet = par_sheet(ms)
-        checks = comply(ms, rules, chosen, sheet=sheet)
+    except ValueError as e:
+        raise UsageError(f"rtp comply: {ms.name}: {e}") from None
+    dist, why = distribution_or_reason(ms, args.no_distribution)
+    needs_max = [r.id for r in rules if r.measure == "max_win_bets" and (not chosen or r.jurisdiction in chosen)]
+    if needs_max and dist is None:
+        raise UsageError(f"rtp comply: rule {needs_max[0]} (max_win_bets) needs the win distribution ({why})")
+    try:
+        checks = comply(ms, rules, chosen, sheet=sheet, distribution=dist)
     except ValueError as e:
         raise UsageError(f"rtp comply: {ms.name}: {e}") from None
     failed = [c for c in checks if not c.passed]
@@ -69,9 +85,11 @@ def run(args) -> int:
              "min": None if c.rule.min is None else fraction_text(c.rule.min),
              "max": None if c.rule.max is None else fraction_text(c.rule.max),
              "pass": c.passed, "source": f"{c.rule.source}, {c.rule.section} ({c.rule.version})"}
-            for c in checks]}, indent=2))
+            for c in checks], **({"top_award_not_checked": why} if why else {})}, indent=2))
         return 1 if failed else 0
     print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass")
+    if why:
+        print(f"top award (max win) not checked: {why}")
     rows = [[c.rule.id, c.rule.jurisdiction, c.item, _value_text(c), _limit_text(c.rule),
              "PASS" if c.passed else "FAIL"] for c in checks]
     print("\n".join(table_lines(["rule", "jurisdiction", "item", "value", "limit", "verdict"], rows, "lllrll")))

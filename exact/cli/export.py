@@ -5,6 +5,7 @@ import datetime
 
 from exact import __version__, load_math_set
 from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
+from exact.cli.comply import distribution_or_reason
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
@@ -19,6 +20,8 @@ def add_arguments(p) -> None:
     out.add_argument("--csv", metavar="DIR", help="write one CSV file per table into DIR")
     p.add_argument("--rules", metavar="FILE", default=None,
                    help="a jurisdiction rules file of your own for the Compliance sheet (see rtp comply)")
+    p.add_argument("--no-distribution", action="store_true",
+                   help="skip the win distribution (faster): no Win distribution sheet, no max win")
 
 
 def run(args) -> int:
@@ -31,9 +34,10 @@ def run(args) -> int:
                         ".xlsx" if kind == "xlsx" else None)
     try:
         rep = par_sheet(ms, check_facts)
-        checks = comply(ms, load_rules(args.rules), sheet=rep)
+        dist, _ = distribution_or_reason(ms, args.no_distribution)
+        checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist)
         meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
-        sheets = par_sheets(rep, ms, checks=checks, meta=meta)
+        sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist)
         data = xlsx_bytes(sheets) if kind == "xlsx" else csv_files(sheets)
     except ValueError as e:
         raise UsageError(f"rtp export: {ms.name}: {e}") from None
