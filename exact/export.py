@@ -26,6 +26,10 @@ Sheets, one table each (a sheet with nothing in it is left out):
     the reel strips, one column per reel, position 0 first.
 ``Fish weights``
     FISH value tables (games with FISH only).
+``Bet modes``, ``Buys``, ``Prize wheels``, ``Gamble``
+    per bet mode (cost, RTP, variance, trigger, respin, wheel share), per
+    bought feature, every wheel award with its odds per round, the gamble's
+    returns (games with these rules only).
 ``Exact``
     every exact figure of the other sheets as ``"p/q"`` text, with the sheet
     and cell it stands in.
@@ -268,6 +272,41 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
         rows += [[f"percentile {q} (credits)", v] for q, (v, _) in distribution.percentiles().items()]
         book.add("Tail and percentiles", "tail_percentiles", ("figure", "value"), rows, (None, None),
                  [PROB] * 5 + [COUNT] * (len(rows) - 5))
+    # ---- Bet modes, buys, prize wheels, gamble (issue 16) ---------------------------
+    modes = getattr(rep, "modes_figures", {}) if getattr(rep, "modes", None) else {}
+    if len(modes) > 1:
+        rows = [[name, f["cost"], f["rtp"], f["mean_win"], f["variance"], f["trigger_any"],
+                 _one_in(f["trigger_any"]), f.get("respin", {}).get("probability"), f.get("respin", {}).get("rtp"),
+                 f.get("wheel_rtp")] for name, f in modes.items()]
+        book.add("Bet modes", "bet_modes", ("mode", "cost (credits per round)", "RTP", "mean win (credits per round)",
+                                            "variance (credits^2 per round)", "free spins trigger per round",
+                                            "1 in N", "respin probability per round", "respin RTP", "wheel RTP"),
+                 rows, (None, COUNT, PERCENT, CREDITS, CREDITS, PROB, ONE_IN, PROB, PERCENT, PERCENT))
+    buys = getattr(rep, "buy", {})
+    if buys:
+        rows = [[name, b["cost"], b["trigger"], b["initial_spins"], b["rtp"], b["mean_win"], b["variance"]]
+                for name, b in buys.items()]
+        book.add("Buys", "buys", ("buy", "cost (credits)", "trigger", "initial free spins", "RTP",
+                                  "mean win (credits per buy)", "variance (credits^2 per buy)"), rows,
+                 (None, COUNT, COUNT, COUNT, PERCENT, CREDITS, CREDITS))
+    wheels = getattr(rep, "wheel", {})
+    if wheels:
+        rows = []
+        for name, w in wheels.items():
+            rows.append([name, "wheel starts", w["probability"], _one_in(w["probability"]), w["rtp"]])
+            rows += [[name, award, q, _one_in(q), None] for award, q in w["awards"].items()]
+        book.add("Prize wheels", "prize_wheels", ("wheel", "award", "probability per round (default mode)", "1 in N",
+                                                  "RTP share"), rows, (None, None, PROB, ONE_IN, PERCENT), keys=2)
+    gamble = getattr(rep, "gamble", {})
+    if gamble:
+        labels = {"rtp_without_gamble": "RTP without gamble (the regulatory figure)",
+                  "rtp_gamble_once": "RTP gambling every eligible win once",
+                  "return_per_stake": "gamble return per unit staked (p x multiplier)",
+                  "eligible_probability": "P(the round win may be gambled)"}
+        rows = [[labels.get(k, k), v] for k, v in gamble.items()]
+        book.add("Gamble", "gamble", ("figure", "value"), rows, (None, None),
+                 [PROB if k == "eligible_probability" else PERCENT for k in gamble])
+
     # ---- Compliance, Published -----------------------------------------------------
     if checks:
         rows = [[c.rule.id, c.rule.jurisdiction, c.item, c.value if c.value is not None else c.value_float,

@@ -257,7 +257,7 @@ def test_gamble_probability_must_be_an_exact_fraction(tmp_path, table):
 # every other command: handles the rules or refuses one named rule in one line
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, rule", [(["simulate", "--rounds", "100"], "[modes]"), (["sensitivity"], "[modes]"),
-                                        (["prove"], "[modes]"), (["export", "--csv", "OUT"], "[modes]")])
+                                        (["prove"], "[modes]")])
 def test_commands_that_do_not_model_the_rules_refuse_one_rule(set_dir, tmp_path, argv, rule):
     argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
     code, out, err = run(argv + ["--set", str(set_dir)])
@@ -422,3 +422,12 @@ def test_tune_refuses_the_rules_in_one_line(set_dir, tmp_path, argv):
     code, out, err = run(argv + ["--set", str(set_dir)])
     assert code == 2 and out == "" and err.count("\n") == 1 and "unsupported rule" in err, err
     assert not (tmp_path / "out").exists()
+
+
+def test_comply_checks_every_modes_rtp_and_the_wheel_awards(set_dir):
+    code, out, err = run(["comply", "--set", str(set_dir), "--json", "--no-distribution"])
+    assert code in (0, 1) and not err
+    data = json.loads(out)
+    items = {c["item"] for c in data["checks"]}
+    assert any(i.startswith("RTP of bet mode") for i in items)
+    assert data.get("award_odds_not_computed_for_modes")

@@ -27,7 +27,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """``rtp export``: write the workbook or the CSV tables; exit 0, or 2 on bad input (one line)."""
     ms = load_math_set(args.set)
-    refuse_bonus_rules(ms, 'export', ("[gamble]",))
+    refuse_bonus_rules(ms, 'export', ("[gamble]", "[modes]", "[buy]", "[wheel]"))   # sheets of their own
     protected = protected_inputs(args.set, ms)
     kind, target = ("xlsx", args.xlsx) if args.xlsx is not None else ("csv", args.csv)
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
