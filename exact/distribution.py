@@ -542,6 +542,9 @@ EXACT_LIMIT = 20000
 _U = 2.0 ** -53            # unit roundoff of float64
 _ETA = 10 * _U             # error of one FFT pass (Higham 2002, Thm 24.2: mu + gamma_4 (sqrt 2 + mu), mu <= u)
 _MAX_LAYERS = 100_000
+#: Largest (grid points x feature states visited) of the float pass of an endless retrigger: a minute or
+#: two on 2 cores.  Beyond it the distribution is refused up front instead of running for hours.
+MAX_SPECTRAL_WORK = 2 * 10**10
 
 
 def count_split(dist: SpinDistribution) -> CountSplit:
@@ -815,6 +818,7 @@ class FeatureRun:
     value: object
     truncated: float
     spins: int
+    visits: int = 0
 
 
 def run_feature(alg, chain, start, kernels, max_spins: int | None = None,
@@ -838,15 +842,20 @@ def run_feature(alg, chain, start, kernels, max_spins: int | None = None,
     are processed in order and each state once; the ended mass collects in ``value``.
     """
     ladder = isinstance(chain, Ladder)
+    # without a cap the spins already played change nothing ahead: states with the same spins
+    # left merge (one state per count of spins left instead of one per (left, played))
+    merge = not ladder and getattr(chain, "cap", None) is None
     live = {start: alg.one()}
     ended = None
     t = 0
+    visits = 0
     while live:
         if max_spins is not None and t >= max_spins:
             break
         if t >= _MAX_LAYERS:
             raise ValueError(f"the free spins go on for more than {_MAX_LAYERS} spins")
         nxt: dict = {}
+        visits += len(live)
         for state, v in live.items():
             ks = kernels[state.level - 1] if ladder else kernels
             for k, kern in ks.items():
@@ -854,13 +863,15 @@ def run_feature(alg, chain, start, kernels, max_spins: int | None = None,
                 if succ is None or succ == END:
                     ended = alg.mul_add(ended, v, kern)
                 else:
+                    if merge:
+                        succ = (succ[0], 0)
                     nxt[succ] = alg.mul_add(nxt.get(succ), v, kern)
         live = nxt
         t += 1
         if cut_below is not None and sum(alg.mass(v) for v in live.values()) < cut_below:
             break
     truncated = sum(alg.mass(v) for v in live.values()) if live else 0.0
-    return FeatureRun(ended, truncated, t)
+    return FeatureRun(ended, truncated, t, visits)
 
 
 @dataclass(frozen=True)
@@ -1314,6 +1325,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     max_spins: dict[int, int | None] = {n0: None for n0 in starts}
     truncated: dict[int, float] = {n0: 0.0 for n0 in starts}
     max_feature: dict[int, tuple] = {}
+    visits: dict[int, int] = {}
     if finite:
         ma = MaxAlgebra()
         mk = kernels(ma)
@@ -1333,9 +1345,16 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         for n0 in starts:
             r = run_feature(mass, chain, start_of[n0], mk, cut_below=TRUNCATE_BELOW)
             max_spins[n0], truncated[n0] = r.spins, r.truncated
+            visits[n0] = r.visits
         grid_top = base.max_win + max(max_spins.values()) * levels[0].max_win
     # every kernel must fit on the grid too (a level no path reaches may win more than any round)
     size = max(grid_top, base.max_win, *(d.max_win for d in levels)) // g + 1
+    if not finite:   # an endless retrigger: the float pass costs one grid product per state visited
+        work = fast_length(size) * sum(visits.values())
+        if work > MAX_SPECTRAL_WORK:
+            raise ValueError(f"unsupported rule: the endless retrigger needs {sum(visits.values()):,} feature states "
+                             f"on a {size:,}-point grid ({work:.1e} grid operations, more than the "
+                             f"{MAX_SPECTRAL_WORK:.0e} the win distribution allows); give the free spins a retrigger_cap")
     if exact is None:
         exact = finite and size <= EXACT_GRID
     elif exact and size > EXACT_LIMIT:

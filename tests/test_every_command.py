@@ -161,10 +161,7 @@ TIME_LIMIT = 120
 
 #: (command, set) -> why it is not run: known failures of commands this test does not own, reported to
 #: their owners; the test of the command is marked xfail with the reason while any remain.
-KNOWN = {
-    ("distribution", "retrigger"): "rtp distribution does not finish (> 12 min) on an uncapped retrigger game "
-                                   "with E[R] = 0.55 (test set 'retrigger')",
-}
+KNOWN: dict = {}
 
 
 class Hang(Exception):
