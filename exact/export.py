@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from exact.formatting import fraction_text
+from exact.formatting import fraction_text, scientific
 from exact.par import CONFIDENCE, ParSheet as Report
 from strips.model import FISH, PAY, MathSet
 
@@ -121,10 +121,24 @@ class _Book:
                 if isinstance(c, Fraction):
                     label = " ".join(str(x) for x in row[:keys])
                     self.exact.append((name, f"{_column(j)}{i + 2}", label, header[j], fraction_text(c)))
-                    c = int(c) if c.denominator == 1 else float(c)
+                    c = _cell_number(c)
                 cells.append(c)
             out.append(tuple(cells))
         self.sheets.append(Sheet(name, slug, tuple(header), tuple(out), tuple(formats), tuple(row_formats)))
+
+
+#: Beyond these magnitudes a float cell cannot hold the value (Excel's doubles): written as exact text.
+_FLOAT_MAX, _FLOAT_MIN = Fraction(10) ** 300, Fraction(1, 10 ** 300)
+
+
+def _cell_number(x: Fraction):
+    """The display cell of an exact figure: an int, a float, or (beyond a float's range) its exact
+    scientific text such as ``"8.95e-383"``; the ``Exact`` sheet holds the value itself."""
+    if x.denominator == 1 and abs(x) < _FLOAT_MAX:
+        return int(x)
+    if x != 0 and not _FLOAT_MIN <= abs(x) <= _FLOAT_MAX:
+        return scientific(x)
+    return float(x)
 
 
 def _column(j: int) -> str:

@@ -147,6 +147,33 @@ def significant(x: Fraction, figures: int = 6) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def scientific(x: Fraction, figures: int = 6) -> str:
+    """Exact ``m.mmmmme[+-]NN`` text of ``x`` (``figures`` significant digits, :data:`ROUNDING`), for
+    values a float cannot hold (beyond about 1e308 or below 1e-308).
+
+    Examples
+    --------
+    >>> scientific(Fraction(895, 10 ** 385)), scientific(Fraction(10 ** 400, 3), 3), scientific(Fraction(0))
+    ('8.95e-383', '3.33e+399', '0')
+    """
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    a, e = abs(x), 0
+    # a first jump by the sizes of numerator and denominator, then exact steps
+    e = (a.numerator.bit_length() - a.denominator.bit_length()) * 30103 // 100000
+    a = a / Fraction(10) ** e
+    while a >= 10:
+        a, e = a / 10, e + 1
+    while a < 1:
+        a, e = a * 10, e - 1
+    m = round_half_away(a, figures - 1)
+    if m >= 10:
+        m, e = m / 10, e + 1
+    text = decimal_text(m, figures - 1).rstrip("0").rstrip(".")
+    return f"{'-' if x < 0 else ''}{text}e{'+' if e >= 0 else '-'}{abs(e):02d}"
+
+
 def percent(x: Fraction, digits: int) -> str:
     """``x`` (a fraction of 1) as a percentage with ``digits`` places, e.g. ``"85.225703%"``.
 
