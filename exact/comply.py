@@ -42,6 +42,7 @@ Zealand Gaming Machine National Standard rev. 5, sections 1.22.15-1.22.17.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -125,11 +126,25 @@ def _line_of(text: str, rule_index: int) -> int:
     return 0
 
 
+def _key_line(text: str, header: int, key: str) -> int:
+    """1-based line of ``key = ...`` in the rule whose ``[[rules]]`` header is on line ``header``."""
+    for i, line in enumerate(text.splitlines()[header:], start=header + 1):
+        stripped = line.strip()
+        if stripped.startswith("[["):
+            break
+        if stripped.split("=", 1)[0].strip().strip('"') == key:
+            return i
+    return header
+
+
 def _number(text, file: str, row: int, key: str) -> Fraction:
     if isinstance(text, bool) or not isinstance(text, (str, int)):
         raise MathSetError(file, row, 1, f"{key} must be an exact number in a string such as \"1/7000000\", "
                                          f"\"0.75\" or \"85%\" (or an integer), got {text!r}")
     s = str(text).strip().replace(",", "").replace("_", "")
+    if len(s) > 60 or re.search(r"[eE][+-]?\d{4,}", s):   # 1e999999999 would build a billion-digit integer
+        raise MathSetError(file, row, 1, f"{key} must be an exact number of at most 60 characters with an "
+                                         f"exponent below 1000, got {str(text)[:40]!r}")
     scale = Fraction(1)
     if s.endswith("%"):
         s, scale = s[:-1].strip(), Fraction(1, 100)
@@ -183,18 +198,19 @@ def parse_rules(data: bytes, file: str) -> tuple[Rule, ...]:
             raise MathSetError(file, row, 1, "each [[rules]] entry must be a table")
         for k in e:
             if k not in _KEYS:
-                raise MathSetError(file, row, 1, f"rule {i + 1}: unknown key {k!r} (known: {', '.join(_KEYS)})")
+                raise MathSetError(file, _key_line(text, row, k), 1,
+                                   f"rule {i + 1}: unknown key {k!r} (known: {', '.join(_KEYS)})")
         for k in ("id", "jurisdiction", "measure"):
             if not isinstance(e.get(k), str) or not e[k].strip():
                 raise MathSetError(file, row, 1, f"rule {i + 1}: {k} must be a non-empty string")
         if e["measure"] not in MEASURES:
-            raise MathSetError(file, row, 1, f"rule {e['id']}: unknown measure {e['measure']!r} "
+            raise MathSetError(file, _key_line(text, row, "measure"), 1, f"rule {e['id']}: unknown measure {e['measure']!r} "
                                              f"(known: {', '.join(MEASURES)})")
         if e["id"] in ids:
             raise MathSetError(file, row, 1, f"rule id {e['id']!r} appears twice")
         ids.add(e["id"])
-        lo = None if "min" not in e else _number(e["min"], file, row, "min")
-        hi = None if "max" not in e else _number(e["max"], file, row, "max")
+        lo = None if "min" not in e else _number(e["min"], file, _key_line(text, row, "min"), "min")
+        hi = None if "max" not in e else _number(e["max"], file, _key_line(text, row, "max"), "max")
         dec = e.get("decimals")
         if dec is not None and (not isinstance(dec, int) or isinstance(dec, bool) or not 0 <= dec <= 20):
             raise MathSetError(file, row, 1, f"rule {e['id']}: decimals must be an integer from 0 to 20")

@@ -346,7 +346,7 @@ def test_the_second_rule_is_located_on_its_own_line():
     text = GOOD + '[[rules]]\nid = "y"\njurisdiction = "j"\nmeasure = "rtp"\nmin = "x"\n'
     with pytest.raises(MathSetError) as e:
         parse_rules(text.encode(), "own.toml")
-    assert e.value.row == 7
+    assert e.value.row == 11   # the min line of the second rule
 
 
 # ---------------------------------------------------------------------------
@@ -533,3 +533,17 @@ def test_a_max_win_rule_of_ones_own_is_checked_in_bets(tiny_set, tmp_path):
     assert c.value == F(d.max_round_win, tiny_set.model.bet) and c.passed == (c.value <= 5000)
     with pytest.raises(ValueError, match="needs the win distribution|distribution"):
         comply(tiny_set, load_rules(f), ["own"])
+
+
+@pytest.mark.parametrize("value", ['"1e999999999"', '"1e-99999999"', '"' + "9" * 80 + '"'])
+def test_raises_on_a_limit_too_large_to_build_at_once(value):
+    text = f'[[rules]]\nid = "x"\njurisdiction = "j"\nmeasure = "rtp"\n\nmin = {value}\n'
+    with pytest.raises(MathSetError) as e:
+        parse_rules(text.encode(), "own.toml")
+    assert e.value.row == 6 and "exponent" in str(e.value)
+
+
+def test_an_unknown_key_is_located_on_its_own_line():
+    with pytest.raises(MathSetError) as e:
+        parse_rules(b'[[rules]]\nid = "x"\njurisdiction = "j"\nmeasure = "rtp"\nfoo = 1\n', "own.toml")
+    assert e.value.row == 5

@@ -146,3 +146,14 @@ def test_dask_scheduler_and_two_workers_on_localhost(sets, reference, tmp_path):
                 p.kill()
                 p.wait()
         log.close()
+
+
+@pytest.mark.parametrize("content", [None, "", "{bad", "{}", '{"address": 3}'])
+def test_a_missing_or_bad_scheduler_file_is_one_line_exit_2(tmp_path, capsys, content):
+    from exact.cli import main
+    f = tmp_path / "s.json"
+    if content is not None:
+        f.write_text(content)
+    code = main(["simulate", "--rounds", "1000", "--scheduler-file", str(f)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "scheduler-file" in err[0]

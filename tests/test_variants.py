@@ -199,7 +199,7 @@ def test_unreachable_target_exits_1_with_the_closest_value(tmp_path, capsys):
     src = write_small(tmp_path / "in", 7)
     before = files_digest(src)
     out = tmp_path / "out"
-    code = main(["tune", "--set", str(src), "--target-rtp", "1000", "--out", str(out), "--json"])
+    code = main(["tune", "--set", str(src), "--target-rtp", "9.5", "--out", str(out), "--json"])
     res = json.loads(capsys.readouterr().out)
     assert code == 1
     (v,) = res["variants"]
@@ -339,3 +339,10 @@ def test_game_file_weights_are_rewritten_in_place():
     assert out == "[symbols.F]\nclass = \"fish\"  # note\nweights.base = [2, 2]   # kept\n[symbols.G.weights]\nbase = [0, 2]\n"
     with pytest.raises(ValueError, match="cannot rewrite"):
         game_file_with_weights(b"[symbols.F]\nweights = { base = [1, 2] }\n", {("F", "base"): (2, 1)})
+
+
+def test_a_target_that_is_a_percentage_slip_is_refused(tmp_path, capsys):
+    src = write_small(tmp_path / "in", 7)
+    assert main(["tune", "--set", str(src), "--target-rtp", "94", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "0.94" in err[0]

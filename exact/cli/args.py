@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 import os
 
 from proofs.cluster import Cluster
@@ -123,4 +125,22 @@ def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
 
 def cluster_of(args) -> Cluster:
     """The :class:`proofs.cluster.Cluster` the options of :func:`add_cluster_arguments` name."""
+    if args.scheduler_file is not None:   # dask waits forever for a missing file and asserts on a bad one
+        _check_scheduler_file(args.scheduler_file)
     return Cluster(workers=args.workers, scheduler=args.scheduler, scheduler_file=args.scheduler_file)
+
+
+def _check_scheduler_file(path: str) -> None:
+    """A scheduler file must exist, be a regular file and hold JSON with the scheduler's ``address``."""
+
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"rtp: --scheduler-file {path}: no such file (start the scheduler with "
+                         f"'dask scheduler --scheduler-file {path}' first)")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise UsageError(f"rtp: --scheduler-file {path}: not a dask scheduler file ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("address"), str) or "://" not in data["address"]:
+        raise UsageError(f"rtp: --scheduler-file {path}: not a dask scheduler file (no 'address' such as "
+                         f"tcp://HOST:PORT)")

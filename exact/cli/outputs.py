@@ -47,7 +47,7 @@ import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable, Mapping, Union
+from typing import BinaryIO, Callable, Mapping, Union
 
 from strips.errors import UsageError
 from strips.model import MathSet

@@ -61,6 +61,11 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object instead of the text view")
 
 
+#: Largest target RTP accepted (a fraction of the bet; 2 = 200% is a legitimate unreachable target):
+#: above it ("94") the value is a slip for 0.94 or 94%.
+MAX_TARGET = Fraction(10)
+
+
 def _targets(args) -> list[tuple[str, Fraction]]:
     texts = [args.target_rtp] if args.target_rtp is not None else [t for t in args.variants.split(",")]
     out = []
@@ -68,6 +73,9 @@ def _targets(args) -> list[tuple[str, Fraction]]:
         value = _fraction(t, "a target RTP")
         if value <= 0:
             raise UsageError(f"rtp tune: a target RTP must be positive, got {t!r}")
+        if value > MAX_TARGET:   # "2" or "94" is a slip for 0.94 / 94%, not a 200% or 9400% game
+            raise UsageError(f"rtp tune: a target RTP is a fraction of the bet such as 0.94 (or 94%), at most "
+                             f"{MAX_TARGET}, got {t!r}")
         out.append((t.strip(), value))
     if not out:
         raise UsageError("rtp tune: --variants lists no target")
