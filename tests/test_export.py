@@ -39,7 +39,7 @@ def _by_header(header, row):
 def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys):
     out = tmp_path / "out" / "par.xlsx"
     out.parent.mkdir()
-    assert main(["export", "--set", str(math_set), "--xlsx", str(out), "--no-distribution"]) == 0
+    assert main(["export", "--set", str(math_set), "--xlsx", str(out)]) == 0
     wb = openpyxl.load_workbook(out)
     ms = load_math_set(str(math_set))
     an = analyse(ms)
@@ -110,7 +110,7 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
 def test_workbook_figures_equal_the_json_report(math_set, tmp_path, capsys):
     """Round trip: the Summary's exact figures are the JSON report's."""
     out = tmp_path / "par.xlsx"
-    assert main(["export", "--set", str(math_set), "--xlsx", str(out), "--no-distribution"]) == 0
+    assert main(["export", "--set", str(math_set), "--xlsx", str(out)]) == 0
     capsys.readouterr()
     assert main(["--set", str(math_set), "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
@@ -136,7 +136,7 @@ def test_a_game_without_fish_or_free_spins_leaves_those_sheets_out(tmp_path, cap
 
 def test_csv_tables_round_trip(math_set, tmp_path, capsys):
     out = tmp_path / "tables"
-    assert main(["export", "--set", str(math_set), "--csv", str(out), "--no-distribution"]) == 0
+    assert main(["export", "--set", str(math_set), "--csv", str(out)]) == 0
     ms = load_math_set(str(math_set))
     with open(out / "summary.csv", newline="") as f:
         meta = {r[0]: r[1] for r in csv.reader(f)}
@@ -206,7 +206,7 @@ def test_the_win_distribution_sheets_hold_the_distributions_figures(tmp_path, ca
     d = write_set(tmp_path / "tiny", base=TINY_BASE, bonus=TINY_BONUS,
                   game=TINY_GAME.replace("weights.level2 = [1, 3]\n", ""))
     out = tmp_path / "par.xlsx"
-    assert main(["export", "--set", str(d), "--xlsx", str(out)]) == 0
+    assert main(["export", "--set", str(d), "--xlsx", str(out), "--distribution"]) == 0
     wb = openpyxl.load_workbook(out)
     dist = win_distribution(load_math_set(str(d)))
     assert dist.round.is_exact

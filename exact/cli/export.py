@@ -20,8 +20,9 @@ def add_arguments(p) -> None:
     out.add_argument("--csv", metavar="DIR", help="write one CSV file per table into DIR")
     p.add_argument("--rules", metavar="FILE", default=None,
                    help="a jurisdiction rules file of your own for the Compliance sheet (see rtp comply)")
-    p.add_argument("--no-distribution", action="store_true",
-                   help="skip the win distribution (faster): no Win distribution sheet, no max win")
+    p.add_argument("--distribution", action="store_true",
+                   help="also compute the win distribution (seconds to a minute): Win distribution and Tail "
+                        "sheets, max win, and the top award in the Compliance sheet")
 
 
 def run(args) -> int:
@@ -34,7 +35,7 @@ def run(args) -> int:
                         ".xlsx" if kind == "xlsx" else None)
     try:
         rep = par_sheet(ms, check_facts)
-        dist, _ = distribution_or_reason(ms, args.no_distribution)
+        dist, _ = distribution_or_reason(ms, not args.distribution)
         checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist)
         meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
         sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist)
