@@ -37,7 +37,6 @@ from fractions import Fraction
 from typing import Mapping
 
 import numpy as np
-from sympy import prevprime
 
 from exact.engine import window_codes
 from strips.model import FISH, FREE_SPINS, KEY, WILD, Gamble, MathSet, Phase
@@ -191,6 +190,7 @@ def spin_joint(ms: MathSet, phase: Phase, count_codes: tuple[tuple[int, ...], ..
 # modular convolution, truncated at the top of the eligible range
 # ---------------------------------------------------------------------------
 def _primes(count: int) -> list[int]:
+    from sympy import prevprime   # imported here: sympy costs every command 0.3 s of start-up
     out, p = [], 2 ** _PRIME_BITS
     for _ in range(count):
         p = prevprime(p)
