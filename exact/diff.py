@@ -274,6 +274,9 @@ class Diff:
         Published facts that pass on A and fail on B.
     fixed : tuple of str
         Published facts that fail on A and pass on B.
+    facts_of : str
+        ``"each"``: each set is checked against its own ``published.toml``; ``"a"``: B has none, so
+        A's published facts are checked on B (an audited change must still meet them).
     """
 
     a: ParSheet
@@ -282,6 +285,7 @@ class Diff:
     changes: tuple[str, ...]
     broken: tuple[str, ...]
     fixed: tuple[str, ...]
+    facts_of: str = "each"
 
     @property
     def exit_code(self) -> int:
@@ -305,11 +309,13 @@ def diff_sets(a: MathSet, b: MathSet, checker=None) -> Diff:
         If a set's strips and game file disagree (see :func:`exact.par.par_sheet`).
     """
     ra, rb = par_sheet(a), par_sheet(b)
-    fa, fb = _facts(a, ra, checker), _facts(b, rb, checker)
+    facts_of = "a" if b.published.empty and not a.published.empty else "each"
+    fa = _facts(a, ra, checker)
+    fb = _facts(dataclasses.replace(b, published=a.published) if facts_of == "a" else b, rb, checker)
     return Diff(a=ra, b=rb, figures=tuple(figure_deltas(ra, rb)),
                 changes=tuple(model_changes(a, b)),
                 broken=tuple(k for k, ok in fa.items() if ok and not fb.get(k, False)),
-                fixed=tuple(k for k, ok in fb.items() if ok and not fa.get(k, True)))
+                fixed=tuple(k for k, ok in fb.items() if ok and not fa.get(k, True)), facts_of=facts_of)
 
 
 # --------------------------------------------------------------------------
@@ -352,7 +358,8 @@ def diff_text(d: Diff, digits: int = 10, every: bool = True) -> str:
              _value(f.after, digits), _delta(f.delta, digits)]
             for f in d.figures if every or f.changed]
     out += table_lines(["figure", "A", "B", "delta"], rows)
-    out += ["", "PUBLISHED FACTS that pass on A and fail on B"]
+    out += ["", "PUBLISHED FACTS that pass on A and fail on B"
+            + (" (B has no published.toml: A's facts checked on B)" if d.facts_of == "a" else "")]
     out += [f"  BROKEN  {x}" for x in d.broken] or ["  none"]
     if d.fixed:
         out += ["published facts that fail on A and pass on B"] + [f"  fixed   {x}" for x in d.fixed]
@@ -376,6 +383,6 @@ def diff_json(d: Diff) -> dict:
                      "before": ex(f.before), "after": ex(f.after), "delta": ex(f.delta),
                      "before_float": fl(f.before), "after_float": fl(f.after), "delta_float": fl(f.delta)}
                     for f in d.figures],
-        "published": {"broken": list(d.broken), "fixed": list(d.fixed)},
+        "published": {"broken": list(d.broken), "fixed": list(d.fixed), "facts_of": d.facts_of},
         "exit": d.exit_code,
     }

@@ -545,6 +545,10 @@ _MAX_LAYERS = 100_000
 #: Largest (grid points x feature states visited) of the float pass of an endless retrigger: a minute or
 #: two on 2 cores.  Beyond it the distribution is refused up front instead of running for hours.
 MAX_SPECTRAL_WORK = 2 * 10**10
+#: Largest round-win grid of the float pass (points).  The bundled set's 1,036,800 points peak at
+#: 454 MiB; memory grows with the grid, so beyond this the distribution is refused up front
+#: (one line) instead of exhausting memory or overflowing the FFT's index arithmetic.
+MAX_GRID = 1 << 23
 
 
 def count_split(dist: SpinDistribution) -> CountSplit:
@@ -1349,6 +1353,10 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         grid_top = base.max_win + max(max_spins.values()) * levels[0].max_win
     # every kernel must fit on the grid too (a level no path reaches may win more than any round)
     size = max(grid_top, base.max_win, *(d.max_win for d in levels)) // g + 1
+    if size > MAX_GRID and not exact:
+        raise ValueError(f"the round win takes up to {size:,} points on its grid of {g:,} credits (largest round win "
+                         f"{grid_top:,} credits): more than the {MAX_GRID:,} points the win distribution holds "
+                         f"in memory")
     if not finite:   # an endless retrigger: the float pass costs one grid product per state visited
         work = fast_length(size) * sum(visits.values())
         if work > MAX_SPECTRAL_WORK:

@@ -170,3 +170,20 @@ def test_wild_multiplier_change_is_listed(tmp_path, capsys):
                                               "reels = { base = [2, 3, 4, 5] }\nmultiplier = 2", 1))
     main(["diff", "rules_page", str(d)])
     assert "WILD multiplier none -> x2" in capsys.readouterr().out
+
+
+def test_b_without_published_facts_is_checked_against_a_s_facts(tmp_path, capsys):
+    """An audited copy without its own published.toml is held to A's facts (it used to list every
+    fact of A as broken, since B had none)."""
+    b = tmp_path / "b"
+    b.mkdir()
+    for f in ("game.toml", "base.csv", "bonus.csv"):
+        shutil.copyfile(bundled_path("rules_page") / f, b / f)
+    code, out = run(capsys, "rules_page", str(b), "--json")
+    j = json.loads(out.out)
+    assert code == 0 and j["published"] == {"broken": [], "fixed": [], "facts_of": "a"}
+    game = (b / "game.toml").read_text()
+    (b / "game.toml").write_text(game.replace("pays = [0, 0, 5, 15, 50]", "pays = [0, 0, 5, 15, 51]", 1))
+    code, out = run(capsys, "rules_page", str(b))
+    assert code == 1 and "A's facts checked on B" in out.out
+    assert [l for l in out.out.splitlines() if "BROKEN" in l] == ["  BROKEN  PIC1 pays for 3/4/5 OAK, credits per way"]

@@ -142,3 +142,18 @@ def test_an_endless_retrigger_too_costly_for_the_float_pass_is_refused_up_front(
     assert main(["distribution", "--set", str(d)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "retrigger_cap" in err[0]
+
+
+def test_a_round_win_grid_too_large_for_memory_is_refused_up_front(tmp_path, capsys):
+    """A 5 OAK pay of 2^63 - 1 credits (admitted with --no-limits) makes a grid of ~10^20 points: one line,
+    exit 2, naming the grid (was a TypeError traceback from numpy)."""
+    from exact.distribution import MAX_GRID
+    d = tmp_path / "big"
+    shutil.copytree(bundled_path("rules_page"), d)
+    (d / "published.toml").unlink()
+    game = (d / "game.toml").read_text()
+    assert "pays = [0, 0, 5, 15, 50]" in game
+    (d / "game.toml").write_text(game.replace("pays = [0, 0, 5, 15, 50]", f"pays = [0, 0, 5, 15, {2**63 - 1}]", 1))
+    assert main(["distribution", "--set", str(d), "--no-limits"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{MAX_GRID:,} points" in err[0] and "Traceback" not in err[0]
