@@ -29,7 +29,7 @@ MAX_ERROR_LINE = 400
 #: command -> (module, one-line help)
 COMMANDS = {
     "report": ("exact.cli.report", "exact PAR report of a math set (the default command)"),
-    "spin": ("exact.cli.spin", "evaluate one spin with the rules-page evaluator"),
+    "spin": ("exact.cli.spin", "evaluate one spin (given stops) with the literal evaluator: window, pays, triggers"),
     "check": ("exact.cli.check", "each published fact of a math set (published.toml): printed, exact, PASS/FAIL"),
     "chain": ("exact.cli.chain", "the free-spin ladder as an absorbing Markov chain: summary and graph export"),
     "prove": ("exact.cli.prove", "independent checks: exhaustive enumeration, simulation, certificate"),
@@ -51,6 +51,7 @@ def _top_parser() -> Parser:
     p = Parser(prog="rtp", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog,
                description="Exact slot-math calculator: exact RTP, variance and PAR figures of a "
                            "math set. Without a command: 'report'.")
+    p.add_argument("-V", "--version", action="store_true", help="print the version and exit")
     return p
 
 
