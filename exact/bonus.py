@@ -38,12 +38,12 @@ from math import prod
 
 import numpy as np
 
-from exact.engine import (GameAnalysis, SpinTerms, _convolve, analyse, multiply_reels, read_moments,
-                          reel_moment_polynomials, spin_terms, window_codes)
+from exact.engine import (GameAnalysis, SpinTerms, convolve_polys, analyse, multiply_reels, read_moments,
+                          reel_moment_polynomials, spin_terms)
 from markov.bonus import PreSplit, bonus_round, features_for_spins
 from markov.chain import ZERO, FeatureResult
 from markov.round import RoundResult, round_result
-from strips.model import DEFAULT_MODE, GameModel, MathSet
+from strips.model import DEFAULT_MODE, GameModel, MathSet, window_codes
 
 #: An operator approval rule: a buy's RTP may differ from its mode's by at most this.
 BUY_RTP_TOLERANCE = Fraction(5, 100)
@@ -292,5 +292,5 @@ def _times(rest: dict | None, fixed: list[dict]) -> dict:
     """The product of the non-held reels' polynomial with the held reels' one-stop polynomials."""
     acc = rest
     for f in fixed:
-        acc = f if acc is None else _convolve(acc, f)
+        acc = f if acc is None else convolve_polys(acc, f)
     return acc

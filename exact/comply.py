@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from exact.engine import GameAnalysis, analyse, fish_scale, multiplier_scale, reel_tables
-from exact.lines import _keys, _window_rows, combination_table, line_first_moments, line_machine, scatter_tags
+from exact.lines import boundary_keys, combination_table, line_first_moments, line_machine, scatter_tags
 from markov.chain import ladder_of
 from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
 from markov.retrigger import retrigger_of
@@ -59,7 +59,7 @@ from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from markov.round import round_result
 from strips.errors import MathSetError
-from strips.model import PAY, SCATTER, MathSet, Phase
+from strips.model import PAY, SCATTER, MathSet, Phase, window_codes
 
 __all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns", "summary"]
 
@@ -473,10 +473,10 @@ def line_probabilities(ms: MathSet, phase: Phase) -> dict[tuple[str, int], list[
     """
     model = ms.model
     strips = ms.phase_strips(phase)
-    windows = [_window_rows(c, model.rows) for c in strips.codes]
+    windows = [window_codes(c, model.rows) for c in strips.codes]
     total = math.prod(w.shape[0] for w in windows)
     tags = scatter_tags(model, strips)
-    keymaps = _keys(tags, lambda k: k)
+    keymaps = boundary_keys(tags, lambda k: k)
     table = combination_table(model, phase.weights)
     wsum = sum(w for _, w in table)
     out: dict = {}

@@ -61,7 +61,7 @@ import math
 
 import numpy as np
 
-from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
+from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 from markov.chain import END, Ladder, model_ladder
 from markov.moments import CountSplit
 from markov.retrigger import RetriggerChain
@@ -207,7 +207,7 @@ def reel_outcomes(model: GameModel, strip: np.ndarray, table: str) -> ReelOutcom
     names = [syms[p].name for p in pay_codes]
     rows = model.rows
     n = len(strip)
-    win = np.asarray(strip, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
+    win = window_codes(strip, rows)
     per_stop = []
     cache: dict[tuple, tuple] = {}
     for w in win:

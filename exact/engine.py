@@ -67,7 +67,7 @@ from math import lcm, prod
 
 import numpy as np
 
-from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase
+from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 from markov.moments import CountSplit, PhaseAnalysis
 from exact.lines import analyse_lines_phase, combination_table
 
@@ -160,16 +160,6 @@ class ReelTables:
     @property
     def stops(self) -> int:
         return self.counts.shape[1]
-
-
-def window_codes(strip: np.ndarray, rows: int) -> np.ndarray:
-    """Symbol codes of every window of one reel: shape (stops, rows), int64.
-
-    Row 1 is the stop, the rows below the next positions, wrapping (section 3).
-    """
-    n = len(strip)
-    idx = (np.arange(n)[:, None] + np.arange(rows)[None, :]) % n
-    return strip[idx]
 
 
 def _weights_scale(tables) -> int:
@@ -557,7 +547,7 @@ def _add_keys(i, j):
     return tuple(a + b for a, b in zip(i, j)) if isinstance(i, tuple) else i + j
 
 
-def _convolve(acc: dict, nxt: dict) -> dict:
+def convolve_polys(acc: dict, nxt: dict) -> dict:
     out: dict = {}
     for i, a in acc.items():
         for j, b in nxt.items():
@@ -571,7 +561,7 @@ def multiply_reels(polys: list[dict]) -> dict:
     """Product over reels of the per-reel polynomials: convolution in the count, Hadamard in (t, u)."""
     acc = polys[0]
     for p in polys[1:]:
-        acc = _convolve(acc, p)
+        acc = convolve_polys(acc, p)
     return acc
 
 

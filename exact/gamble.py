@@ -38,8 +38,7 @@ from typing import Mapping
 
 import numpy as np
 
-from exact.engine import window_codes
-from strips.model import FISH, FREE_SPINS, KEY, WILD, Gamble, MathSet, Phase
+from strips.model import FISH, FREE_SPINS, KEY, WILD, Gamble, MathSet, Phase, window_codes
 
 _PRIME_BITS = 24
 

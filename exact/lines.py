@@ -70,7 +70,7 @@ from math import prod
 import numpy as np
 
 from markov.moments import CountSplit, PhaseAnalysis
-from strips.model import PAY, WILD, GameModel, MathSet, Phase
+from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
 
 _INT64_SAFE = 2**62
 
@@ -260,7 +260,7 @@ def scatter_tags(model: GameModel, strips) -> Tags:
     stop_tag, tag_list = [], []
     for r, strip in enumerate(strips.codes):
         n = len(strip)
-        win = strip[(np.arange(n)[:, None] + np.arange(model.rows)[None, :]) % n]
+        win = window_codes(strip, model.rows)
         cols = [np.isin(win, trig_codes).sum(axis=1) if len(trig_codes) else np.zeros(n, dtype=np.int64)]
         cols.append((cols[0] > 0).astype(np.int64) if r in model.trigger_reels else np.ones(n, dtype=np.int64))
         for s in others:
@@ -272,7 +272,7 @@ def scatter_tags(model: GameModel, strips) -> Tags:
     return Tags(tuple(stop_tag), tuple(tag_list), tuple(len(s.pays) for s in others))
 
 
-def _keys(tags: Tags, project) -> list[tuple[list, np.ndarray]]:
+def boundary_keys(tags: Tags, project) -> list[tuple[list, np.ndarray]]:
     """Per boundary r: (list of keys, combine map (n_keys_r, n_tags_r) -> key index at r + 1)."""
     n_extra = len(tags.caps)
     keys = [project((0, 1) + (0,) * n_extra)]
@@ -295,12 +295,6 @@ def _keys(tags: Tags, project) -> list[tuple[list, np.ndarray]]:
 def _full(key: tuple, n_extra: int) -> tuple:
     """A projected key padded back to the full length (projection drops the other scatters' counts)."""
     return key + (0,) * (2 + n_extra - len(key))
-
-
-def _window_rows(strip: np.ndarray, rows: int) -> np.ndarray:
-    """Symbol codes at each row of each stop's window: shape (stops, rows)."""
-    n = len(strip)
-    return strip[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
 
 
 # --------------------------------------------------------------------------
@@ -726,12 +720,12 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     """
     model = ms.model
     strips = ms.phase_strips(phase)
-    windows = [_window_rows(c, model.rows) for c in strips.codes]
+    windows = [window_codes(c, model.rows) for c in strips.codes]
     lengths = [w.shape[0] for w in windows]
     total = prod(lengths)
     tags = scatter_tags(model, strips)
-    full_keys = _keys(tags, lambda k: k)
-    pair_keys = _keys(tags, lambda k: k[:2])
+    full_keys = boundary_keys(tags, lambda k: k)
+    pair_keys = boundary_keys(tags, lambda k: k[:2])
     mult = phase.multiplier
     others = [s for s in model.other_scatters if s.pays and any(s.pays)]
 

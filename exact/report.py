@@ -11,7 +11,6 @@ table), 13 (2+ KEY); the JSON schema: README, section "JSON".
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 from exact.formatting import decimal_text, fraction_text, one_in, percent, short_fraction_text, table_lines
 from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet, par_sheet

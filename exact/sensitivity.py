@@ -80,9 +80,8 @@ from typing import Sequence
 
 import numpy as np
 
-from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors,
-                          window_codes)
-from strips.model import FISH, KEY, GameModel, MathSet
+from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors)
+from strips.model import FISH, KEY, GameModel, MathSet, window_codes
 from markov.moments import CountSplit
 from exact.formatting import fraction_text, percent, table_lines
 from markov.chain import FeatureResult, Ladder, feature_results, features_by_trigger, ladder_of

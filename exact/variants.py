@@ -65,8 +65,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import prod
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp

@@ -370,11 +370,11 @@ def check_facts(ms: MathSet, sheet: ParSheet | None = None) -> list[FactResult]:
             + figure_facts(published, figures) + assumption_lines(published, figures))
 
 
-def _json_value(x):
+def json_value(x):
     if isinstance(x, Fraction):
         return {"fraction": f"{x.numerator}/{x.denominator}", "float": float(x)}
     if isinstance(x, (tuple, list)):
-        return [_json_value(v) for v in x]
+        return [json_value(v) for v in x]
     if isinstance(x, dict):
-        return {str(k): _json_value(v) for k, v in x.items()}
+        return {str(k): json_value(v) for k, v in x.items()}
     return x

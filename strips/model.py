@@ -535,6 +535,20 @@ class Finding:
         return f"{self.file}:{self.row}:{self.column}: {self.message}"
 
 
+def window_codes(strip, rows: int) -> np.ndarray:
+    """Symbol codes of the window of every stop of one reel strip: shape (stops, rows), int64.
+
+    Row 1 shows the stop, each row below the next position of the strip, wrapping at its
+    end (rules page section 3).
+
+    >>> window_codes(np.array([7, 8, 9]), 2).tolist()
+    [[7, 8], [8, 9], [9, 7]]
+    """
+    strip = np.asarray(strip, dtype=np.int64)
+    n = len(strip)
+    return strip[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
+
+
 @dataclass(frozen=True)
 class ReelStrips:
     """One strip set (``base`` or ``bonus``) of a math set.

@@ -5,7 +5,7 @@ import json
 from fractions import Fraction
 
 from exact.cli.args import add_set_argument
-from proofs.facts import _json_value, check_facts
+from proofs.facts import json_value, check_facts
 from strips.loader import PUBLISHED_FILE, load_math_set
 
 
@@ -33,7 +33,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps({"set": ms.name, "file": ms.published.file, "passed": not failed, "facts": [
             {"fact": r.fact, "source": r.source, "figure": r.figure or None, "published": r.published,
-             "exact": _json_value(r.exact), "shown": r.shown, "status": r.status} for r in results]}, indent=2))
+             "exact": json_value(r.exact), "shown": r.shown, "status": r.status} for r in results]}, indent=2))
         return 1 if failed else 0
     print(f"published facts of math set {ms.name} ({ms.published.file})")
     for r in results:
