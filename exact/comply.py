@@ -41,6 +41,7 @@ Zealand Gaming Machine National Standard rev. 5, sections 1.22.15-1.22.17.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import tomllib
@@ -59,7 +60,7 @@ from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from markov.round import round_result
 from strips.errors import MathSetError
-from strips.model import PAY, SCATTER, MathSet, Phase, window_codes
+from strips.model import DEFAULT_MODE, PAY, SCATTER, MathSet, Phase, window_codes
 
 __all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns", "summary"]
 
@@ -609,24 +610,47 @@ def rtp_items(sheet: ParSheet) -> list[tuple[str, Fraction]]:
     return out
 
 
-def wheel_awards(sheet: ParSheet) -> list[Award]:
-    """Every prize-wheel award (credits, jackpots, free spins) with its probability per round (default mode)."""
+def wheel_awards(rr) -> list[Award]:
+    """Every prize-wheel award (credits, jackpots, free spins) with its probability per round of the
+    round ``rr`` (:class:`markov.round.RoundResult` of a bet mode: ``ParSheet.round`` for the default)."""
     out = []
-    for name, w in sheet.wheel.items():
-        out.append(Award(f"wheel {name} starts", "wheel", Bounds(w["probability"], w["probability"])))
-        out += [Award(f"{award} (wheel {name})", "wheel", Bounds(p, p)) for award, p in w["awards"].items()]
+    for name, w in rr.wheels.items():
+        out.append(Award(f"wheel {name} starts", "wheel", Bounds(w.prob, w.prob)))
+        out += [Award(f"{award} (wheel {name})", "wheel", Bounds(p, p)) for award, p in w.awards.items()]
     return out
 
 
-def _widen_for_wheel_spins(found: list[Award], sheet: ParSheet) -> list[Award]:
+def _widen_for_wheel_spins(found: list[Award], rr) -> list[Award]:
     """Free spins a prize wheel awards are extra spins of the round that :func:`awards` does not play:
     an award they could show gets the upper bound raised by P(a wheel awards free spins)."""
-    q = sum((p for w in sheet.wheel.values() for award, p in w["awards"].items()
+    q = sum((p for w in rr.wheels.values() for award, p in w.awards.items()
              if award.startswith("free_spins")), Fraction(0))
     if not q:
         return found
     return [Award(a.item, a.kind, Bounds(a.probability.low, min(Fraction(1), a.probability.high + q)), a.credits)
             if a.kind in ("combination", "scatter pay", "retrigger") else a for a in found]
+
+
+def odds_not_computed(sheet: ParSheet) -> dict[str, str]:
+    """Bet mode -> why :func:`mode_awards` leaves its award odds out (a respin: its held-reel
+    spins are not played by :func:`awards`); every other mode's odds are computed."""
+    return {name: f"respin on {m.set.model.respin.count} {m.set.model.respin.symbol}"
+            for name, m in sheet.modes.items() if name != DEFAULT_MODE and m.set.model.respin is not None}
+
+
+def mode_awards(ms: MathSet, sheet: ParSheet) -> list[Award]:
+    """The awards of the default mode (as :func:`awards`, plus its prize wheels), then those of every
+    other bet mode without a respin, each item prefixed ``"bet mode NAME: "`` (per round of that mode:
+    its own strips and trigger)."""
+    out = []
+    modes = [(DEFAULT_MODE, ms, sheet.analysis, sheet.round)]
+    modes += [(n, m.set, m.analysis, m.round) for n, m in sheet.modes.items()
+              if n != DEFAULT_MODE and n not in odds_not_computed(sheet)]
+    for name, mset, analysis, rr in modes:
+        found = _widen_for_wheel_spins(awards(mset, analysis), rr) + wheel_awards(rr)
+        prefix = "" if name == DEFAULT_MODE else f"bet mode {name}: "
+        out += [dataclasses.replace(a, item=prefix + a.item) for a in found]
+    return out
 
 
 def _top_award(rule: Rule, d: WinDistribution) -> Check:
@@ -690,15 +714,17 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         m = rule.measure
         if m == "award_odds":
             if "awards" not in cache:
-                cache["awards"] = _widen_for_wheel_spins(awards(ms, analysis), sheet) + wheel_awards(sheet)
+                cache["awards"] = mode_awards(ms, sheet)
             for a in cache["awards"]:
                 b = a.probability
                 out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
             if distribution is not None:
                 out.append(_top_award(rule, distribution))
-        elif m == "pattern_odds_ways":
-            for item, q in patterns(ms):
-                out.append(Check(rule, item, q, float(q), True, _verdict(rule, q)))
+        elif m == "pattern_odds_ways":   # per base spin of each bet mode (its own strips)
+            for name, mset in [(DEFAULT_MODE, ms)] + [(n, x.set) for n, x in sheet.modes.items() if n != DEFAULT_MODE]:
+                prefix = "" if name == DEFAULT_MODE else f"bet mode {name}: "
+                for item, q in patterns(mset):
+                    out.append(Check(rule, prefix + item, q, float(q), True, _verdict(rule, q)))
         elif m == "rtp":
             for item, x in rtp_items(sheet):
                 out.append(Check(rule, item, x, float(x), True, _verdict(rule, x)))

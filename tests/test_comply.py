@@ -507,7 +507,7 @@ def test_bet_modes_and_wheel_awards_are_checked_on_the_bundled_wheel_game():
     want.update({f"RTP of bet mode {k}": f["rtp"] for k, f in sheet.modes_figures.items() if k != "default"})
     want.update({f"RTP of buy {k}": f["rtp"] for k, f in sheet.buy.items()})
     assert rtp == want and len(rtp) >= 2
-    got = {c.item: c.value for c in checks if "(wheel " in c.item}
+    got = {c.item: c.value for c in checks if "(wheel " in c.item and not c.item.startswith("bet mode ")}
     assert got == {f"{a} (wheel {w})": p for w, d in sheet.wheel.items() for a, p in d["awards"].items()}
     assert any(k.startswith("jackpot") for k in got)
     # wheel free spins are not replayed by the combination odds: those are lower bounds there
@@ -547,3 +547,26 @@ def test_an_unknown_key_is_located_on_its_own_line():
     with pytest.raises(MathSetError) as e:
         parse_rules(b'[[rules]]\nid = "x"\njurisdiction = "j"\nmeasure = "rtp"\nfoo = 1\n', "own.toml")
     assert e.value.row == 5
+
+
+def test_a_bet_modes_own_strips_get_their_own_award_odds_and_patterns(tmp_path):
+    """A mode whose strips make PIC1 5 OAK rarer than 1 in 10^8 fails GLI-11 and AU/NZ 1.22.16a
+    exactly at that mode's item, with the odds of a set whose base strips are the mode's."""
+    common = rare_set(tmp_path / "rare", 12)
+    rare = rare_set(tmp_path / "alone", 150)
+    d = tmp_path / "modes"
+    shutil.copytree(common, d)
+    shutil.copyfile(rare / "base.csv", d / "rare.csv")
+    (d / "game.toml").write_text(NO_FS_GAME + '\n[modes.rare]\ncost = 2\nstrips = { base = "rare.csv" }\n')
+    ms = load_math_set(str(d))
+    alone = load_math_set(str(rare))
+    gli = comply(ms, load_rules(), ["gli-11"])
+    assert [c.item for c in gli if not c.passed] == ["bet mode rare: PIC1 5 OAK"]
+    by_item = {c.item: c.value for c in gli}
+    for c in comply(alone, load_rules(), ["gli-11"]):
+        if c.rule.measure == "award_odds":
+            assert by_item[f"bet mode rare: {c.item}"] == c.value
+    au = comply(ms, load_rules(), ["au-nz"])
+    assert [c.item for c in au if not c.passed and c.rule.id == "au-nz-1.22.16a"] == ["bet mode rare: PIC1 5 OAK"]
+    assert {c.item: c.value for c in au if c.rule.id == "au-nz-1.22.16a" and c.item.startswith("bet mode rare: ")} \
+        == {f"bet mode rare: {k}": v for k, v in patterns(alone)}

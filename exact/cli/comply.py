@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
-from exact.comply import comply, load_rules
+from exact.comply import comply, load_rules, odds_not_computed
 from exact.distribution import win_distribution
 from exact.par import par_sheet
 from exact.report import fraction_text, one_in, table_lines
@@ -62,7 +62,7 @@ def run(args) -> int:
             if j.lower() not in known:
                 raise UsageError(f"rtp comply: unknown jurisdiction {j!r} (known: {', '.join(known)})")
     ms = load_math_set(args.set)
-    # RTP of every mode and buy, wheel awards of the default mode; a mode's respins change only its own odds
+    # RTP of every mode and buy; award odds of every mode but one with a respin (exact.comply.odds_not_computed)
     refuse_bonus_rules(ms, 'comply', ("[gamble]", "[buy]", "[modes]", "[wheel]"))
     try:
         sheet = par_sheet(ms)
@@ -77,6 +77,7 @@ def run(args) -> int:
     except ValueError as e:
         raise UsageError(f"rtp comply: {ms.name}: {e}") from None
     failed = [c for c in checks if not c.passed]
+    skipped = odds_not_computed(sheet)
     if args.json:
         print(json.dumps({"set": ms.name, "passed": not failed, "checks": [
             {"rule": c.rule.id, "jurisdiction": c.rule.jurisdiction, "measure": c.rule.measure, "item": c.item,
@@ -88,16 +89,13 @@ def run(args) -> int:
              "max": None if c.rule.max is None else fraction_text(c.rule.max),
              "pass": c.passed, "source": f"{c.rule.source}, {c.rule.section} ({c.rule.version})"}
             for c in checks], **({"top_award_not_checked": why} if why else {}),
-            **({"award_odds_not_computed_for_modes": [m for m in sheet.modes_figures if m != "default"]}
-               if sheet.modes and len(sheet.modes_figures) > 1 else {})}, indent=2))
+            **({"award_odds_not_computed_for_modes": skipped} if skipped else {})}, indent=2))
         return 1 if failed else 0
     print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass")
     if why:
         print(f"top award (max win) not checked: {why}")
-    others = [m for m in sheet.modes_figures if m != "default"] if sheet.modes else []
-    if others:
-        print(f"award odds are those of the default mode; bet modes {', '.join(others)}: RTP checked, "
-              f"award odds not computed")
+    for mode, reason in skipped.items():
+        print(f"bet mode {mode}: RTP checked, award odds not computed ({reason})")
     rows = [[c.rule.id, c.rule.jurisdiction, c.item, _value_text(c), _limit_text(c.rule),
              "PASS" if c.passed else "FAIL"] for c in checks]
     print("\n".join(table_lines(["rule", "jurisdiction", "item", "value", "limit", "verdict"], rows, "lllrll")))
