@@ -29,13 +29,14 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 import sympy
 
 from exact.evaluator import evaluate
 from exact.formatting import ROUNDING, decimal_text, fraction_text as full_fraction_text
 from exact.par import par_sheet
 from proofs.facts import check_facts
-from strips.model import KEY, SCATTER, MathSet, Phase
+from strips.model import KEY, SCATTER, MathSet, Phase, window_codes
 from proofs.enumerate import set_hash, window_tables
 from strips.published import EXAMPLES
 
@@ -107,7 +108,8 @@ class CountFormula:
 
 
 def count_formula(ms: MathSet, phase: Phase, kind: str) -> CountFormula:
-    """Derive P(count = n) of FS (``kind="scatter"``) or KEY symbols with sympy.
+    """Derive P(count = n) of the triggering scatter (``kind="scatter"``: FS, with the WILDs that count as it;
+    other scatter symbols count apart) or of KEY symbols with sympy.
 
     Each reel's column shows the symbol with probability ``p_r`` (stops whose
     column shows it / strip length, read off the strips) independently of the
@@ -126,7 +128,10 @@ def count_formula(ms: MathSet, phase: Phase, kind: str) -> CountFormula:
     if kind not in (SCATTER, KEY):
         raise ValueError(f"kind must be {SCATTER!r} or {KEY!r}")
     t = window_tables(ms, phase)
-    per_reel = t.scatters if kind == SCATTER else t.keys
+    per_reel = t.keys
+    if kind == SCATTER:   # the triggering scatter (and the WILDs counting as it): other scatters count apart
+        codes = list(ms.model.scatter_codes())
+        per_reel = [np.isin(window_codes(c, ms.model.rows), codes).sum(axis=1) for c in ms.phase_strips(phase).codes]
     if any(int(c.max(initial=0)) > 1 for c in per_reel):
         return CountFormula(kind, phase.name, (), (), (), (), t.reels, general=True)
     reels = tuple(r + 1 for r, c in enumerate(per_reel) if c.any())
@@ -270,7 +275,8 @@ def build(ms: MathSet, analysis=None) -> Certificate:
     if analysis is not None and analysis.base.mean != sheet.analysis.base.mean:
         raise ValueError("the analysis given is not the analysis of this math set")
     model = ms.model
-    labels = {kind: "/".join(s.name for s in model.of_kind(kind)) for kind in (SCATTER, KEY)}
+    labels = {SCATTER: "/".join(model.symbols[c].name for c in model.scatter_codes()),
+              KEY: "/".join(s.name for s in model.of_kind(KEY))}
     formulas = [count_formula(ms, model.base_phase, SCATTER)]
     if labels[KEY]:
         formulas.append(count_formula(ms, model.base_phase, KEY))

@@ -59,6 +59,7 @@ import numpy as np
 
 from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase
 from proofs.cluster import Cluster, progress_bar, run_tasks
+from proofs.windows import SUM_HEADROOM, WindowEvaluator
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
 CHUNK = 1 << 18
@@ -364,14 +365,14 @@ def block_plan(lengths: Sequence[int], chunk: int = CHUNK) -> BlockPlan:
     raise AssertionError("unreachable")  # j = reels - 1 has tail 1
 
 
-def _blocks(t: WindowTables, plan: BlockPlan, s0: int):
+def _blocks(lengths: Sequence[int], plan: BlockPlan, s0: int):
     """Yield (stops per reel) for each block of reel-1 stop ``s0``: list of index arrays."""
     j, step = plan.split, plan.step
-    dense = [np.arange(n) for n in t.lengths[j + 1:]]
-    for mid in itertools.product(*(range(n) for n in t.lengths[1:j])):
-        for a in range(0, t.lengths[j], step):
+    dense = [np.arange(n) for n in lengths[j + 1:]]
+    for mid in itertools.product(*(range(n) for n in lengths[1:j])):
+        for a in range(0, lengths[j], step):
             yield [np.array([s0])] + [np.array([s]) for s in mid] + \
-                  [np.arange(a, min(a + step, t.lengths[j]))] + dense
+                  [np.arange(a, min(a + step, lengths[j]))] + dense
 
 
 def _grid_sum(tables: Sequence[np.ndarray], stops: Sequence[np.ndarray]) -> np.ndarray:
@@ -530,7 +531,7 @@ def task_totals(t: WindowTables, task: tuple[int, int] | int, plan: BlockPlan | 
     joint = [[0] * (max_key + 1) for _ in range(max_fs + 1)]
     tail = ws = None
     for s0 in range(first, last):
-        for stops in _blocks(t, plan, s0):
+        for stops in _blocks(t.lengths, plan, s0):
             if tail is None:  # the dense reels after the split reel are the same in every block
                 tail = _tail(t, stops, plan.split + 1, max_key, dtype)
                 ws = Workspace(plan.step * tail.keys.size, dtype)
@@ -691,7 +692,7 @@ def compare(e: Enumeration, analysis) -> list[Comparison]:
 # --------------------------------------------------------------------------
 # checkpoints you can trust, and the run on Dask
 # --------------------------------------------------------------------------
-def set_hash(ms: MathSet, phase: Phase) -> str:
+def set_hash(ms: MathSet, phase: Phase, path: str = "") -> str:
     """Content hash of what the enumeration of ``phase`` depends on: hex sha256.
 
     Covers the raw bytes of every source file of the set (game file and strip
@@ -701,6 +702,8 @@ def set_hash(ms: MathSet, phase: Phase) -> str:
     h = hashlib.sha256()
     h.update(f"enumerate v{ENUMERATOR_VERSION} phase={phase.name} strips={phase.strips} "
              f"weights={phase.weights} x{phase.multiplier}\n".encode())
+    if path:   # another path's totals (the generic path): never mixed with the fast path's records
+        h.update(f"path={path}\n".encode())
     for name in sorted(ms.sources):
         data = ms.sources[name]
         h.update(f"{name} {len(data)}\n".encode())
@@ -937,9 +940,15 @@ def task_ranges(first_stops: Sequence[int], task_stops: int) -> list[tuple[int, 
 
 def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Iterable[int] | None = None,
                     workers: int | None = None, cluster: Cluster | None = None,
-                    checkpoint_dir: str | Path | None = None, progress: bool = False, chunk: int = CHUNK,
-                    task_stops: int | None = None) -> Enumeration:
+                    checkpoint_dir: str | Path | None = None, progress: bool = False, chunk: int | None = None,
+                    task_stops: int | None = None, generic: bool | None = None) -> "Enumeration | SpinEnumeration":
     """Enumerate every stop combination of ``phase`` (default: the base game).
+
+    A game the fast path takes (:func:`fast_path_takes`) is enumerated by it
+    (:class:`Enumeration`, per-symbol ways totals); every other game, or any
+    game with ``generic=True``, by the generic path on
+    :class:`proofs.windows.WindowEvaluator` (:func:`enumerate_generic`,
+    :class:`SpinEnumeration`).
 
     Parameters
     ----------
@@ -960,8 +969,9 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
         None: no checkpoint.  Never place it next to input files.
     progress : bool
         Show a tqdm progress bar with ETA on stderr.
-    chunk : int
-        Combinations per numpy block (memory bound).
+    chunk : int, optional
+        Combinations per numpy block (memory bound); default :data:`CHUNK`
+        (:data:`GENERIC_CHUNK` on the generic path).
     task_stops : int, optional
         Reel-1 stops per task; default: enough for :data:`TASK_COMBINATIONS`
         (depends on the set only, so a resumed run has the same tasks).
@@ -982,6 +992,10 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
     """
     phase = phase or ms.model.base_phase
     cluster = cluster or Cluster(workers=workers)
+    if generic or (generic is None and not fast_path_takes(ms)):
+        return enumerate_generic(ms, phase, first_stops=first_stops, cluster=cluster, checkpoint_dir=checkpoint_dir,
+                                 progress=progress, chunk=chunk or GENERIC_CHUNK, task_stops=task_stops)
+    chunk = chunk or CHUNK
     t = window_tables(ms, phase)
     _check_bounds(t, chunk)
     plan = block_plan(t.lengths, chunk)
@@ -1030,3 +1044,316 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
                        reused_tasks=len(done), computed_tasks=len(pending),
                        bad_records=tuple(ckpt.bad) if ckpt is not None else (),
                        where=cluster.describe(small=todo < SMALL_RUN) if pending else "nothing to compute")
+
+
+# --------------------------------------------------------------------------
+# the generic path: every rule of the literal evaluator, on proofs.windows
+# --------------------------------------------------------------------------
+#: Combinations per block of the generic path (at most proofs.windows.SUM_HEADROOM: exact int64 block sums).
+GENERIC_CHUNK = 1 << 15
+
+
+def fast_path_takes(ms: MathSet) -> bool:
+    """Whether the fast rules-page path enumerates this game: a ways game without the rules of issue 15
+    (one scatter symbol, no paylines, combination multipliers, counts_as_scatter, trigger_reels,
+    multiplier_by_trigger).  Every other game goes through the generic path (:func:`generic_task_totals`)."""
+    return ms.model.catalogue_rule is None
+
+
+@dataclass(frozen=True)
+class SpinTotals:
+    """Exact integer totals of the generic path over a set of stop combinations.
+
+    Amounts are numerators over the evaluator's denominator
+    (:attr:`proofs.windows.WindowEvaluator.denominator`), before the level multiplier.
+
+    Attributes
+    ----------
+    combinations : int
+    pay, ways, scatter, collect : int
+        Sums over the combinations of the win and of its parts (ways or line pays, scatter pays, collect).
+    hits : int
+        Combinations whose win is > 0 for every draw.
+    trigger : tuple of int
+        Combinations by trigger count (``SpinResult.trigger_count``).
+    keys : tuple of int
+        Combinations by KEY count.
+    scatters : tuple of tuple of int
+        Per scatter symbol (file order), combinations by its count.
+    """
+
+    combinations: int
+    pay: int
+    ways: int
+    scatter: int
+    collect: int
+    hits: int
+    trigger: tuple[int, ...]
+    keys: tuple[int, ...]
+    scatters: tuple[tuple[int, ...], ...]
+
+    def __add__(self, other: "SpinTotals") -> "SpinTotals":
+        def add(a, b):
+            return tuple(x + y for x, y in zip(a, b))
+        return SpinTotals(self.combinations + other.combinations, self.pay + other.pay, self.ways + other.ways,
+                          self.scatter + other.scatter, self.collect + other.collect, self.hits + other.hits,
+                          add(self.trigger, other.trigger), add(self.keys, other.keys),
+                          tuple(add(a, b) for a, b in zip(self.scatters, other.scatters)))
+
+    @classmethod
+    def zero(cls, max_key: int, max_scatters: Sequence[int], max_trigger: int) -> "SpinTotals":
+        """Totals of no combination with histograms for counts up to the given maxima."""
+        return cls(0, 0, 0, 0, 0, 0, (0,) * (max_trigger + 1), (0,) * (max_key + 1),
+                   tuple((0,) * (m + 1) for m in max_scatters))
+
+    def to_json(self) -> dict:
+        """JSON-able dict (amounts as decimal strings: exact at any size)."""
+        return {"combinations": self.combinations, "pay": str(self.pay), "ways": str(self.ways),
+                "scatter": str(self.scatter), "collect": str(self.collect), "hits": self.hits,
+                "trigger": list(self.trigger), "keys": list(self.keys), "scatters": [list(x) for x in self.scatters]}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "SpinTotals":
+        """Inverse of :meth:`to_json`."""
+        return cls(int(d["combinations"]), int(d["pay"]), int(d["ways"]), int(d["scatter"]), int(d["collect"]),
+                   int(d["hits"]), tuple(int(x) for x in d["trigger"]), tuple(int(x) for x in d["keys"]),
+                   tuple(tuple(int(x) for x in s) for s in d["scatters"]))
+
+
+@dataclass(frozen=True)
+class GenericPlan:
+    """What a generic run must compute: its tasks and the shape of their totals (validates checkpoint records)."""
+
+    key: str
+    tasks: tuple[tuple[int, int], ...]
+    per_stop: int
+    max_key: int
+    max_scatters: tuple[int, ...]
+    max_trigger: int
+
+    def validate(self, rec) -> tuple[tuple[int, int], SpinTotals]:
+        """The (task, totals) of a checkpoint record, checked against this plan.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`TaskPlan.validate`: another set, an unknown task, a wrong
+            combination count, shape, a histogram that does not add up, or a checksum mismatch.
+        """
+        if not isinstance(rec, dict):
+            raise ValueError("not a JSON object")
+        if rec.get("key") != self.key:
+            raise ValueError("a record of another math set or enumerator version")
+        task = rec.get("task")
+        if not (isinstance(task, list) and len(task) == 2 and all(type(x) is int for x in task)):
+            raise ValueError("no task range")
+        task = (task[0], task[1])
+        if task not in set(self.tasks):
+            raise ValueError(f"task {list(task)} is not one of this run's tasks")
+        want = (task[1] - task[0]) * self.per_stop
+        tj = rec.get("totals")
+        if rec.get("combinations") != want or not isinstance(tj, dict) or tj.get("combinations") != want:
+            raise ValueError(f"combination count is not the task's {want}")
+        if rec.get("sha256") != record_checksum(self.key, task, tj):
+            raise ValueError("checksum mismatch")
+        hists = [(tj.get("trigger"), self.max_trigger), (tj.get("keys"), self.max_key)]
+        scat = tj.get("scatters")
+        if not (isinstance(scat, list) and len(scat) == len(self.max_scatters)):
+            raise ValueError("wrong shape")
+        hists += list(zip(scat, self.max_scatters))
+        amounts = [tj.get(k) for k in ("pay", "ways", "scatter", "collect")]
+        if not (all(_int_table([h], 1, m + 1) for h, m in hists) and all(isinstance(a, str) and a.isdigit()
+                                                                          for a in amounts)
+                and type(tj.get("hits")) is int and 0 <= tj["hits"] <= want):
+            raise ValueError("wrong shape")
+        if any(sum(h) != want for h, _ in hists):
+            raise ValueError("a count histogram does not add up to the combination count")
+        return task, SpinTotals.from_json(tj)
+
+
+def _grid(stops: Sequence[np.ndarray]) -> np.ndarray:
+    """Every combination of the per-reel stop arrays, row-major: shape (prod sizes, reels), int64."""
+    mesh = np.meshgrid(*stops, indexing="ij")
+    return np.stack([m.ravel() for m in mesh], axis=1).astype(np.int64)
+
+
+def generic_task_totals(ev: WindowEvaluator, task: tuple[int, int] | int, chunk: int = GENERIC_CHUNK) -> SpinTotals:
+    """Exact totals of the generic path over every combination whose reel-1 stop is in ``range(*task)``.
+
+    Every combination's window is evaluated literally by ``ev`` (exact
+    conditional means over FISH values, drawn WILD multipliers and the
+    combination value) in blocks of at most ``chunk`` combinations; each
+    block's sums are int64 (``chunk`` <= :data:`proofs.windows.SUM_HEADROOM`)
+    and are added as Python integers.
+    """
+    first, last = (task, task + 1) if isinstance(task, int) else task
+    if chunk > SUM_HEADROOM:
+        raise ValueError(f"chunk {chunk} above the evaluator's exact-sum headroom {SUM_HEADROOM}")
+    max_key, max_sc, max_trig = ev.max_counts()
+    plan = block_plan(ev.lengths, chunk)
+    n = pay = ways = scatter = collect = hits = 0
+    trig = np.zeros(max_trig + 1, dtype=np.int64)
+    keys = np.zeros(max_key + 1, dtype=np.int64)
+    scat = [np.zeros(m + 1, dtype=np.int64) for m in max_sc]
+    for s0 in range(first, last):
+        for stops in _blocks(ev.lengths, plan, s0):
+            out = ev.evaluate(_grid(stops))
+            n += out.pay.size
+            pay += int(out.pay.sum(dtype=np.int64))
+            ways += int(out.ways_pay.sum(dtype=np.int64))
+            scatter += int(out.scatter_pay.sum(dtype=np.int64))
+            collect += int(out.collect.sum(dtype=np.int64))
+            hits += int(np.count_nonzero(out.hit))
+            trig += np.bincount(out.trigger_count, minlength=max_trig + 1)
+            keys += np.bincount(out.keys, minlength=max_key + 1)
+            for h, name in zip(scat, ev.scatter_names):
+                h += np.bincount(out.scatter_counts[name], minlength=len(h))
+    return SpinTotals(n, pay, ways, scatter, collect, hits, tuple(int(x) for x in trig), tuple(int(x) for x in keys),
+                      tuple(tuple(int(x) for x in h) for h in scat))
+
+
+def _run_generic_task(shared: tuple[WindowEvaluator, int], task: tuple[int, int]) -> SpinTotals:
+    """One task of the generic path on a worker."""
+    ev, chunk = shared
+    return generic_task_totals(ev, task, chunk)
+
+
+@dataclass(frozen=True)
+class SpinEnumeration:
+    """Exact per-spin figures of one phase from the generic path (every rule of the literal evaluator).
+
+    Figures include the phase's level multiplier; ``totals`` are before it.
+    Attributes as :class:`Enumeration` where they share a name; ``scatter_names``
+    and ``trigger_name`` label the histograms; ``zero_fish``: a FISH value of 0
+    on the strips (the hit count then means "wins for every draw").
+    """
+
+    phase: Phase
+    totals: SpinTotals
+    denominator: int
+    multiplier: int
+    complete: bool
+    scatter_names: tuple[str, ...]
+    trigger_name: str | None
+    seconds: float = 0.0
+    reused_tasks: int = 0
+    computed_tasks: int = 0
+    bad_records: tuple[str, ...] = ()
+    where: str = ""
+    zero_fish: bool = False
+    path: str = "generic"
+
+    @property
+    def combinations(self) -> int:
+        return self.totals.combinations
+
+    def _mean(self, amount: int) -> Fraction:
+        return Fraction(self.multiplier * amount, self.denominator * self.combinations)
+
+    @property
+    def mean(self) -> Fraction:
+        """E[spin win], credits per spin."""
+        return self._mean(self.totals.pay)
+
+    @property
+    def ways_mean(self) -> Fraction:
+        """E[multiplier x ways or line pays], credits per spin."""
+        return self._mean(self.totals.ways)
+
+    @property
+    def scatter_mean(self) -> Fraction:
+        """E[multiplier x scatter pays], credits per spin."""
+        return self._mean(self.totals.scatter)
+
+    @property
+    def collect_mean(self) -> Fraction:
+        """E[multiplier x collect], credits per spin."""
+        return self._mean(self.totals.collect)
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """P(win > 0) (for every draw: see ``zero_fish``)."""
+        return Fraction(self.totals.hits, self.combinations)
+
+    def prob(self, hist: Sequence[int]) -> tuple[Fraction, ...]:
+        """A count histogram as probabilities."""
+        return tuple(Fraction(h, self.combinations) for h in hist)
+
+    def scatter_prob(self, name: str) -> tuple[Fraction, ...]:
+        """P(count of scatter symbol ``name`` = n), n = 0 .. max."""
+        return self.prob(self.totals.scatters[self.scatter_names.index(name)])
+
+
+def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] | None = None,
+                      cluster: Cluster | None = None, checkpoint_dir: str | Path | None = None,
+                      progress: bool = False, chunk: int = GENERIC_CHUNK,
+                      task_stops: int | None = None) -> SpinEnumeration:
+    """Enumerate every stop combination of ``phase`` through :class:`proofs.windows.WindowEvaluator`.
+
+    Parameters and tasks as :func:`enumerate_phase` (ranges of reel-1 stops,
+    checkpoint records keyed by the content hash, exact integer totals merged
+    in task order: identical for any worker count and task size).
+
+    Raises
+    ------
+    ValueError
+        As :func:`enumerate_phase`, or an amount too large for the evaluator's
+        int64 arithmetic (the message names the rule).
+    """
+    cluster = cluster or Cluster()
+    ev = WindowEvaluator(ms, phase)
+    max_key, max_sc, max_trig = ev.max_counts()
+    lengths = ev.lengths
+    if len(lengths) < 2:
+        raise ValueError("enumeration needs 2 or more reels")
+    wanted = list(range(lengths[0])) if first_stops is None else sorted(set(first_stops))
+    for s in wanted:
+        if not 0 <= s < lengths[0]:
+            raise ValueError(f"reel-1 stop {s} outside 0..{lengths[0] - 1}")
+    per_stop = math.prod(lengths[1:])
+    if task_stops is None:
+        task_stops = max(1, -(-GENERIC_TASK_COMBINATIONS // per_stop))
+    plan = GenericPlan(set_hash(ms, phase, "generic"), tuple(task_ranges(wanted, task_stops)), per_stop,
+                       max_key, max_sc, max_trig)
+    start = time.perf_counter()
+    ckpt = Checkpoint(checkpoint_dir, plan) if checkpoint_dir is not None else None
+    try:
+        done = {} if ckpt is None else {t: v for t, v in ckpt.done.items() if t in set(plan.tasks)}
+        pending = [t for t in plan.tasks if t not in done]
+        results = dict(done)
+        todo = sum(b - a for a, b in pending) * per_stop
+        small = todo < GENERIC_SMALL_RUN
+        bar = progress_bar(per_stop * len(wanted), per_stop * len(wanted) - todo, "combo",
+                           f"enumerate {phase.name}", progress)
+        try:
+            for task, tot in run_tasks(cluster, _run_generic_task, (ev, chunk), pending, small=small):
+                if tot.combinations != (task[1] - task[0]) * per_stop:
+                    raise AssertionError(f"task {task} returned {tot.combinations} combinations")
+                results[task] = tot
+                if ckpt is not None:
+                    ckpt.append(task, tot)
+                if bar is not None:
+                    bar.update(tot.combinations)
+        finally:
+            if bar is not None:
+                bar.close()
+    finally:
+        if ckpt is not None:
+            ckpt.close()
+    acc = SpinTotals.zero(max_key, max_sc, max_trig)
+    for task in plan.tasks:
+        acc = acc + results[task]
+    trig = ms.model.trigger_symbol
+    return SpinEnumeration(phase=phase, totals=acc, denominator=ev.denominator, multiplier=phase.multiplier,
+                           complete=len(wanted) == lengths[0], scatter_names=ev.scatter_names,
+                           trigger_name=trig.name if trig is not None else None,
+                           seconds=time.perf_counter() - start, reused_tasks=len(done), computed_tasks=len(pending),
+                           bad_records=tuple(ckpt.bad) if ckpt is not None else (),
+                           where=cluster.describe(small=small) if pending else "nothing to compute",
+                           zero_fish=ev.zero_fish)
+
+
+#: Combinations of one generic task by default (the generic path evaluates about 10^6 windows/s per core).
+GENERIC_TASK_COMBINATIONS = 1 << 20
+#: Generic runs below this many combinations stay in process by default.
+GENERIC_SMALL_RUN = 1 << 24

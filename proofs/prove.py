@@ -9,8 +9,10 @@ Writes a Markdown certificate (to ``--out FILE``, else to stdout) with
   :data:`BEGIN` and :data:`END` markers and depends only on the set, so a
   test regenerates it and compares it with the committed
   ``proofs/CERTIFICATE.md`` of the bundled set;
-* a run-dependent part: the exhaustive enumeration of every base-game stop
-  combination compared exactly with the factorised engine (``--exhaustive``),
+* a run-dependent part: the exhaustive enumeration of every stop combination
+  of every strip set the game plays (base, each bet mode's own, free spins),
+  each phase compared exactly with the engine (``--exhaustive``,
+  :mod:`proofs.exhaustive`),
   the Monte Carlo simulation with its seed and 99% intervals, and timings.
 
 The certificate of the bundled set is made with
@@ -26,7 +28,7 @@ import platform
 import time
 
 from exact.engine import analyse
-from proofs import certificate, enumerate as en, simulate as sim
+from proofs import certificate, enumerate as en, exhaustive as ex, simulate as sim
 from proofs.cluster import Cluster
 from proofs.certificate import decimal, fraction_text, render
 
@@ -55,38 +57,56 @@ def render_deterministic(cert) -> str:
     return f"{BEGIN}\n\n{render(cert)}\n{END}\n"
 
 
-def _enumeration_section(enum, checks) -> tuple[list[str], bool]:
-    lines = ["### Exhaustive enumeration of the base game", ""]
-    if enum is None:
+def _enumeration_section(proofs) -> tuple[list[str], bool]:
+    lines = ["### Exhaustive enumeration of every strip set", ""]
+    if proofs is None:
         lines += ["Not run for this certificate (`rtp prove --exhaustive` runs it).", ""]
         return lines, True
-    bad = [c for c in checks if not c.equal]
-    n_tasks = enum.reused_tasks + enum.computed_tasks
-    lines += [f"Method: every one of the {enum.combinations:,} stop combinations evaluated with the rules "
-              "page's semantics (section 6 ways with WILD, WILD multipliers at their exact means, and blockers, "
-              "section 8 collect = KEY count x sum of FISH mean values, FS count), vectorised in numpy blocks, "
-              "exact integer totals (`proofs/enumerate.py`); each figure compared with the factorised engine as "
-              "exact Fractions.",
-              "",
-              f"- combinations: {enum.combinations:,} in {n_tasks} tasks (ranges of reel-1 stops): "
-              f"{enum.computed_tasks} computed in this run ({enum.where}), {enum.reused_tasks} reused from "
-              "checkpoint records validated by checksum, combination count and shape",
-              f"- wall time of this run: {enum.seconds:.1f} s",
-              f"- checkpoint records found invalid and redone: {len(enum.bad_records)}"
-              + (" (" + "; ".join(enum.bad_records[:5]) + (" ..." if len(enum.bad_records) > 5 else "") + ")"
-                 if enum.bad_records else ""),
-              f"- figures compared: {len(checks)}; equal: {len(checks) - len(bad)}",
-              ""]
-    lines += ["| figure | enumerated | engine | equal |", "| --- | --- | --- | --- |"]
-    shown = [c for c in checks if not c.figure.startswith("ways ") or c.figure == "ways pays" or not c.equal]
-    for c in shown:
-        lines.append(f"| {c.figure} | {fraction_text(c.enumerated)} ({decimal(c.enumerated, 8)}) | "
-                     f"{fraction_text(c.engine)} | {'yes' if c.equal else 'NO'} |")
-    per_symbol = sum(1 for c in checks if c.figure.startswith("ways ") and c.figure != "ways pays")
-    lines += ["", f"(ways pays per symbol and OAK: {per_symbol} figures, all compared; only differing ones "
-              "are listed.)", "",
-              f"Enumeration = factorisation: {'PASS' if not bad else 'FAIL'}", ""]
-    return lines, not bad
+    ok = True
+    lines += ["Method: every stop combination of every strip set the game plays (the base game's, each bet "
+              "mode's own, the free-spin strips; once per distinct set of weight tables) evaluated literally, "
+              "vectorised in numpy blocks, exact integer totals (`proofs/enumerate.py`); each phase's figures "
+              "compared with the engine's as exact Fractions (`proofs/exhaustive.py`). Fast path (ways games "
+              "without the rules of issue 15): section 6 ways with WILD, WILD multipliers at their exact means, "
+              "blockers, collect = KEY count x sum of FISH mean values, FS count. Generic path (every other "
+              "game; `proofs/windows.py`): every rule of the literal evaluator (paylines, WILD pays, every WILD "
+              "multiplier mode, each scatter symbol counted apart, trigger reels), FISH values, drawn WILD "
+              "multipliers and the combination value at their exact conditional means. Round features "
+              "(respin, wheel awards, buys, gamble, retrigger) are built from these spin figures and played "
+              "by the simulation; they are not enumerated.", ""]
+    for pp in proofs:
+        enum, checks = pp.enumeration, pp.checks
+        bad = [c for c in checks if not c.equal]
+        ok = ok and not bad
+        lines += [f"#### {pp.label}", ""]
+        if pp.reused:
+            lines += [f"- enumeration of {pp.reused} reused (same strips and weight tables; figures x"
+                      f"{pp.phase.multiplier})"]
+        else:
+            n_tasks = enum.reused_tasks + enum.computed_tasks
+            path = getattr(enum, "path", "fast")
+            lines += [f"- path: {path}; combinations: {enum.combinations:,} in {n_tasks} tasks (ranges of reel-1 "
+                      f"stops): {enum.computed_tasks} computed in this run ({enum.where}), {enum.reused_tasks} "
+                      "reused from checkpoint records validated by checksum, combination count and shape",
+                      f"- wall time of this run: {enum.seconds:.1f} s",
+                      f"- checkpoint records found invalid and redone: {len(enum.bad_records)}"
+                      + (" (" + "; ".join(enum.bad_records[:5]) + (" ..." if len(enum.bad_records) > 5 else "")
+                         + ")" if enum.bad_records else "")]
+            if getattr(enum, "zero_fish", False):
+                lines.append("- hit frequency not compared: a FISH value of 0 can be drawn on these strips")
+        lines += [f"- figures compared: {len(checks)}; equal: {len(checks) - len(bad)}", ""]
+        lines += ["| figure | enumerated | engine | equal |", "| --- | --- | --- | --- |"]
+        shown = [c for c in checks if not c.figure.startswith("ways ") or c.figure == "ways pays" or not c.equal]
+        for c in shown:
+            lines.append(f"| {c.figure} | {fraction_text(c.enumerated)} ({decimal(c.enumerated, 8)}) | "
+                         f"{fraction_text(c.engine)} | {'yes' if c.equal else 'NO'} |")
+        per_symbol = sum(1 for c in checks if c.figure.startswith("ways ") and c.figure != "ways pays")
+        if per_symbol:
+            lines += ["", f"(ways pays per symbol and OAK: {per_symbol} figures, all compared; only differing "
+                      "ones are listed.)"]
+        lines.append("")
+    lines += [f"Enumeration = factorisation: {'PASS' if ok else 'FAIL'} (every phase equal to the engine)", ""]
+    return lines, ok
 
 
 def _simulation_section(rep) -> tuple[list[str], bool]:
@@ -120,7 +140,7 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     ----------
     ms : MathSet
     exhaustive : bool
-        Run the enumeration of every base-game stop combination.
+        Enumerate every strip set the game plays (:func:`proofs.exhaustive.prove_exhaustively`).
     rounds, seed : int
         Simulated rounds (0: none) and seed.
     workers : int
@@ -148,14 +168,16 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     t0 = time.perf_counter()
     cert = certificate.build(ms, analysis)
     timings.append(("chain, facts, examples, sympy", time.perf_counter() - t0))
-    enum = checks = None
+    proofs = None
     if exhaustive:
-        enum = en.enumerate_phase(ms, ms.model.base_phase, cluster=cluster, progress=progress,
-                                  checkpoint_dir=checkpoint_dir or en.default_checkpoint_dir(),
-                                  task_stops=task_stops)
-        checks = en.compare(enum, analysis.base)
-        timings.append((f"enumeration ({enum.where}; {enum.computed_tasks} tasks computed, "
-                        f"{enum.reused_tasks} reused)", enum.seconds))
+        t0 = time.perf_counter()
+        proofs = ex.prove_exhaustively(ms, analysis, cluster=cluster, progress=progress,
+                                               checkpoint_dir=checkpoint_dir or en.default_checkpoint_dir(),
+                                               task_stops=task_stops)
+        computed = sum(p.enumeration.computed_tasks for p in proofs if not p.reused)
+        reused = sum(p.enumeration.reused_tasks for p in proofs if not p.reused)
+        timings.append((f"enumeration of {sum(1 for p in proofs if not p.reused)} strip sets ({computed} tasks "
+                        f"computed, {reused} reused)", time.perf_counter() - t0))
     rep = None
     if rounds:
         t0 = time.perf_counter()
@@ -165,7 +187,7 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
         where = cluster.describe(small=rounds < sim.SMALL_RUN)
         rep = sim.report(ms, tally, seed, (cert.round, analysis.base), dt, where)
         timings.append((f"simulation ({where})", dt))
-    enum_lines, enum_ok = _enumeration_section(enum, checks)
+    enum_lines, enum_ok = _enumeration_section(proofs)
     sim_lines, sim_ok = _simulation_section(rep)
     ok = cert.passed and enum_ok and sim_ok
     head = [f"# Certificate of math set `{ms.name}`", "",

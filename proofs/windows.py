@@ -65,7 +65,7 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import FISH, KEY, PAY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips
+from strips.model import FISH, KEY, PAY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes
 
 #: The evaluator guarantees that this many windows' numerators sum without int64 overflow.
 SUM_HEADROOM = 1 << 20
@@ -185,9 +185,8 @@ class WindowEvaluator:
         syms = model.symbols
         nsym = len(syms)
         self._dtype = np.int16 if nsym < (1 << 15) else np.int32
-        # each strip extended by its first rows-1 stops (wrap-around, section 3)
-        self._ext = [np.concatenate([c] * (1 + -(-(rows - 1) // len(c))))[:len(c) + rows - 1].astype(self._dtype)
-                     for c in codes]
+        # the window column of every stop of each reel (wrap-around, section 3)
+        self._wc = [window_codes(c, rows).astype(self._dtype) for c in codes]
         present = sorted({int(x) for c in codes for x in np.unique(c)})
         on = np.zeros(nsym, dtype=bool)
         on[present] = True
@@ -285,10 +284,9 @@ class WindowEvaluator:
         self._trigger_reels = sorted(model.trigger_reels)
         # ---- per reel, per stop tables (the window column of each stop)
         self._col = []
-        ar = np.arange(rows)
-        for r, c in enumerate(codes):
-            L = len(c)
-            win = self._ext[r][np.arange(L)[:, None] + ar[None, :]].astype(np.int64)  # (L, rows)
+        nonzero_fish = _nonzero_fish(self, syms)
+        for r in range(len(codes)):
+            win = self._wc[r].astype(np.int64)                                   # (L, rows)
             t = {
                 "nz": self._subst[win].any(axis=1),                                # (L, npay)
                 "all": _obj_to_int(contrib_all[win].sum(axis=1), "WILD multipliers"),
@@ -297,7 +295,7 @@ class WindowEvaluator:
                 "fish": _obj_to_int(fish_num[win].sum(axis=1), "FISH values"),
                 "scat": scat_of[win].sum(axis=1).astype(np.int64),                 # (L, n_scat)
                 "trig": trig_codes[win].any(axis=1),
-                "fishany": (self._is_fish[win] & _nonzero_fish(self, syms)[win]).any(axis=1),
+                "fishany": nonzero_fish[win].any(axis=1),
             }
             self._col.append(t)
         # ---- pay tables
@@ -321,6 +319,25 @@ class WindowEvaluator:
                                          for a in range(nsym)], dtype=bool).reshape(nsym, nsym)
         self._check_bounds()
 
+    @property
+    def scatter_names(self) -> tuple[str, ...]:
+        """The scatter symbols, file order (the keys of ``Outcome.scatter_counts``)."""
+        return self._scatter_names
+
+    def max_counts(self) -> tuple[int, tuple[int, ...], int]:
+        """(largest KEY count, largest count of each scatter symbol, largest trigger count) any window can show.
+
+        >>> from strips.loader import load_math_set
+        >>> ms = load_math_set("rules_page")
+        >>> WindowEvaluator(ms, ms.model.base_phase).max_counts()[1]
+        (5,)
+        """
+        keys = sum(int(t["keys"].max(initial=0)) for t in self._col)
+        scat = tuple(sum(int(t["scat"][:, j].max(initial=0)) for t in self._col)
+                     for j in range(len(self._scatter_names)))
+        trig = scat[self._trig_index] if self._trig_index is not None else 0
+        return keys, scat, trig
+
     # ------------------------------------------------------------------
     def _check_bounds(self) -> None:
         """Refuse a game whose largest numerator x SUM_HEADROOM could overflow int64 (never wrap)."""
@@ -339,8 +356,7 @@ class WindowEvaluator:
             exact_ways, drawn_ways = 1, 1
             for r, t in enumerate(self._col):
                 exact_ways *= max(1, int(t["all"].max(initial=0)))
-                win = self._ext[r][np.arange(self.lengths[r])[:, None] + np.arange(self.model.rows)[None, :]]
-                per = (self._subst.astype(object) * maxm[:, None])[win.astype(np.int64)].sum(axis=1)
+                per = (self._subst.astype(object) * maxm[:, None])[self._wc[r].astype(np.int64)].sum(axis=1)
                 drawn_ways *= max(1, max((int(x) for x in per.ravel()), default=1))
             den_w = self._S ** R * self._comb_w
             ways = maxp * max(maxc, 1) * max(exact_ways * self._comb_w * (self.denominator // den_w), drawn_ways)
@@ -371,9 +387,8 @@ class WindowEvaluator:
         stops = np.asarray(stops, dtype=np.int64)
         rows = self.model.rows
         out = np.empty((stops.shape[0], len(self.lengths), rows), dtype=self._dtype)
-        ar = np.arange(rows)
-        for r, ext in enumerate(self._ext):
-            out[:, r, :] = ext[stops[:, r, None] + ar[None, :]]
+        for r, wc in enumerate(self._wc):
+            out[:, r, :] = wc[stops[:, r]]
         return out
 
     # ------------------------------------------------------------------

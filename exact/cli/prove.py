@@ -8,7 +8,8 @@ from exact.cli.args import (UsageError, add_cluster_arguments, add_set_argument,
 from exact.cli.outputs import check_output, check_output_dir, protected_inputs, write_output
 from proofs.prove import certificate_text
 from proofs.simulate import DEFAULT_SEED
-from strips.limits import combinations_of, exceeds, refusal
+from proofs.exhaustive import combinations_to_enumerate
+from strips.limits import exceeds, refusal
 from strips.loader import load_math_set
 
 
@@ -16,7 +17,8 @@ def add_arguments(p) -> None:
     """Options of ``rtp prove``."""
     add_set_argument(p)
     p.add_argument("--exhaustive", action="store_true",
-                   help="also enumerate every base-game stop combination (10^10 for the bundled set: minutes)")
+                   help="also enumerate every stop combination of every strip set the game plays (base, bet modes, "
+                        "free spins), each phase compared with the engine (the bundled set: 5 x 10^10, minutes)")
     p.add_argument("--rounds", type=int_range(0), default=10_000_000,
                    help="simulated game rounds (default 10,000,000; 0 skips the simulation)")
     p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
@@ -32,15 +34,17 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
     ms = load_math_set(args.set)
-    if ms.model.catalogue_rule:   # issue 15 rules: enumeration and simulation (proofs/) cover ways games only
-        raise UsageError(f"rtp prove: {ms.name}: unsupported rule for the proofs: {ms.model.catalogue_rule}")
-    refuse_bonus_rules(ms, 'prove', ("[gamble]", "[buy]"))
+    if args.rounds:   # the simulation: issue 15 rules and [modes], respin, [wheel] not played yet
+        if ms.model.catalogue_rule:
+            raise UsageError(f"rtp prove: {ms.name}: unsupported rule for the simulation: {ms.model.catalogue_rule} "
+                             "(--rounds 0 --exhaustive enumerates it)")
+        refuse_bonus_rules(ms, 'prove', ("[gamble]", "[buy]"))
     protected = protected_inputs(args.set, ms)
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:
         check_output_dir(args.checkpoint_dir, "rtp prove --checkpoint-dir", protected)
     if args.exhaustive:
-        n = combinations_of(ms.phase_strips(ms.model.base_phase).lengths)
+        n = combinations_to_enumerate(ms)   # every strip set the game plays, each once
         limit = exceeds("combinations", n)
         if limit is not None:
             raise UsageError(f"rtp prove --exhaustive: {ms.name}: "
