@@ -61,6 +61,7 @@ import math
 
 import numpy as np
 
+from exact.formatting import decimal_text
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 from markov.chain import END, Ladder, model_ladder
 from markov.moments import CountSplit
@@ -893,6 +894,9 @@ class WinRange:
         E[round win 1{range}] / bet (a fraction of 1); a float is within ``rtp_bound``.
     bound, rtp_bound : float
         0 when exact.
+    hits : int, Fraction or None
+        Hits per cycle (P x the base strips' stop combinations) where the row is the base
+        spin's, exact; None otherwise.
     """
 
     from_bets: object
@@ -901,6 +905,7 @@ class WinRange:
     rtp: object
     bound: float = 0.0
     rtp_bound: float = 0.0
+    hits: object = None
 
     @property
     def one_in(self):
@@ -1095,6 +1100,9 @@ class WinDistribution:
     max_round_exact : bool
         True when the maximum and its probability are exact (finite chain).
     max_feature : dict {initial free spins: (win, probability)}
+    base_cycle : int
+        Stop combinations of the base strips (the product of their lengths: the PAR sheet's
+        cycle); 0 when unknown.
     """
 
     bet: int
@@ -1107,32 +1115,67 @@ class WinDistribution:
     max_round_win_probability: object
     max_round_exact: bool
     max_feature: dict
+    base_cycle: int = 0
 
     # -- figures ----------------------------------------------------------
-    def win_ranges(self, edges: Sequence = DEFAULT_EDGES) -> list[WinRange]:
-        """The win-range table: the row 0 (no win), then [e_i, e_{i+1}) bets, the last open.
+    def _range_cuts(self, edges: Sequence) -> list[tuple[int, int | None, Fraction, Fraction | None]]:
+        """(lo, hi credits, from, to bets) of each row: 0 (no win), then [e_i, e_{i+1}) bets, the last open."""
+        edges = [Fraction(e) for e in edges]
+        if not edges or edges[0] != 0 or any(b <= a for a, b in zip(edges, edges[1:])):
+            raise ValueError(f"win-range edges must start at 0 and ascend strictly, got {edges}")
+        out = [(0, 1, Fraction(0), Fraction(0))]   # the win 0 alone
+        cuts = [e * self.bet for e in edges] + [None]
+        for i, (a, b) in enumerate(zip(cuts, cuts[1:])):
+            lo = 1 if a == 0 else _ceil(a)
+            hi = None if b is None else _ceil(b)
+            out.append((lo, hi, edges[i], None if b is None else edges[i + 1]))
+        return out
 
-        ``edges`` ascending, starting at 0, in bets (int or Fraction).
+    def win_ranges(self, edges: Sequence = DEFAULT_EDGES) -> list[WinRange]:
+        """The win-range table of the round: the row 0 (no win), then [e_i, e_{i+1}) bets, the last open.
+
+        ``edges`` ascending, starting at 0, in bets (int or Fraction).  Hits per cycle are given
+        only when the round is the base spin alone (a game without free spins); see
+        :meth:`base_win_ranges`.
 
         Raises
         ------
         ValueError
             Edges not strictly ascending, or not starting at 0.
         """
-        edges = [Fraction(e) for e in edges]
-        if not edges or edges[0] != 0 or any(b <= a for a, b in zip(edges, edges[1:])):
-            raise ValueError(f"win-range edges must start at 0 and ascend strictly, got {edges}")
+        if not self.trigger_prob:
+            return self.base_win_ranges(edges)
         rows = []
-        bounds = [(0, 1, Fraction(0), Fraction(0))]   # the win 0 alone
-        cuts = [e * self.bet for e in edges] + [None]
-        for i, (a, b) in enumerate(zip(cuts, cuts[1:])):
-            lo = 1 if a == 0 else _ceil(a)
-            hi = None if b is None else _ceil(b)
-            bounds.append((lo, hi, edges[i], None if b is None else edges[i + 1]))
-        for lo, hi, fa, fb in bounds:
+        for lo, hi, fa, fb in self._range_cuts(edges):
             p, pb = self.round.prob_between(lo, hi)
             w, wb = self.round.win_between(lo, hi)
             rows.append(WinRange(_num(fa), _num(fb), p, w / self.bet, pb, wb / self.bet))
+        return rows
+
+    def base_win_ranges(self, edges: Sequence = DEFAULT_EDGES) -> list[WinRange]:
+        """The win-range table of one base spin, exact, with hits per cycle.
+
+        ``hits`` = P(range) x :attr:`base_cycle` (stop combinations of the base strips): an
+        integer where the win depends on the stops alone, an exact fraction (expected hits)
+        where a FISH value or a WILD multiplier is drawn.
+
+        >>> from strips.loader import load_math_set
+        >>> wd = win_distribution(load_math_set("rules_page"))
+        >>> rows = wd.base_win_ranges()
+        >>> sum(r.probability for r in rows), sum(r.rtp for r in rows) * wd.bet == wd.base.mean
+        (Fraction(1, 1), True)
+        >>> rows[0].hits + sum(r.hits for r in rows[1:]) == wd.base_cycle == 10**10
+        True
+        """
+        marginal = self.base.marginal()
+        rows = []
+        for lo, hi, fa, fb in self._range_cuts(edges):
+            inside = [(w, p) for w, p in marginal if w >= lo and (hi is None or w < hi)]
+            p = sum((q for _, q in inside), Fraction(0))
+            rtp = sum((w * q for w, q in inside), Fraction(0)) / self.bet
+            hits = p * self.base_cycle if self.base_cycle else None
+            rows.append(WinRange(_num(fa), _num(fb), p, rtp,
+                                 hits=None if hits is None else _num(hits)))
         return rows
 
     def tail(self, k) -> tuple[object, float]:
@@ -1284,6 +1327,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     (28210, True)
     """
     model = ms.model
+    cycle = math.prod(len(c) for c in ms.strips[model.base_phase.strips].codes)
     base = spin_distribution(ms, model.base_phase, SCATTER_COUNT)
     base_by = by_count(base)
     retrig = bool(model.retrigger)
@@ -1294,7 +1338,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     if not starts:
         g = _gcd_of_wins([base])
         rd = GridDistribution(g, dict(base.marginal()))
-        return WinDistribution(model.bet, base, levels, rd, {}, {}, base.max_win, base.max_win_probability, True, {})
+        return WinDistribution(model.bet, base, levels, rd, {}, {}, base.max_win, base.max_win_probability, True, {},
+                               cycle)
     if retrig:
         if len(levels) != 1:
             raise ValueError("unsupported rule: retrigger with a multi-level ladder")
@@ -1413,7 +1458,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     else:
         mr = round_grid.max_positive()
         mf = {n0: feats[n0].max_positive() for n0 in starts}
-    return WinDistribution(model.bet, base, levels, round_grid, feats, dict(trigger_prob), mr[0], mr[1], finite, mf)
+    return WinDistribution(model.bet, base, levels, round_grid, feats, dict(trigger_prob), mr[0], mr[1], finite, mf,
+                           cycle)
 
 
 # --------------------------------------------------------------------------
@@ -1534,9 +1580,9 @@ def distribution_json(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_
         "hit_frequency_bound": float(wd.hit_frequency[1]),
         "at_least": {str(k): _prob_json(wd.tail(k)[0]) for k in TAIL_BETS},
         "at_least_bound": {str(k): float(wd.tail(k)[1]) for k in TAIL_BETS},
-        "win_ranges": [{"from_bets": _json_num(x.from_bets), "to_bets": _json_num(x.to_bets),
-                        "probability": _prob_json(x.probability), "rtp": _prob_json(x.rtp),
-                        "probability_bound": float(x.bound), "rtp_bound": float(x.rtp_bound)} for x in ranges],
+        "win_ranges": [_range_json(x) for x in ranges],
+        "base_win_ranges": [_range_json(x) for x in wd.base_win_ranges(edges)],
+        "base_cycle": wd.base_cycle,
         "percentiles": {q: w for q, (w, _) in pct.items()},
         "percentiles_certain": {q: c for q, (_, c) in pct.items()},
         "features": {str(n0): {"trigger_probability": frac_text(wd.trigger_prob[n0]),
@@ -1547,6 +1593,15 @@ def distribution_json(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_
                      for n0, fp in wd.feature_percentiles().items()},
     }
     return out
+
+
+def _range_json(x: WinRange) -> dict:
+    d = {"from_bets": _json_num(x.from_bets), "to_bets": _json_num(x.to_bets),
+         "probability": _prob_json(x.probability), "rtp": _prob_json(x.rtp),
+         "probability_bound": float(x.bound), "rtp_bound": float(x.rtp_bound)}
+    if x.hits is not None:
+        d["hits_per_cycle"] = _json_num(x.hits)
+    return d
 
 
 def _json_num(x):
@@ -1585,16 +1640,13 @@ def distribution_text(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_
                      f"truncated mass {sig_float(r.truncated, 3)}")
     lines.append("base spin and free-spin levels: exact")
     lines.append("")
-    rows = []
-    for x in wd.win_ranges(edges):
-        label = "0 (no win)" if x.from_bets == 0 and x.to_bets == 0 else \
-            f"(0, {_bets_text(x.to_bets)})" if x.from_bets == 0 else f"[{_bets_text(x.from_bets)}, {_bets_text(x.to_bets)})"
-        rtp = x.rtp * 100 if not isinstance(x.rtp, float) else x.rtp * 100
-        rows.append([label, certain_text(x.probability, x.bound), one_in_text(x.probability, x.bound),
-                     certain_text(rtp, x.rtp_bound * 100) + "%"])
-    from_table = _table(["win range (x bet)", "probability", "1 in N", "RTP"], rows)
-    lines += from_table
+    lines += _range_table(wd.win_ranges(edges), "win range (x bet)", wd.base_cycle)
     lines.append("")
+    if wd.trigger_prob:
+        lines.append(f"one base spin (exact; hits in the cycle of {wd.base_cycle:,} stop combinations, "
+                     f"expected hits where a value is drawn):")
+        lines += _range_table(wd.base_win_ranges(edges), "base spin win (x bet)", wd.base_cycle)
+        lines.append("")
     hf, hb = wd.hit_frequency
     lines.append(f"hit frequency of the round  {certain_text(hf, hb)}  ({one_in_text(hf, hb)})")
     for k in TAIL_BETS:
@@ -1624,6 +1676,21 @@ def distribution_text(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_
                      f"P > {TRUNCATE_BELOW:g} is {_win_text(wd.max_round_win, wd.bet)}, P = "
                      f"{certain_text(p, r.bound)}")
     return "\n".join(lines) + "\n"
+
+
+def _range_table(ranges: Sequence[WinRange], title: str, cycle: int) -> list[str]:
+    """A win-range table; with a column of hits per cycle when its rows have them."""
+    hits = all(x.hits is not None for x in ranges)
+    rows = []
+    for x in ranges:
+        label = "0 (no win)" if x.from_bets == 0 and x.to_bets == 0 else \
+            f"(0, {_bets_text(x.to_bets)})" if x.from_bets == 0 else f"[{_bets_text(x.from_bets)}, {_bets_text(x.to_bets)})"
+        row = [label, certain_text(x.probability, x.bound), one_in_text(x.probability, x.bound),
+               certain_text(x.rtp * 100, x.rtp_bound * 100) + "%"]
+        if hits:
+            row.append(f"{x.hits:,}" if isinstance(x.hits, int) else decimal_text(x.hits, 2, grouping=True))
+        rows.append(row)
+    return _table([title, "probability", "1 in N", "RTP"] + (["hits per cycle"] if hits else []), rows)
 
 
 def _table(headers, rows):

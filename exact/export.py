@@ -17,6 +17,8 @@ Sheets, one table each (a sheet with nothing in it is left out):
     per level: multiplier, spins, reach, RTP.
 ``Win distribution``
     the win-range table and percentiles (when given).
+``Base spin win ranges``
+    the same table for one base spin, exact, with hits per cycle (when the distribution is given).
 ``Compliance``
     the ``rtp comply`` table (when given).
 ``Published``
@@ -282,6 +284,12 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
         book.add("Win distribution", "win_distribution", ("from (bets)", "to (bets)", "probability per round",
                                                           "1 in N", "RTP contribution", "bound (floats)"),
                  rows, (TWO, TWO, PROB, ONE_IN, PERCENT, None), keys=2)
+        rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp,
+                 Fraction(wr.hits) if isinstance(wr.hits, int) else wr.hits] for wr in distribution.base_win_ranges()]
+        book.add("Base spin win ranges", "base_win_ranges",
+                 ("from (bets)", "to (bets)", "probability per base spin", "1 in N", "RTP contribution",
+                  f"hits per cycle ({distribution.base_cycle:,} stop combinations; expected hits where a value is drawn)"),
+                 rows, (TWO, TWO, PROB, ONE_IN, PERCENT, CREDITS), keys=2)
         rows = [[f"P(round win >= {k} x bet)", distribution.tail(k)[0]] for k in (1, 10, 100, 1000, 5000)]
         rows += [[f"percentile {q} (credits)", v] for q, (v, _) in distribution.percentiles().items()]
         book.add("Tail and percentiles", "tail_percentiles", ("figure", "value"), rows, (None, None),

@@ -276,3 +276,28 @@ def test_histogram_equals_the_dp_on_random_sets(ms):
         hist = enumerate_histogram(ms, phase)
         assert histogram_distribution(hist, ms, "scatter") == spin_distribution(ms, phase, SCATTER_COUNT).joint()
         assert histogram_distribution(hist, ms, "key") == spin_distribution(ms, phase, KEY_COUNT).joint()
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(round_sets())
+def test_base_win_ranges_and_hits_per_cycle_equal_brute_force(ms):
+    """Each row of the base-spin win-range table: probability, RTP and hits per cycle (P x the stop
+    combinations of the base strips) equal a literal count over every stop combination and draw."""
+    from math import prod
+    wd = win_distribution(ms)
+    brute = marginal_of(brute_spin_distribution(ms, ms.model.base_phase), (2,))
+    cycle = prod(ms.phase_strips(ms.model.base_phase).lengths)
+    assert wd.base_cycle == cycle
+    edges = (0, Fraction(1, 2), 1, 3, 10)
+    rows = wd.base_win_ranges(edges)
+    cuts = [(0, 1)] + [(0 if a == 0 else a * ms.model.bet, None if b is None else b * ms.model.bet)
+                       for a, b in zip(edges, list(edges[1:]) + [None])]
+    for row, (lo, hi) in zip(rows, cuts):
+        inside = {w: p for w, p in brute.items() if (w > 0 if lo == 0 and hi != 1 else w >= lo)
+                  and (hi is None or w < hi)}
+        assert row.probability == sum(inside.values(), Fraction(0))
+        assert row.rtp == sum((w * p for w, p in inside.items()), Fraction(0)) / ms.model.bet
+        assert row.hits == row.probability * cycle
+        if row.probability.denominator == 1 or cycle % row.probability.denominator == 0:
+            assert isinstance(row.hits, int)
+    assert sum(r.probability for r in rows) == 1

@@ -222,3 +222,10 @@ def test_the_win_distribution_sheets_hold_the_distributions_figures(tmp_path, ca
     assert summary["max win of a round (credits)"] == dist.max_round_win
     assert exact["Summary", "max win probability per round", "value"] == dist.max_round_win_probability
     assert "Tail and percentiles" in wb.sheetnames
+    header, rows = _sheet_rows(wb["Base spin win ranges"])
+    base = dist.base_win_ranges()
+    hits_col = next(h for h in header if h.startswith("hits per cycle"))
+    for r, wr in zip(rows, base, strict=True):
+        assert exact["Base spin win ranges", f"{r[0]} {r[1]}", "probability per base spin"] == wr.probability
+        assert exact["Base spin win ranges", f"{r[0]} {r[1]}", hits_col] == wr.hits
+    assert sum(wr.hits for wr in base) == dist.base_cycle
