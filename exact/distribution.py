@@ -71,6 +71,19 @@ from markov.retrigger import RetriggerChain
 SCATTER_COUNT, KEY_COUNT = "scatter", "key"
 
 _INT64_SAFE = 2**62
+#: Memory the one-spin DP may take for one reel's step (bytes).  Its arrays grow with the states
+#: alive times the reel's window outcomes; beyond this it refuses in one line instead of paging
+#: the machine out (a 10,000-stop, 32-row set once reached 14.6 GB).
+MAX_DP_BYTES = 2 << 30
+
+
+def _check_dp_memory(reel: int, states: int, outcomes: int, entries: int, width: int) -> None:
+    """Raise ValueError when ``entries`` DP entries of ``width`` int64 each exceed :data:`MAX_DP_BYTES`."""
+    need = entries * width * 8
+    if need > MAX_DP_BYTES:
+        raise ValueError(f"the one-spin distribution needs about {need / 2**30:,.1f} GiB at reel {reel + 1} "
+                         f"({states:,} states x {outcomes:,} window outcomes): more than the "
+                         f"{MAX_DP_BYTES / 2**30:g} GiB it may use")
 
 
 # --------------------------------------------------------------------------
@@ -469,6 +482,7 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     for r in range(1, R):
         o = outs[r]
         n_out = len(o.keys)
+        _check_dp_memory(r, len(aid), n_out, len(alive_tab) * n_out, 3 * n_pay + 2)
         live = alive_tab > 0
         present = o.ways > 0
         # new ways and the pays of the combinations that end on this reel (OAK r), per (alive row, outcome)
@@ -492,6 +506,7 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
         size = np.diff(np.append(first, len(c_row)))
         # every (state, class of its alive row) pair
         per_state = size[aid]
+        _check_dp_memory(r, len(aid), n_out, int(per_state.sum()), 10 + 2 * W.shape[0] + c_w.shape[0])
         s_idx = np.repeat(np.arange(len(aid)), per_state)
         offs = np.arange(len(s_idx)) - np.repeat(np.cumsum(per_state) - per_state, per_state)
         c_idx = first[aid][s_idx] + offs

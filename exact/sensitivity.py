@@ -489,6 +489,23 @@ def unsupported_rule(model: GameModel) -> str | None:
     return None
 
 
+def edit_work(ms: MathSet) -> int:
+    """Work of the strip-edit table: single-symbol edits of every strip the game plays x window rows.
+
+    Each position of each reel can take every other symbol its reel allows
+    (:func:`reel_edits`); the cost of an edit grows with the rows of the
+    windows it changes.  The bundled set: 12,900 edits x 4 rows = 51,600 (1.7 s).
+
+    >>> from strips.loader import load_math_set
+    >>> edit_work(load_math_set("rules_page"))
+    51600
+    """
+    model = ms.model
+    sets = ["base"] + ([model.free_spin_strips] if model.trigger else [])
+    return model.rows * sum(len(codes) * (sum(1 for s in model.symbols if s.allowed_on(name, r)) - 1)
+                            for name in dict.fromkeys(sets) for r, codes in enumerate(ms.strips[name].codes))
+
+
 def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool = True) -> Sensitivity:
     """Exact RTP change of every single-symbol strip edit and exact RTP derivative per FISH weight.
 

@@ -24,6 +24,7 @@ limit              default     what it bounds
 ``depth``          16          nesting of tables and arrays in the game file
 ``chain_work``     1e8         estimated work of the free-spin chain (about a minute)
 ``combinations``   1e11        stop combinations of ``rtp prove --exhaustive``
+``edit_work``      2e6         strip edits x window rows of ``rtp sensitivity`` (about a minute)
 =================  ==========  ===============================================
 
 Each is raised on the command line by ``--max-NAME N`` (``--max-retrigger-cap``
@@ -71,6 +72,7 @@ class Limits:
     depth: int | None = 16
     chain_work: int | None = 100_000_000
     combinations: int | None = 100_000_000_000
+    edit_work: int | None = 2_000_000
 
     def but(self, **changes) -> "Limits":
         """A copy with some limits changed."""
@@ -94,6 +96,7 @@ DESCRIPTIONS = {
     "depth": "nesting depth of tables and arrays in the game file",
     "chain_work": "estimated work units of the free-spin chain (spins x counter states x spins)",
     "combinations": "stop combinations of the exhaustive enumeration",
+    "edit_work": "strip edits x window rows of rtp sensitivity",
 }
 
 _ACTIVE: ContextVar[Limits] = ContextVar("slot_exact_limits", default=Limits())

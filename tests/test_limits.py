@@ -302,3 +302,17 @@ def test_skeletons():
 @pytest.mark.parametrize("module", [strips.limits, strips.display, exact.cli.outputs, exact.cli])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
+
+
+def test_sensitivity_edit_work(tmp_path, capsys):
+    """rtp sensitivity estimates its strip-edit work up front (edits x rows) and refuses beyond the limit."""
+    from exact.sensitivity import edit_work
+    from strips.loader import load_math_set
+    d = rules_page_copy(tmp_path)
+    ms = load_math_set(str(d))
+    work = edit_work(ms)
+    # every position of every reel of both strip sets, each other symbol its reel allows, x 4 rows
+    assert work == 4 * sum(1 for name in ("base", "bonus") for r, c in enumerate(ms.strips[name].codes)
+                           for _ in c for s in ms.model.symbols if s.allowed_on(name, r)) - 4 * 1000
+    refused(capsys, ["sensitivity", "--set", str(d), "--max-edit-work", str(work - 1)],
+            f"{work:,} strip edits x window rows", "--max-edit-work")

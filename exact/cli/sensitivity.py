@@ -5,9 +5,10 @@ import json
 import time
 
 from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
-from exact.sensitivity import sensitivity, sensitivity_json, sensitivity_text
+from exact.sensitivity import edit_work, sensitivity, sensitivity_json, sensitivity_text
 from proofs.facts import check_facts
 from strips.loader import load_math_set
+from strips.limits import exceeds, refusal
 
 
 def add_arguments(p) -> None:
@@ -26,6 +27,10 @@ def run(args) -> int:
     """
     ms = load_math_set(args.set)
     refuse_bonus_rules(ms, 'sensitivity', ("[gamble]", "[buy]"))
+    work = edit_work(ms)
+    limit = exceeds("edit_work", work)
+    if limit is not None:
+        raise UsageError(f"rtp sensitivity: {ms.name}: {refusal('edit_work', work, limit, 'strip edits x window rows')}")
     start = time.perf_counter()
     try:
         s = sensitivity(ms)
