@@ -27,7 +27,9 @@ import os
 import platform
 import time
 
+from exact.bonus import ModeResult
 from exact.engine import analyse
+from strips.model import DEFAULT_MODE
 from proofs import certificate, enumerate as en, exhaustive as ex, simulate as sim
 from proofs.cluster import Cluster
 from proofs.certificate import decimal, fraction_text, render
@@ -115,14 +117,18 @@ def _simulation_section(rep) -> tuple[list[str], bool]:
         lines += ["Not run for this certificate (`--rounds 0`).", ""]
         return lines, True
     lines += ["Method: whole rounds (base spin, FISH values and WILD multipliers drawn from their weight "
-              "tables, free spins through the KEY-counter ladder or the retrigger rules), numpy with "
-              "`numpy.random.Generator` streams from `SeedSequence(seed).spawn` (`proofs/simulate.py`). "
-              f"Statistics: {rep.method}.", "",
+              "tables, free spins through the KEY-counter ladder or the retrigger rules; each bet mode with its "
+              "cost, strips, trigger and respin, prize wheels drawn, each buy from its trigger, the gamble of "
+              "every eligible win), numpy with `numpy.random.Generator` streams from `SeedSequence(seed).spawn` "
+              f"(`proofs/simulate.py`). Statistics: {rep.method}.", "",
               (f"- rounds: {rep.rounds:,}; seed: {rep.seed}; wall time {rep.seconds:.1f} s "
                f"({rep.rounds / rep.seconds:,.0f} rounds/s, {rep.where})") if rep.seconds
-              else f"- rounds: {rep.rounds:,}; seed: {rep.seed}",
-              f"- SD of the round win: exact {rep.sd_exact:.6f} credits (used), sample {rep.sd_sample:.6f}",
-              "", f"| figure | estimate | {rep.level:.4%} interval | exact | inside |",
+              else f"- rounds: {rep.rounds:,}; seed: {rep.seed}"]
+    for u in rep.units:
+        who = "" if len(rep.units) == 1 else f"{u.unit.label} ({u.rounds:,} rounds, cost {u.cost}): "
+        lines.append(f"- {who}SD of the round win: exact {u.sd_exact:.6f} credits (used), sample {u.sd_sample:.6f}"
+                     + (f"; with the gamble: upper bound {u.gamble_sd:.6f} (used)" if u.gamble else ""))
+    lines += ["", f"| figure | estimate | {rep.level:.4%} interval | exact | inside |",
               "| --- | ---: | --- | ---: | --- |"]
     for f in rep.figures:
         lines.append(f"| {f.name} | {f.estimate:.8f} | [{f.interval[0]:.8f}, {f.interval[1]:.8f}] | "
@@ -131,9 +137,15 @@ def _simulation_section(rep) -> tuple[list[str], bool]:
     return lines, rep.passed
 
 
+def _mode_result(ms, rr, analysis) -> ModeResult:
+    """The default mode's exact figures from the certificate's own round and analysis (computed once)."""
+    return ModeResult(name=DEFAULT_MODE, cost=ms.model.bet, set=ms, analysis=analysis, round=rr)
+
+
 def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int = 0, workers: int = 1,
                      checkpoint_dir=None, progress: bool = False, cluster: Cluster | None = None,
-                     task_stops: int | None = None) -> tuple[str, bool]:
+                     task_stops: int | None = None, mode: str | None = None,
+                     buy: str | None = None) -> tuple[str, bool]:
     """The whole certificate of ``ms`` as Markdown, and whether everything passed.
 
     Parameters
@@ -153,6 +165,9 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
         Where the enumeration and the simulation run (:mod:`proofs.cluster`).
     task_stops : int, optional
         Reel-1 stops per enumeration task (default: set by the set's size).
+    mode, buy : str, optional
+        Simulate only this bet mode or buy (default: every mode and buy, the
+        rounds split evenly, :func:`proofs.simulate.run_simulation`).
 
     Raises
     ------
@@ -181,12 +196,12 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     rep = None
     if rounds:
         t0 = time.perf_counter()
-        game = sim.prepare(ms)
-        tally = sim.simulate(ms, rounds, seed, game=game, cluster=cluster, progress=progress)
-        dt = time.perf_counter() - t0
-        where = cluster.describe(small=rounds < sim.SMALL_RUN)
-        rep = sim.report(ms, tally, seed, (cert.round, analysis.base), dt, where)
-        timings.append((f"simulation ({where})", dt))
+        exact = None
+        if sim.is_plain(ms):   # the certificate's own exact figures (a game without bet modes)
+            exact = sim.Exact({DEFAULT_MODE: _mode_result(ms, cert.round, analysis)}, {})
+        rep = sim.run_simulation(ms, rounds, seed, mode=mode, buy=buy, cluster=cluster, progress=progress,
+                                 exact=exact)
+        timings.append((f"simulation ({rep.where})", time.perf_counter() - t0))
     enum_lines, enum_ok = _enumeration_section(proofs)
     sim_lines, sim_ok = _simulation_section(rep)
     ok = cert.passed and enum_ok and sim_ok

@@ -52,16 +52,22 @@ Exact values: :func:`exact.engine.analyse` and
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
 
+from exact.bonus import analyse_buys, analyse_mode
 from exact.engine import analyse
+from exact.gamble import eligible_range
+from exact.par import gamble_figures
 from markov.round import round_result
-from strips.model import PER_WILD, WILD, MathSet, Phase
+from strips.model import (CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, PER_WILD, SCATTER, WILD, MathSet,
+                          Phase)
 from proofs.cluster import Cluster, progress_bar, run_tasks
 from proofs.enumerate import fish_weight_table, window_tables
 
@@ -479,6 +485,15 @@ class Tally:
         Rounds that played level i + 1.
     free_spins : int
         Free spins played.
+    respins : int
+        Rounds with a respin (issue 16).
+    wheels : dict str -> int
+        Rounds that started each prize wheel.
+    awards : dict (wheel, award text) -> int
+        Rounds that won each award of each wheel.
+    gamble_eligible, gamble_win, gamble_win2 : int
+        Rounds whose win may be gambled; sum and sum of squares of the round
+        wins after gambling every eligible win once (credits, credits^2).
     """
 
     rounds: int = 0
@@ -489,6 +504,12 @@ class Tally:
     scatter: dict = field(default_factory=dict)
     reach: list = field(default_factory=list)
     free_spins: int = 0
+    respins: int = 0
+    wheels: dict = field(default_factory=dict)
+    awards: dict = field(default_factory=dict)
+    gamble_eligible: int = 0
+    gamble_win: int = 0
+    gamble_win2: int = 0
 
     def add(self, o: "Tally") -> None:
         """Add another tally's counts into this one (integer sums: the order never matters)."""
@@ -504,11 +525,18 @@ class Tally:
         for i, v in enumerate(o.reach):
             self.reach[i] += v
         self.free_spins += o.free_spins
+        self.respins += o.respins
+        for mine, theirs in ((self.wheels, o.wheels), (self.awards, o.awards)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
+        self.gamble_eligible += o.gamble_eligible
+        self.gamble_win += o.gamble_win
+        self.gamble_win2 += o.gamble_win2
 
     def canonical(self) -> "Tally":
-        """The same counts with the scatter keys sorted (equal tallies compare and print alike)."""
-        return Tally(self.rounds, self.win, self.win2, self.base_hits, self.base_win,
-                     dict(sorted(self.scatter.items())), list(self.reach), self.free_spins)
+        """The same counts with every dict's keys sorted (equal tallies compare and print alike)."""
+        return dataclasses.replace(self, scatter=dict(sorted(self.scatter.items())), reach=list(self.reach),
+                                   wheels=dict(sorted(self.wheels.items())), awards=dict(sorted(self.awards.items())))
 
 
 def sum_of_squares(x: np.ndarray) -> int:
@@ -591,16 +619,75 @@ def _phase_wins(tabs: SpinTables, draw: FishDraw, n: int, rng: np.random.Generat
     return Spins(win, s.keys, s.scatters, s.fish)
 
 
-def simulate_block(game: Game, n: int, rng: np.random.Generator) -> Tally:
-    """Simulate ``n`` whole game rounds (base spin + free spins), sections 2, 9, 10, 11.
+def play_features(rules, spins_now: np.ndarray, rng: np.random.Generator, sample) -> tuple[np.ndarray, list, int]:
+    """Play free-spin features to their end, all at once; sections 10, 11 and :mod:`markov.retrigger`.
 
-    Without retrigger the free spins go through the KEY-counter ladder; with
-    a retrigger table (one level) the spins of all features are played in
+    Without retrigger the features go through the KEY-counter ladder; with a
+    retrigger table (one level) the spins of all features are played in
     waves: every spin awarded and not yet played is played, its retriggers
     are added (capped: the spins awarded to a feature become ``min(cap,
     awarded + extra)``, the same as adding ``min(extra, cap - awarded)``
     spin by spin, :mod:`markov.retrigger`), until no feature has a spin left.
+
+    Parameters
+    ----------
+    rules : Game or ModeGame
+        ``multipliers``, ``thresholds``, ``level_spins`` (the ladder),
+        ``retrigger`` (extra spins by trigger count, None without) and ``cap``.
+    spins_now : numpy.ndarray, shape (m,), int64
+        Initial free spins of each feature (each >= 1).
+    sample : callable
+        ``sample(level_index, n, rng) -> Spins``: ``n`` free spins of a level,
+        ``ways`` = the spin win before the level multiplier, ``keys`` and
+        ``scatters`` = the count that (re)triggers.
+
+    Returns
+    -------
+    (win, reach, free_spins)
+        Win of each feature, shape (m,) int64 credits (level multipliers
+        included); features that played each level; free spins played.
     """
+    m = len(spins_now)
+    win = np.zeros(m, dtype=np.int64)
+    reach = [0] * len(rules.multipliers)
+    played_total = 0
+    active = np.arange(m)
+    if rules.retrigger is not None:
+        reach[0] = m
+        awarded, played = spins_now.copy(), np.zeros(m, dtype=np.int64)
+        while len(active):
+            total = int(spins_now.sum())
+            played_total += total
+            fs = sample(0, total, rng)
+            win[active] += rules.multipliers[0] * segment_sums(fs.ways, spins_now)
+            extra = segment_sums(rules.retrigger[np.minimum(fs.scatters, len(rules.retrigger) - 1)], spins_now)
+            played += spins_now
+            awarded = awarded + extra if rules.cap is None else np.minimum(rules.cap, awarded + extra)
+            left = awarded - played
+            go = left > 0
+            active, awarded, played, spins_now = active[go], awarded[go], played[go], left[go]
+    else:
+        counter = np.zeros(m, dtype=np.int64)
+        for lv in range(len(rules.multipliers)):
+            if len(active) == 0:
+                break
+            reach[lv] = len(active)
+            total = int(spins_now.sum())
+            played_total += total
+            fs = sample(lv, total, rng)
+            win[active] += rules.multipliers[lv] * segment_sums(fs.ways, spins_now)
+            counter += segment_sums(fs.keys, spins_now)
+            if lv + 1 == len(rules.multipliers):
+                break
+            go = counter >= rules.thresholds[lv + 1]
+            active, counter = active[go], counter[go]
+            spins_now = np.full(len(active), rules.level_spins[lv + 1], dtype=np.int64)
+    return win, reach, played_total
+
+
+def simulate_block(game: Game, n: int, rng: np.random.Generator) -> Tally:
+    """Simulate ``n`` whole game rounds (base spin + free spins), sections 2, 9, 10, 11
+    (the features by :func:`play_features`)."""
     base = _phase_wins(game.base, game.base_fish, n, rng, game.base_wild)
     round_win = base.ways.copy()
     tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.ways)), base_win=int(base.ways.sum()))
@@ -608,75 +695,591 @@ def simulate_block(game: Game, n: int, rng: np.random.Generator) -> Tally:
     tally.scatter = {i: int(c) for i, c in enumerate(fs_counts) if c}
     initial = game.trigger[np.minimum(base.scatters, len(game.trigger) - 1)]
     active = np.flatnonzero(initial)
-    spins_now = initial[active]
-    reach = [0] * len(game.multipliers)
-    if game.retrigger is not None:
-        reach[0] = len(active)
-        awarded, played = spins_now.copy(), np.zeros(len(active), dtype=np.int64)
-        while len(active):
-            total = int(spins_now.sum())
-            tally.free_spins += total
-            fs = _phase_wins(game.bonus, game.level_fish[0], total, rng, game.level_wild[0])
-            round_win[active] += game.multipliers[0] * segment_sums(fs.ways, spins_now)
-            extra = segment_sums(game.retrigger[np.minimum(fs.scatters, len(game.retrigger) - 1)], spins_now)
-            played += spins_now
-            awarded = awarded + extra if game.cap is None else np.minimum(game.cap, awarded + extra)
-            left = awarded - played
-            go = left > 0
-            active, awarded, played, spins_now = active[go], awarded[go], played[go], left[go]
-    else:
-        counter = np.zeros(len(active), dtype=np.int64)
-        for lv in range(len(game.multipliers)):
-            if len(active) == 0:
-                break
-            reach[lv] = len(active)
-            total = int(spins_now.sum())
-            tally.free_spins += total
-            fs = _phase_wins(game.bonus, game.level_fish[lv], total, rng, game.level_wild[lv])
-            round_win[active] += game.multipliers[lv] * segment_sums(fs.ways, spins_now)
-            counter += segment_sums(fs.keys, spins_now)
-            if lv + 1 == len(game.multipliers):
-                break
-            go = counter >= game.thresholds[lv + 1]
-            active, counter = active[go], counter[go]
-            spins_now = np.full(len(active), game.level_spins[lv + 1], dtype=np.int64)
-    tally.reach = reach
+
+    def sample(lv, k, g):
+        return _phase_wins(game.bonus, game.level_fish[lv], k, g, game.level_wild[lv])
+    win, tally.reach, tally.free_spins = play_features(game, initial[active], rng, sample)
+    round_win[active] += win
     tally.win = int(round_win.sum())
     tally.win2 = sum_of_squares(round_win)
     return tally
 
 
-def stream_seed(seed: int, stream: int) -> np.random.SeedSequence:
-    """The seed of stream ``stream`` of a run with seed ``seed``: ``SeedSequence(seed).spawn(...)[stream]``.
+# --------------------------------------------------------------------------
+# every rule: catalogue rules (issue 15), bet modes, respin, wheels, buys, gamble (issue 16)
+# --------------------------------------------------------------------------
+def column_counts(strips, rows: int, codes: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """Per reel and stop: how many cells of the window column show one of ``codes``.
 
-    >>> stream_seed(7, 3).spawn_key == np.random.SeedSequence(7).spawn(5)[3].spawn_key
-    True
+    Returns one int64 array of shape (L_r,) per reel (rows ``s .. s+rows-1``
+    with wrap-around, section 3).
     """
-    return np.random.SeedSequence(seed, spawn_key=(stream,))
+    want = np.zeros(max([int(c.max(initial=0)) for c in strips.codes] + list(codes)) + 1, dtype=np.int64)
+    want[list(codes)] = 1
+    out = []
+    for c in strips.codes:
+        n = len(c)
+        win = np.asarray(c, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
+        out.append(want[win].sum(axis=1).astype(np.int64))
+    return tuple(out)
 
 
-def _run_streams(game: Game, task: tuple[int, int, int, int]) -> Tally:
-    """One task on a worker: streams ``first .. last - 1`` of a run of ``rounds`` rounds with ``seed``."""
-    first, last, seed, rounds = task
-    tally = Tally()
-    for i in range(first, last):
-        n = min(STREAM, rounds - i * STREAM)
-        tally.add(simulate_block(game, n, np.random.default_rng(stream_seed(seed, i))))
+def _reel_sum(tables: Sequence[np.ndarray], stops: np.ndarray) -> np.ndarray:
+    return sum(t[stops[:, r]] for r, t in enumerate(tables))
+
+
+@dataclass(frozen=True)
+class SpinOut:
+    """Results of ``n`` spins of one phase, arrays of shape (n,), int64.
+
+    ``win``: credits before the phase multiplier (ways or line pays, every
+    scatter's pays, collect with drawn FISH values, drawn WILD multipliers);
+    ``keys``: KEY symbols; ``trigger``: the count that awards free spins (the
+    triggering scatter's, WILDs that count as it included; 0 when a
+    ``trigger_reels`` reel shows none); ``counts``: one array per counted
+    symbol of :class:`PhaseSpins` (``counted``).
+    """
+
+    win: np.ndarray
+    keys: np.ndarray
+    trigger: np.ndarray
+    counts: tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
+class PhaseSpins:
+    """Spins of one phase with every rule of the game file (issue 15 and the counts issue 16 needs).
+
+    Attributes
+    ----------
+    lengths : tuple of int
+        Strip lengths (stops drawn uniformly and independently, reel by reel).
+    tables : SpinTables or None
+        The ways tables (:func:`spin_tables`, its scatter pays zeroed: they are
+        paid per scatter symbol here); None when ``window`` evaluates.
+    window : proofs.windows.WindowEvaluator or None
+        The literal window evaluator of line games and combination WILD
+        multipliers (its outcome gives pay, keys and trigger count).
+    fish : FishDraw
+    wild : WildDraw or None
+    trigger_shown : tuple of numpy.ndarray
+        Per reel and stop: triggering scatter codes in the column.
+    trigger_reels : tuple of int
+        0-based reels that must each show a triggering scatter (issue 15).
+    scatter_pays : tuple of (numpy.ndarray, tuple of numpy.ndarray)
+        Per paying scatter symbol: its pay by count (credits) and its per-reel counts.
+    counted : tuple of tuple of numpy.ndarray
+        Per counted symbol (wheel symbols, the respin symbol): its per-reel counts
+        (the symbol itself).
+    """
+
+    lengths: tuple[int, ...]
+    tables: SpinTables | None
+    window: object
+    fish: FishDraw
+    wild: WildDraw | None
+    trigger_shown: tuple[np.ndarray, ...]
+    trigger_reels: tuple[int, ...]
+    scatter_pays: tuple
+    counted: tuple
+
+    def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """Stops of ``n`` spins, shape (n, reels) int64, drawn reel by reel (as :func:`random_indices`)."""
+        return np.stack([rng.integers(0, k, n) for k in self.lengths], axis=1).reshape(n, len(self.lengths))
+
+    def evaluate(self, stops: np.ndarray, rng: np.random.Generator) -> SpinOut:
+        """Evaluate spins at ``stops`` (n, reels); FISH values and WILD multipliers drawn from ``rng``."""
+        if self.window is not None:
+            o = self.window.evaluate(stops, rng)
+            win, keys, trigger = (np.asarray(o.pay, dtype=np.int64), np.asarray(o.keys, dtype=np.int64),
+                                  np.asarray(o.trigger_count, dtype=np.int64))
+        else:
+            tabs = self.tables
+            s = spins(tabs, group_indices(tabs, stops), all_fish=False,
+                      wild=(self.wild, rng) if tabs.wild is not None else None)
+            win, keys = s.ways, s.keys
+            collect = keys > 0   # FISH values only pay with a KEY in the window (section 8)
+            if collect.any():
+                win[collect] += keys[collect] * self.fish.sums(s.fish[collect], rng)
+            for pays, tables in self.scatter_pays:
+                win += pays[np.minimum(_reel_sum(tables, stops), len(pays) - 1)]
+            trigger = _reel_sum(self.trigger_shown, stops)
+            for r in self.trigger_reels:
+                trigger = trigger * (self.trigger_shown[r][stops[:, r]] > 0)
+        counts = tuple(_reel_sum(t, stops) for t in self.counted)
+        return SpinOut(win, keys, trigger, counts)
+
+    def spins(self, n: int, rng: np.random.Generator) -> Spins:
+        """``n`` random spins as :class:`Spins` (``ways`` = win, ``scatters`` = trigger count) for the features."""
+        o = self.evaluate(self.draw(n, rng), rng)
+        return Spins(o.win, o.keys, o.trigger, None)
+
+
+def _window_evaluator(ms: MathSet, phase: Phase):
+    """The literal window evaluator of line games and combination WILD multipliers (not yet wired: refused)."""
+    raise ValueError(f"unsupported rule for the simulator: {ms.model.catalogue_rule}")
+
+
+def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: int = GROUP_LIMIT) -> PhaseSpins:
+    """The :class:`PhaseSpins` of ``phase`` of ``ms`` (a mode's math set for a bet mode).
+
+    Line games and combination WILD multipliers are evaluated by the literal
+    window evaluator; every other game by the ways tables of :func:`spin_tables`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`spin_tables`; a FISH or drawn WILD without a weight table for the phase.
+    """
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    window = tables = wild = None
+    fish = FishDraw((), ())
+    if model.is_lines or model.combination_wilds:
+        window = _window_evaluator(ms, phase)
+    else:
+        tables = spin_tables(ms, phase, limit)
+        tables = dataclasses.replace(tables, scatter_pays=np.zeros(1, dtype=np.int64))
+        fish = fish_draw(ms, phase, tables.fish_names)
+        if tables.wild is not None and tables.wild.names:
+            wild = wild_draw(ms, phase, tables.wild.names)
+    scatter_pays = []
+    for s in model.of_kind(SCATTER):
+        if s.pays and any(s.pays):
+            t = column_counts(strips, model.rows, model.scatter_codes(s))
+            top = sum(int(x.max(initial=0)) for x in t)
+            scatter_pays.append((np.array([model.symbol_scatter_pay(s, c) for c in range(top + 1)], dtype=np.int64), t))
+    return PhaseSpins(
+        lengths=strips.lengths, tables=tables, window=window, fish=fish, wild=wild,
+        trigger_shown=column_counts(strips, model.rows, model.scatter_codes()),
+        trigger_reels=tuple(sorted(model.trigger_reels)), scatter_pays=tuple(scatter_pays),
+        counted=tuple(column_counts(strips, model.rows, (model.code(name),)) for name in counted))
+
+
+@dataclass(frozen=True)
+class WheelDraw:
+    """One prize wheel's draws (issue 16): prize table by symbol count, then a weighted award.
+
+    ``table[c]`` the prize table index for ``c`` wheel symbols (-1: no
+    wheel), the last entry for every larger count; per table the cumulative
+    integer weights and per award its credits (a jackpot's credits
+    included), its free spins, and the index of its text in ``texts``.
+    """
+
+    name: str
+    table: np.ndarray
+    cumulative: tuple[np.ndarray, ...]
+    credits: tuple[np.ndarray, ...]
+    free_spins: tuple[np.ndarray, ...]
+    text: tuple[np.ndarray, ...]
+    texts: tuple[str, ...]
+
+
+def wheel_draw(model, wheel, top: int) -> WheelDraw:
+    """The :class:`WheelDraw` of ``wheel`` for symbol counts 0 .. ``top``."""
+    names = list(wheel.prizes)
+    table = np.array([-1 if wheel.table_for(c) is None else names.index(wheel.table_for(c).name)
+                      for c in range(top + 1)], dtype=np.int64)
+    texts: list[str] = []
+    cum, credits, spins_, text = [], [], [], []
+    for name in names:
+        t = wheel.prizes[name]
+        cum.append(np.cumsum(np.array(t.weights, dtype=np.int64)))
+        credits.append(np.array([model.jackpots[a.jackpot] if a.kind == JACKPOT else a.amount if a.kind == CREDITS
+                                 else 0 for a in t.awards], dtype=np.int64))
+        spins_.append(np.array([a.amount if a.kind == FREE_SPINS else 0 for a in t.awards], dtype=np.int64))
+        for a in t.awards:
+            if a.text not in texts:
+                texts.append(a.text)
+        text.append(np.array([texts.index(a.text) for a in t.awards], dtype=np.int64))
+    return WheelDraw(wheel.name, table, tuple(cum), tuple(credits), tuple(spins_), tuple(text), tuple(texts))
+
+
+@dataclass(frozen=True)
+class GambleDraw:
+    """The gamble policy of the engine (issue 16): every eligible round win gambled once.
+
+    A round win x with ``low <= x <= high`` becomes ``multiplier * x`` when a
+    uniform integer below ``denominator`` is below ``numerator``, else 0.
+    """
+
+    low: int
+    high: int
+    multiplier: int
+    numerator: int
+    denominator: int
+
+
+@dataclass(frozen=True)
+class ModeGame:
+    """Prepared tables of one bet mode of a game with any rule of the game file (issue 15, 16).
+
+    Attributes
+    ----------
+    base : PhaseSpins
+        The mode's base spin; ``counted`` = the wheel symbols, then the respin symbol.
+    levels : tuple of PhaseSpins
+        One per free-spin level.
+    multipliers, thresholds, level_spins, retrigger, cap
+        The features as in :class:`Game` (read by :func:`play_features`).
+    trigger : numpy.ndarray
+        Initial free spins by trigger count.
+    feature_multiplier : numpy.ndarray or None
+        ``multiplier_by_trigger`` by trigger count (None without the rule).
+    wheels : tuple of WheelDraw
+    respin : (int, tuple of numpy.ndarray) or None
+        The respin count and the per-reel counts of its symbol (held reels show it).
+    gamble : GambleDraw or None
+        Drawn in the default mode only.
+    """
+
+    base: PhaseSpins
+    levels: tuple[PhaseSpins, ...]
+    multipliers: tuple[int, ...]
+    thresholds: tuple[int, ...]
+    level_spins: tuple[int | None, ...]
+    trigger: np.ndarray
+    retrigger: np.ndarray | None = None
+    cap: int | None = None
+    feature_multiplier: np.ndarray | None = None
+    wheels: tuple[WheelDraw, ...] = ()
+    respin: tuple | None = None
+    gamble: GambleDraw | None = None
+
+    def sample(self, lv: int, n: int, rng: np.random.Generator) -> Spins:
+        """``n`` free spins of level ``lv`` (0-based) for :func:`play_features`."""
+        return self.levels[lv].spins(n, rng)
+
+
+@dataclass(frozen=True)
+class BuyGame:
+    """A bought feature (issue 16): the free spins of ``spins`` initial spins of ``mode``, no base spin."""
+
+    mode: ModeGame
+    spins: int
+
+
+def _top(tables: Sequence[np.ndarray]) -> int:
+    return sum(int(t.max(initial=0)) for t in tables)
+
+
+def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT) -> ModeGame:
+    """Tables and samplers of bet mode ``name`` of ``ms`` (``ms.mode(name)``), every rule.
+
+    Raises
+    ------
+    ValueError
+        As :func:`phase_spins`; ``unsupported rule ...`` for a rule the simulator cannot play.
+    KeyError
+        If the game has no mode ``name``.
+    """
+    mset = ms.mode(name)
+    model = mset.model
+    counted = [w.symbol for w in model.wheels] + ([model.respin.symbol] if model.respin else [])
+    base = phase_spins(mset, model.base_phase, counted, limit)
+    level_phases = [model.level_phase(lv) for lv in model.levels]
+    levels = []
+    for p in level_phases:
+        same = levels and p.strips == level_phases[0].strips
+        ps = phase_spins(mset, p, (), limit) if not same or base.window is not None else \
+            dataclasses.replace(levels[0], fish=fish_draw(mset, p, levels[0].tables.fish_names),
+                                wild=(wild_draw(mset, p, levels[0].tables.wild.names)
+                                      if levels[0].wild is not None else None))
+        levels.append(ps)
+    top = _top(base.trigger_shown)
+    trigger = np.array([model.initial_spins(c) for c in range(top + 1)], dtype=np.int64)
+    retrigger = None
+    if model.retrigger and levels:
+        rtop = _top(levels[0].trigger_shown)
+        retrigger = np.array([model.retrigger_spins(c) for c in range(rtop + 1)], dtype=np.int64)
+    fmult = (np.array([model.feature_multiplier(c) for c in range(top + 1)], dtype=np.int64)
+             if model.multiplier_by_trigger else None)
+    wheels = tuple(wheel_draw(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
+    respin = (model.respin.count, base.counted[-1]) if model.respin else None
+    g = model.gamble
+    gamble = None if g is None or name != DEFAULT_MODE else GambleDraw(
+        g.min_win, g.max_win // g.multiplier, g.multiplier, g.probability.numerator, g.probability.denominator)
+    return ModeGame(base=base, levels=tuple(levels), multipliers=tuple(lv.multiplier for lv in model.levels),
+                    thresholds=tuple(lv.threshold for lv in model.levels),
+                    level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
+                    cap=model.retrigger_cap if retrigger is not None else None, feature_multiplier=fmult,
+                    wheels=wheels, respin=respin, gamble=gamble)
+
+
+def _starts_feature(g: ModeGame, trigger: np.ndarray, counts: Sequence[np.ndarray]) -> np.ndarray:
+    """Whether each window starts the free spins or a wheel (:func:`exact.bonus.starts_feature`)."""
+    starts = g.trigger[np.minimum(trigger, len(g.trigger) - 1)] > 0
+    for w, c in zip(g.wheels, counts):
+        starts |= w.table[np.minimum(c, len(w.table) - 1)] >= 0
+    return starts
+
+
+def respin_stops(g: ModeGame, stops: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The respin's stops: reels whose window shows the respin symbol hold ``stops``, the others take ``new``.
+
+    >>> import numpy as np
+    >>> g = ModeGame(None, (), (), (), (), np.zeros(1, np.int64), respin=(1, (np.array([0, 1]), np.array([1, 0]))))
+    >>> respin_stops(g, np.array([[1, 1], [0, 0]]), np.array([[7, 8], [9, 6]])).tolist()
+    [[1, 8], [9, 0]]
+    """
+    held = np.stack([t[stops[:, r]] > 0 for r, t in enumerate(g.respin[1])], axis=1)
+    return np.where(held, stops, new)
+
+
+def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Generator, tally: "Tally"):
+    """Draw the started wheels; returns (credits per round (n,), free spins awarded per round (n,))."""
+    n = len(counts[0]) if counts else 0
+    credits = np.zeros(n, dtype=np.int64)
+    award_spins = np.zeros(n, dtype=np.int64)
+    for w, c in zip(g.wheels, counts):
+        t = w.table[np.minimum(c, len(w.table) - 1)]
+        tally.wheels[w.name] = tally.wheels.get(w.name, 0) + int(np.count_nonzero(t >= 0))
+        for ti in range(len(w.cumulative)):
+            rows = np.flatnonzero(t == ti)
+            if not len(rows):
+                continue
+            a = np.searchsorted(w.cumulative[ti], rng.integers(0, int(w.cumulative[ti][-1]), len(rows)), side="right")
+            credits[rows] += w.credits[ti][a]
+            award_spins[rows] += w.free_spins[ti][a]
+            for k, v in enumerate(np.bincount(w.text[ti][a], minlength=len(w.texts))):
+                if v:
+                    key = (w.name, w.texts[k])
+                    tally.awards[key] = tally.awards.get(key, 0) + int(v)
+    return credits, award_spins
+
+
+def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally":
+    """Simulate ``n`` whole rounds of one bet mode with every rule (issue 15, 16).
+
+    A round (``exact/bonus.py``, ``markov/bonus.py``): the base spin; if the
+    mode has a respin, the window shows exactly its count of the respin symbol
+    and starts no feature, a respin (reels showing the symbol hold, the others
+    take new stops; its win is added and its window decides the features);
+    the free spins of the deciding window's trigger count (times the
+    ``multiplier_by_trigger`` value of that count); each started wheel draws
+    one award (credits, a jackpot's credits, or free spins played from level 1
+    as their own feature, after the scatter-triggered one).  In the default
+    mode of a game with a gamble, every eligible round win is then gambled once
+    (tallied apart: the round win excludes it, as every RTP but the gamble's).
+    """
+    stops = g.base.draw(n, rng)
+    base = g.base.evaluate(stops, rng)
+    tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.win)), base_win=int(base.win.sum()))
+    round_win = base.win.copy()
+    trigger, counts = base.trigger, list(base.counts)
+    if g.respin is not None:
+        respun = np.flatnonzero((counts[-1] == g.respin[0]) & ~_starts_feature(g, trigger, counts))
+        tally.respins = len(respun)
+        if len(respun):
+            st = respin_stops(g, stops[respun], g.base.draw(len(respun), rng))
+            again = g.base.evaluate(st, rng)
+            round_win[respun] += again.win
+            trigger = trigger.copy()
+            trigger[respun] = again.trigger
+            for i, c in enumerate(again.counts):
+                counts[i] = counts[i].copy()
+                counts[i][respun] = c
+    tally.scatter = {i: int(c) for i, c in enumerate(np.bincount(trigger)) if c}
+    initial = g.trigger[np.minimum(trigger, len(g.trigger) - 1)]
+    active = np.flatnonzero(initial)
+    win, tally.reach, tally.free_spins = play_features(g, initial[active], rng, g.sample)
+    if g.feature_multiplier is not None:
+        win = win * g.feature_multiplier[np.minimum(trigger[active], len(g.feature_multiplier) - 1)]
+    round_win[active] += win
+    if g.wheels:
+        credits, award_spins = _spin_wheels(g, counts, rng, tally)
+        round_win += credits
+        rows = np.flatnonzero(award_spins)
+        if len(rows):
+            win, _, played = play_features(g, award_spins[rows], rng, g.sample)
+            round_win[rows] += win
+            tally.free_spins += played
+    tally.win = int(round_win.sum())
+    tally.win2 = sum_of_squares(round_win)
+    if g.gamble is not None:
+        gm = g.gamble
+        rows = np.flatnonzero((round_win >= gm.low) & (round_win <= gm.high))
+        tally.gamble_eligible = len(rows)
+        after = round_win.copy()
+        won = rng.integers(0, gm.denominator, len(rows)) < gm.numerator
+        after[rows] = np.where(won, gm.multiplier * round_win[rows], 0)
+        tally.gamble_win = int(after.sum())
+        tally.gamble_win2 = sum_of_squares(after)
     return tally
 
 
-def simulate(ms: MathSet, rounds: int, seed: int, workers: int | None = 1, game: Game | None = None,
+def simulate_buy_block(g: BuyGame, n: int, rng: np.random.Generator) -> "Tally":
+    """Simulate ``n`` bought features: each the free spins of ``g.spins`` initial spins (no base spin, no wheel)."""
+    win, reach, played = play_features(g.mode, np.full(n, g.spins, dtype=np.int64), rng, g.mode.sample)
+    return Tally(rounds=n, win=int(win.sum()), win2=sum_of_squares(win), reach=reach, free_spins=played)
+
+
+def stream_seed(seed: int, stream: int, unit: int = 0) -> np.random.SeedSequence:
+    """The seed of stream ``stream`` of unit ``unit`` (a bet mode or buy, :class:`Unit`) of a run with ``seed``.
+
+    Unit 0 (the default mode) uses ``SeedSequence(seed).spawn(...)[stream]``
+    (spawn key ``(stream,)``) as a game without modes always did; unit
+    ``k >= 1`` uses spawn key ``(stream, k)``: every stream of every unit
+    its own, whatever the other units' rounds.
+
+    >>> stream_seed(7, 3).spawn_key == np.random.SeedSequence(7).spawn(5)[3].spawn_key
+    True
+    >>> stream_seed(7, 3, 2).spawn_key
+    (3, 2)
+    """
+    return np.random.SeedSequence(seed, spawn_key=(stream,) if unit == 0 else (stream, unit))
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What one part of a run simulates: a bet mode's rounds or a buy's bought features (issue 16).
+
+    ``key`` numbers the units of the game (the default mode 0, the other
+    modes in file order, then the buys): the streams' seeds
+    (:func:`stream_seed`).
+    """
+
+    kind: str
+    name: str
+    key: int
+
+    @property
+    def label(self) -> str:
+        """``mode NAME`` or ``buy NAME``."""
+        return f"{self.kind} {self.name}"
+
+
+def units_of(ms: MathSet, mode: str | None = None, buy: str | None = None) -> list[Unit]:
+    """Every bet mode (the default first) and every buy of ``ms``; only ``mode`` or only ``buy`` when given.
+
+    Raises
+    ------
+    ValueError
+        If the game has no such mode or buy.
+    """
+    modes = ms.mode_names
+    out = [Unit("mode", m, i) for i, m in enumerate(modes)] + \
+        [Unit("buy", b.name, len(modes) + j) for j, b in enumerate(ms.model.buys)]
+    if mode is not None or buy is not None:
+        kind, name = ("mode", mode) if mode is not None else ("buy", buy)
+        picked = [u for u in out if u.kind == kind and u.name == name]
+        if not picked:
+            have = ", ".join(u.name for u in out if u.kind == kind) or "none"
+            raise ValueError(f"no {kind} {name!r} (the game's: {have})")
+        return picked
+    return out
+
+
+def split_rounds(rounds: int, n: int) -> list[int]:
+    """``rounds`` split evenly over ``n`` units, the first units taking the remainder.
+
+    >>> split_rounds(10, 3)
+    [4, 3, 3]
+
+    Raises
+    ------
+    ValueError
+        If ``rounds`` < ``n`` (every unit needs a round).
+    """
+    if rounds < n:
+        raise ValueError(f"--rounds {rounds} is fewer than the {n} bet modes and buys to simulate "
+                         f"(each gets an even share; --mode or --buy simulates one)")
+    return [rounds // n + (1 if i < rounds % n else 0) for i in range(n)]
+
+
+def is_plain(ms: MathSet) -> bool:
+    """True for a ways game without the rules of issue 15 and 16: the fast tables of :class:`Game` play it."""
+    return not ms.model.catalogue_rule and not ms.model.bonus_rules()
+
+
+def prepare_units(ms: MathSet, units: Sequence[Unit], limit: int = GROUP_LIMIT) -> tuple:
+    """The prepared game of each unit: :class:`Game` (plain games), :class:`ModeGame` or :class:`BuyGame`."""
+    out, default = [], None
+    for u in units:
+        if u.kind == "mode":
+            out.append(prepare(ms, limit) if is_plain(ms) else prepare_mode(ms, u.name, limit))
+        else:
+            default = default or prepare_mode(ms, DEFAULT_MODE, limit)
+            b = next(b for b in ms.model.buys if b.name == u.name)
+            out.append(BuyGame(default, ms.mode(DEFAULT_MODE).model.initial_spins(b.trigger)))
+    return tuple(out)
+
+
+def simulate_game_block(game, n: int, rng: np.random.Generator) -> Tally:
+    """``n`` rounds of a prepared unit: :func:`simulate_block`, :func:`simulate_mode_block` or :func:`simulate_buy_block`."""
+    if isinstance(game, Game):
+        return simulate_block(game, n, rng)
+    if isinstance(game, ModeGame):
+        return simulate_mode_block(game, n, rng)
+    return simulate_buy_block(game, n, rng)
+
+
+def _run_streams(games: tuple, task: tuple[int, int, int, int, int, int]) -> Tally:
+    """One task on a worker: streams ``first .. last - 1`` of unit ``u`` (``rounds`` rounds, stream key ``key``)."""
+    u, first, last, seed, key, rounds = task
+    tally = Tally()
+    for i in range(first, last):
+        n = min(STREAM, rounds - i * STREAM)
+        tally.add(simulate_game_block(games[u], n, np.random.default_rng(stream_seed(seed, i, key))))
+    return tally
+
+
+def simulate_units(ms: MathSet, rounds: Sequence[int], seed: int, units: Sequence[Unit], games: tuple | None = None,
+                   workers: int | None = 1, progress: bool = False, cluster: Cluster | None = None,
+                   task_streams: int | None = None) -> list[Tally]:
+    """Simulate ``rounds[i]`` rounds of each unit (bet mode or buy) with seed ``seed``; one Tally per unit.
+
+    Each unit's rounds are cut into streams of :data:`STREAM` rounds seeded by
+    :func:`stream_seed`, and tasks are ranges of ``task_streams`` streams of
+    one unit returning exact integer tallies, so every tally depends only on
+    ``(seed, unit, its rounds)``: not on the cluster, the number of workers or
+    the task size.
+
+    Raises
+    ------
+    ValueError
+        If a unit has fewer than 1 round or ``seed`` < 0, a rule the simulator
+        cannot play, or the scheduler cannot be reached.
+    """
+    if any(r < 1 for r in rounds):
+        raise ValueError("rounds must be 1 or more")
+    if seed < 0:
+        raise ValueError("seed must be 0 or more")
+    cluster = cluster or Cluster(workers=workers)
+    games = games if games is not None else prepare_units(ms, units)
+    per = task_streams or TASK_STREAMS
+    tasks = []
+    for u, (unit, n) in enumerate(zip(units, rounds)):
+        nstreams = -(-n // STREAM)
+        tasks += [(u, a, min(a + per, nstreams), seed, unit.key, n) for a in range(0, nstreams, per)]
+    tallies = [Tally() for _ in units]
+    total = sum(rounds)
+    bar = progress_bar(total, 0, "round", "simulate", progress)
+    try:
+        for task, t in run_tasks(cluster, _run_streams, games, tasks, small=total < SMALL_RUN):
+            tallies[task[0]].add(t)
+            if bar is not None:
+                bar.update(t.rounds)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [t.canonical() for t in tallies]
+
+
+def simulate(ms: MathSet, rounds: int, seed: int, workers: int | None = 1, game=None,
              progress: bool = False, cluster: Cluster | None = None, task_streams: int | None = None) -> Tally:
-    """Simulate ``rounds`` whole game rounds with seed ``seed``.
+    """Simulate ``rounds`` whole game rounds of the default mode with seed ``seed``.
 
     The rounds are cut into streams of :data:`STREAM` rounds; stream ``i``
     draws from ``numpy.random.default_rng(SeedSequence(seed).spawn(...)[i])``
     and tasks are ranges of ``task_streams`` streams, so the tally depends
     only on ``(seed, rounds)``: not on the cluster, the number of workers or
-    the task size.
+    the task size.  :func:`simulate_units` runs every mode and buy.
 
     Parameters
     ----------
+    game : Game or ModeGame, optional
+        The prepared default mode (:func:`prepare_units`).
     workers : int, optional
         Shorthand for ``Cluster(workers=workers)`` when ``cluster`` is None.
     cluster : Cluster, optional
@@ -689,26 +1292,9 @@ def simulate(ms: MathSet, rounds: int, seed: int, workers: int | None = 1, game:
     ValueError
         If ``rounds`` < 1 or ``seed`` < 0, or the scheduler cannot be reached.
     """
-    if rounds < 1:
-        raise ValueError("rounds must be 1 or more")
-    if seed < 0:
-        raise ValueError("seed must be 0 or more")
-    cluster = cluster or Cluster(workers=workers)
-    game = game or prepare(ms)
-    nstreams = -(-rounds // STREAM)
-    per = task_streams or TASK_STREAMS
-    tasks = [(a, min(a + per, nstreams), seed, rounds) for a in range(0, nstreams, per)]
-    tally = Tally()
-    bar = progress_bar(rounds, 0, "round", "simulate", progress)
-    try:
-        for _, t in run_tasks(cluster, _run_streams, game, tasks, small=rounds < SMALL_RUN):
-            tally.add(t)
-            if bar is not None:
-                bar.update(t.rounds)
-    finally:
-        if bar is not None:
-            bar.close()
-    return tally.canonical()
+    unit = Unit("mode", DEFAULT_MODE, 0)
+    return simulate_units(ms, [rounds], seed, [unit], None if game is None else (game,), workers, progress,
+                          cluster, task_streams)[0]
 
 
 # --------------------------------------------------------------------------
@@ -798,46 +1384,138 @@ def _q(x: Fraction) -> str:
 
 
 @dataclass(frozen=True)
+class UnitReport:
+    """The figures of one unit (a bet mode or a buy) beside the exact ones.
+
+    Attributes
+    ----------
+    unit : Unit
+    cost : int
+        Credits per round (per buy).
+    rounds : int
+    rtp : Figure
+        Fraction of the cost per round; its interval uses the exact SD.
+    sd_exact, sd_sample : float
+        Exact and sample standard deviation of the round win, credits.
+    hit_rate : Figure or None
+        P(base spin win > 0) (None for a buy: no base spin).
+    trigger : tuple of (int, Figure)
+        P(the window that decides the features shows n triggering scatters), each triggering n.
+    reach : tuple of (int, Figure)
+        P(level l is played in a round) for the scatter-triggered features
+        (a buy: levels 2 and up, its level 1 being certain).
+    respin : Figure or None
+        P(the round has a respin).
+    wheels : tuple of (str, Figure)
+        P(the wheel starts), per wheel.
+    awards : tuple of (str, str, Figure)
+        (wheel, award text, P(the round wins it)).
+    gamble : tuple of (str, Figure)
+        ``rtp_gamble_once`` (interval with an upper bound of the SD, see
+        :func:`gamble_sd_bound`) and ``eligible_probability``.
+    """
+
+    unit: Unit
+    cost: int
+    rounds: int
+    rtp: Figure
+    sd_exact: float = 0.0
+    sd_sample: float = 0.0
+    hit_rate: Figure | None = None
+    trigger: tuple = ()
+    reach: tuple = ()
+    respin: Figure | None = None
+    wheels: tuple = ()
+    awards: tuple = ()
+    gamble: tuple = ()
+    gamble_sd: float = 0.0
+
+    @property
+    def figures(self) -> list[Figure]:
+        """Every figure of the unit, RTP first."""
+        return ([self.rtp] + ([self.hit_rate] if self.hit_rate else []) + [f for _, f in self.trigger]
+                + [f for _, f in self.reach] + ([self.respin] if self.respin else []) + [f for _, f in self.wheels]
+                + [f for _, _, f in self.awards] + [f for _, f in self.gamble])
+
+    def to_json(self) -> dict:
+        """The unit's JSON object (``modes.NAME`` / ``buys.NAME`` of ``rtp simulate --json``)."""
+        out = {"rounds": self.rounds, "cost": self.cost, "rtp_estimate": self.rtp.estimate,
+               "rtp_interval": list(self.rtp.interval), "rtp": _q(self.rtp.exact), "rtp_inside": self.rtp.inside,
+               "sd_exact": self.sd_exact, "sd_sample": self.sd_sample}
+        if self.hit_rate:
+            out["hit_rate"] = self.hit_rate.to_json()
+        if self.trigger:
+            out["trigger_rates"] = {str(n): f.to_json() for n, f in self.trigger}
+        out["level_reach_rates"] = {str(n): f.to_json() for n, f in self.reach}
+        if self.respin:
+            out["respin_rate"] = self.respin.to_json()
+        if self.wheels:
+            out["wheel_rates"] = {w: f.to_json() for w, f in self.wheels}
+            out["award_rates"] = {w: {t: f.to_json() for ww, t, f in self.awards if ww == w} for w, _ in self.wheels}
+        if self.gamble:
+            out["gamble"] = {k: f.to_json() for k, f in self.gamble}
+            out["gamble"]["sd_bound"] = self.gamble_sd
+        out["all_inside"] = all(f.inside for f in self.figures)
+        return out
+
+
+@dataclass(frozen=True)
 class SimulationReport:
-    """A simulation's figures beside the exact ones.
+    """A simulation's figures beside the exact ones: one :class:`UnitReport` per bet mode and buy simulated.
 
     Attributes
     ----------
     rounds, seed : int
-    rtp : Figure
-        Fraction of the bet per round; its interval uses the exact SD.
-    hit_rate : Figure
-        P(base spin win > 0).
-    trigger : tuple of (int, Figure)
-        P(base spin shows n FS symbols), for each triggering n.
-    reach : tuple of (int, Figure)
-        P(level l is played in a round).
-    sd_exact, sd_sample : float
-        Exact and sample standard deviation of the round win, credits.
+        All rounds of the run; its seed.
+    units : tuple of UnitReport
+        The first is the default mode unless one mode or buy was asked for.
     level : float
-        Confidence of each interval (Bonferroni over all figures).
+        Confidence of each interval (Bonferroni over every figure of every unit).
     seconds : float
         Wall time (run-dependent).
     where : str
         Where the tasks ran.
+    split : str
+        How the rounds were split over the units ("" for one unit).
     """
 
     rounds: int
     seed: int
-    rtp: Figure
-    hit_rate: Figure
-    trigger: tuple[tuple[int, Figure], ...]
-    reach: tuple[tuple[int, Figure], ...]
-    sd_exact: float = 0.0
-    sd_sample: float = 0.0
+    units: tuple[UnitReport, ...]
     level: float = 0.99
     seconds: float = 0.0
     where: str = ""
+    split: str = ""
+
+    # the first unit's figures, as the report of a game without modes always showed them
+    @property
+    def rtp(self) -> Figure:
+        return self.units[0].rtp
+
+    @property
+    def hit_rate(self) -> Figure | None:
+        return self.units[0].hit_rate
+
+    @property
+    def trigger(self) -> tuple:
+        return self.units[0].trigger
+
+    @property
+    def reach(self) -> tuple:
+        return self.units[0].reach
+
+    @property
+    def sd_exact(self) -> float:
+        return self.units[0].sd_exact
+
+    @property
+    def sd_sample(self) -> float:
+        return self.units[0].sd_sample
 
     @property
     def figures(self) -> list[Figure]:
-        """Every figure: RTP, hit rate, trigger rates, level-reach rates."""
-        return [self.rtp, self.hit_rate] + [f for _, f in self.trigger] + [f for _, f in self.reach]
+        """Every figure of every unit: RTP, hit rate, trigger rates, level-reach rates, then the issue 16 rates."""
+        return [f for u in self.units for f in u.figures]
 
     @property
     def passed(self) -> bool:
@@ -848,71 +1526,269 @@ class SimulationReport:
     def method(self) -> str:
         """The statistics in one sentence."""
         k = len(self.figures)
-        return (f"{k} intervals at {self.level:.4%} each (Bonferroni: all hold together with probability "
+        text = (f"{k} intervals at {self.level:.4%} each (Bonferroni: all hold together with probability "
                 f">= {FAMILY_LEVEL:.0%}); RTP: normal interval with the exact SD; rates: Clopper-Pearson")
+        if any(u.gamble for u in self.units):
+            text += ("; RTP with the gamble: normal interval with an upper bound of its SD from the engine's "
+                     "exact moments")
+        if self.split:
+            text += f"; {self.split}"
+        return text
 
     def to_json(self) -> dict:
-        """The JSON object of ``rtp simulate --json`` (rates as fractions of 1, RTP as a fraction of the bet)."""
-        return {"rounds": self.rounds, "seed": self.seed,
-                "rtp_estimate": self.rtp.estimate, "rtp_interval": list(self.rtp.interval),
-                "rtp": _q(self.rtp.exact), "rtp_inside": self.rtp.inside,
-                "sd_exact": self.sd_exact, "sd_sample": self.sd_sample,
-                "hit_rate_estimate": self.hit_rate.estimate, "hit_rate_interval": list(self.hit_rate.interval),
-                "hit_rate": _q(self.hit_rate.exact), "hit_rate_inside": self.hit_rate.inside,
-                "trigger_rates": {str(n): f.to_json() for n, f in self.trigger},
-                "level_reach_rates": {str(n): f.to_json() for n, f in self.reach},
-                "interval_level": self.level, "family_level": FAMILY_LEVEL, "method": self.method,
-                "all_inside": self.passed,
-                "seconds": round(self.seconds, 3),
-                "rounds_per_second": round(self.rounds / self.seconds) if self.seconds else None}
+        """The JSON object of ``rtp simulate --json`` (rates as fractions of 1, RTP as a fraction of the bet).
+
+        The top-level figures are the first unit's (the default mode); a game
+        with bet modes, buys, a respin, wheels or a gamble adds ``modes`` and
+        ``buys`` (one object per unit, :meth:`UnitReport.to_json`),
+        ``rounds_split`` and, with a gamble, ``gamble``.
+        """
+        first = self.units[0]
+        out = {"rounds": self.rounds, "seed": self.seed,
+               "rtp_estimate": self.rtp.estimate, "rtp_interval": list(self.rtp.interval),
+               "rtp": _q(self.rtp.exact), "rtp_inside": self.rtp.inside,
+               "sd_exact": self.sd_exact, "sd_sample": self.sd_sample}
+        if self.hit_rate is not None:
+            out.update({"hit_rate_estimate": self.hit_rate.estimate, "hit_rate_interval": list(self.hit_rate.interval),
+                        "hit_rate": _q(self.hit_rate.exact), "hit_rate_inside": self.hit_rate.inside})
+        out.update({"trigger_rates": {str(n): f.to_json() for n, f in self.trigger},
+                    "level_reach_rates": {str(n): f.to_json() for n, f in self.reach}})
+        if len(self.units) > 1 or first.unit.key != 0 or first.figures != [first.rtp, first.hit_rate] + \
+                [f for _, f in first.trigger] + [f for _, f in first.reach]:
+            out["modes"] = {u.unit.name: u.to_json() for u in self.units if u.unit.kind == "mode"}
+            out["buys"] = {u.unit.name: u.to_json() for u in self.units if u.unit.kind == "buy"}
+            out["rounds_split"] = self.split or f"all {self.rounds:,} rounds: {first.unit.label}"
+            if first.gamble:
+                out["gamble"] = out["modes"][first.unit.name]["gamble"]
+        out.update({"interval_level": self.level, "family_level": FAMILY_LEVEL, "method": self.method,
+                    "all_inside": self.passed,
+                    "seconds": round(self.seconds, 3),
+                    "rounds_per_second": round(self.rounds / self.seconds) if self.seconds else None})
+        return out
 
 
 def exact_values(ms: MathSet):
-    """(RoundResult, base PhaseAnalysis) of the exact engine and the ladder chain."""
+    """(RoundResult, base PhaseAnalysis) of the exact engine and the ladder chain (a game without issue 16 rules)."""
     a = analyse(ms)
     return round_result(ms.model, a.base, a.levels), a.base
 
 
-def report(ms: MathSet, tally: Tally, seed: int, exact=None, seconds: float = 0.0, where: str = "") -> SimulationReport:
-    """Compare a tally with the exact values (computed when ``exact`` is None).
+@dataclass(frozen=True)
+class Exact:
+    """The exact figures a run compares with (:func:`exact_units`).
 
-    Every figure gets an interval at the Bonferroni level :func:`interval_level`
-    (so the verdict is wrong for a correct game with probability <= 1%): the
-    RTP a normal interval with the exact standard deviation of the round win
-    (the engine's variance), the rates Clopper-Pearson intervals.
+    ``modes``: name -> :class:`exact.bonus.ModeResult`; ``buys``: name ->
+    :class:`exact.bonus.BuyResult`; ``gamble``: the default mode's
+    :class:`exact.gamble.GambleResult` or None (no gamble, or its
+    distribution refused: ``gamble_refused``).
     """
-    rr, base = exact or exact_values(ms)
+
+    modes: dict
+    buys: dict
+    gamble: object = None
+    gamble_refused: str = ""
+
+
+def exact_units(ms: MathSet, units: Sequence[Unit]) -> Exact:
+    """The exact figures of the units' modes and buys, and the default mode's gamble (:mod:`exact.bonus`,
+    :mod:`exact.gamble`): the engine's definitions the simulation is compared with.
+
+    Raises
+    ------
+    ValueError
+        As :func:`exact.bonus.analyse_mode` (a rule the engine does not model).
+    """
+    default = analyse_mode(ms)
+    modes = {DEFAULT_MODE: default}
+    for u in units:
+        if u.kind == "mode" and u.name not in modes:
+            modes[u.name] = analyse_mode(ms, u.name)
+    buys = analyse_buys(ms, default) if any(u.kind == "buy" for u in units) else {}
+    g = gamble_figures(default) if any(u.kind == "mode" and u.name == DEFAULT_MODE for u in units) else {}
+    res = g.get("gamble_result")
+    refused = g.get("gamble_refused", "")
+    return Exact(modes, buys, None if refused else res, refused)
+
+
+def gamble_sd_bound(g, gamble, second: Fraction, cost: int) -> float:
+    """An upper bound of the SD of the round win when every eligible win is gambled once, credits.
+
+    ``g`` the engine's :class:`exact.gamble.GambleResult`, ``gamble`` the
+    game's :class:`strips.model.Gamble`, ``second`` = E[X^2] of the round win
+    X, ``cost`` the bet.  With E the eligibility, m the multiplier and p the
+    probability: E[X_g^2] = E[X^2] + (p m^2 - 1) E[X^2 E].  An eligible x
+    lies in [low, high], so ``E[X^2 E] <= min(high E[X E], E[X^2])`` and
+    ``E[X^2 E] >= max(low E[X E], E[X E]^2 / P(E))`` (Cauchy-Schwarz); the
+    side that makes the variance largest bounds it, so an interval with it
+    holds at least at its stated level.
+
+    >>> from strips.model import Gamble
+    >>> from exact.gamble import gamble_result
+    >>> gm = Gamble(min_win=1, max_win=4, multiplier=2, probability=Fraction(1, 2))
+    >>> r = gamble_result(gm, 1, Fraction(1), Fraction(1), Fraction(1))   # X = 1 always: X_g = 2 or 0, SD 1
+    >>> round(gamble_sd_bound(r, gm, Fraction(1), 1), 6)   # E[X^2 E] = 1 <= min(2 x E[X E], E[X^2]): exact here
+    1.0
+    """
+    low, high = eligible_range(gamble)
+    c = gamble.probability * gamble.multiplier ** 2 - 1
+    e1, pe = g.eligible_win, g.eligible_probability
+    if c >= 0:
+        x2e = min(high * e1, second)
+    else:
+        x2e = max(low * e1, e1 * e1 / pe if pe else Fraction(0))
+    bound = second + c * x2e
+    mean = g.rtp_gamble_once * cost
+    return fraction_sqrt(max(bound - mean * mean, Fraction(0)))
+
+
+def _mode_report(unit: Unit, tally: Tally, rr, base, level: float, gamble=None) -> UnitReport:
+    """A bet mode's figures: RTP, hit rate, trigger, reach, respin, wheel and award rates, the gamble."""
     n = tally.rounds
-    bet = ms.model.bet
-    trig_items = sorted(rr.trigger_prob.items())
-    level = interval_level(2 + len(trig_items) + len(rr.reach))
-    sd = fraction_sqrt(rr.variance)
-    lo, hi = mean_interval(tally.win, n, sd, level)
-    rtp = Figure("RTP", tally.win / n / bet, (lo / bet, hi / bet), rr.rtp, level)
+    prefix = "" if unit.key == 0 else f"{unit.name}: "
 
     def rate(name, k, exact_value):
-        return Figure(name, k / n, proportion_interval(k, n, level), exact_value, level)
+        return Figure(prefix + name, k / n, proportion_interval(k, n, level), exact_value, level)
 
+    cost = rr.bet
+    sd = fraction_sqrt(rr.variance)
+    lo, hi = mean_interval(tally.win, n, sd, level)
+    rtp = Figure(prefix + "RTP", tally.win / n / cost, (lo / cost, hi / cost), rr.rtp, level)
     hit = rate("hit rate (base spin)", tally.base_hits, base.hit_frequency)
-    trig = tuple((c, rate(f"trigger {c} FS", tally.scatter.get(c, 0), p)) for c, p in trig_items)
+    trig = tuple((c, rate(f"trigger {c} FS", tally.scatter.get(c, 0), p)) for c, p in sorted(rr.trigger_prob.items()))
     reach = tuple((i + 1, rate(f"reach level {i + 1}", tally.reach[i] if i < len(tally.reach) else 0, p))
                   for i, p in enumerate(rr.reach))
-    return SimulationReport(rounds=n, seed=seed, rtp=rtp, hit_rate=hit, trigger=trig, reach=reach,
-                            sd_exact=sd, sd_sample=sample_sd(tally.win, tally.win2, n), level=level,
-                            seconds=seconds, where=where)
+    respin = rate("respin", tally.respins, rr.respin_prob) if rr.respin_prob else None
+    wheels = tuple((w.name, rate(f"wheel {w.name}", tally.wheels.get(w.name, 0), w.prob)) for w in rr.wheels.values())
+    awards = tuple((w.name, t, rate(f"{w.name}: {t}", tally.awards.get((w.name, t), 0), p))
+                   for w in rr.wheels.values() for t, p in w.awards.items())
+    gfig, gsd = (), 0.0
+    if gamble is not None:
+        res, rule = gamble
+        gsd = gamble_sd_bound(res, rule, rr.second, cost)
+        glo, ghi = mean_interval(tally.gamble_win, n, gsd, level)
+        gfig = (("rtp_gamble_once", Figure(prefix + "RTP gamble once", tally.gamble_win / n / cost,
+                                           (glo / cost, ghi / cost), res.rtp_gamble_once, level)),
+                ("eligible_probability", rate("gamble eligible", tally.gamble_eligible, res.eligible_probability)))
+    return UnitReport(unit, cost, n, rtp, sd, sample_sd(tally.win, tally.win2, n), hit, trig, reach, respin,
+                      wheels, awards, gfig, gsd)
+
+
+def _buy_report(unit: Unit, tally: Tally, b, level: float) -> UnitReport:
+    """A buy's figures: RTP per buy (exact SD of the feature) and the reach of levels 2 and up."""
+    n = tally.rounds
+    sd = fraction_sqrt(b.variance)
+    lo, hi = mean_interval(tally.win, n, sd, level)
+    rtp = Figure(f"buy {unit.name}: RTP", tally.win / n / b.cost, (lo / b.cost, hi / b.cost), b.rtp, level)
+    reach = tuple((i + 1, Figure(f"buy {unit.name}: reach level {i + 1}", k / n, proportion_interval(k, n, level),
+                                 p, level))
+                  for i, p in enumerate(b.feature.reach) if i
+                  for k in [tally.reach[i] if i < len(tally.reach) else 0])
+    return UnitReport(unit, b.cost, n, rtp, sd, sample_sd(tally.win, tally.win2, n), reach=reach)
+
+
+def report_units(ms: MathSet, units: Sequence[Unit], tallies: Sequence[Tally], seed: int, exact: Exact | None = None,
+                 seconds: float = 0.0, where: str = "", split: str = "") -> SimulationReport:
+    """Compare each unit's tally with the exact values (computed when ``exact`` is None).
+
+    Every figure of every unit gets an interval at the Bonferroni level
+    :func:`interval_level` over all of them (so the verdict is wrong for a
+    correct game with probability <= 1%): RTP a normal interval with the
+    exact SD (the gamble's with an upper bound of it), rates
+    Clopper-Pearson intervals.
+    """
+    exact = exact or exact_units(ms, units)
+    gamble = ms.model.gamble
+
+    def build(level):
+        out = []
+        for u, t in zip(units, tallies):
+            if u.kind == "buy":
+                out.append(_buy_report(u, t, exact.buys[u.name], level))
+            else:
+                m = exact.modes[u.name]
+                g = (exact.gamble, gamble) if u.name == DEFAULT_MODE and exact.gamble is not None else None
+                out.append(_mode_report(u, t, m.round, m.analysis.base, level, g))
+        return out
+
+    k = sum(len(u.figures) for u in build(FAMILY_LEVEL))
+    level = interval_level(k)
+    return SimulationReport(rounds=sum(t.rounds for t in tallies), seed=seed, units=tuple(build(level)), level=level,
+                            seconds=seconds, where=where, split=split)
+
+
+def report(ms: MathSet, tally: Tally, seed: int, exact=None, seconds: float = 0.0, where: str = "") -> SimulationReport:
+    """Compare the default mode's tally of a game without issue 16 rules with the exact values.
+
+    ``exact`` = (RoundResult, base PhaseAnalysis) as :func:`exact_values`
+    (computed when None).  Every figure gets an interval at the Bonferroni
+    level :func:`interval_level` (so the verdict is wrong for a correct game
+    with probability <= 1%): the RTP a normal interval with the exact
+    standard deviation of the round win (the engine's variance), the rates
+    Clopper-Pearson intervals.
+    """
+    rr, base = exact or exact_values(ms)
+    unit = Unit("mode", DEFAULT_MODE, 0)
+    k = len(_mode_report(unit, tally, rr, base, FAMILY_LEVEL).figures)
+    level = interval_level(k)
+    return SimulationReport(rounds=tally.rounds, seed=seed, units=(_mode_report(unit, tally, rr, base, level),),
+                            level=level, seconds=seconds, where=where)
+
+
+def split_text(units: Sequence[Unit], rounds: Sequence[int]) -> str:
+    """How a run's rounds were split over its units ("" for one unit).
+
+    >>> split_text([Unit("mode", "default", 0), Unit("buy", "b", 1)], [5, 4])
+    '--rounds split evenly over 2 bet modes and buys: mode default 5, buy b 4'
+    """
+    if len(units) == 1:
+        return ""
+    return (f"--rounds split evenly over {len(units)} bet modes and buys: "
+            + ", ".join(f"{u.label} {n:,}" for u, n in zip(units, rounds)))
+
+
+def run_simulation(ms: MathSet, rounds: int, seed: int, *, mode: str | None = None, buy: str | None = None,
+                   cluster: Cluster | None = None, progress: bool = False, exact: Exact | None = None,
+                   task_streams: int | None = None) -> SimulationReport:
+    """Simulate every bet mode and buy of ``ms`` (or only ``mode`` / ``buy``) and compare with the engine.
+
+    ``rounds`` is split evenly over the units (:func:`split_rounds`); each
+    unit's streams are its own (:func:`stream_seed`), so a unit's figures
+    depend only on the seed and its rounds.  ``seconds`` of the report times
+    the simulation alone.
+
+    Raises
+    ------
+    ValueError
+        An unknown mode or buy, fewer rounds than units, a rule the simulator
+        or the engine does not model, a pay too large for int64.
+    """
+    cluster = cluster or Cluster(workers=1)
+    units = units_of(ms, mode, buy)
+    split = split_rounds(rounds, len(units))
+    games = prepare_units(ms, units)
+    exact = exact or exact_units(ms, units)
+    start = time.perf_counter()
+    tallies = simulate_units(ms, split, seed, units, games, cluster=cluster, progress=progress,
+                             task_streams=task_streams)
+    seconds = time.perf_counter() - start
+    return report_units(ms, units, tallies, seed, exact, seconds, cluster.describe(small=rounds < SMALL_RUN),
+                        split_text(units, split))
 
 
 def format_report(rep: SimulationReport, name: str) -> str:
     """Plain-text table of a SimulationReport."""
+    width = max([22] + [len(f.name) + 2 for f in rep.figures])
     lines = [f"math set {name}: {rep.rounds:,} simulated game rounds, seed {rep.seed}"
              + (f", {rep.seconds:.1f} s ({rep.rounds / rep.seconds:,.0f} rounds/s)" if rep.seconds else "")
              + (f", {rep.where}" if rep.where else ""),
-             f"intervals: {rep.method}",
-             f"SD of the round win: exact {rep.sd_exact:.6f} credits (used), sample {rep.sd_sample:.6f}",
-             "",
-             f"{'figure':<22}{'estimate':>14}  {f'{rep.level:.4%} interval':<27}{'exact':>14}  inside"]
+             f"intervals: {rep.method}"]
+    for u in rep.units:
+        head = "SD of the round win" if len(rep.units) == 1 else f"{u.unit.label} ({u.rounds:,} rounds, cost {u.cost}): SD"
+        lines.append(f"{head}: exact {u.sd_exact:.6f} credits (used), sample {u.sd_sample:.6f}"
+                     + (f"; with the gamble: bound {u.gamble_sd:.6f} (used)" if u.gamble else ""))
+    lines += ["", f"{'figure':<{width}}{'estimate':>14}  {f'{rep.level:.4%} interval':<27}{'exact':>14}  inside"]
     for f in rep.figures:
-        lines.append(f"{f.name:<22}{f.estimate:>14.8f}  [{f.interval[0]:.8f}, {f.interval[1]:.8f}]"
+        lines.append(f"{f.name:<{width}}{f.estimate:>14.8f}  [{f.interval[0]:.8f}, {f.interval[1]:.8f}]"
                      f"{float(f.exact):>14.8f}  {'yes' if f.inside else 'NO'}")
     lines.append("")
     lines.append("PASS: every exact value lies inside its interval" if rep.passed

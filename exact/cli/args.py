@@ -12,7 +12,7 @@ from strips import limits as _limits
 from strips.errors import UsageError
 
 __all__ = ["Parser", "UsageError", "add_set_argument", "add_limit_arguments", "int_list", "int_range", "limits_of",
-           "int64_refusal", "refuse_bonus_rules", "add_cluster_arguments", "cluster_of"]
+           "int64_refusal", "refuse_bonus_rules", "add_cluster_arguments", "cluster_of", "add_mode_arguments"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -74,6 +74,15 @@ def refuse_bonus_rules(ms, command: str, allowed: tuple[str, ...] = ()) -> None:
         if rule not in allowed:
             raise UsageError(f"rtp {command}: {ms.name}: unsupported rule: {rule} (issue 16; "
                              f"'rtp report' gives its exact figures)")
+
+
+def add_mode_arguments(p: argparse.ArgumentParser) -> None:
+    """``--mode NAME`` / ``--buy NAME`` of the simulation: one bet mode or one buy with all the rounds."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--mode", default=None, metavar="NAME",
+                   help="simulate only this bet mode ('default' = the game's own) with all the rounds "
+                        "(default: every mode and buy, the rounds split evenly)")
+    g.add_argument("--buy", default=None, metavar="NAME", help="simulate only this bought feature with all the rounds")
 
 
 def add_limit_arguments(p: argparse.ArgumentParser) -> None:

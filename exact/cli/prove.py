@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from exact.cli.args import (UsageError, add_cluster_arguments, add_set_argument, cluster_of, int64_refusal, int_range,
-                            refuse_bonus_rules)
+from exact.cli.args import (UsageError, add_cluster_arguments, add_mode_arguments, add_set_argument, cluster_of,
+                            int64_refusal, int_range)
 from exact.cli.outputs import check_output, check_output_dir, protected_inputs, write_output
 from proofs.prove import certificate_text
 from proofs.simulate import DEFAULT_SEED
@@ -20,8 +20,10 @@ def add_arguments(p) -> None:
                    help="also enumerate every stop combination of every strip set the game plays (base, bet modes, "
                         "free spins), each phase compared with the engine (the bundled set: 5 x 10^10, minutes)")
     p.add_argument("--rounds", type=int_range(0), default=10_000_000,
-                   help="simulated game rounds (default 10,000,000; 0 skips the simulation)")
+                   help="simulated game rounds (default 10,000,000; 0 skips the simulation); split evenly over "
+                        "the bet modes and buys of a game that has them")
     p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"simulation seed (default {DEFAULT_SEED})")
+    add_mode_arguments(p)
     p.add_argument("--out", default=None, metavar="FILE", help="write the certificate here (default: stdout)")
     add_cluster_arguments(p)
     p.add_argument("--checkpoint-dir", default=None, metavar="DIR",
@@ -34,11 +36,6 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
     ms = load_math_set(args.set)
-    if args.rounds:   # the simulation: issue 15 rules and [modes], respin, [wheel] not played yet
-        if ms.model.catalogue_rule:
-            raise UsageError(f"rtp prove: {ms.name}: unsupported rule for the simulation: {ms.model.catalogue_rule} "
-                             "(--rounds 0 --exhaustive enumerates it)")
-        refuse_bonus_rules(ms, 'prove', ("[gamble]", "[buy]"))
     protected = protected_inputs(args.set, ms)
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:
@@ -52,7 +49,8 @@ def run(args) -> int:
     try:
         text, ok = certificate_text(ms, exhaustive=args.exhaustive, rounds=args.rounds, seed=args.seed,
                                     cluster=cluster_of(args), checkpoint_dir=args.checkpoint_dir,
-                                    progress=sys.stderr.isatty(), task_stops=args.task_stops)
+                                    progress=sys.stderr.isatty(), task_stops=args.task_stops,
+                                    mode=args.mode, buy=args.buy)
     except (ValueError, OverflowError) as e:
         raise int64_refusal("rtp prove", ms.name, e, "the exact figures (rtp report) need neither proof: "
                             "run without --exhaustive and with --rounds 0") from None
