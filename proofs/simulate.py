@@ -1033,7 +1033,9 @@ def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Gener
     award_spins = np.zeros(n, dtype=np.int64)
     for w, c in zip(g.wheels, counts):
         t = w.table[np.minimum(c, len(w.table) - 1)]
-        tally.wheels[w.name] = tally.wheels.get(w.name, 0) + int(np.count_nonzero(t >= 0))
+        started = int(np.count_nonzero(t >= 0))
+        if started:
+            tally.wheels[w.name] = tally.wheels.get(w.name, 0) + started
         for ti in range(len(w.cumulative)):
             rows = np.flatnonzero(t == ti)
             if not len(rows):

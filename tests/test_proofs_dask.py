@@ -15,11 +15,20 @@ import pytest
 from exact.cli import main
 from proofs.cluster import IN_PROCESS, Cluster
 from proofs.enumerate import enumerate_phase
-from proofs.simulate import exact_values, prepare, report, simulate
+from proofs.simulate import exact_values, prepare, report, run_simulation, simulate
+from strips.loader import load_math_set
 from test_proofs_sets import random_set, write_random_set
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 5 * (1 << 16) + 123  # six seed streams, the last one short
+
+
+def units_json(rep):
+    """The JSON estimates of a run of every mode and buy, without its timing and place."""
+    out = rep.to_json()
+    del out["seconds"], out["rounds_per_second"]
+    assert out["modes"] and out["gamble"]
+    return out
 
 
 def estimates(ms, tally, seed, exact):
@@ -63,6 +72,8 @@ def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference):
     sim_set, enum_set = sets
     tally, est, totals, exact = reference
     game = prepare(sim_set)
+    wheel = load_math_set("wheel_game")   # every bet mode (respin, wheel, gamble): three units of its own streams
+    modes = units_json(run_simulation(wheel, ROUNDS, 11, cluster=Cluster(mode=IN_PROCESS)))
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
             Client(lc) as client:
         for workers, streams, stops in ((1, 1, 1), (2, 2, 3), (3, 4, 2)):
@@ -75,6 +86,7 @@ def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference):
             e = enumerate_phase(enum_set, cluster=here, task_stops=stops)
             assert e.totals == totals and e.where.startswith("Dask cluster at tcp://")
             assert len(client.scheduler_info()["workers"]) == workers
+            assert units_json(run_simulation(wheel, ROUNDS, 11, cluster=here, task_streams=streams)) == modes
 
 
 def test_cluster_spec_descriptions():
