@@ -32,6 +32,13 @@ B_{b+1}...)`` through two tables ``add`` and ``mul`` (``mul = prod c``), so
 a spin costs one table row per group.  The tests check this against the
 literal evaluator spin by spin.
 
+Every rule of the game file (issues 15 and 16): :func:`run_simulation` plays
+each bet mode and buy as its own unit (:class:`ModeGame`, :class:`BuyGame`,
+:func:`simulate_mode_block`): several scatters, ``counts_as_scatter``,
+``trigger_reels``, ``multiplier_by_trigger``, respins with held reels, prize
+wheels, the gamble policy; line games and combination WILD multipliers
+through the literal window evaluator :class:`proofs.windows.WindowEvaluator`.
+
 Beyond the rules page: WILD multipliers (fixed or drawn per WILD or per
 reel) are drawn per spin (:class:`WildWays`, each reel its own group); a
 retrigger table plays the features in waves with the cap of
@@ -70,6 +77,7 @@ from strips.model import (CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, PER_WILD, 
                           Phase)
 from proofs.cluster import Cluster, progress_bar, run_tasks
 from proofs.enumerate import fish_weight_table, window_tables
+from proofs.windows import WindowEvaluator
 
 #: Largest table of one reel group, in stop combinations.
 GROUP_LIMIT = 1 << 14
@@ -815,11 +823,6 @@ class PhaseSpins:
         return Spins(o.win, o.keys, o.trigger, None)
 
 
-def _window_evaluator(ms: MathSet, phase: Phase):
-    """The literal window evaluator of line games and combination WILD multipliers (not yet wired: refused)."""
-    raise ValueError(f"unsupported rule for the simulator: {ms.model.catalogue_rule}")
-
-
 def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: int = GROUP_LIMIT) -> PhaseSpins:
     """The :class:`PhaseSpins` of ``phase`` of ``ms`` (a mode's math set for a bet mode).
 
@@ -836,7 +839,7 @@ def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: i
     window = tables = wild = None
     fish = FishDraw((), ())
     if model.is_lines or model.combination_wilds:
-        window = _window_evaluator(ms, phase)
+        window = WindowEvaluator(ms, phase)
     else:
         tables = spin_tables(ms, phase, limit)
         tables = dataclasses.replace(tables, scatter_pays=np.zeros(1, dtype=np.int64))

@@ -336,3 +336,83 @@ def test_multiplier_by_trigger_scales_the_feature(tmp_path):
     b = simulate_mode_block(scaled, 50_000, np.random.default_rng(4))
     assert a.scatter == b.scatter and a.free_spins == b.free_spins and a.base_win == b.base_win
     assert b.win > a.win and isinstance(b, Tally)
+
+
+# ---------------------------------------------------------------------------
+# line games (the literal window evaluator proofs.windows), combination WILD multipliers
+# ---------------------------------------------------------------------------
+LINES_GAME = """\
+[game]
+name = "small_lines"
+reels = 3
+rows = 3
+bet = 5
+evaluation = "lines"
+
+[lines]
+paylines = [[2, 2, 2], [1, 1, 1], [3, 3, 3], [1, 2, 3], [3, 2, 1]]
+
+[strips]
+base = "base.csv"
+bonus = "bonus.csv"
+
+[symbols.A]
+class = "pay"
+pays = [0, 4, 20]
+[symbols.B]
+class = "pay"
+pays = [0, 2, 6]
+[symbols.C]
+class = "pay"
+pays = [1, 2, 3]
+[symbols.W]
+class = "wild"
+reels = { base = [1, 2, 3], bonus = [1, 2, 3] }
+pays = [0, 5, 50]
+multiplier = { values = [2, 3], mode = "combination", weights.base = [3, 1], weights.level1 = [1, 3] }
+[symbols.S]
+class = "scatter"
+reels = { base = [1, 2, 3], bonus = [1, 2, 3] }
+pays = [0, 2, 10]
+
+[free_spins]
+strips = "bonus"
+trigger = { 2 = 3 }
+retrigger = { 3 = 2 }
+[[free_spins.levels]]
+multiplier = 2
+weights = "level1"
+"""
+LINES_BASE = [["A", "B", "C", "S", "C", "B", "A", "C"], ["C", "W", "B", "A", "S", "C", "B"],
+              ["B", "C", "A", "W", "C", "S", "A", "B", "C"]]
+LINES_BONUS = [["A", "W", "C", "S", "B"], ["B", "S", "A", "W", "C", "A"], ["C", "A", "S", "B", "W"]]
+
+
+@pytest.fixture(scope="module")
+def lines_set(tmp_path_factory):
+    d = write_set(tmp_path_factory.mktemp("small_lines"), base=LINES_BASE, bonus=LINES_BONUS, game=LINES_GAME)
+    return load_math_set(str(d))
+
+
+def test_line_spins_equal_the_evaluator_with_the_drawn_combination(lines_set):
+    g = prepare_mode(lines_set, "default")
+    m = lines_set.model
+    for spins, phase in ((g.base, m.base_phase), (g.levels[0], m.level_phase(m.levels[0]))):
+        strips = lines_set.phase_strips(phase)
+        stops = np.array(list(itertools.product(*(range(n) for n in strips.lengths))), dtype=np.int64)
+        out = spins.window.evaluate(stops, np.random.default_rng(1))   # the values drawn, to feed the evaluator
+        again = spins.evaluate(stops, np.random.default_rng(1))
+        expected = [evaluate(m, strips.window(st, m.rows), combination=int(c)) for st, c in zip(stops, out.combination)]
+        assert again.win.tolist() == [r.win for r in expected]
+        assert again.trigger.tolist() == [r.trigger_count for r in expected]
+        assert set(out.combination.tolist()) == {2, 3} and any(r.combination == 3 and r.lines for r in expected)
+
+
+def test_line_game_rounds_inside_and_a_wrong_value_fails(lines_set):
+    rep = run_simulation(lines_set, 400_000, 2, cluster=HERE)
+    assert [f.name for f in rep.figures if not f.inside] == [] and rep.passed
+    exact = exact_units(lines_set, units_of(lines_set))
+    m = exact.modes["default"]
+    wrong = dataclasses.replace(exact, modes={"default": dataclasses.replace(
+        m, round=dataclasses.replace(m.round, mean=m.round.mean * F(21, 20)))})
+    assert not run_simulation(lines_set, 400_000, 2, cluster=HERE, exact=wrong).rtp.inside
