@@ -620,11 +620,17 @@ def _phase_wins(tabs: SpinTables, draw: FishDraw, n: int, rng: np.random.Generat
     """``n`` random spins; returns Spins with ``ways`` replaced by the spin win before the multiplier."""
     s = spins(tabs, random_indices(tabs, n, rng), all_fish=False,
               wild=(wild, rng) if tabs.wild is not None else None)
-    collect = s.keys > 0  # FISH values only pay with a KEY in the window (section 8)
+    return Spins(with_collect(s, draw, rng), s.keys, s.scatters, s.fish)
+
+
+def with_collect(s: Spins, draw: FishDraw, rng: np.random.Generator) -> np.ndarray:
+    """The spins' wins: ways pays (``s.ways``) plus KEY count x freshly drawn FISH values where a KEY
+    shows (section 8: FISH values only pay with a KEY in the window); (n,) int64 credits."""
+    collect = s.keys > 0
     win = s.ways.copy()
     if collect.any():
         win[collect] += s.keys[collect] * draw.sums(s.fish[collect], rng)
-    return Spins(win, s.keys, s.scatters, s.fish)
+    return win
 
 
 def play_features(rules, spins_now: np.ndarray, rng: np.random.Generator, sample) -> tuple[np.ndarray, list, int]:
@@ -805,10 +811,7 @@ class PhaseSpins:
             tabs = self.tables
             s = spins(tabs, group_indices(tabs, stops), all_fish=False,
                       wild=(self.wild, rng) if tabs.wild is not None else None)
-            win, keys = s.ways, s.keys
-            collect = keys > 0   # FISH values only pay with a KEY in the window (section 8)
-            if collect.any():
-                win[collect] += keys[collect] * self.fish.sums(s.fish[collect], rng)
+            win, keys = with_collect(s, self.fish, rng), s.keys
             for pays, tables in self.scatter_pays:
                 win += pays[np.minimum(_reel_sum(tables, stops), len(pays) - 1)]
             trigger = _reel_sum(self.trigger_shown, stops)

@@ -54,6 +54,13 @@ class Script:
         return np.array(values, dtype=np.int64)
 
 
+def with_mean(exact, mode: str, factor: F):
+    """The exact figures with one mode's mean round win (so its RTP) multiplied by ``factor``."""
+    m = exact.modes[mode]
+    rr = dataclasses.replace(m.round, mean=m.round.mean * factor)
+    return dataclasses.replace(exact, modes={**exact.modes, mode: dataclasses.replace(m, round=rr)})
+
+
 def literal(ms, strips, stops, multiplier=1):
     w = ms.strips[strips].window(stops, ms.model.rows)
     return evaluate(ms.model, w, multiplier=multiplier)
@@ -317,10 +324,7 @@ def test_rule_game_rounds_inside_and_a_wrong_value_fails(rule_set):
     rep = run_simulation(rule_set, 400_000, 9, cluster=HERE)
     assert [f.name for f in rep.figures if not f.inside] == []
     assert rep.passed and len(rep.units) == 1 and rep.trigger
-    exact = exact_units(rule_set, units_of(rule_set))
-    m = exact.modes["default"]
-    wrong = dataclasses.replace(exact, modes={"default": dataclasses.replace(
-        m, round=dataclasses.replace(m.round, mean=m.round.mean * F(21, 20)))})
+    wrong = with_mean(exact_units(rule_set, units_of(rule_set)), "default", F(21, 20))
     assert not run_simulation(rule_set, 400_000, 9, cluster=HERE, exact=wrong).rtp.inside
 
 
@@ -411,8 +415,5 @@ def test_line_spins_equal_the_evaluator_with_the_drawn_combination(lines_set):
 def test_line_game_rounds_inside_and_a_wrong_value_fails(lines_set):
     rep = run_simulation(lines_set, 400_000, 2, cluster=HERE)
     assert [f.name for f in rep.figures if not f.inside] == [] and rep.passed
-    exact = exact_units(lines_set, units_of(lines_set))
-    m = exact.modes["default"]
-    wrong = dataclasses.replace(exact, modes={"default": dataclasses.replace(
-        m, round=dataclasses.replace(m.round, mean=m.round.mean * F(21, 20)))})
+    wrong = with_mean(exact_units(lines_set, units_of(lines_set)), "default", F(21, 20))
     assert not run_simulation(lines_set, 400_000, 2, cluster=HERE, exact=wrong).rtp.inside
