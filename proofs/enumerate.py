@@ -1356,4 +1356,4 @@ def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] |
 #: Combinations of one generic task by default (the generic path evaluates about 10^6 windows/s per core).
 GENERIC_TASK_COMBINATIONS = 1 << 20
 #: Generic runs below this many combinations stay in process by default.
-GENERIC_SMALL_RUN = 1 << 24
+GENERIC_SMALL_RUN = 1 << 26

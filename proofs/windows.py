@@ -302,6 +302,19 @@ class WindowEvaluator:
         self._pays = np.zeros((npay, R + 1), dtype=np.int64)   # column 0: OAK 0 pays nothing
         for k, p in enumerate(pay_syms):
             self._pays[k, 1:] = p.pays
+        paying = [n for n in range(1, R + 1) if self._pays[:, n].any()]
+        self._min_oak = paying[0] if paying else 0              # the shortest paying OAK (0: nothing pays)
+        # one gather per reel: KEY, FISH numerators, FISH > 0 shown, trigger scatter shown, the bit mask of
+        # the pay symbols the column counts for (npay <= 62), each scatter's count
+        self._use_mask = npay <= 62
+        bit = np.array([1 << k for k in range(npay)], dtype=np.int64) if self._use_mask else None
+        self._packed = []
+        for t in self._col:
+            mask = (t["nz"].astype(np.int64) @ bit) if self._use_mask and npay else np.zeros(len(t["keys"]), np.int64)
+            self._packed.append(np.column_stack([t["keys"], t["fish"], t["fishany"].astype(np.int64),
+                                                 t["trig"].astype(np.int64), mask, t["scat"]]).astype(np.int64))
+        self._flat = [(t["nz"].ravel(), t["all"].ravel(), t["pure"].ravel()) for t in self._col]
+        self._bits = np.arange(npay, dtype=np.int64)
         max_sc = [sum(int(t["scat"][:, j].max(initial=0)) for t in self._col) for j in range(len(scat))]
         self._scatter_pay_tab = [np.array([model.symbol_scatter_pay(s, n) for n in range(m + 1)], dtype=np.int64)
                                  for s, m in zip(scat, max_sc)]
@@ -314,9 +327,7 @@ class WindowEvaluator:
                     self._code_pays[c, 1:] = s.pays
                 elif s.kind == WILD and s.pays:
                     self._wild_pays[c, 1:] = s.pays
-            # counts_for[cell, sym]: cell is sym or a WILD substituting for it
-            self._counts_for = np.array([[a == b or syms[a].substitutes_for(syms[b].name) for b in range(nsym)]
-                                         for a in range(nsym)], dtype=bool).reshape(nsym, nsym)
+            self._automaton = line_automaton(model, R, self._comb_code, self._comb_table)
         self._check_bounds()
 
     @property
@@ -410,25 +421,17 @@ class WindowEvaluator:
         n = stops.shape[0]
         if n and ((stops < 0).any() or (stops >= np.array(self.lengths)).any()):
             raise ValueError("a stop is outside its reel strip")
-        need = {"keys", "scat"}
-        if not self.is_lines:
-            need |= {"nz", "all"} | ({"pure"} if self._comb_code is not None else set())
-            if self._is_fish[list(self._tables)].any() if self._tables else False:
-                need |= {"fish", "fishany"}
-        if self._trigger_reels:
-            need.add("trig")
-        cols = [{k: v[stops[:, r]] for k, v in t.items() if k in need} for r, t in enumerate(self._col)]
-        keys = np.zeros(n, dtype=np.int64)
-        for c in cols:
-            keys += c["keys"]
-        scat = np.zeros((n, len(self._scatter_names)), dtype=np.int64)
-        for c in cols:
-            scat += c["scat"]
+        cols = [tab[stops[:, r]] for r, tab in enumerate(self._packed)]     # (n, 5 + scatters) per reel
+        acc = cols[0].copy()
+        for c in cols[1:]:
+            acc += c
+        keys = acc[:, 0]
+        scat = acc[:, 5:]
         scatter_counts = {name: scat[:, j] for j, name in enumerate(self._scatter_names)}
         if self._trig_index is not None:
             shown = np.ones(n, dtype=bool)
             for r in self._trigger_reels:
-                shown &= cols[r]["trig"]
+                shown &= cols[r][:, 3] > 0
             trigger = np.where(shown, scat[:, self._trig_index], 0)
         else:
             trigger = np.zeros(n, dtype=np.int64)
@@ -447,7 +450,7 @@ class WindowEvaluator:
             collect = np.zeros(n, dtype=np.int64)
             fish_hit = np.zeros(n, dtype=bool)
         else:
-            main, hit_main, collect, fish_hit, den = self._ways(stops, cols, keys, win, cells, comb_values)
+            main, hit_main, collect, fish_hit, den = self._ways(stops, cols, acc, win, cells, comb_values)
         pay = main + collect + scatter_pay * den
         hit = hit_main | (scatter_pay > 0) | ((keys > 0) & fish_hit)
         return Outcome(pay=pay, denominator=den, scatter_counts=scatter_counts, trigger_count=trigger, keys=keys,
@@ -479,56 +482,82 @@ class WindowEvaluator:
                 cells = np.where(where, topv, cells)
         return comb, cells
 
-    def _ways(self, stops, cols, keys, win, cells, comb):
-        """Ways pays (numerators), hit of the ways, collect (numerators), a FISH > 0 shown, denominator."""
-        n = stops.shape[0]
+    def _ways(self, stops, cols, acc, win, cells, comb):
+        """Ways pays (numerators), hit of the ways, collect (numerators), a FISH > 0 shown, denominator.
+
+        Only the (window, pay symbol) pairs whose combination reaches the shortest paying OAK are
+        followed reel by reel (bit masks of the first reels select them); the others pay nothing.
+        """
+        n, R = stops.shape
         npay = len(self._pay_codes)
         drawn = cells is not None and any(not self._is_fish[c] for c in self._tables)
         exact = cells is None
         S = self._S if exact else 1
-        live = np.ones((n, npay), dtype=bool)
-        oak = np.zeros((n, npay), dtype=np.int64)
-        tot = np.ones((n, npay), dtype=np.int64)
-        pure = np.ones((n, npay), dtype=np.int64)
-        if drawn:   # per-cell multipliers: drawn values at drawn WILDs, fixed elsewhere
-            w64 = win.astype(np.int64)
-            mult = np.where(self._drawn_m[w64], cells, self._fixed_m[w64])
-        for r, c in enumerate(cols):
-            live &= c["nz"]
-            oak += live
-            if drawn:
-                wr = w64[:, r, :]                                  # (n, rows)
-                sub = self._subst[wr]                              # (n, rows, npay)
-                is_self = wr[:, :, None] == self._pay_codes[None, None, :]
-                m = np.where(is_self, 1, mult[:, r, :, None])      # a pay symbol counts 1, a WILD its multiplier
-                a = (sub * m).sum(axis=1)
-                p = (sub * m * (~self._is_comb[wr])[:, :, None]).sum(axis=1)
-            else:   # exact means, or fixed multipliers only (the exact tables then have S = 1)
-                a, p = c["all"], c.get("pure")
-            tot *= np.where(live, a, S)
-            if self._comb_code is not None:
-                pure *= np.where(live, p, S)
-        P = self._pays[np.arange(npay)[None, :], oak]              # (n, npay)
-        if self._comb_code is None:
-            ways = (P * tot).sum(axis=1)
-            den_w = S ** len(cols)
-        elif exact:
-            ways = (P * (self._comb_w * pure + self._comb_num * (tot - pure))).sum(axis=1)
-            den_w = S ** len(cols) * self._comb_w
+        keys = acc[:, 0]
+        m = self._min_oak
+        if m and npay:
+            if self._use_mask:
+                live = cols[0][:, 4].copy()
+                for c in cols[1:m]:
+                    live &= c[:, 4]
+                w, k = np.nonzero((live[:, None] >> self._bits[None, :]) & 1)
+            else:
+                alive = np.ones((n, npay), dtype=bool)
+                for r in range(m):
+                    alive &= self._col[r]["nz"][stops[:, r]]
+                w, k = np.nonzero(alive)
         else:
-            ways = (P * (pure + comb[:, None] * (tot - pure))).sum(axis=1)
+            w = k = np.zeros(0, dtype=np.int64)
+        np_ = len(w)
+        alive = np.ones(np_, dtype=bool)
+        oak = np.zeros(np_, dtype=np.int64)
+        tot = np.ones(np_, dtype=np.int64)
+        pure = np.ones(np_, dtype=np.int64)
+        comb_on = self._comb_code is not None
+        if drawn:   # per-cell multipliers: drawn values at drawn WILDs, fixed elsewhere
+            w64 = win[w].astype(np.int64)                                   # (pairs, reels, rows)
+            mult = np.where(self._drawn_m[w64], cells[w], self._fixed_m[w64])
+            own = self._pay_codes[k][:, None]
+        for r in range(R):
+            st = stops[w, r]
+            nz, a_tab, p_tab = self._flat[r]
+            if r >= m:
+                alive &= nz[st * npay + k]
+            oak += alive
+            if drawn:
+                wr = w64[:, r, :]                                           # (pairs, rows)
+                sub = self._subst[wr, k[:, None]]
+                cnt = np.where(wr == own, 1, mult[:, r, :]) * sub           # a pay symbol counts 1, a WILD its multiplier
+                a = cnt.sum(axis=1)
+                p = (cnt * ~self._is_comb[wr]).sum(axis=1) if comb_on else None
+            else:   # exact means, or fixed multipliers only (the exact tables then have S = 1)
+                idx = st * npay + k
+                a = a_tab[idx]
+                p = p_tab[idx] if comb_on else None
+            tot *= np.where(alive, a, S)
+            if comb_on:
+                pure *= np.where(alive, p, S)
+        P = self._pays[k, oak]
+        if not comb_on:
+            pairs = P * tot
+            den_w = S ** R
+        elif exact:
+            pairs = P * (self._comb_w * pure + self._comb_num * (tot - pure))
+            den_w = S ** R * self._comb_w
+        else:
+            pairs = P * (pure + comb[w] * (tot - pure))
             den_w = 1
-        hit = (P > 0).any(axis=1)
+        ways = np.zeros(n, dtype=np.int64)
+        hit = np.zeros(n, dtype=bool)
+        if np_:   # w ascends (row-major nonzero): exact integer segment sums per window
+            starts = np.flatnonzero(np.r_[True, w[1:] != w[:-1]])
+            ways[w[starts]] = np.add.reduceat(pairs, starts)
+            hit[w[P > 0]] = True
         if exact:
-            fish = np.zeros(n, dtype=np.int64)
-            for c in cols:
-                fish += c.get("fish", 0)
             den = self.denominator
-            collect = keys * fish * (den // self._F)
+            collect = keys * acc[:, 1] * (den // self._F)
             ways = ways * (den // den_w)
-            fish_hit = np.zeros(n, dtype=bool)
-            for c in cols:
-                fish_hit |= c.get("fishany", False)
+            fish_hit = acc[:, 2] > 0
         else:
             den = 1
             fish_sum = (cells * self._is_fish[win.astype(np.int64)]).sum(axis=(1, 2))
@@ -537,33 +566,140 @@ class WindowEvaluator:
         return ways, hit, collect, fish_hit, den
 
     def _lines(self, win: np.ndarray, comb):
-        """Line pays (numerators: summed over the combination values with their weights when exact), hit."""
+        """Line pays (numerators: summed over the combination values with their weights when exact), hit.
+
+        Each payline runs the automaton of :func:`line_automaton` over its cells, reel 1 first: one table
+        lookup per reel, then the pay of the final state.
+        """
         n, R, _ = win.shape
-        w64 = win.astype(np.int64)
+        auto = self._automaton
+        nsym = len(self.model.symbols)
         total = np.zeros(n, dtype=np.int64)
         hit = np.zeros(n, dtype=bool)
-        ar = np.arange(R)
-        rows_idx = np.arange(n)
+        flat = auto.table.ravel()
         for line in self._paylines:
-            cells = w64[:, ar, line]                                 # (n, R)
-            wild = self._is_wild[cells]
-            # a run of leading WILDs of the first cell's symbol, paid by its own pays
-            same = np.cumprod(cells == cells[:, :1], axis=1).sum(axis=1)
-            wild_win = self._wild_pays[cells[:, 0], same]
-            # the first non-WILD symbol and its run
-            has = ~wild.all(axis=1)
-            first = cells[rows_idx, np.argmax(~wild, axis=1)]
-            run = np.cumprod(self._counts_for[cells, first[:, None]], axis=1).sum(axis=1)
-            P = np.where(has, self._code_pays[first, run], 0)
-            used = (self._is_comb[cells] & (ar[None, :] < run[:, None])).any(axis=1)
+            state = np.zeros(n, dtype=np.int64)
+            for r in range(R):
+                state = flat[state * nsym + win[:, r, line[r]]]
             if comb is not None:
-                sym = P * np.where(used, comb, 1)
-                total += np.maximum(sym, wild_win)
+                total += np.maximum(auto.pay[state] * np.where(auto.used[state], comb, 1), auto.wild_pay[state])
             else:
-                for v, x in self._comb_table:
-                    total += x * np.maximum(P * np.where(used, v, 1), wild_win)
-            hit |= (P > 0) | (wild_win > 0)
+                total += auto.exact[state]
+            hit |= auto.hit[state]
         return total, hit
+
+
+@dataclass(frozen=True)
+class LineAutomaton:
+    """A finite automaton that reads one payline's cells, reel 1 first, and ends in a state that knows its pay.
+
+    ``table[state, code]`` is the next state (state 0: nothing read); for a final state ``pay`` is the
+    paytable value of its symbol run (0 if none), ``used`` whether that run uses the combination WILD,
+    ``wild_pay`` the pay of its run of leading WILDs of one symbol, ``exact`` the line's pay summed over
+    the combination values with their weights, ``hit`` whether the line pays.  Arrays are int64 / bool,
+    shape (states,) ((states, codes) for ``table``).
+    """
+
+    table: np.ndarray
+    pay: np.ndarray
+    used: np.ndarray
+    wild_pay: np.ndarray
+    exact: np.ndarray
+    hit: np.ndarray
+
+
+def line_automaton(model, reels: int, comb_code: int | None, comb_table) -> LineAutomaton:
+    """The payline automaton of :func:`exact.evaluator.line_pays`, built by a breadth-first search.
+
+    A state holds: whether a cell was read; the first non-WILD symbol (-1: only WILDs so far); the
+    length of the run that counts for it (the cells read, while only WILDs were) and whether it still
+    grows; while only WILDs were read, per pay symbol the number of leading WILDs substituting for it
+    and where the first combination WILD stood; whether the run uses the combination WILD; the first
+    cell's WILD (-1: none), the length of its run of that WILD and whether it still grows.
+
+    >>> from strips.loader import load_math_set
+    >>> a = line_automaton(load_math_set("rules_page").model, 5, None, ((1, 1),))
+    >>> a.table.shape[1] == len(load_math_set("rules_page").model.symbols)
+    True
+    """
+    syms = model.symbols
+    nsym = len(syms)
+    pay_codes = frozenset(c for c, s in enumerate(syms) if s.kind == PAY)
+    wild = [s.kind == WILD for s in syms]
+    subst = [frozenset(p for p in pay_codes if syms[c].substitutes_for(syms[p].name)) for c in range(nsym)]
+    counts_for = [[a == b or (wild[a] and b in subst[a]) for b in range(nsym)] for a in range(nsym)]
+
+    pays_order = sorted(pay_codes)
+    pos = {c: i for i, c in enumerate(pays_order)}
+
+    def step(st, c):
+        started, first, run, alive, pre, comb_at, used, w0, wrun, walive = st
+        if not started:
+            w0, wrun, walive = (c, 1, True) if wild[c] else (-1, 0, False)
+        elif walive:
+            if c == w0:
+                wrun += 1
+            else:
+                walive = False
+        if first == -1:   # only WILDs so far: run = cells read; pre[p] = leading WILDs substituting for p
+            k = run
+            if wild[c]:
+                pre = tuple(x + 1 if x == k and p in subst[c] else x for p, x in zip(pays_order, pre))
+                comb_at = k if c == comb_code and comb_at == -1 else comb_at
+                run = k + 1
+            else:
+                first = c
+                if c in pos:   # the run: the leading cells that count for c
+                    lead = pre[pos[c]]
+                    run, alive = (k + 1, True) if lead == k else (lead, False)
+                else:
+                    run, alive = 0, False
+                used = comb_at != -1 and comb_at < run
+                pre, comb_at = (), -1
+        elif alive:
+            if counts_for[c][first]:
+                run, used = run + 1, used or c == comb_code
+            else:
+                alive = False
+        return (True, first, run, alive, pre, comb_at, used, w0, wrun, walive)
+
+    start = (False, -1, 0, True, (0,) * len(pays_order), -1, False, -1, 0, True)
+    index = {start: 0}
+    states = [start]
+    frontier = [start]
+    rows: dict[int, list[int]] = {}
+    for _ in range(reels):
+        nxt = []
+        for st in frontier:
+            i = index[st]
+            if i in rows:
+                continue
+            row = []
+            for c in range(nsym):
+                t = step(st, c)
+                if t not in index:
+                    index[t] = len(states)
+                    states.append(t)
+                    nxt.append(t)
+                row.append(index[t])
+            rows[i] = row
+        frontier = nxt
+    table = np.zeros((len(states), nsym), dtype=np.int64)
+    for i, row in rows.items():
+        table[i] = row
+    pay = np.zeros(len(states), dtype=np.int64)
+    used = np.zeros(len(states), dtype=bool)
+    wild_pay = np.zeros(len(states), dtype=np.int64)
+    for i, (_, first, run, _, _, _, u, w0, wrun, _) in enumerate(states):
+        if first >= 0 and syms[first].kind == PAY and run:
+            pay[i] = syms[first].pays[run - 1]
+        used[i] = u
+        if w0 >= 0 and syms[w0].pays and wrun:
+            wild_pay[i] = syms[w0].pays[wrun - 1]
+    exact = np.zeros(len(states), dtype=np.int64)
+    for v, x in comb_table:
+        exact += x * np.maximum(pay * np.where(used, v, 1), wild_pay)
+    return LineAutomaton(table, pay, used, wild_pay, exact, (pay > 0) | (wild_pay > 0))
 
 
 def _nonzero_fish(ev: WindowEvaluator, syms) -> np.ndarray:

@@ -186,3 +186,14 @@ def test_strip_override_and_bad_stops():
     assert list(w[0, 0]) == [int(other[0][6])] + [int(x) for x in other[0][:3]]
     with pytest.raises(ValueError, match="outside"):
         ev.evaluate(np.array([[7, 0, 0, 0, 0]]))
+
+
+def test_a_leading_wild_that_substitutes_pays_the_run_it_starts():
+    """Line W V C with V substituting for A and B only: C's run is W alone (1 OAK, pays 1), as in the evaluator."""
+    from test_lines import game_text, model_of
+    model = model_of(game_text(3, 3, [(0, 0, 0)], wild2=True, retrigger=False))
+    ms = make_set(model, [["A", "A", "W"], ["A", "A", "V"], ["A", "A", "C"]])
+    check_exact(ms, model.base_phase)
+    ev = WindowEvaluator(ms, model.base_phase)
+    assert int(ev.evaluate(np.array([[2, 2, 2]])).pay[0]) == evaluate(model, [["W", "A", "A"], ["V", "A", "A"],
+                                                                             ["C", "A", "A"]]).win == 1
