@@ -55,6 +55,7 @@ import csv
 import hashlib
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence
@@ -155,6 +156,27 @@ def _column(j: int) -> str:
 def _one_in(p):
     """1 / p (a Fraction for a Fraction, a float for a float; None for 0)."""
     return None if not p else (Fraction(1) / p if isinstance(p, Fraction) else 1.0 / p)
+
+
+#: First characters that make a spreadsheet read a text cell as a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+#: A number written as text (an exact figure beyond a float's range, a ``p/q``): no formula can hide in it.
+_NUMBER_TEXT = re.compile(r"[+-]?\d+(\.\d+)?([eE][+-]?\d+)?(/\d+)?")
+
+
+def formula_like(text) -> bool:
+    """Whether a text cell would be read as a formula by a spreadsheet: it starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return and is not a number written as text.
+
+    Source: the OWASP CSV-injection rule.  Text of the user's files (title, symbol names, sources, printed
+    facts) reaches the cells; such text is written as text, never a formula (:func:`xlsx_bytes`,
+    :func:`csv_files`).
+
+    >>> [formula_like(x) for x in ("=HYPERLINK(1)", "@A", "-2+3", "-8.95e-383", "-1/3", "PIC1", 5)]
+    [True, True, True, False, False, False, False]
+    """
+    return isinstance(text, str) and text.startswith(FORMULA_STARTS) and not _NUMBER_TEXT.fullmatch(text)
 
 
 def _sha(data: bytes) -> str:
@@ -368,6 +390,9 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
 def xlsx_bytes(sheets: list[Sheet]) -> bytes:
     """The tables as an XLSX workbook (openpyxl): numbers as numeric cells, exact fractions as text.
 
+    A text cell that reads as a formula (:func:`formula_like`) is a string cell with Excel's quote prefix,
+    so it shows and stays as typed and never runs.
+
     Returns
     -------
     bytes
@@ -388,12 +413,16 @@ def xlsx_bytes(sheets: list[Sheet]) -> bytes:
         ws.append(list(sh.header))
         for cell in ws[1]:
             cell.font = Font(bold=True)
+            _as_text(cell)
         for i, row in enumerate(sh.rows):
             for c in row:
                 if isinstance(c, str) and len(c) > XLSX_CELL_LIMIT:
                     raise ValueError(f"an exact value of sheet {sh.name!r} has {len(c)} characters, more than "
                                      f"an XLSX cell holds; use --csv")
             ws.append(list(row))
+            for j, c in enumerate(row):
+                if formula_like(c):
+                    _as_text(ws.cell(row=i + 2, column=j + 1))
             for j, fmt in enumerate(sh.formats):
                 if fmt and isinstance(row[j] if j < len(row) else None, (int, float)):
                     ws.cell(row=i + 2, column=j + 1).number_format = fmt
@@ -408,19 +437,38 @@ def xlsx_bytes(sheets: list[Sheet]) -> bytes:
     return buf.getvalue()
 
 
+def _as_text(cell) -> None:
+    """Make an openpyxl cell holding formula-like text a string cell with the quote prefix."""
+    if formula_like(cell.value):
+        cell.data_type = "s"
+        cell.quotePrefix = True
+
+
+def _csv_cell(c):
+    """A CSV field: empty for None, ``repr`` of a float (reads back to the same float), formula-like text
+    behind one quote (the OWASP rule), anything else as is."""
+    if c is None:
+        return ""
+    if isinstance(c, float):
+        return repr(c)
+    return "'" + c if formula_like(c) else c
+
+
 def csv_files(sheets: list[Sheet]) -> dict[str, bytes]:
     """One CSV file per table: file name (``slug + ".csv"``) -> UTF-8 content, in sheet order.
 
+    Text that a spreadsheet would read as a formula (:func:`formula_like`) is written behind one quote.
+
     >>> from exact.export import Sheet
-    >>> csv_files([Sheet("A", "a", ("x", "y"), ((1, 0.5), (2, None)))])
-    {'a.csv': b'x,y\\n1,0.5\\n2,\\n'}
+    >>> csv_files([Sheet("A", "a", ("x", "y"), ((1, 0.5), (2, None), ("=1+1", -3)))])
+    {'a.csv': b"x,y\\n1,0.5\\n2,\\n'=1+1,-3\\n"}
     """
     out = {}
     for sh in sheets:
         buf = io.StringIO(newline="")
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(sh.header)
+        w.writerow([_csv_cell(c) for c in sh.header])
         for row in sh.rows:
-            w.writerow(["" if c is None else repr(c) if isinstance(c, float) else c for c in row])
+            w.writerow([_csv_cell(c) for c in row])
         out[f"{sh.slug}.csv"] = buf.getvalue().encode("utf-8")
     return out

@@ -229,3 +229,62 @@ def test_the_win_distribution_sheets_hold_the_distributions_figures(tmp_path, ca
         assert exact["Base spin win ranges", f"{r[0]} {r[1]}", "probability per base spin"] == wr.probability
         assert exact["Base spin win ranges", f"{r[0]} {r[1]}", hits_col] == wr.hits
     assert sum(wr.hits for wr in base) == dist.base_cycle
+
+
+#: Starts of a cell a spreadsheet reads as a formula (OWASP CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def test_text_from_user_files_is_never_a_formula(tmp_path, capsys):
+    """A title, symbol name, fact label or source starting with = + - @ (tab, CR) is text in both views:
+    XLSX cells of type string with a quote prefix, CSV cells prefixed with one quote; numbers stay numbers."""
+    import shutil
+    from strips.loader import bundled_path
+    src = tmp_path / "set"
+    shutil.copytree(bundled_path("rules_page"), src)
+    title = '=HYPERLINK("http://evil","x")+cmd|calc'
+    game = (src / "game.toml").read_text()
+    game = game.replace('title = "Rules-page game', 'title = "=HYPERLINK(\\"http://evil\\",\\"x\\")+cmd|calc" #')
+    game = game.replace("[symbols.AUS5]", '[symbols."@AUS5"]').replace('"AUS5"', '"@AUS5"')
+    (src / "game.toml").write_text(game)
+    for f in ("base.csv", "bonus.csv"):
+        (src / f).write_text((src / f).read_text().replace("AUS5", "@AUS5"))
+    (src / "published.toml").write_text('[[facts]]\nfigure = "rtp"\nprinted = "96%"\nlabel = "-2+3"\n'
+                                        'source = "+SUM(A1:A9)"\n')
+    ms = load_math_set(str(src))
+    assert ms.model.title == title
+    out = tmp_path / "out"
+    out.mkdir()
+    assert main(["export", "--set", str(src), "--xlsx", str(out / "par.xlsx")]) == 0
+    wb = openpyxl.load_workbook(out / "par.xlsx")
+    guarded = set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                assert c.data_type != "f", (ws.title, c.coordinate, c.value)
+                if isinstance(c.value, str) and c.value.startswith(FORMULA_STARTS):
+                    assert c.data_type == "s" and c.quotePrefix, (ws.title, c.coordinate, c.value)
+                    guarded.add(c.value)
+    assert {title, "@AUS5", "-2+3", "+SUM(A1:A9)"} <= guarded
+    assert wb["Summary"]["B2"].value == title
+    rtp_row = next(r for r in wb["Summary"].iter_rows() if r[0].value == "RTP")
+    assert isinstance(rtp_row[1].value, float) and rtp_row[1].data_type == "n"   # numbers stay numeric
+
+    assert main(["export", "--set", str(src), "--csv", str(out / "tables")]) == 0
+    cells = {}
+    for p in (out / "tables").iterdir():
+        with open(p, newline="") as f:
+            for r in csv.reader(f):
+                for c in r:
+                    cells[c] = p.name
+    assert not [c for c in cells if c.startswith(FORMULA_STARTS)], cells
+    assert cells["'" + title] == "summary.csv"
+    assert {"'@AUS5", "'-2+3", "'+SUM(A1:A9)"} <= set(cells)
+    with open(out / "tables" / "summary.csv", newline="") as f:
+        rtp = {r[0]: r[1] for r in csv.reader(f)}["RTP"]
+    assert float(rtp) == float(ms_rtp(ms))
+
+
+def ms_rtp(ms):
+    an = analyse(ms)
+    return round_result(ms.model, an.base, an.levels).rtp
