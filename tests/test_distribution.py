@@ -301,3 +301,25 @@ def test_base_win_ranges_and_hits_per_cycle_equal_brute_force(ms):
         if row.probability.denominator == 1 or cycle % row.probability.denominator == 0:
             assert isinstance(row.hits, int)
     assert sum(r.probability for r in rows) == 1
+
+
+def test_tilted_pass_bound_holds_where_the_tilt_argument_is_large():
+    """Regression (found by a new-user run of the suite): a capped retrigger whose tilted pass used
+    theta x i near 545; the argument's rounding made e^(theta i) off by ~6e-14 relative and one entry
+    missed its claimed bound (1.92e-14 > 1.88e-14).  Tilts are now dyadic (exact theta x i) and undoing
+    the tilt carries its own rounding term."""
+    model = with_scatter_pays(small_fish_model(reels=3, rows=2))
+    syms = tuple(dataclasses.replace(s, reels={**s.reels, "bonus": frozenset({0, 1, 2})}) if s.kind == "scatter"
+                 else s for s in model.symbols)
+    model = dataclasses.replace(model, symbols=syms, trigger=((1, 2), (2, 3)), levels=(Level(1, 0, None, 2, "level1"),),
+                                retrigger=((1, 1), (2, 2)), retrigger_cap=4)
+    ms = make_set(model, [["FS", "PIC1", "PIC1"], ["PIC1", "FS"], ["PIC2", "PIC2"]],
+                  [["FS", "PIC1"], ["PIC1", "PIC1"], ["PIC2", "PIC2"]])
+    brute = brute_round(ms)
+    fl = win_distribution(ms, exact=False)
+    assert len(fl.round.passes) == 2 and fl.round.passes[1].theta * 10 > 500
+    p, bounds = fl.round.probabilities, fl.round.entry_bounds()
+    exact = np.zeros(len(p))
+    for w, q in brute.items():
+        exact[w // fl.round.step] = float(q)
+    assert np.all(np.abs(p - exact) <= bounds)
