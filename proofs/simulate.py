@@ -1485,6 +1485,9 @@ class SimulationReport:
         Where the tasks ran.
     split : str
         How the rounds were split over the units ("" for one unit).
+    gamble_not_tested : str
+        Why the gamble is simulated but not compared (the engine refuses its
+        distribution for the rule named); "" otherwise.
     """
 
     rounds: int
@@ -1494,6 +1497,7 @@ class SimulationReport:
     seconds: float = 0.0
     where: str = ""
     split: str = ""
+    gamble_not_tested: str = ""
 
     # the first unit's figures, as the report of a game without modes always showed them
     @property
@@ -1541,6 +1545,8 @@ class SimulationReport:
                      "exact moments")
         if self.split:
             text += f"; {self.split}"
+        if self.gamble_not_tested:
+            text += f"; the gamble is not tested: {self.gamble_not_tested}"
         return text
 
     def to_json(self) -> dict:
@@ -1568,6 +1574,8 @@ class SimulationReport:
             out["rounds_split"] = self.split or f"all {self.rounds:,} rounds: {first.unit.label}"
             if first.gamble:
                 out["gamble"] = out["modes"][first.unit.name]["gamble"]
+        if self.gamble_not_tested:
+            out["gamble_not_tested"] = self.gamble_not_tested
         out.update({"interval_level": self.level, "family_level": FAMILY_LEVEL, "method": self.method,
                     "all_inside": self.passed,
                     "seconds": round(self.seconds, 3),
@@ -1720,8 +1728,10 @@ def report_units(ms: MathSet, units: Sequence[Unit], tallies: Sequence[Tally], s
 
     k = sum(len(u.figures) for u in build(FAMILY_LEVEL))
     level = interval_level(k)
+    untested = exact.gamble_refused if gamble is not None and any(u.kind == "mode" and u.name == DEFAULT_MODE
+                                                                  for u in units) else ""
     return SimulationReport(rounds=sum(t.rounds for t in tallies), seed=seed, units=tuple(build(level)), level=level,
-                            seconds=seconds, where=where, split=split)
+                            seconds=seconds, where=where, split=split, gamble_not_tested=untested)
 
 
 def report(ms: MathSet, tally: Tally, seed: int, exact=None, seconds: float = 0.0, where: str = "") -> SimulationReport:
