@@ -65,7 +65,8 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping, Sequence
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -74,6 +75,7 @@ from scipy.sparse import csr_array
 from exact.bonus import analyse_mode
 from exact.engine import GameAnalysis, analyse, hit_frequency, reel_tables
 from exact.sensitivity import EditSensitivity, StripEdit, sensitivity
+from strips.loader import strip_findings
 from strips.model import PAY, GameModel, MathSet, ReelStrips
 
 #: Default tolerance of the variant's RTP: +/- 0.01 percentage point.
@@ -115,6 +117,9 @@ class Variant:
         Base hit frequency before and after (only when it was to be kept).
     weights : tuple of (symbol, table, old weights, new weights)
         FISH weight tables changed (only with ``allow={"fish-weights"}``).
+    rejected : tuple of str
+        What the ``check`` of :func:`tune` found broken (published facts) on the closest state the
+        search reached that is closer to the target than this one; empty if there was none.
     """
 
     target: Fraction
@@ -129,6 +134,7 @@ class Variant:
     hit_frequency_input: Fraction | None = None
     hit_frequency: Fraction | None = None
     weights: tuple = ()
+    rejected: tuple[str, ...] = ()
 
     @property
     def changes(self) -> int:
@@ -275,7 +281,11 @@ def game_file_with_weights(data: bytes, changes: Mapping[tuple[str, str], Sequen
 
 
 def with_strips(ms: MathSet, strips: Mapping[str, Sequence[Sequence[str]]], name: str | None = None) -> MathSet:
-    """A copy of ``ms`` with other strips (symbol names), same game model and game-file bytes.
+    """A copy of ``ms`` with other strips (symbol names), same game model, game-file bytes and published data.
+
+    The published data (``published.toml``: the example windows, totals, facts) is kept, so every
+    check of an edit against it (:func:`exact.sensitivity.edit_breaks`) sees it on the copy too; the
+    strip-rule findings are those of the new strips (:func:`strips.loader.strip_findings`).
 
     >>> from strips.loader import load_math_set
     >>> ms = load_math_set("rules_page")
@@ -286,8 +296,11 @@ def with_strips(ms: MathSet, strips: Mapping[str, Sequence[Sequence[str]]], name
     new = {k: ReelStrips(name=k, reels=tuple(tuple(r) for r in reels),
                          codes=tuple(np.array([model.code(x) for x in r], dtype=np.int64) for r in reels))
            for k, reels in strips.items()}
-    sources = {k: v for k, v in ms.sources.items() if k not in model.strip_files.values()}
-    return MathSet(name=name or ms.name, model=model, strips=new, sources=sources)
+    files = set(model.strip_files.values())
+    sources = {k: v for k, v in ms.sources.items() if k not in files}
+    findings = tuple(f for f in ms.findings if Path(f.file).name not in files) + tuple(
+        f for k, file in model.strip_files.items() if k in new for f in strip_findings(new[k], model, file))
+    return dataclasses.replace(ms, name=name or ms.name, strips=new, sources=sources, findings=findings)
 
 
 def strips_csv(reels: Sequence[Sequence[str]]) -> bytes:
@@ -688,7 +701,8 @@ def _state_key(current) -> tuple:
 
 def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE, *,
          keep_hit_frequency: Fraction | None = None, allow: frozenset[str] = frozenset(),
-         max_rounds: int = MAX_ROUNDS, time_limit: float = 20.0, analysis: GameAnalysis | None = None) -> Variant:
+         max_rounds: int = MAX_ROUNDS, time_limit: float = 20.0, analysis: GameAnalysis | None = None,
+         check: Callable[[MathSet], Sequence[str]] | None = None) -> Variant:
     """A variant of ``ms`` whose exact RTP is within ``tolerance`` of ``target`` (module docstring).
 
     Parameters
@@ -706,12 +720,21 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
         Exact rechecks before giving up.
     time_limit : float
         Seconds HiGHS may spend on one MILP.
+    check : callable MathSet -> sequence of str, optional
+        What a state of the search breaks that the input kept (``rtp tune``:
+        the published facts, :func:`proofs.facts.check_facts`); empty when
+        nothing.  A state with a non-empty answer is never returned: the
+        result is the closest state that passes (the input always does), and
+        ``rejected`` names what the closest rejected state broke.  States with
+        changed FISH weights are not checked (their published FISH
+        probabilities change by request).
 
     Returns
     -------
     Variant
         ``met`` False when the target is not reached; ``rtp`` is then the
-        closest exact RTP reached and ``math_set`` the set that reaches it.
+        closest exact RTP reached (by a state that passes ``check``) and
+        ``math_set`` the set that reaches it.
 
     Raises
     ------
@@ -728,15 +751,18 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
     unknown = set(allow) - set(ALLOW)
     if unknown:
         raise ValueError(f"cannot allow {', '.join(sorted(unknown))} (can allow: {', '.join(ALLOW)})")
-    v = _tune(ms, Fraction(target), Fraction(tolerance), keep_hit_frequency, False, max_rounds, time_limit, analysis)
+    v = _tune(ms, Fraction(target), Fraction(tolerance), keep_hit_frequency, False, max_rounds, time_limit, analysis,
+              check)
     if v.met or "fish-weights" not in allow:
         return v
-    w = _tune(ms, Fraction(target), Fraction(tolerance), keep_hit_frequency, True, max_rounds, time_limit, analysis)
+    w = _tune(ms, Fraction(target), Fraction(tolerance), keep_hit_frequency, True, max_rounds, time_limit, analysis,
+              check)
     return w if w.met or abs(w.rtp - w.target) < abs(v.rtp - v.target) else v
 
 
 def _tune(ms: MathSet, target: Fraction, tolerance: Fraction, keep_hit_frequency: Fraction | None,
-          weights: bool, max_rounds: int, time_limit: float, analysis: GameAnalysis | None) -> Variant:
+          weights: bool, max_rounds: int, time_limit: float, analysis: GameAnalysis | None,
+          check: Callable[[MathSet], Sequence[str]] | None = None) -> Variant:
     sep = separation(ms)
     original = {k: [list(r) for r in v.reels] for k, v in ms.strips.items()}
     current = {k: [list(r) for r in v] for k, v in original.items()}
@@ -744,6 +770,7 @@ def _tune(ms: MathSet, target: Fraction, tolerance: Fraction, keep_hit_frequency
     an = analysis or analyse(ms)
     hf_input = an.base.hit_frequency if keep_hit_frequency is not None else None
     best: tuple | None = None
+    rejected: tuple | None = None           # (distance to the target, what broke) of the closest rejected state
     seen: set = set()
     lower = 0
     rtp_input = None
@@ -758,11 +785,14 @@ def _tune(ms: MathSet, target: Fraction, tolerance: Fraction, keep_hit_frequency
         rtp = sens.rtp
         hf = cur_an.base.hit_frequency if hf_input is not None else None
         hf_ok = hf_input is None or abs(hf - hf_input) <= keep_hit_frequency * hf_input
-        ok = abs(rtp - target) <= tolerance and hf_ok
+        broken = tuple(check(cur_ms)) if check is not None and not table_changes else ()
+        if broken and (rejected is None or abs(rtp - target) < rejected[0]):
+            rejected = (abs(rtp - target), broken)
+        ok = abs(rtp - target) <= tolerance and hf_ok and not broken
         changed_weights = _weight_changes(ms.model, table_changes)
         n_changes = len(_diff_edits(original, current)) + sum(
             sum(1 for x, y in zip(old, new) if x != y) for _, _, old, new in changed_weights)
-        score = (not ok, not hf_ok, abs(rtp - target), n_changes)
+        score = (not ok, bool(broken), not hf_ok, abs(rtp - target), n_changes)
         if best is None or score < best[0]:
             best = (score, rtp, hf, {k: [list(r) for r in v] for k, v in current.items()}, dict(table_changes))
         cands = allowed_edits(cur_ms, sens.edits)
@@ -811,10 +841,13 @@ def _tune(ms: MathSet, target: Fraction, tolerance: Fraction, keep_hit_frequency
         current, table_changes = nxt, nxt_tables
     _, rtp, hf, state, tables = best
     model = with_weights(ms.model, tables) if tables else ms.model
-    return Variant(target=target, tolerance=tolerance, rtp_input=rtp_input, rtp=rtp, met=best[0][0] is False,
+    met = best[0][0] is False
+    closer = rejected is not None and (not met and rejected[0] < abs(rtp - target))
+    return Variant(target=target, tolerance=tolerance, rtp_input=rtp_input, rtp=rtp, met=met,
                    math_set=dataclasses.replace(with_strips(ms, state), model=model),
                    edits=_diff_edits(original, state), lower_bound=lower if not tables else 1, rounds=rounds,
-                   hit_frequency_input=hf_input, hit_frequency=hf, weights=_weight_changes(ms.model, tables))
+                   hit_frequency_input=hf_input, hit_frequency=hf, weights=_weight_changes(ms.model, tables),
+                   rejected=rejected[1] if closer else ())
 
 
 def _weight_changes(model: GameModel, tables: Mapping[tuple[str, str], tuple[int, ...]]) -> tuple:

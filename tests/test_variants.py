@@ -31,6 +31,7 @@ from mathset_files import csv_text
 from oracle import brute_force
 from proofs.facts import check_facts
 from strips.loader import bundled_path, load_math_set
+from strips.published import Printed, window_positions
 
 SMALL_GAME = """
 [game]
@@ -346,3 +347,62 @@ def test_a_target_that_is_a_percentage_slip_is_refused(tmp_path, capsys):
     assert main(["tune", "--set", str(src), "--target-rtp", "94", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "0.94" in err[0]
+
+
+# ---- issue: published windows that wrap round the end of a strip; variants that break a published fact
+def test_with_strips_keeps_the_published_data():
+    """The in-memory variant keeps ``published.toml`` (its windows guard every repair round of the search)."""
+    ms = load_math_set("rules_page")
+    var = with_strips(ms, {k: [list(r) for r in v.reels] for k, v in ms.strips.items()})
+    assert not ms.published.empty and var.published == ms.published
+
+
+def test_tune_never_edits_a_position_a_published_window_shows(tmp_path, capsys):
+    """Target 2.0 on the bundled set: example 2's window on base reel 2 starts at stop 97 of 100 and wraps to
+    positions 0 and 1; no edit of any round may touch a position a published window shows, wrapped or not,
+    and the verdict breaks no published fact."""
+    ms = load_math_set("rules_page")
+    shown = {(k, r, p) for k in ms.strips
+             for r, p in window_positions(ms.published.windows, k, ms.strips[k].lengths)}
+    assert ("base", 1, 0) in shown and ("base", 1, 1) in shown          # the wrapped part of example 2
+    out = tmp_path / "v200"
+    code = main(["tune", "--set", "rules_page", "--target-rtp", "2.0", "--out", str(out), "--json"])
+    (v,) = json.loads(capsys.readouterr().out)["variants"]
+    assert v["published_broken"] == []
+    written = load_math_set(str(out)) if v["out"] else None
+    if written is not None:
+        for k in ms.strips:
+            for r, (a, b) in enumerate(zip(ms.strips[k].reels, written.strips[k].reels)):
+                assert not [p for p, (x, y) in enumerate(zip(a, b)) if x != y and (k, r, p) in shown]
+        assert not [f.fact for f in check_facts(written) if f.failed]
+    assert code == (0 if v["met"] else 1)
+
+
+def test_a_variant_that_breaks_a_published_fact_is_not_written(tmp_path, capsys):
+    """A set that publishes its RTP: any variant at another RTP breaks that fact, so none is written;
+    exit 1 and the closest result that keeps every published fact is reported (here the input itself)."""
+    src = write_small(tmp_path / "in", 5)
+    ms = load_math_set(str(src))
+    rtp0 = exact_rtp(ms)
+    printed = f"{float(rtp0 * 100):.2f}%"
+    (src / "published.toml").write_text(f'[[facts]]\nfigure = "rtp"\nprinted = "{printed}"\nsource = "test"\n')
+    target = reachable_target(ms, 5)
+    assert not Fraction(printed[:-1]) / 100 - Fraction(1, 20000) <= target <= Fraction(printed[:-1]) / 100 + Fraction(1, 20000)
+    out = tmp_path / "out"
+    code = main(["tune", "--set", str(src), "--target-rtp", _frac_arg(target), "--tolerance", "1/500",
+                 "--out", str(out), "--json"])
+    (v,) = json.loads(capsys.readouterr().out)["variants"]
+    assert code == 1 and v["out"] is None and v["met"] is False
+    assert not out.exists() or not any(out.iterdir())
+    assert "rtp" in " ".join(v["published_broken"]) and "closest" in v["verdict"]
+    assert Printed.parse(printed).matches(Fraction(v["rtp"]))     # the closest result keeps the printed RTP
+
+
+def test_tune_with_a_check_reports_the_closest_passing_state(tmp_path):
+    """``tune(check=...)``: a state the check rejects is never returned; with every edited state rejected
+    the result is the input, not met, and names what the rejected closer state broke."""
+    src = write_small(tmp_path / "in", 5)
+    ms = load_math_set(str(src))
+    target = reachable_target(ms, 5)
+    v = tune(ms, target, Fraction(1, 500), check=lambda var: () if var.strips == ms.strips else ("every edit",))
+    assert not v.met and v.edits == () and v.rtp == exact_rtp(ms) and v.rejected == ("every edit",)

@@ -9,8 +9,11 @@ variant (figures that changed), what was kept exactly, and a one-line verdict.
 
 Exit 0 when every variant is within its tolerance and keeps everything;
 1 when a target cannot be met under the constraints (the closest exact RTP
-reached is printed; no set is written for it) or a kept figure broke;
-2 on bad input.  The method is in :mod:`exact.variants`.
+reached by a set that keeps everything is printed; no set is written for it);
+2 on bad input.  A set whose exact recheck breaks a kept figure or a published
+fact is never written: the search only returns sets that keep every published
+fact (:func:`exact.variants.tune`, ``check``), and the result is checked again
+in memory before anything is written.  The method is in :mod:`exact.variants`.
 """
 from __future__ import annotations
 
@@ -109,6 +112,13 @@ def _other_files(spec, ms) -> dict[str, bytes]:
     return out
 
 
+def broken_facts(ms):
+    """A check for :func:`exact.variants.tune`: the published facts a variant fails that ``ms`` passes
+    (the ``broken`` of :func:`exact.diff.diff_sets`)."""
+    kept = {f.fact for f in check_facts(ms) if f.is_fact and not f.failed}
+    return lambda var: [f.fact for f in check_facts(var) if f.is_fact and f.failed and f.fact in kept]
+
+
 def run(args) -> int:
     """``rtp tune``: exit 0 all variants met, 1 a target not met (closest printed), 2 bad input."""
     targets = _targets(args)
@@ -141,6 +151,7 @@ def run(args) -> int:
         if d.exists():
             raise UsageError(f"rtp tune: {d}: exists already; give a new output directory")
     checker = None if ms.published.empty else check_facts
+    fact_check = None if checker is None else broken_facts(ms)
     extra_files = _other_files(args.set, ms)
     results, code = [], 0
     if many:
@@ -148,7 +159,7 @@ def run(args) -> int:
     for (text, target), dest in zip(targets, dests):
         start = time.perf_counter()
         try:
-            v = tune(ms, target, tolerance, keep_hit_frequency=hit_tol, allow=allow)
+            v = tune(ms, target, tolerance, keep_hit_frequency=hit_tol, allow=allow, check=fact_check)
         except ValueError as e:
             raise UsageError(f"rtp tune: {ms.name}: {e}") from None
         seconds = time.perf_counter() - start
@@ -178,12 +189,27 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
                f"{n} strip edits (pay symbols swapped for pay symbols only"
                + ("" if "fish-weights" in getattr(args, "allow", []) else "; --allow fish-weights may get further")
                + ")")
+        why = ""
+        if v.rejected:
+            why = (f"; a closer result broke published facts ({'; '.join(v.rejected)}): every published fact is "
+                   f"kept, so it is not a variant")
         line = (f"{text}: NOT MET: target {target_text}; closest exact RTP reached {percent(v.rtp, 6)} "
-                f"with {how}; no set written")
-        rec["exit"] = 1
+                f"with {how}{why}; no set written")
+        rec.update(exit=1, published_broken=list(v.rejected))
         if not args.json:
             print(line)
         rec["verdict"] = line
+        return rec
+    # checked in memory before anything is written: a variant never breaks a kept figure or a published fact
+    kept = kept_figures(ms, v.math_set, hit_tol, weights_changed=bool(v.weights))
+    broken = [] if checker is None else list(diff_sets(ms, v.math_set, checker).broken)
+    if not all(k.ok for k in kept) or (broken and not v.weights):
+        what = [k.name for k in kept if not k.ok] + [f"published fact {b}" for b in broken]
+        line = (f"{text}: FAILED: exact RTP {percent(v.rtp, 6)} (target {target_text}) but the exact recheck "
+                f"breaks {'; '.join(what)}; no set written")
+        rec.update(exit=1, published_broken=broken, kept={k.name: k.ok for k in kept}, verdict=line)
+        if not args.json:
+            print(line)
         return rec
     try:
         files = variant_files(ms, v)
