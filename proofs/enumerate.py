@@ -40,6 +40,7 @@ Source: rules page sections 3 (window), 6 (ways), 7 (fish values), 8
 """
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import itertools
@@ -114,6 +115,12 @@ class WindowTables:
     ways_scale : tuple of int, length reels
         Integer scale of each reel's ``ways_counts``: the lcm of the weight
         sums of the drawn WILD multipliers the reel's strip shows (1 if none).
+    extra_fish : tuple of tuple of numpy.ndarray
+        Per extra phase (:func:`window_tables` ``extra_phases``: phases on the
+        same strips that differ only in their FISH tables), its ``fish`` table;
+        the enumeration sums its collect in the same pass.
+    extra_denominators : tuple of int
+        The ``denominator`` of each extra phase.
     """
 
     phase: Phase
@@ -131,6 +138,8 @@ class WindowTables:
     scatter_pays: tuple[int, ...] = ()
     ways_counts: tuple[np.ndarray, ...] = ()
     ways_scale: tuple[int, ...] = ()
+    extra_fish: tuple[tuple[np.ndarray, ...], ...] = ()
+    extra_denominators: tuple[int, ...] = ()
 
     @property
     def reels(self) -> int:
@@ -164,7 +173,7 @@ def fish_weight_table(ms: MathSet, phase: Phase) -> dict[str, tuple[tuple[int, .
     return out
 
 
-def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
+def window_tables(ms: MathSet, phase: Phase, extra_phases: Sequence[Phase] = ()) -> WindowTables:
     """Read the per-stop window facts of every reel of ``phase``'s strips.
 
     Each column is read exactly as the evaluator reads it: rows ``s, s+1, ...,
@@ -174,7 +183,8 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
     ------
     ValueError
         If a FISH symbol on the strips has no weight table for the phase, or
-        a WILD with a drawn multiplier on the strips has no weight table for it.
+        a WILD with a drawn multiplier on the strips has no weight table for
+        it, or an extra phase differs from ``phase`` in more than its FISH tables.
 
     Examples
     --------
@@ -186,22 +196,21 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
     """
     model = ms.model
     strips = ms.phase_strips(phase)
-    table = fish_weight_table(ms, phase)
-    d = 1
-    for _, w in table.values():
-        d = math.lcm(d, sum(w))
     names = model.names
     pay_codes = [model.code(s.name) for s in model.pay_symbols]
     fish_names = tuple(s.name for s in model.of_kind(FISH))
-    fish_num = np.zeros(len(names), dtype=np.int64)
-    for name, (values, w) in table.items():
-        fish_num[model.code(name)] = sum(v * wi for v, wi in zip(values, w)) * (d // sum(w))
+    d, fish_num = _fish_numerators(ms, phase)
+    extras = [_fish_numerators(ms, ep) for ep in extra_phases]
+    for ep in extra_phases:
+        if ms.phase_strips(ep) != strips or _drawn_tables(ms, ep) != _drawn_tables(ms, phase):
+            raise ValueError(f"phase {ep.name} differs from {phase.name} in more than its FISH tables")
     # subst[k, code]: the symbol counts for pay symbol k (itself, or a WILD substituting for it; section 6)
     subst = np.array([[n == s.name or model.symbol(n).substitutes_for(s.name) for n in names]
                       for s in model.pay_symbols], dtype=bool).reshape(len(pay_codes), len(names))
     key = model.kind_mask(KEY)
     scat = model.kind_mask(SCATTER)
     counts, keys, scatters, fish, fish_codes = [], [], [], [], []
+    extra_fish: list[list[np.ndarray]] = [[] for _ in extras]
     for codes in strips.codes:
         n = len(codes)
         win = np.asarray(codes, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(model.rows)[None, :]) % n]
@@ -209,6 +218,8 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
         keys.append(key[win].sum(axis=1).astype(np.int64))
         scatters.append(scat[win].sum(axis=1).astype(np.int64))
         fish.append(fish_num[win].sum(axis=1))
+        for (_, num), acc in zip(extras, extra_fish):
+            acc.append(num[win].sum(axis=1))
         fish_codes.append(np.array([[int((row == model.code(f)).sum()) for f in fish_names] for row in win],
                                    dtype=np.int64).reshape(n, len(fish_names)))
     max_scatters = sum(int(x.max(initial=0)) for x in scatters)
@@ -229,7 +240,28 @@ def window_tables(ms: MathSet, phase: Phase) -> WindowTables:
                         fish=tuple(fish), fish_codes=tuple(fish_codes), fish_names=fish_names,
                         denominator=d, multiplier=phase.multiplier,
                         scatter_pays=tuple(model.scatter_pay(k) for k in range(max_scatters + 1)),
-                        ways_counts=tuple(ways_counts), ways_scale=tuple(ways_scale))
+                        ways_counts=tuple(ways_counts), ways_scale=tuple(ways_scale),
+                        extra_fish=tuple(tuple(x) for x in extra_fish),
+                        extra_denominators=tuple(e[0] for e in extras))
+
+
+def _fish_numerators(ms: MathSet, phase: Phase) -> tuple[int, np.ndarray]:
+    """(D, per code D x E[FISH value]) of the phase's FISH tables, D the lcm of their weight sums (section 7)."""
+    model = ms.model
+    table = fish_weight_table(ms, phase)
+    d = 1
+    for _, w in table.values():
+        d = math.lcm(d, sum(w))
+    num = np.zeros(len(model.symbols), dtype=np.int64)
+    for name, (values, w) in table.items():
+        num[model.code(name)] = sum(v * wi for v, wi in zip(values, w)) * (d // sum(w))
+    return d, num
+
+
+def _drawn_tables(ms: MathSet, phase: Phase) -> tuple:
+    """The drawn WILD multiplier tables ``phase`` uses (what its ways counts depend on besides the strips)."""
+    return tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in ms.model.of_kind(WILD)
+                 if s.has_random_multiplier)
 
 
 def wild_means(ms: MathSet, phase: Phase, codes_on_reel: set[int]) -> tuple[int, np.ndarray | None]:
@@ -294,34 +326,42 @@ class Totals:
         the collect in credits is ``collect / denominator``.
     joint : tuple of tuple of int, shape (max FS + 1, max KEY + 1)
         Combinations by (FS count, KEY count).
+    collect_extra : tuple of int
+        The ``collect`` of each extra phase (``WindowTables.extra_fish``).
     """
 
     combinations: int
     ways: tuple[tuple[int, ...], ...]
     collect: int
     joint: tuple[tuple[int, ...], ...]
+    collect_extra: tuple[int, ...] = ()
 
     def __add__(self, other: "Totals") -> "Totals":
         return Totals(self.combinations + other.combinations,
                       tuple(tuple(a + b for a, b in zip(x, y)) for x, y in zip(self.ways, other.ways)),
                       self.collect + other.collect,
-                      tuple(tuple(a + b for a, b in zip(x, y)) for x, y in zip(self.joint, other.joint)))
+                      tuple(tuple(a + b for a, b in zip(x, y)) for x, y in zip(self.joint, other.joint)),
+                      tuple(a + b for a, b in zip(self.collect_extra, other.collect_extra)))
 
     @classmethod
-    def zero(cls, n_pay: int, reels: int, max_fs: int, max_key: int) -> "Totals":
+    def zero(cls, n_pay: int, reels: int, max_fs: int, max_key: int, n_extra: int = 0) -> "Totals":
         """Totals of no combination, with the given table sizes."""
-        return cls(0, ((0,) * reels,) * n_pay, 0, ((0,) * (max_key + 1),) * (max_fs + 1))
+        return cls(0, ((0,) * reels,) * n_pay, 0, ((0,) * (max_key + 1),) * (max_fs + 1), (0,) * n_extra)
 
     def to_json(self) -> dict:
-        """JSON-able dict (the collect as a decimal string: exact at any size)."""
-        return {"combinations": self.combinations, "ways": [list(w) for w in self.ways],
-                "collect": str(self.collect), "joint": [list(j) for j in self.joint]}
+        """JSON-able dict (the collects as decimal strings: exact at any size)."""
+        d = {"combinations": self.combinations, "ways": [list(w) for w in self.ways],
+             "collect": str(self.collect), "joint": [list(j) for j in self.joint]}
+        if self.collect_extra:
+            d["collect_extra"] = [str(x) for x in self.collect_extra]
+        return d
 
     @classmethod
     def from_json(cls, d: dict) -> "Totals":
         """Inverse of :meth:`to_json`."""
         return cls(int(d["combinations"]), tuple(tuple(int(x) for x in w) for w in d["ways"]),
-                   int(d["collect"]), tuple(tuple(int(x) for x in j) for j in d["joint"]))
+                   int(d["collect"]), tuple(tuple(int(x) for x in j) for j in d["joint"]),
+                   tuple(int(x) for x in d.get("collect_extra", ())))
 
 
 def _max_counts(t: WindowTables) -> tuple[int, int]:
@@ -331,7 +371,7 @@ def _max_counts(t: WindowTables) -> tuple[int, int]:
 def _check_bounds(t: WindowTables, chunk: int = CHUNK) -> None:
     """Refuse tables whose per-block int64 sums could overflow (never silently wrong)."""
     max_key = sum(int(k.max()) for k in t.keys)
-    max_fish = sum(int(f.max()) for f in t.fish)
+    max_fish = max(sum(int(f.max()) for f in fish) for fish in (t.fish,) + t.extra_fish)
     max_ways = math.prod(max(1, int(c.max())) for c in t.ways_counts) * max(1, int(t.pays.max()))
     if max(chunk, max(t.lengths)) * max(max_key * max_fish, max_ways, 1) > _INT63:
         raise ValueError("pays or FISH values too large for the enumeration's exact 64-bit block sums "
@@ -405,19 +445,21 @@ class Tail:
     keys: np.ndarray
     fish: np.ndarray
     code: np.ndarray
+    fish_extra: tuple[np.ndarray, ...] = ()
 
 
 def _tail(t: WindowTables, stops: Sequence[np.ndarray], start: int, max_key: int, dtype) -> Tail:
     keys = _grid_sum(t.keys[start:], stops[start:])
     scat = _grid_sum(t.scatters[start:], stops[start:])
     return Tail(start, keys.astype(dtype), _grid_sum(t.fish[start:], stops[start:]).astype(dtype),
-                (scat * (max_key + 1) + keys).astype(np.intp))
+                (scat * (max_key + 1) + keys).astype(np.intp),
+                tuple(_grid_sum(f[start:], stops[start:]).astype(dtype) for f in t.extra_fish))
 
 
 def _dtype(t: WindowTables):
     """int32 when KEY count x FISH numerator of any window fits, else int64 (exactness first)."""
     max_key = sum(int(k.max(initial=0)) for k in t.keys)
-    max_fish = sum(int(f.max(initial=0)) for f in t.fish)
+    max_fish = max(sum(int(f.max(initial=0)) for f in fish) for fish in (t.fish,) + t.extra_fish)
     return np.int32 if max(max_key * max_fish, max_fish) < 2 ** 31 - 1 else np.int64
 
 
@@ -511,13 +553,18 @@ def evaluate_block(t: WindowTables, stops: Sequence[np.ndarray], max_fs: int, ma
     fish = ws.f[:size].reshape(shape)
     np.add(hk.astype(dt)[:, None], tail.keys[None, :], out=keys)
     np.add(hf.astype(dt)[:, None], tail.fish[None, :], out=fish)
-    np.multiply(keys, fish, out=keys)
-    collect = int(keys.sum(dtype=np.int64))
+    np.multiply(keys, fish, out=fish)
+    collect = int(fish.sum(dtype=np.int64))
+    extra = []
+    for table, tf in zip(t.extra_fish, tail.fish_extra):   # the same KEY counts, another level's FISH means
+        np.add(_grid_sum(table[:tail.start], head).astype(dt)[:, None], tf[None, :], out=fish)
+        np.multiply(keys, fish, out=fish)
+        extra.append(int(fish.sum(dtype=np.int64)))
     code = ws.c[:size].reshape(shape)
     np.add(hc.astype(np.intp)[:, None], tail.code[None, :], out=code)
     hist = np.bincount(ws.c[:size], minlength=(max_fs + 1) * (max_key + 1))
     joint = tuple(tuple(int(x) for x in hist[i * (max_key + 1):(i + 1) * (max_key + 1)]) for i in range(max_fs + 1))
-    return Totals(n, tuple(ways), collect, joint)
+    return Totals(n, tuple(ways), collect, joint, tuple(extra))
 
 
 def task_totals(t: WindowTables, task: tuple[int, int] | int, plan: BlockPlan | None = None) -> Totals:
@@ -528,6 +575,7 @@ def task_totals(t: WindowTables, task: tuple[int, int] | int, plan: BlockPlan | 
     dtype = _dtype(t)
     ways = [[0] * t.reels for _ in t.pay_names]
     collect, n = 0, 0
+    extra = [0] * len(t.extra_fish)
     joint = [[0] * (max_key + 1) for _ in range(max_fs + 1)]
     tail = ws = None
     for s0 in range(first, last):
@@ -538,13 +586,14 @@ def task_totals(t: WindowTables, task: tuple[int, int] | int, plan: BlockPlan | 
             tot = evaluate_block(t, stops, max_fs, max_key, tail, ws)
             n += tot.combinations
             collect += tot.collect
+            extra = [a + b for a, b in zip(extra, tot.collect_extra)]
             for acc, row in zip(ways, tot.ways):
                 for i, v in enumerate(row):
                     acc[i] += v
             for acc, row in zip(joint, tot.joint):
                 for i, v in enumerate(row):
                     acc[i] += v
-    return Totals(n, tuple(map(tuple, ways)), collect, tuple(map(tuple, joint)))
+    return Totals(n, tuple(map(tuple, ways)), collect, tuple(map(tuple, joint)), tuple(extra))
 
 
 def _run_task(shared: tuple[WindowTables, BlockPlan], task: tuple[int, int]) -> Totals:
@@ -602,11 +651,29 @@ class Enumeration:
     computed_tasks: int = 0
     bad_records: tuple[str, ...] = ()
     where: str = ""
+    extra: tuple[tuple[Phase, int], ...] = ()
 
     @property
     def combinations(self) -> int:
         """Number of stop combinations summed."""
         return self.totals.combinations
+
+    def level(self, phase: Phase) -> "Enumeration":
+        """The enumeration of ``phase``: this one's own, or one of its extra phases (its collect, FISH
+        denominator and multiplier; everything else is shared: same strips and ways tables).
+
+        Raises
+        ------
+        KeyError
+            If ``phase`` is neither this enumeration's phase nor one of its extra phases.
+        """
+        if phase == self.phase:
+            return self
+        for i, (p, d) in enumerate(self.extra):
+            if p == phase:
+                return dataclasses.replace(self, phase=p, multiplier=p.multiplier, denominator=d, extra=(),
+                                           totals=dataclasses.replace(self.totals, collect=self.totals.collect_extra[i]))
+        raise KeyError(phase.name)
 
     def ways_by_symbol(self) -> dict[str, tuple[Fraction, ...]]:
         """Symbol -> E[multiplier x ways pay with OAK n] at index n-1, credits per spin."""
@@ -754,6 +821,7 @@ class TaskPlan:
     reels: int
     max_fs: int
     max_key: int
+    n_extra: int = 0
 
     def validate(self, rec) -> tuple[tuple[int, int], Totals]:
         """The (task, totals) of a checkpoint record, checked against this plan.
@@ -783,8 +851,10 @@ class TaskPlan:
         if rec.get("sha256") != record_checksum(self.key, task, tj):
             raise ValueError("checksum mismatch")
         ways, joint, collect = tj.get("ways"), tj.get("joint"), tj.get("collect")
+        extra = tj.get("collect_extra", [])
         if not (_int_table(ways, self.n_pay, self.reels) and _int_table(joint, self.max_fs + 1, self.max_key + 1)
-                and isinstance(collect, str) and collect.isdigit()):
+                and isinstance(collect, str) and collect.isdigit() and isinstance(extra, list)
+                and len(extra) == self.n_extra and all(isinstance(x, str) and x.isdigit() for x in extra)):
             raise ValueError("wrong shape")
         if sum(map(sum, joint)) != want:
             raise ValueError("(FS, KEY) histogram does not add up to the combination count")
@@ -941,7 +1011,8 @@ def task_ranges(first_stops: Sequence[int], task_stops: int) -> list[tuple[int, 
 def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Iterable[int] | None = None,
                     workers: int | None = None, cluster: Cluster | None = None,
                     checkpoint_dir: str | Path | None = None, progress: bool = False, chunk: int | None = None,
-                    task_stops: int | None = None, generic: bool | None = None) -> "Enumeration | SpinEnumeration":
+                    task_stops: int | None = None, generic: bool | None = None,
+                    extra_phases: Sequence[Phase] = ()) -> "Enumeration | SpinEnumeration":
     """Enumerate every stop combination of ``phase`` (default: the base game).
 
     A game the fast path takes (:func:`fast_path_takes`) is enumerated by it
@@ -975,6 +1046,12 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
     task_stops : int, optional
         Reel-1 stops per task; default: enough for :data:`TASK_COMBINATIONS`
         (depends on the set only, so a resumed run has the same tasks).
+    generic : bool, optional
+        True: the generic path whatever the game; None: by :func:`fast_path_takes`.
+    extra_phases : sequence of Phase
+        Fast path: phases on the same strips that differ from ``phase`` only
+        in their FISH tables (free-spin levels); their collect is summed in
+        the same pass (:meth:`Enumeration.level`).
 
     Returns
     -------
@@ -993,34 +1070,86 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
     phase = phase or ms.model.base_phase
     cluster = cluster or Cluster(workers=workers)
     if generic or (generic is None and not fast_path_takes(ms)):
+        if extra_phases:
+            raise ValueError("extra phases are summed by the fast path only")
         return enumerate_generic(ms, phase, first_stops=first_stops, cluster=cluster, checkpoint_dir=checkpoint_dir,
                                  progress=progress, chunk=chunk or GENERIC_CHUNK, task_stops=task_stops)
     chunk = chunk or CHUNK
-    t = window_tables(ms, phase)
+    t = window_tables(ms, phase, extra_phases)
     _check_bounds(t, chunk)
     plan = block_plan(t.lengths, chunk)
-    all_stops = list(range(t.lengths[0]))
-    wanted = all_stops if first_stops is None else sorted(set(first_stops))
-    for s in wanted:
-        if not 0 <= s < t.lengths[0]:
-            raise ValueError(f"reel-1 stop {s} outside 0..{t.lengths[0] - 1}")
-    per_stop = t.combinations // t.lengths[0]
-    if task_stops is None:
-        task_stops = max(1, -(-TASK_COMBINATIONS // per_stop))
+    wanted, per_stop, task_stops = _slice(t.lengths, first_stops, task_stops, TASK_COMBINATIONS)
     max_fs, max_key = _max_counts(t)
-    tp = TaskPlan(set_hash(ms, phase), tuple(task_ranges(wanted, task_stops)), per_stop,
-                  len(t.pay_names), t.reels, max_fs, max_key)
+    levels = "".join(f" +{p.name}/{p.weights}" for p in extra_phases)
+    tp = TaskPlan(set_hash(ms, phase, "fast" + levels if levels else ""), tuple(task_ranges(wanted, task_stops)),
+                  per_stop, len(t.pay_names), t.reels, max_fs, max_key, len(extra_phases))
+    run = run_plan(tp, Totals.zero(len(t.pay_names), t.reels, max_fs, max_key, len(extra_phases)), _run_task,
+                   (t, plan), cluster=cluster, checkpoint_dir=checkpoint_dir, progress=progress,
+                   desc=f"enumerate {phase.name}", small_run=SMALL_RUN)
+    return Enumeration(phase=phase, totals=run.totals, pay_names=t.pay_names, denominator=t.denominator,
+                       multiplier=t.multiplier, complete=len(wanted) == t.lengths[0],
+                       seconds=run.seconds, scatter_pays=t.scatter_pays,
+                       ways_scale=tuple(itertools.accumulate(t.ways_scale, operator.mul)),
+                       reused_tasks=run.reused, computed_tasks=run.computed, bad_records=run.bad, where=run.where,
+                       extra=tuple(zip(extra_phases, t.extra_denominators)))
+
+
+def _slice(lengths: Sequence[int], first_stops, task_stops: int | None, task_combinations: int):
+    """(reel-1 stops wanted, combinations per reel-1 stop, reel-1 stops per task) of a run.
+
+    Raises
+    ------
+    ValueError
+        A reel-1 stop outside the strip.
+    """
+    wanted = list(range(lengths[0])) if first_stops is None else sorted(set(first_stops))
+    for s in wanted:
+        if not 0 <= s < lengths[0]:
+            raise ValueError(f"reel-1 stop {s} outside 0..{lengths[0] - 1}")
+    per_stop = math.prod(lengths[1:])
+    return wanted, per_stop, task_stops or max(1, -(-task_combinations // per_stop))
+
+
+@dataclass(frozen=True)
+class PlanRun:
+    """The outcome of :func:`run_plan`: merged totals, tasks reused and computed, bad records, where, wall time."""
+
+    totals: object
+    reused: int
+    computed: int
+    bad: tuple[str, ...]
+    where: str
+    seconds: float
+
+
+def run_plan(plan, zero, fn, shared, *, cluster: Cluster, checkpoint_dir, progress: bool, desc: str,
+             small_run: int) -> PlanRun:
+    """Run the tasks of ``plan`` (a :class:`TaskPlan` or :class:`GenericPlan`) not found in the checkpoint.
+
+    Each task's totals (``fn(shared, task)``, on :func:`proofs.cluster.run_tasks`) are checked to hold
+    the task's combinations, appended to the checkpoint as they finish, and merged into ``zero`` in task
+    order (exact integers: the same totals for any worker count, task size or completion order).  Runs
+    below ``small_run`` combinations stay in process in the cluster's ``auto`` mode.
+
+    Raises
+    ------
+    CheckpointError
+        As :class:`Checkpoint`.
+    AssertionError
+        A task that returned another number of combinations than its own.
+    """
     start = time.perf_counter()
-    ckpt = Checkpoint(checkpoint_dir, tp) if checkpoint_dir is not None else None
+    ckpt = Checkpoint(checkpoint_dir, plan) if checkpoint_dir is not None else None
+    per_stop = plan.per_stop
+    total = sum(b - a for a, b in plan.tasks) * per_stop
     try:
-        done = {} if ckpt is None else {task: v for task, v in ckpt.done.items() if task in set(tp.tasks)}
-        pending = [task for task in tp.tasks if task not in done]
+        done = {} if ckpt is None else {task: v for task, v in ckpt.done.items() if task in set(plan.tasks)}
+        pending = [task for task in plan.tasks if task not in done]
         results = dict(done)
         todo = sum(b - a for a, b in pending) * per_stop
-        bar = progress_bar(per_stop * len(wanted), per_stop * len(wanted) - todo, "combo",
-                           f"enumerate {phase.name}", progress)
+        bar = progress_bar(total, total - todo, "combo", desc, progress)
         try:
-            for task, tot in run_tasks(cluster, _run_task, (t, plan), pending, small=todo < SMALL_RUN):
+            for task, tot in run_tasks(cluster, fn, shared, pending, small=todo < small_run):
                 if tot.combinations != (task[1] - task[0]) * per_stop:
                     raise AssertionError(f"task {task} returned {tot.combinations} combinations")
                 results[task] = tot
@@ -1034,16 +1163,12 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
     finally:
         if ckpt is not None:
             ckpt.close()
-    acc = Totals.zero(len(t.pay_names), t.reels, max_fs, max_key)
-    for task in tp.tasks:  # merged in task order (integers: any order gives the same totals)
+    acc = zero
+    for task in plan.tasks:  # merged in task order (integers: any order gives the same totals)
         acc = acc + results[task]
-    return Enumeration(phase=phase, totals=acc, pay_names=t.pay_names, denominator=t.denominator,
-                       multiplier=t.multiplier, complete=len(wanted) == len(all_stops),
-                       seconds=time.perf_counter() - start, scatter_pays=t.scatter_pays,
-                       ways_scale=tuple(itertools.accumulate(t.ways_scale, operator.mul)),
-                       reused_tasks=len(done), computed_tasks=len(pending),
-                       bad_records=tuple(ckpt.bad) if ckpt is not None else (),
-                       where=cluster.describe(small=todo < SMALL_RUN) if pending else "nothing to compute")
+    return PlanRun(acc, len(done), len(pending), tuple(ckpt.bad) if ckpt is not None else (),
+                   cluster.describe(small=todo < small_run) if pending else "nothing to compute",
+                   time.perf_counter() - start)
 
 
 # --------------------------------------------------------------------------
@@ -1306,51 +1431,18 @@ def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] |
     lengths = ev.lengths
     if len(lengths) < 2:
         raise ValueError("enumeration needs 2 or more reels")
-    wanted = list(range(lengths[0])) if first_stops is None else sorted(set(first_stops))
-    for s in wanted:
-        if not 0 <= s < lengths[0]:
-            raise ValueError(f"reel-1 stop {s} outside 0..{lengths[0] - 1}")
-    per_stop = math.prod(lengths[1:])
-    if task_stops is None:
-        task_stops = max(1, -(-GENERIC_TASK_COMBINATIONS // per_stop))
+    wanted, per_stop, task_stops = _slice(lengths, first_stops, task_stops, GENERIC_TASK_COMBINATIONS)
     plan = GenericPlan(set_hash(ms, phase, "generic"), tuple(task_ranges(wanted, task_stops)), per_stop,
                        max_key, max_sc, max_trig)
-    start = time.perf_counter()
-    ckpt = Checkpoint(checkpoint_dir, plan) if checkpoint_dir is not None else None
-    try:
-        done = {} if ckpt is None else {t: v for t, v in ckpt.done.items() if t in set(plan.tasks)}
-        pending = [t for t in plan.tasks if t not in done]
-        results = dict(done)
-        todo = sum(b - a for a, b in pending) * per_stop
-        small = todo < GENERIC_SMALL_RUN
-        bar = progress_bar(per_stop * len(wanted), per_stop * len(wanted) - todo, "combo",
-                           f"enumerate {phase.name}", progress)
-        try:
-            for task, tot in run_tasks(cluster, _run_generic_task, (ev, chunk), pending, small=small):
-                if tot.combinations != (task[1] - task[0]) * per_stop:
-                    raise AssertionError(f"task {task} returned {tot.combinations} combinations")
-                results[task] = tot
-                if ckpt is not None:
-                    ckpt.append(task, tot)
-                if bar is not None:
-                    bar.update(tot.combinations)
-        finally:
-            if bar is not None:
-                bar.close()
-    finally:
-        if ckpt is not None:
-            ckpt.close()
-    acc = SpinTotals.zero(max_key, max_sc, max_trig)
-    for task in plan.tasks:
-        acc = acc + results[task]
+    run = run_plan(plan, SpinTotals.zero(max_key, max_sc, max_trig), _run_generic_task, (ev, chunk),
+                   cluster=cluster, checkpoint_dir=checkpoint_dir, progress=progress, desc=f"enumerate {phase.name}",
+                   small_run=GENERIC_SMALL_RUN)
     trig = ms.model.trigger_symbol
-    return SpinEnumeration(phase=phase, totals=acc, denominator=ev.denominator, multiplier=phase.multiplier,
+    return SpinEnumeration(phase=phase, totals=run.totals, denominator=ev.denominator, multiplier=phase.multiplier,
                            complete=len(wanted) == lengths[0], scatter_names=ev.scatter_names,
-                           trigger_name=trig.name if trig is not None else None,
-                           seconds=time.perf_counter() - start, reused_tasks=len(done), computed_tasks=len(pending),
-                           bad_records=tuple(ckpt.bad) if ckpt is not None else (),
-                           where=cluster.describe(small=small) if pending else "nothing to compute",
-                           zero_fish=ev.zero_fish)
+                           trigger_name=trig.name if trig is not None else None, seconds=run.seconds,
+                           reused_tasks=run.reused, computed_tasks=run.computed, bad_records=run.bad,
+                           where=run.where, zero_fish=ev.zero_fish)
 
 
 #: Combinations of one generic task by default (the generic path evaluates about 10^6 windows/s per core).

@@ -69,9 +69,10 @@ def _strip_file(mset: MathSet, phase: Phase) -> str:
     return mset.model.strip_files.get(phase.strips, phase.strips)
 
 
-def phase_key(mset: MathSet, phase: Phase) -> str:
+def phase_key(mset: MathSet, phase: Phase, fish: bool = True) -> str:
     """What one enumeration depends on besides the multiplier: the strips and the weight tables the phase
-    draws from (FISH values, drawn WILD multipliers, the combination value); hex sha256."""
+    draws from (FISH values, drawn WILD multipliers, the combination value); hex sha256.  ``fish=False``
+    leaves the FISH tables out (the fast path sums the collect of several FISH tables in one pass)."""
     model = mset.model
     strips = mset.phase_strips(phase)
     on = {n for reel in strips.reels for n in reel}
@@ -80,7 +81,8 @@ def phase_key(mset: MathSet, phase: Phase) -> str:
         if s.name not in on:
             continue
         if s.kind == FISH:
-            tables.append((s.name, "fish", s.weights.get(phase.weights)))
+            if fish:
+                tables.append((s.name, "fish", s.weights.get(phase.weights)))
         elif s.multiplier is not None and (s.multiplier.is_random or s.multiplier.is_combination):
             tables.append((s.name, "multiplier", s.multiplier.weights.get(phase.weights)))
     body = json.dumps([[list(r) for r in strips.reels], tables], default=list)
@@ -97,15 +99,36 @@ def plan(ms: MathSet) -> list[tuple[str, MathSet, Phase, str]]:
     return out
 
 
+def passes(ms: MathSet, generic: bool | None = None) -> list[tuple[str, MathSet, Phase, list[Phase]]]:
+    """The enumeration runs of ``rtp prove --exhaustive``: (mode, its math set, phase, extra phases).
+
+    Each distinct phase key (:func:`phase_key`) is enumerated once; on the fast path a mode's phases
+    that differ from an earlier one only in their FISH tables are its extra phases (one pass).
+    """
+    entries = plan(ms)
+    seen: set[str] = set()
+    out = []
+    for mode, mset, phase, key in entries:
+        if key in seen:
+            continue
+        seen.add(key)
+        extras = []
+        if not generic and en.fast_path_takes(mset):
+            same = phase_key(mset, phase, fish=False)
+            for m2, _, p2, k2 in entries:
+                if m2 == mode and k2 not in seen and phase_key(mset, p2, fish=False) == same:
+                    seen.add(k2)
+                    extras.append(p2)
+        out.append((mode, mset, phase, extras))
+    return out
+
+
 def combinations_to_enumerate(ms: MathSet) -> int:
-    """Stop combinations ``rtp prove --exhaustive`` enumerates (each distinct strip set and tables once)."""
-    seen = {}
-    for _, mset, phase, key in plan(ms):
-        seen.setdefault(key, mset.phase_strips(phase).lengths)
+    """Stop combinations ``rtp prove --exhaustive`` enumerates (one pass per entry of :func:`passes`)."""
     total = 0
-    for lengths in seen.values():
+    for _, mset, phase, _ in passes(ms):
         n = 1
-        for x in lengths:
+        for x in mset.phase_strips(phase).lengths:
             n *= x
         total += n
     return total
@@ -198,6 +221,7 @@ def prove_exhaustively(ms: MathSet, analysis: GameAnalysis | None = None, *, clu
     """
     cluster = cluster or Cluster()
     analyses: dict[str, GameAnalysis] = {}
+    runs = {(mode, phase.name): extras for mode, _, phase, extras in passes(ms, generic)}
     done: dict[str, tuple[str, object]] = {}
     out = []
     for mode, mset, phase, key in plan(ms):
@@ -209,9 +233,13 @@ def prove_exhaustively(ms: MathSet, analysis: GameAnalysis | None = None, *, clu
             reused, e = done[key]
             e = dataclasses.replace(e, phase=phase, multiplier=phase.multiplier)
         else:
+            extras = runs[(mode, phase.name)]
             e = en.enumerate_phase(mset, phase, cluster=cluster, checkpoint_dir=checkpoint_dir, progress=progress,
-                                   task_stops=task_stops, generic=generic)
-            done[key] = (label, e)
+                                   task_stops=task_stops, generic=generic, extra_phases=extras)
+            for p2 in extras:
+                done[phase_key(mset, p2)] = (f"{label}, in the same pass (same strips and ways tables; the collect "
+                                             f"of this phase's own FISH table summed beside)", e.level(p2))
+            done[key] = (f"{label} (same strips and weight tables)", e)
         an = _phase_analysis(analyses[mode], mset, phase)
         if isinstance(e, en.SpinEnumeration):
             wheels = wheel_count_probs(mset) if phase.name == "base" else {}

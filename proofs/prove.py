@@ -82,8 +82,7 @@ def _enumeration_section(proofs) -> tuple[list[str], bool]:
         ok = ok and not bad
         lines += [f"#### {pp.label}", ""]
         if pp.reused:
-            lines += [f"- enumeration of {pp.reused} reused (same strips and weight tables; figures x"
-                      f"{pp.phase.multiplier})"]
+            lines += [f"- enumeration of {pp.reused}; figures x{pp.phase.multiplier}"]
         else:
             n_tasks = enum.reused_tasks + enum.computed_tasks
             path = getattr(enum, "path", "fast")

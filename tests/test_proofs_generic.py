@@ -198,3 +198,38 @@ def test_prove_exhaustive_on_reduced_dolphins_pearl(tmp_path):
     figures = {c.figure: c for c in proofs[0].checks}
     assert figures["line pays"].engine > 0 and figures["scatter pays"].engine > 0
     assert "P(PEARL = 3)" in figures
+
+
+def test_one_fast_pass_sums_every_levels_collect(tmp_path):
+    """The bundled free-spin levels differ only in their FISH tables: one pass of the bonus strips gives each
+    level's collect, equal to its own enumeration and to the engine; a wrong level-3 collect FAILs."""
+    ms = load_math_set(str(cut(bundled_path("rules_page"), tmp_path / "rp", 11)))
+    levels = ms.model.phases[1:]
+    one = en.enumerate_phase(ms, levels[0], workers=1, extra_phases=levels[1:], task_stops=3)
+    assert len(one.totals.collect_extra) == 3
+    for p in levels:
+        own = en.enumerate_phase(ms, p, workers=1)
+        assert (one.level(p).collect_mean, one.level(p).mean) == (own.collect_mean, own.mean)
+    assert len({one.level(p).collect_mean for p in levels}) > 1   # the tables differ: a real test
+    right = analyse(ms)
+    proofs = prove_exhaustively(ms, right, cluster=Cluster(workers=1))
+    assert [p.reused != "" for p in proofs] == [False, False, True, True, True] and all(p.passed for p in proofs)
+    lv = list(right.levels)
+    lv[2] = dataclasses.replace(lv[2], collect_mean=lv[2].collect_mean + Fraction(1, 10 ** 12))
+    proofs = prove_exhaustively(ms, dataclasses.replace(right, levels=tuple(lv)), cluster=Cluster(workers=1))
+    assert [(p.phase.name, c.figure) for p in proofs for c in p.checks if not c.equal] == [("level3", "collect")]
+
+
+def test_a_checkpoint_record_without_the_extra_collects_is_redone(tmp_path):
+    ms = load_math_set(str(cut(bundled_path("rules_page"), tmp_path / "rp", 11)))
+    levels = ms.model.phases[1:]
+    ck = tmp_path / "ck"
+    ref = en.enumerate_phase(ms, levels[0], workers=1, extra_phases=levels[1:], task_stops=5, checkpoint_dir=ck)
+    path = next(ck.glob("*.jsonl"))
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    rec = recs[0]
+    rec["totals"]["collect_extra"] = rec["totals"]["collect_extra"][:2]
+    rec["sha256"] = en.record_checksum(rec["key"], rec["task"], rec["totals"])
+    path.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    again = en.enumerate_phase(ms, levels[0], workers=1, extra_phases=levels[1:], task_stops=5, checkpoint_dir=ck)
+    assert again.totals == ref.totals and again.computed_tasks == 1 and "wrong shape" in again.bad_records[0]
