@@ -510,11 +510,13 @@ def parse_game(data: bytes, file: str) -> GameModel:
                           f"got {lengths!r}")
     run = t.get(sr, ("strip_rules",), "max_run", dict, {})
     _refuse_unknown(t, run, ("strip_rules", "max_run"), ("symbols", "length"), "key")
+    # a soft rule is checked as a finding, but a rule no strip can keep is a bad game file
     strip_rules = StripRules(
-        length=t.get(sr, ("strip_rules",), "length", int, None),
-        min_pay_between_specials=t.get(sr, ("strip_rules",), "min_pay_between_specials", int, None),
+        length=_at_least(t, sr, ("strip_rules",), "length", 1, "stops on each reel strip"),
+        min_pay_between_specials=_at_least(t, sr, ("strip_rules",), "min_pay_between_specials", 0,
+                                           "pay symbols between two specials"),
         max_run_symbols=frozenset(t.get(run, ("strip_rules", "max_run"), "symbols", list, [])),
-        max_run_length=t.get(run, ("strip_rules", "max_run"), "length", int, None),
+        max_run_length=_at_least(t, run, ("strip_rules", "max_run"), "length", 1, "symbols in a run"),
         lengths=None if lengths is None else tuple(lengths),
     )
 
@@ -595,9 +597,9 @@ def parse_game(data: bytes, file: str) -> GameModel:
             raise t.error(("free_spins", "strips"), f"names unknown strip set {fs_strips!r}")
         _refuse_unknown(t, fs, ("free_spins",), ("strips", "trigger", "retrigger", "retrigger_cap", "levels")
                         + FREE_SPIN_RULE_KEYS, "key")
-        trigger = _count_table(t, fs, "trigger", "initial free spins")
+        trigger = _count_table(t, fs, "trigger", "initial free spins", cells=reels * rows)
         if fs.get("retrigger", False) is not False:
-            retrigger = _count_table(t, fs, "retrigger", "extra free spins")
+            retrigger = _count_table(t, fs, "retrigger", "extra free spins", cells=reels * rows)
         retrigger_cap = t.get(fs, ("free_spins",), "retrigger_cap", int, None)
         if retrigger_cap is not None and retrigger_cap < 1:
             raise t.error(("free_spins", "retrigger_cap"), "must be at least 1 free spin")
@@ -620,8 +622,9 @@ def parse_game(data: bytes, file: str) -> GameModel:
                 raise t.error(path + ("spins",), f"level {i + 1} needs spins >= 1")
             if threshold < 0 or threshold < prev:
                 raise t.error(path + ("threshold",), f"level {i + 1} threshold must not fall")
-            if mult < 0:
-                raise t.error(path + ("multiplier",), "must not be negative")
+            if mult < 1:
+                raise t.error(path + ("multiplier",), f"level {i + 1} multiplier must be at least 1 (got {mult}: "
+                              f"its free spins would pay {'nothing' if mult == 0 else 'negative wins'})")
             prev = threshold
             levels.append(Level(number=i + 1, threshold=threshold, spins=spins, multiplier=mult, weights=wname))
         if retrigger and len(levels) > 1:
@@ -791,6 +794,9 @@ def _catalogue_rules(t: "_Toml", doc: dict, symbols: list[Symbol], reels: int, r
                 raise t.error(("lines", "paylines"), f"payline {i + 1} has {len(line)} rows, the game has {reels} reels")
             if any(v < 1 or v > rows for v in line):
                 raise t.error(("lines", "paylines"), f"payline {i + 1}: rows must be between 1 (top) and {rows}")
+            if tuple(v - 1 for v in line) in out:   # it would pay twice: never what a paytable means
+                raise t.error(("lines", "paylines"), f"payline {i + 1} repeats payline "
+                              f"{out.index(tuple(v - 1 for v in line)) + 1} ({line!r}): a duplicated payline pays twice")
             out.append(tuple(v - 1 for v in line))
         paylines = tuple(out)
         for s in symbols:
@@ -860,7 +866,7 @@ def _catalogue_rules(t: "_Toml", doc: dict, symbols: list[Symbol], reels: int, r
             raise t.error(("free_spins", "trigger_reels"), f"must list reels between 1 and {reels}")
         trigger_reels = frozenset(r - 1 for r in lst)
     if "multiplier_by_trigger" in fs:
-        by_trigger = _count_table(t, fs, "multiplier_by_trigger", "the free-spin multiplier")
+        by_trigger = _count_table(t, fs, "multiplier_by_trigger", "the free-spin multiplier", cells=reels * rows)
         if by_trigger[0][0] > trigger[0][0]:
             raise t.error(("free_spins", "multiplier_by_trigger"), f"sets no multiplier for a trigger of "
                           f"{trigger[0][0]} scatters (its lowest count is {by_trigger[0][0]})")
@@ -881,13 +887,19 @@ def _refuse_unknown(t: "_Toml", table: dict, path: tuple, known: tuple, what: st
 
 
 def _count_table(t: "_Toml", fs: dict, key: str, what: str, path: tuple = ("free_spins",),
-                 kind=int) -> tuple[tuple[int, Any], ...]:
-    """Parse ``{ 3 = 10, 4 = 15 }``: scatter count -> spins (or another value of ``kind``), ascending."""
+                 kind=int, cells: int | None = None) -> tuple[tuple[int, Any], ...]:
+    """Parse ``{ 3 = 10, 4 = 15 }``: scatter count -> spins (or another value of ``kind``), ascending.
+
+    A count above ``cells`` (the window's reels x rows) is one no window can show: refused at its key.
+    """
     table = t.get(fs, path, key, dict)
     pairs = []
     for k in table:
         if not k.isdigit() or int(k) < 1:
             raise t.error(path + (key, k), f"{key} keys must be scatter counts >= 1")
+        if cells is not None and int(k) > cells:
+            raise t.error(path + (key, k), f"{key} key {k} is a scatter count no window can show "
+                          f"(the window has {cells} cells)")
         v = t.get(table, path + (key,), k, kind)
         if kind is int and v < 1:
             raise t.error(path + (key, k), f"{what} must be >= 1")
@@ -1053,7 +1065,7 @@ def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Find
     for j, reel in enumerate(strips.reels):
         n = len(reel)
         if rules.length is not None and n != rules.length:
-            out.append(Finding(file, 1, j + 1, f"reel {j + 1} has {n} stops, the rules page says {rules.length}"))
+            out.append(Finding(file, 1, j + 1, f"reel {j + 1} has {n} stops, [strip_rules] length says {rules.length}"))
         elif rules.lengths is not None and n != rules.lengths[j]:
             out.append(Finding(file, n + 2, j + 1, f"reel {j + 1} has {n} stops, [strip_rules] lengths says "
                                f"{rules.lengths[j]}"))
@@ -1153,7 +1165,8 @@ def parse_bonus_rules(t: "_Toml", doc: dict, model: GameModel) -> GameModel:
         if "trigger" in spec:
             if not model.trigger:
                 raise t.error(path + ("trigger",), "the game has no [free_spins] whose trigger a mode could replace")
-            trigger = _count_table(t, spec, "trigger", "initial free spins", path)
+            trigger = _count_table(t, spec, "trigger", "initial free spins", path,
+                                   cells=model.reels * model.rows)
         respin = None
         if "respin" in spec:
             rp = path + ("respin",)
@@ -1162,7 +1175,11 @@ def parse_bonus_rules(t: "_Toml", doc: dict, model: GameModel) -> GameModel:
             symbol = t.get(rs, rp, "symbol", str)
             if symbol not in names:
                 raise t.error(rp + ("symbol",), f"unknown symbol {symbol!r} (known: {', '.join(model.names)})")
-            respin = Respin(symbol=model.symbol(symbol).name, count=_positive(t, rs, rp, "count", "symbols"))
+            count = _positive(t, rs, rp, "count", "symbols")
+            if count > model.reels * model.rows:
+                raise t.error(rp + ("count",), f"{count} {symbol} symbols cannot show in a window of "
+                              f"{model.reels * model.rows} cells")
+            respin = Respin(symbol=model.symbol(symbol).name, count=count)
         modes.append(Mode(name=name, cost=cost, strips=files, trigger=trigger, respin=respin))
     buys = []
     for name, spec in t.get(doc, (), "buy", dict, {}).items():
@@ -1187,11 +1204,17 @@ def parse_bonus_rules(t: "_Toml", doc: dict, model: GameModel) -> GameModel:
                                wheels=tuple(wheels), gamble=gamble)
 
 
-def _positive(t: "_Toml", spec: dict, path: tuple, key: str, what: str) -> int:
-    v = t.get(spec, path, key, int)
-    if v < 1:
-        raise t.error(path + (key,), f"must be at least 1 ({what})")
+def _at_least(t: "_Toml", spec: dict, path: tuple, key: str, least: int, what: str, default: Any = None):
+    """The integer ``path.key``, refused at its key when below ``least``; ``default`` when absent (``...``:
+    required)."""
+    v = t.get(spec, path, key, int, default)
+    if v is not None and v < least:
+        raise t.error(path + (key,), f"must be at least {least} ({what}), got {v}")
     return v
+
+
+def _positive(t: "_Toml", spec: dict, path: tuple, key: str, what: str) -> int:
+    return _at_least(t, spec, path, key, 1, what, ...)
 
 
 def _scatter_symbol(t: "_Toml", spec: dict, path: tuple, key: str, model: GameModel) -> str:

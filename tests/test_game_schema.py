@@ -168,3 +168,23 @@ def test_sensitivity_of_a_game_without_free_spins_equals_two_full_computations(t
     rtp1 = round_result(ms.model, a1.base, a1.levels).rtp
     rtp2 = round_result(ms2.model, a2.base, a2.levels).rtp
     assert edit.delta == rtp2 - rtp1 != 0
+
+
+def test_raises_respin_count_larger_than_the_window():
+    """The wheel game's window has 5 x 3 = 15 cells: a respin on 16 BONUS symbols never happens."""
+    from strips.loader import bundled_path
+    text = (bundled_path("wheel_game") / "game.toml").read_text()
+    text = text.replace('respin = { symbol = "BONUS", count = 2 }', 'respin = { symbol = "BONUS", count = 16 }')
+    with pytest.raises(MathSetError, match=r"modes\.fortune_bet\.respin\.count: 16 BONUS symbols cannot show in a "
+                                           r"window of 15 cells") as e:
+        parse_game(text.encode(), "game.toml")
+    assert e.value.row == text.splitlines().index('respin = { symbol = "BONUS", count = 16 }') + 1
+
+
+def test_raises_duplicated_payline_naming_both_lines():
+    """A payline listed twice would pay twice: refused, naming both line numbers."""
+    from test_lines import game_text
+    text = game_text(3, 3, [(0, 0, 0), (1, 1, 1), (0, 1, 2), (1, 1, 1)])
+    with pytest.raises(MathSetError, match=r"lines\.paylines: payline 4 repeats payline 2 \(\[2, 2, 2\]\)") as e:
+        parse_game(text.encode(), "game.toml")
+    assert e.value.row == next(i for i, x in enumerate(text.splitlines(), 1) if x.startswith("paylines ="))

@@ -86,7 +86,7 @@ def line_games(draw, max_stops=None):
     reels = draw(st.integers(3, 5))
     rows = draw(st.integers(3, 4))
     n_lines = draw(st.integers(1, 20))
-    lines = [tuple(draw(st.integers(0, rows - 1)) for _ in range(reels)) for _ in range(n_lines)]
+    lines = list(dict.fromkeys([tuple(draw(st.integers(0, rows - 1)) for _ in range(reels)) for _ in range(n_lines)]))   # distinct: a repeated payline is refused
     wild_pays = draw(st.sampled_from((None, [0, 3, 12, 40, 100], [0, 0, 60, 200, 500])))
     comb = draw(st.sampled_from((None, '{ values = [2], mode = "combination" }',
                                  '{ values = [2, 3], weights.base = [1, 2], weights.level1 = [3, 1], '

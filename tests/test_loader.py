@@ -585,6 +585,40 @@ def test_raises_bad_strip_rules_lengths(tmp_path, value, words):
     assert_error(err, tmp_path / "game.toml", line, 1, words)
 
 
+@pytest.mark.parametrize("old, new, key, words", [
+    ("length = 100 ", "length = -100 ", "strip_rules.length", ("at least 1", "-100")),
+    ("length = 100 ", "length = 0 ", "strip_rules.length", ("at least 1",)),
+    ("min_pay_between_specials = 3 ", "min_pay_between_specials = -1 ", "strip_rules.min_pay_between_specials",
+     ("at least 0", "-1")),
+    ('"AUS5"], length = 3 }', '"AUS5"], length = -3 }', "strip_rules.max_run.length", ("at least 1", "-3")),
+    ('"AUS5"], length = 3 }', '"AUS5"], length = 0 }', "strip_rules.max_run.length", ("at least 1",)),
+])
+def test_raises_strip_rule_no_strip_can_keep(tmp_path, old, new, key, words):
+    """A soft strip rule is a finding when a strip breaks it; a rule no strip can keep (a negative length or
+    run) is a bad game file, never silently ignored."""
+    game = game_with(old, new)
+    write_set(tmp_path, game=game)
+    assert_error(load_error(tmp_path), tmp_path / "game.toml", line_of(game, new.strip()),
+                 game.splitlines()[line_of(game, new.strip()) - 1].index(key.rsplit(".", 1)[1]) + 1, key, *words)
+
+
+@pytest.mark.parametrize("value", [0, -2])
+def test_raises_level_multiplier_below_one(tmp_path, value):
+    game = game_with("threshold = 6\nspins = 8\nmultiplier = 5", f"threshold = 6\nspins = 8\nmultiplier = {value}")
+    write_set(tmp_path, game=game)
+    assert_error(load_error(tmp_path), tmp_path / "game.toml", line_of(game, f"multiplier = {value}"), 1,
+                 "free_spins.levels", "multiplier", "at least 1")
+
+
+def test_raises_trigger_count_no_window_can_show(tmp_path):
+    """The bundled window has 5 x 4 = 20 cells: a trigger of 30 scatters never happens; refused at its key."""
+    game = game_with("trigger = { 3 = 10, 4 = 15, 5 = 20 }", "trigger = { 3 = 10, 4 = 15, 5 = 20, 30 = 10 }")
+    write_set(tmp_path, game=game)
+    line = line_of(game, "30 = 10")
+    assert_error(load_error(tmp_path), tmp_path / "game.toml", line, game.splitlines()[line - 1].index("30 =") + 1,
+                 "free_spins.trigger.30", "no window can show", "20 cells")
+
+
 def test_raises_strip_rules_length_and_lengths_together(tmp_path):
     game = GAME_TEXT.replace("length = 100", "length = 100\nlengths = [100, 100, 100, 100, 100]")
     write_set(tmp_path, game=game)
