@@ -21,6 +21,7 @@ limit              default     what it bounds
 ``threshold``      1,000       KEY threshold of a level
 ``retrigger_cap``  1,000       ``free_spins.retrigger_cap`` (its chain is cubic)
 ``digits``         12          decimal digits of any integer of the game file
+                               (and significant digits of a printed figure)
 ``depth``          16          nesting of tables and arrays in the game file
 ``chain_work``     1e8         estimated work of the free-spin chain (about a minute)
 ``combinations``   1e11        stop combinations of ``rtp prove --exhaustive``
@@ -46,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import sys
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from typing import Iterator
@@ -53,7 +55,7 @@ from typing import Iterator
 from strips.errors import MathSetError
 
 __all__ = ["Limits", "NO_LIMITS", "DESCRIPTIONS", "active", "using", "option", "refusal", "exceeds",
-           "read_regular_file", "integer_too_long", "nesting_depth", "chain_work", "combinations_of"]
+           "read_regular_file", "digits_refusal", "integer_too_long", "nesting_depth", "chain_work", "combinations_of"]
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ DESCRIPTIONS = {
     "spins": "free spins of one trigger, retrigger or level",
     "threshold": "KEY threshold of a level",
     "retrigger_cap": "free spins of the retrigger cap",
-    "digits": "decimal digits of an integer in the game file",
+    "digits": "decimal digits of an integer in the game file (significant digits of a printed figure)",
     "depth": "nesting depth of tables and arrays in the game file",
     "chain_work": "estimated work units of the free-spin chain (spins x counter states x spins)",
     "combinations": "stop combinations of the exhaustive enumeration",
@@ -128,6 +130,23 @@ def refusal(name: str, value, limit: int, what: str | None = None) -> str:
     shown = f"{value:,}" if isinstance(value, int) else str(value)
     return (f"{shown} {what}, more than the limit of {limit:,} "
             f"(raise it with {option(name)} N, or --no-limits)")
+
+
+def digits_refusal(digits: int, what: str) -> str:
+    """The refusal of a number written with ``digits`` decimal digits: above the ``digits`` limit, the
+    limit's words; else (no limit, or a higher one) the most digits Python reads in one number.
+
+    >>> digits_refusal(5000, "digits in an integer")
+    '5,000 digits in an integer, more than the limit of 12 (raise it with --max-digits N, or --no-limits)'
+    >>> with using(NO_LIMITS):
+    ...     digits_refusal(5000, "digits in an integer")
+    '5,000 digits in an integer, more than the 4,300 digits a number can have here (whatever the limits)'
+    """
+    limit = active().digits
+    if limit is not None and digits > limit:
+        return refusal("digits", digits, limit, what)
+    return (f"{digits:,} {what}, more than the {sys.get_int_max_str_digits():,} digits a number can have here "
+            f"(whatever the limits)")
 
 
 def exceeds(name: str, value: int) -> int | None:

@@ -23,6 +23,7 @@ import csv
 import dataclasses
 import io
 import re
+import sys
 import tomllib
 from fractions import Fraction
 from importlib import resources
@@ -113,7 +114,8 @@ def resolve(spec: str | Path | None) -> tuple[str, Path]:
     if p.is_dir():
         return str(spec), p
     if p.exists():
-        raise MathSetError(str(spec), 0, 0, "is a file; a math set is a directory holding base.csv and bonus.csv")
+        raise MathSetError(str(spec), 0, 0, f"is a file; a math set is a directory holding its {GAME_FILE} and "
+                           f"the strip files it names (such as base.csv)")
     if "/" in str(spec) or "\\" in str(spec):
         raise MathSetError(str(spec), 0, 0, "no such directory")
     return str(spec), bundled_path(str(spec))
@@ -287,11 +289,33 @@ def _decode(data: bytes, file: str, cells: bool = False) -> str:
 # game.toml
 # --------------------------------------------------------------------------
 def _path_text(path: tuple) -> str:
-    """``free_spins.levels#3.multiplier``: a key path for messages (``#n``: n-th array entry)."""
+    """``free_spins.levels[3].multiplier``: a key path for messages (``[n]``: the n-th array entry, from 1).
+
+    >>> _path_text(("free_spins", "levels", 2, "multiplier"))
+    'free_spins.levels[3].multiplier'
+    """
     out = ""
     for k in path:
-        out += f"#{k + 1}" if isinstance(k, int) else (f".{k}" if out else str(k))
+        out += f"[{k + 1}]" if isinstance(k, int) else (f".{k}" if out else str(k))
     return out
+
+
+#: A TOML basic string's short escapes.
+_SHORT_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def _escaped_char(ch: str) -> str:
+    """Regex of one character of a TOML basic string: itself, or any escape that writes it.
+
+    >>> bool(re.fullmatch(_escaped_char("\x07"), "\\u0007")), bool(re.fullmatch(_escaped_char("A"), "A"))
+    (True, True)
+    """
+    if ch.isascii() and ch.isprintable() and ch not in '"\\':
+        return re.escape(ch)
+    o = ord(ch)
+    forms = [f"\\U{o:08x}", f"\\U{o:08X}"] + ([f"\\u{o:04x}", f"\\u{o:04X}"] if o < 0x10000 else [])
+    forms += [_SHORT_ESCAPES[ch]] if ch in _SHORT_ESCAPES else []
+    return "(?:" + "|".join(re.escape(f) for f in [ch] + forms) + ")"
 
 
 class _Toml:
@@ -310,9 +334,12 @@ class _Toml:
 
     @staticmethod
     def _key(k: str) -> str:
-        """Regex of a bare or quoted TOML key."""
-        e = re.escape(str(k))
-        return rf"(?:{e}|\"{e}\"|'{e}')"
+        """Regex of a bare or quoted TOML key; in a basic string ``"..."`` a character may be written as
+        an escape (``\\u0007``, ``\\U0000200B``, ``\\t``, ``\\"``)."""
+        k = str(k)
+        e = re.escape(k)
+        quoted = "".join(_escaped_char(ch) for ch in k)
+        return rf"(?:{e}|\"{quoted}\"|'{e}')"
 
     def _table(self, path: tuple) -> tuple[int, int] | None:
         """0-based line of the table header named by ``path`` and the line where that table ends."""
@@ -402,7 +429,8 @@ def _parse_toml(text: str, file: str) -> dict:
         # int() of a literal beyond Python's integer-string limit
         m = re.search(r"\d[\d_]{%d,}" % max(_limits.active().digits or 0, 100), text)
         row, col = _position(text, m.start(), False) if m else (1, 1)
-        raise MathSetError(file, row, col, f"integer with too many digits ({e})") from None
+        digits = len(m.group().replace("_", "")) if m else sys.get_int_max_str_digits() + 1
+        raise MathSetError(file, row, col, _limits.digits_refusal(digits, "digits in an integer")) from None
 
 
 def _toml_error(e: tomllib.TOMLDecodeError, text: str, file: str) -> MathSetError:
@@ -428,12 +456,12 @@ def _check_document(t: "_Toml", doc: dict) -> None:
     if lim.digits is None:
         return
     stack = [((), doc)]
-    while stack:
+    while stack:   # depth first, in the file's order: the first integer too long is the one named
         path, node = stack.pop()
         if isinstance(node, dict):
-            stack.extend((path + (k,), v) for k, v in node.items())
-        elif isinstance(node, list):
-            stack.extend((path, v) for v in node)
+            stack.extend(reversed([(path + (k,), v) for k, v in node.items()]))
+        elif isinstance(node, list):   # the entry's index: an array of tables names its element and line
+            stack.extend(reversed([(path + (i,), v) for i, v in enumerate(node)]))
         elif isinstance(node, int) and not isinstance(node, bool) and _limits.integer_too_long(node, lim.digits):
             raise t.error(path, _limits.refusal("digits", len(str(abs(node))), lim.digits, "digits in an integer"))
 
@@ -881,7 +909,7 @@ def _refuse_unknown(t: "_Toml", table: dict, path: tuple, known: tuple, what: st
     """A key the schema does not know is a rule it cannot express: refuse it, never ignore it."""
     for key in table:
         if key not in known:
-            where = f"[{'.'.join(map(str, path))}]" if path else "the game file"
+            where = f"[{'.'.join(map(str, path))}]" if path else Path(t.file).name
             raise t.error(path + (key,), f"unsupported rule: {what} {key!r} in {where} "
                           f"(supported: {', '.join(known)})")
 
@@ -1386,8 +1414,9 @@ def parse_published(data: bytes, file: str, model: GameModel, strips: dict[str, 
         return v
 
     def printed(e, path, key) -> pub.Printed:
+        value = t.get(e, path, key, str)   # its own error, once
         try:
-            return pub.Printed.parse(t.get(e, path, key, str))
+            return pub.Printed.parse(value)
         except ValueError as err:
             raise t.error(path + (key,), str(err)) from None
 

@@ -33,8 +33,11 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+from strips import limits as _limits
 
 PERCENT, ONE_IN, DECIMAL = "percent", "one in", "decimal"
 
@@ -87,6 +90,9 @@ class Printed:
             raise ValueError(f"printed figure {text!r} is not a decimal like \"0.005558\", \"96.2%\", "
                              f"\"1 in 3,815\" or \"12.5\"")
         body = m.group("num").replace(",", "")
+        digits = len(body.replace(".", "").lstrip("0"))
+        if _limits.exceeds("digits", digits) is not None or digits > sys.get_int_max_str_digits():
+            raise ValueError(_limits.digits_refusal(digits, "significant digits in a printed figure"))
         kind = ONE_IN if m.group("one") else PERCENT if m.group("pct") else DECIMAL
         if kind == ONE_IN and Fraction(body) == 0:
             raise ValueError(f"printed figure {text!r}: N of \"1 in N\" must be positive")

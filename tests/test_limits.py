@@ -198,8 +198,10 @@ def test_integer_digits(tmp_path, capsys):
 def test_integer_of_100000_digits(tmp_path, capsys, lifted):
     d = rules_page_copy(tmp_path)
     edit_game(d, "bet = 10 ", "bet = 1" + "0" * 100_000 + " ")
-    err = refused(capsys, ["--set", str(d)] + lifted, "game.toml")
+    err = refused(capsys, ["--set", str(d)] + lifted, "game.toml", "100,001 digits in an integer")
     assert len(err) < 600
+    assert "sys." not in err and "4300" not in err      # the project's words, not Python's
+    assert ("--max-digits" in err) == (not lifted)
 
 
 @pytest.mark.parametrize("text", ["x = " + "[" * 1000 + "]" * 1000, "x = " + "{a=" * 1000 + "1" + "}" * 1000,
@@ -316,3 +318,15 @@ def test_sensitivity_edit_work(tmp_path, capsys):
                            for _ in c for s in ms.model.symbols if s.allowed_on(name, r)) - 4 * 1000
     refused(capsys, ["sensitivity", "--set", str(d), "--max-edit-work", str(work - 1)],
             f"{work:,} strip edits x window rows", "--max-edit-work")
+
+
+def test_digits_name_the_element_of_an_array_of_tables(tmp_path, capsys):
+    """The first integer too long in the file's order, named by its [[array]] element and found at its line."""
+    d = rules_page_copy(tmp_path)
+    g = (d / "game.toml").read_text(encoding="utf-8")
+    # no other integer of the bundled game has 5 digits: level 3's multiplier, written after level 1's
+    edit_game(d, "spins = 8\nmultiplier = 5\n", "spins = 8\nmultiplier = 50000\n")
+    g = (d / "game.toml").read_text(encoding="utf-8")
+    line = g.splitlines().index("multiplier = 50000") + 1
+    err = refused(capsys, ["--set", str(d), "--max-digits", "4"], "--max-digits")
+    assert f"game.toml:{line}:1: free_spins.levels[3].multiplier: 5 digits" in err, err

@@ -260,7 +260,7 @@ def test_raises_malformed_toml_at_end_of_document(tmp_path):
     ("[strips]", "[strip_files]", None, 0, "strips"),
     ('class = "fish"\nreels = { base = [4], bonus = [4] }\nvalues = [50, 100, 150, 200]\n',
      'class = "fish"\nreels = { base = [4], bonus = [4] }\n', "[symbols.FISH3]", 0, "symbols.FISH3.values"),
-    ("multiplier = 5\n", "", "[[free_spins.levels]]", 2, "free_spins.levels#3.multiplier"),
+    ("multiplier = 5\n", "", "[[free_spins.levels]]", 2, "free_spins.levels[3].multiplier"),
 ])
 def test_raises_missing_key_in_game_toml(tmp_path, old, new, header, occurrence, key):
     game = game_with(old, new)
@@ -351,7 +351,17 @@ def test_raises_set_path_that_does_not_exist(tmp_path):
 def test_raises_set_path_that_is_a_file(tmp_path):
     write_set(tmp_path)
     spec = tmp_path / "base.csv"
-    assert_error(load_error(spec), spec, 0, 0, "is a file")
+    assert_error(load_error(spec), spec, 0, 0, "is a file", "game.toml")
+    assert "bonus.csv" not in str(load_error(spec))   # a set needs its game file, not a fixed pair of strips
+
+
+@pytest.mark.parametrize("written, name", [("PIC\\u00072", "PIC\x072"), ("PIC\\U0000200B2", "PIC\u200b2"),
+                                           ("PIC\\u200b2", "PIC\u200b2"), ("PIC\t2", "PIC\t2")])
+def test_raises_control_character_in_a_symbol_name_at_its_own_line(tmp_path, written, name):
+    game = game_with("[symbols.PIC2]", f'[symbols."{written}"]')
+    write_set(tmp_path, game=game)
+    assert_error(load_error(tmp_path), tmp_path / "game.toml", line_of(game, f'[symbols."{written}"]'), 1,
+                 "control or invisible character", repr(name))
 
 
 def test_raises_unknown_bundled_name():

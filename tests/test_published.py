@@ -186,6 +186,7 @@ def test_raises_unknown_table(tmp_path):
     text = FACT + "[[examples]]\nstops = [1]\n"
     err = _error(tmp_path, text)
     assert (err.row, err.column) == _at(text, "[[examples]]") and "unsupported rule: table 'examples'" in err.message
+    assert "in published.toml" in err.message and "game file" not in err.message
 
 
 def test_raises_unknown_key_in_a_fact(tmp_path):
@@ -216,6 +217,7 @@ def test_raises_printed_as_a_number_not_text(tmp_path):
     text = FACT.replace('"96.00%"', "0.96")
     err = _error(tmp_path, text)
     assert (err.row, err.column) == _at(text, "printed") and "must be a str" in err.message
+    assert str(err).count("published.toml") == 1 and str(err).count("facts[1].printed") == 1, str(err)
 
 
 def test_raises_figure_that_is_not_a_key(tmp_path):
@@ -429,3 +431,38 @@ def test_bundled_published_file_equals_the_reconstruction_transcription():
     assert [(lv.threshold, lv.spins, lv.multiplier) for lv in rules.levels] == list(P.LADDER)
     assert {name: {t: tuple(p.text.rstrip("%") for p in ps) for t, ps in tables}
             for name, tables in rules.probabilities} == P.FISH_PERCENT
+
+
+@pytest.mark.parametrize("command", [[], ["check"], ["export", "--csv", "OUT"], ["sensitivity"], ["diff", "SET"]])
+def test_bad_fact_is_one_line_naming_its_file_once(tmp_path, capsys, command):
+    """A fact the report cannot check is the published file's error, said once: never behind the command's or
+    the set's name (``rtp: SET: SET/published.toml:2:1: ...``)."""
+    text = FACT.replace('"rtp"', '"trigger.9"')
+    d = _copy(tmp_path, text)
+    argv = [str(tmp_path / "out") if a == "OUT" else str(d) if a == "SET" else a for a in command] + ["--set", str(d)]
+    if command and command[0] == "diff":
+        argv = ["diff", str(d), str(d)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    row, col = _at(text, "figure")
+    assert len(err) == 1 and err[0].startswith(f"rtp: error: {d / 'published.toml'}:{row}:{col}: figure 'trigger.9'"), err
+    assert err[0].count(str(d)) == 1
+
+
+@pytest.mark.parametrize("lifted", [[], ["--no-limits"]])
+def test_raises_printed_figure_of_5000_digits_in_the_projects_words(tmp_path, capsys, lifted):
+    text = FACT.replace('"96.00%"', '"0.' + "1" * 5000 + '"')
+    d = _copy(tmp_path, text)
+    assert main(["check", "--set", str(d)] + lifted) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    row, col = _at(text, "printed")
+    assert len(err) == 1 and f"published.toml:{row}:{col}: facts[1].printed: 5,000 significant digits" in err[0], err
+    assert "sys." not in err[0] and "4300" not in err[0]
+    assert ("--max-digits" in err[0]) == (not lifted)
+
+
+def test_printed_figure_within_a_raised_digits_limit_is_read(tmp_path, capsys):
+    d = _copy(tmp_path, FACT.replace('"96.00%"', '"0.' + "1" * 20 + '"'))
+    assert main(["check", "--set", str(d)]) == 2
+    assert "--max-digits" in capsys.readouterr().err
+    assert main(["check", "--set", str(d), "--max-digits", "30"]) == 1   # read, and FAIL: the RTP is not 0.111...

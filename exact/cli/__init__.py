@@ -107,7 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"rtp: error: {e}")
         return 2
     except UsageError as e:
-        _say(f"{e}")
+        # a command's refusal raised while handling a bad input file is that file's error: its one line,
+        # never behind the command's or the set's name (rtp: SET: SET/published.toml:2:1: ...)
+        cause = e.__context__
+        _say(f"rtp: error: {cause}" if isinstance(cause, MathSetError) else f"{e}")
         return 2
     except SystemExit as e:  # argparse's --help and --version exit; main() returns the code instead
         return e.code if isinstance(e.code, int) else 0
