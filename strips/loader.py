@@ -529,13 +529,20 @@ def parse_game(data: bytes, file: str) -> GameModel:
 
     sr = t.get(doc, (), "strip_rules", dict, {})
     _refuse_unknown(t, sr, ("strip_rules",), ("length", "lengths", "min_pay_between_specials", "max_run"), "key")
-    lengths = t.get(sr, ("strip_rules",), "lengths", "ints", None)
-    if lengths is not None:
+    # lengths = [...] (every strip set) or { base = [...], bonus = [...] } (per strip set)
+    per_set = sr.get("lengths") if isinstance(sr.get("lengths"), dict) else None
+    lengths = None if per_set is not None else t.get(sr, ("strip_rules",), "lengths", "ints", None)
+    set_lengths = {}
+    for set_name in (per_set or {}):
+        if set_name not in strip_files:
+            raise t.error(("strip_rules", "lengths", set_name), f"names unknown strip set {set_name!r}")
+        set_lengths[set_name] = t.get(per_set, ("strip_rules", "lengths"), set_name, "ints")
+    for where, lst in ([(("strip_rules", "lengths"), lengths)] if lengths is not None else []) + [
+            (("strip_rules", "lengths", k), v) for k, v in set_lengths.items()]:
         if "length" in sr:
-            raise t.error(("strip_rules", "lengths"), "give length (every reel) or lengths (one per reel), not both")
-        if len(lengths) != reels or any(n < 1 for n in lengths):
-            raise t.error(("strip_rules", "lengths"), f"must be {reels} stop counts >= 1, one per reel, "
-                          f"got {lengths!r}")
+            raise t.error(where, "give length (every reel) or lengths (one per reel), not both")
+        if len(lst) != reels or any(n < 1 for n in lst):
+            raise t.error(where, f"must be {reels} stop counts >= 1, one per reel, got {lst!r}")
     run = t.get(sr, ("strip_rules",), "max_run", dict, {})
     _refuse_unknown(t, run, ("strip_rules", "max_run"), ("symbols", "length"), "key")
     # a soft rule is checked as a finding, but a rule no strip can keep is a bad game file
@@ -546,6 +553,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         max_run_symbols=frozenset(t.get(run, ("strip_rules", "max_run"), "symbols", list, [])),
         max_run_length=_at_least(t, run, ("strip_rules", "max_run"), "length", 1, "symbols in a run"),
         lengths=None if lengths is None else tuple(lengths),
+        set_lengths=tuple((k, tuple(v)) for k, v in sorted(set_lengths.items())),
     )
 
     sym_table = t.get(doc, (), "symbols", dict)
@@ -1090,19 +1098,21 @@ def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Find
     out: list[Finding] = []
     special = {s.name for s in model.symbols if s.is_special}
     longest = max(strips.lengths)
+    declared = rules.lengths_of(strips.name)
     for j, reel in enumerate(strips.reels):
         n = len(reel)
         if rules.length is not None and n != rules.length:
             out.append(Finding(file, 1, j + 1, f"reel {j + 1} has {n} stops, [strip_rules] length says {rules.length}"))
-        elif rules.lengths is not None and n != rules.lengths[j]:
+        elif declared is not None and n != declared[j]:
             out.append(Finding(file, n + 2, j + 1, f"reel {j + 1} has {n} stops, [strip_rules] lengths says "
-                               f"{rules.lengths[j]}"))
-        elif rules.length is None and rules.lengths is None and n < longest:
+                               f"{declared[j]}"))
+        elif rules.length is None and declared is None and n < longest:
             widest = strips.lengths.index(longest) + 1
+            shown = f"[{', '.join(map(str, strips.lengths))}]"
+            hint = shown if len(model.strip_files) == 1 else f"{{ {strips.name} = {shown}, ... }} (one list per strip set)"
             out.append(Finding(file, n + 2, j + 1, f"reel {j + 1} has {n} stops, fewer than reel {widest} "
                                f"({longest}): its column ends early at line {n + 2} (if the reels differ on "
-                               f"purpose, say so in game.toml: [strip_rules] lengths = "
-                               f"[{', '.join(map(str, strips.lengths))}])"))
+                               f"purpose, say so in game.toml: [strip_rules] lengths = {hint})"))
         gap = rules.min_pay_between_specials
         if gap:
             pos = [i for i, s in enumerate(reel) if s in special]

@@ -256,9 +256,11 @@ class StripRules:
     """Soft strip rules of the game file's ``[strip_rules]``, checked as findings, never errors.
 
     ``length`` is the one stop count of every reel; ``lengths`` (one per reel,
-    reel 1 first) declares reels of different lengths on purpose.  With
-    neither, reels of different lengths get a finding (a CSV column that
-    ends early).
+    reel 1 first) declares reels of different lengths on purpose;
+    ``set_lengths`` does so per strip set (``(("base", (30, 43, ...)), ...)``,
+    from ``lengths = { base = [...], bonus = [...] }``), a strip set it does
+    not name being checked as with neither.  With neither, reels of different
+    lengths get a finding (a CSV column that ends early).
     """
 
     length: int | None = None
@@ -266,6 +268,15 @@ class StripRules:
     max_run_symbols: frozenset[str] = frozenset()
     max_run_length: int | None = None
     lengths: tuple[int, ...] | None = None
+    set_lengths: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def lengths_of(self, strip_set: str) -> tuple[int, ...] | None:
+        """The declared stop count of each reel of ``strip_set`` (None: not declared reel by reel).
+
+        >>> StripRules(set_lengths=(("base", (30, 43)),)).lengths_of("base")
+        (30, 43)
+        """
+        return self.lengths if self.lengths is not None else dict(self.set_lengths).get(strip_set)
 
 
 @dataclass(frozen=True)

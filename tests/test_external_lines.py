@@ -54,6 +54,12 @@ def pct(x: Fraction, digits: int) -> str:
     return decimal_text(100 * x, digits)
 
 
+def test_its_own_data_loads_without_findings(pearl):
+    """The game file declares the published reel lengths per strip set: the set's own strips raise no finding."""
+    assert pearl.findings == ()
+    assert pearl.model.strip_rules.lengths_of("bonus") == (33, 36, 36, 36, 36)
+
+
 def test_set_shape_as_published(pearl):
     from math import prod
     assert pearl.model.is_lines and len(pearl.model.paylines) == 10

@@ -584,6 +584,34 @@ def test_declared_reel_lengths_silence_the_short_reel_finding(tmp_path):
     assert [str(f).split(": ", 1)[1] for f in bonus] == ["reel 3 has 100 stops, [strip_rules] lengths says 60"]
 
 
+def test_reel_lengths_declared_per_strip_set(tmp_path):
+    """lengths = { base = [...] }: the base strips' short reel is declared; the bonus strips (not named) keep the
+    short-reel finding, which suggests the per-set form."""
+    game = GAME_TEXT.replace("length = 100", "lengths = { base = [100, 100, 60, 100, 100] }")
+    cols = valid_columns("base")
+    cols[2] = cols[2][:60]
+    bonus = valid_columns("bonus")
+    bonus[4] = bonus[4][:70]
+    write_set(tmp_path, base=cols, bonus=bonus, game=game)
+    ms = load_math_set(str(tmp_path))
+    assert ms.model.strip_rules.lengths_of("base") == (100, 100, 60, 100, 100)
+    assert not [f for f in ms.findings if "base.csv" in f.file and "stops" in f.message]
+    found = [f for f in ms.findings if "bonus.csv" in f.file and "stops" in f.message]
+    assert [(f.row, f.column) for f in found] == [(72, 5)]
+    assert "lengths = { bonus = [100, 100, 100, 100, 70], ... }" in found[0].message
+
+
+@pytest.mark.parametrize("value, words", [("{ base = [100, 100] }", "must be 5 stop counts"),
+                                          ("{ reels = [100, 100, 100, 100, 100] }", "unknown strip set 'reels'"),
+                                          ('{ base = "100" }', "list of integers")])
+def test_raises_bad_strip_rules_lengths_per_strip_set(tmp_path, value, words):
+    game = GAME_TEXT.replace("length = 100", f"lengths = {value}")
+    write_set(tmp_path, game=game)
+    line = next(i for i, x in enumerate(game.splitlines(), 1) if x.startswith(f"lengths = {value}"))
+    assert_error(load_error(tmp_path), tmp_path / "game.toml", line, game.splitlines()[line - 1].index("{ ") + 3,
+                 "strip_rules.lengths.", words)
+
+
 @pytest.mark.parametrize("value, words", [("[100, 100]", "must be 5 stop counts"),
                                           ("[100, 100, 0, 100, 100]", "must be 5 stop counts"),
                                           ('"100"', "list of integers")])
