@@ -334,6 +334,14 @@ def test_bundled_wheel_game_spin_shows_wheel_and_respin():
                           ",".join(map(str, stops)), "--json"])
     assert (code, err) == (0, "")
     assert json.loads(out)["respin_holds"] == [1, 2]
+    assert json.loads(out)["strips"] == {"set": "base", "file": "fortune_bet.csv"}
+    # the text is headed by the strips it spun: the mode's, never "(base strips)" of the game
+    code, out, err = run(["spin", "--set", "wheel_game", "--mode", "fortune_bet", "--stops", ",".join(map(str, stops))])
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == ("math set wheel_game, bet mode fortune_bet, phase base (the mode's base strips: "
+                                   f"fortune_bet.csv), stops {','.join(map(str, stops))}")
+    code, out, err = run(["spin", "--set", "wheel_game", "--stops", "0,0,0,0,0"])
+    assert out.splitlines()[0] == "math set wheel_game, phase base (base strips: base.csv), stops 0,0,0,0,0"
 
 
 # ---------------------------------------------------------------------------

@@ -41,6 +41,15 @@ def phase_of(model, text: str):
     return model.level_phase(levels[key])
 
 
+def strips_heading(model, phase, mode: str) -> str:
+    """``phase base (base strips: base.csv)``, or for a bet mode that spins its own file
+    ``bet mode fortune_bet, phase base (the mode's base strips: fortune_bet.csv)``: the strips actually spun."""
+    file = model.strip_files.get(phase.strips, "?")
+    if mode == "default":
+        return f"phase {phase.name} ({phase.strips} strips: {file})"
+    return f"bet mode {mode}, phase {phase.name} (the mode's {phase.strips} strips: {file})"
+
+
 def run(args) -> int:
     """Print the window, each paying symbol, collect, KEY and scatter counts, free spins started and the
     win (credits); ``--json``: the same as one object (``fish_values`` in the window's row layout)."""
@@ -73,7 +82,8 @@ def run(args) -> int:
     value_at = dict(zip(fish_cells, res_fish_values(model, window, fish)))
     if args.json:
         out = {
-            "set": ms.name, "phase": phase.name, "stops": stops,
+            "set": ms.name, "mode": args.mode, "phase": phase.name,
+            "strips": {"set": phase.strips, "file": model.strip_files.get(phase.strips)}, "stops": stops,
             "window": [[window[r][i] for r in range(model.reels)] for i in range(model.rows)],
             "ways": [{"symbol": w.symbol, "oak": w.oak, "ways": w.ways, "pay": w.pay} for w in res.ways],
             "ways_pays": res.ways_pays, "fish_sum": res.fish_sum, "collect": res.collect,
@@ -99,7 +109,7 @@ def run(args) -> int:
             out["wild_values"] = list(res.wild_values)
         print(json.dumps(out, indent=2))
         return 0
-    print(f"math set {ms.name}, phase {phase.name} ({phase.strips} strips), stops {','.join(map(str, stops))}")
+    print(f"math set {ms.name}, {strips_heading(model, phase, args.mode)}, stops {','.join(map(str, stops))}")
     fish_iter = iter(res_fish_values(model, window, fish))
     text = [[None] * model.reels for _ in range(model.rows)]
     for r in range(model.reels):
