@@ -3,7 +3,7 @@
 Sheets, one table each (a sheet with nothing in it is left out):
 
 ``Summary``
-    game, math set, fingerprint, SHA-256 of each input file, tool version,
+    game, math set, fingerprint, SHA-256 of each input file (``published.toml`` too), tool version,
     date, cycle size, RTP and its split, hit frequency, standard deviation,
     VI at 90/95/99%, and the largest win with its odds when the win
     distribution is given.
@@ -58,6 +58,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Mapping, Sequence
 
 from exact.formatting import fraction_text, scientific
@@ -218,6 +219,8 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
                         ["fingerprint (sha256 of the parsed maths)", rep.fingerprint, None]]
     for fname, data in sorted(ms.sources.items()):
         rows.append([f"sha256 of {fname}", _sha(data), None])
+    if ms.published.sha256:   # the published facts checked (not maths: not in the fingerprint)
+        rows.append([f"sha256 of {Path(ms.published.file).name}", ms.published.sha256, None])
     rows += [["tool version", meta.get("version", ""), None], ["date", meta.get("date", ""), None],
              ["bet (credits per round)", bet, COUNT]]
     for name, rs in ms.strips.items():

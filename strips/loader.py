@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
 import re
 import sys
@@ -1544,7 +1545,7 @@ def parse_published(data: bytes, file: str, model: GameModel, strips: dict[str, 
     rules = _published_rules(t, doc.get("rules", {}), model, symbol)
     return pub.Published(file=file, facts=tuple(facts), windows=tuple(windows), strip_rules=tuple(shapes),
                          placements=tuple(placements), totals=tuple(totals), rules=rules,
-                         assumptions=tuple(assumptions))
+                         assumptions=tuple(assumptions), sha256=hashlib.sha256(data).hexdigest())
 
 
 def _published_rules(t: "_Toml", rules, model: GameModel, symbol) -> pub.RulesText:

@@ -291,7 +291,7 @@ class Assumption:
 
 @dataclass(frozen=True)
 class Published:
-    """Everything a math set's ``published.toml`` holds (empty without one).
+    """Everything a math set's ``published.toml`` holds (empty without one), and its ``sha256``.
 
     >>> Published().empty
     True
@@ -305,6 +305,8 @@ class Published:
     totals: tuple[Total, ...] = ()
     rules: RulesText = RulesText()
     assumptions: tuple[Assumption, ...] = ()
+    #: hex SHA-256 of the file's bytes (the PAR workbook lists it beside the other input files); "" without one
+    sha256: str = ""
 
     @property
     def empty(self) -> bool:

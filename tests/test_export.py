@@ -37,6 +37,7 @@ def _by_header(header, row):
 
 
 def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys):
+    (math_set / "published.toml").write_text('[[facts]]\nfigure = "rtp"\nprinted = "96%"\n')
     out = tmp_path / "out" / "par.xlsx"
     out.parent.mkdir()
     assert main(["export", "--set", str(math_set), "--xlsx", str(out)]) == 0
@@ -75,6 +76,9 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
     assert summary["cycle of strip set base (stop combinations)"][0] == prod(ms.strips["base"].lengths)
     for name, data in ms.sources.items():
         assert summary[f"sha256 of {name}"][0] == hashlib.sha256(data).hexdigest()
+    published = math_set / "published.toml"
+    assert "published.toml" not in ms.sources   # not maths: listed beside the input files all the same
+    assert summary["sha256 of published.toml"][0] == hashlib.sha256(published.read_bytes()).hexdigest()
     header, rows = _sheet_rows(wb["Combinations"])
     cycle = prod(ms.strips["base"].lengths)
     assert rows
