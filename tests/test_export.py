@@ -200,6 +200,13 @@ def test_game_file_of_the_bundled_game_is_protected(math_set, capsys):
     assert main(["export", "--set", str(math_set), "--xlsx", str(game)]) == 2
     assert _one_line(capsys)
     assert game.read_bytes() == data
+    # nor is any place inside the installed package's bundled sets, whichever set is exported
+    for target in (bundled_path("wheel_game") / "par.xlsx", bundled_path("rules_page").parent / "par.xlsx"):
+        assert main(["export", "--set", str(math_set), "--xlsx", str(target)]) == 2
+        assert "refusing to write into the installed package's bundled math sets" in _one_line(capsys)
+        assert not target.exists()
+    assert main(["export", "--set", str(math_set), "--csv", str(bundled_path("wheel_game") / "tables")]) == 2
+    assert "bundled math sets" in _one_line(capsys) and not (bundled_path("wheel_game") / "tables").exists()
 
 
 def test_the_win_distribution_sheets_hold_the_distributions_figures(tmp_path, capsys):

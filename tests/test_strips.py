@@ -159,6 +159,20 @@ def test_cli_refuses_non_empty_out(tmp_path, capsys):
     assert (tmp_path / "keep.txt").read_text() == "x" and len(list(tmp_path.iterdir())) == 1
 
 
+@pytest.mark.parametrize("where", ["rules_page", "external/dolphins_pearl", "", "rules_page/new"])
+def test_cli_never_writes_into_the_installed_bundled_sets_whatever_force_says(capsys, where):
+    import strips
+    from pathlib import Path
+    root = Path(strips.__file__).parent
+    out = root / where
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert reconstruct_cli.main(["--out", str(out), "--force"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "refusing to write into the installed package's bundled math sets" in err[0], err
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert after == before and not (root / "rules_page" / "new").exists()
+
+
 def test_cli_rejects_bad_target(tmp_path, capsys):
     assert reconstruct_cli.main(["--out", str(tmp_path / "new"), "--target-rtp", "abc"]) == 2
     assert "--target-rtp" in capsys.readouterr().err

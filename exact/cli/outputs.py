@@ -17,6 +17,8 @@ The rules (issue 19 item 1):
   directory holding an input file (the set's own directory, and the real
   directory of every input file reached through a symbolic link), dangling
   links included;
+* a target inside the installed package (its bundled math sets and game
+  files) is refused whatever the set and whatever ``--force`` says;
 * a target that is itself a symbolic link is refused (the writer never writes
   through a link to somewhere else), as is one that exists but is not a
   regular file (a FIFO, a device, a directory where a file is wanted);
@@ -46,6 +48,7 @@ import shutil
 import stat
 import tempfile
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import BinaryIO, Callable, Mapping, Union
 
@@ -53,7 +56,7 @@ from strips.errors import UsageError
 from strips.model import MathSet
 from strips.loader import GAME_FILE, resolve
 
-__all__ = ["Protected", "protected_inputs", "input_directories", "check_output", "check_output_dir",
+__all__ = ["Protected", "protected_inputs", "refuse_package_data", "input_directories", "check_output", "check_output_dir",
            "write_output", "write_output_dir"]
 
 #: What a writer accepts: bytes, text (written as UTF-8), or a callable given the open binary temporary file.
@@ -131,8 +134,34 @@ def _as_protected(protected) -> Protected:
     return Protected(directories={Path(d) for d in (protected or ())})
 
 
+def refuse_package_data(target: Path, what: str) -> None:
+    """Refuse a target inside the installed ``strips`` package: its bundled math sets are data of the
+    package, never an output (whichever set a command reads, whatever ``--force`` says).
+
+    Raises
+    ------
+    UsageError
+        ``"<what>: refusing to write into the installed package's bundled math sets (...)"``.
+
+    >>> from strips.loader import bundled_path
+    >>> refuse_package_data(bundled_path("wheel_game"), "demo")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strips.errors.UsageError: demo: refusing to write into the installed package's bundled math sets (...strips/wheel_game); give a directory outside it
+    """
+    root = Path(str(resources.files("strips"))).resolve()
+    try:
+        real = Path(target).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return   # the other checks refuse such a path
+    if real == root or root in real.parents:
+        raise UsageError(f"{what}: refusing to write into the installed package's bundled math sets ({real}); "
+                         f"give a directory outside it")
+
+
 def _refuse_target(p: Path, what: str, prot: Protected, kind: str) -> None:
     """The checks shared by the guard and the writer (see the module docstring)."""
+    refuse_package_data(p, what)
     try:
         st = os.lstat(p)
     except FileNotFoundError:
@@ -224,6 +253,7 @@ def check_output_dir(target: str, command: str, protected) -> Path:
     p = Path(target)
     prot = _as_protected(protected)
     what = f"{command}: {target}"
+    refuse_package_data(p, what)
     if p.exists() and not p.is_dir():
         raise UsageError(f"{what}: is a file, expected a directory")
     real = p.resolve()

@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+from exact.cli.outputs import refuse_package_data
 from proofs.reconstruction.reconstruct import DEFAULT_SEED, DEFAULT_TARGET, build, write
 from strips.errors import MathSetError
 
@@ -40,6 +41,7 @@ def main(argv=None) -> int:
     args = _parse_args(argv)
     try:
         out = Path(args.out)
+        refuse_package_data(out, str(out))   # the installed bundled sets are never overwritten, --force or not
         if out.exists() and not out.is_dir():
             raise MathSetError(str(out), 0, 0, "--out names a file; give a new or empty directory")
         if out.is_dir() and any(out.iterdir()) and not args.force:
