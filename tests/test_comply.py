@@ -380,6 +380,15 @@ def test_comply_exits_1_naming_the_failing_item(tmp_path, capsys):
     assert code == 1 and len(fail_lines) == 2 and "max win" in fail_lines[1]
 
 
+@pytest.mark.parametrize("flags", [["--jurisdiction", "gli-11", "nevada"],
+                                   ["--jurisdiction", "gli-11", "--jurisdiction", "nevada"],
+                                   ["--jurisdiction", "gli-11", "--jurisdiction", "nevada", "gli-11"]])
+def test_comply_takes_several_jurisdictions_after_one_flag_or_repeated(capsys, flags):
+    code, out, err = run(["comply", "--json", "--no-distribution"] + flags, capsys)
+    assert (code, err) == (0, "")
+    assert {c["jurisdiction"] for c in json.loads(out)["checks"]} == {"gli-11", "nevada"}
+
+
 @pytest.mark.parametrize("argv,what", [
     (["comply", "--jurisdiction", "mars"], "unknown jurisdiction"),
     (["comply", "--rules", "/nonexistent/rules.toml"], "no such rules file"),

@@ -17,8 +17,9 @@ from strips.loader import load_math_set
 def add_arguments(p) -> None:
     """Options of ``rtp comply``."""
     add_set_argument(p)
-    p.add_argument("--jurisdiction", action="append", metavar="ID", default=None,
-                   help="a jurisdiction id (repeat for several; default: every jurisdiction in the rules)")
+    p.add_argument("--jurisdiction", action="extend", nargs="+", metavar="ID", default=None,
+                   help="jurisdiction ids: several after one flag (--jurisdiction gli-11 nevada) or the flag "
+                        "repeated (default: every jurisdiction in the rules)")
     p.add_argument("--rules", metavar="FILE", default=None,
                    help="a rules file of your own (the format of exact/jurisdictions.toml), added to the package's")
     p.add_argument("--json", action="store_true", help="one JSON object; exact values as \"p/q\" strings")
