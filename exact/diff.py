@@ -276,7 +276,8 @@ class Diff:
         Published facts that fail on A and pass on B.
     facts_of : str
         ``"each"``: each set is checked against its own ``published.toml``; ``"a"``: B has none, so
-        A's published facts are checked on B (an audited change must still meet them).
+        A's published facts are checked on B (an audited change must still meet them); ``"none: ..."``:
+        B has none and A's do not apply to it (they name a symbol B lacks): no fact is compared.
     """
 
     a: ParSheet
@@ -311,7 +312,14 @@ def diff_sets(a: MathSet, b: MathSet, checker=None) -> Diff:
     ra, rb = par_sheet(a), par_sheet(b)
     facts_of = "a" if b.published.empty and not a.published.empty else "each"
     fa = _facts(a, ra, checker)
-    fb = _facts(dataclasses.replace(b, published=a.published) if facts_of == "a" else b, rb, checker)
+    if facts_of == "a":
+        try:
+            fb = _facts(dataclasses.replace(b, published=a.published), rb, checker)
+        except (KeyError, ValueError, IndexError) as e:   # A's facts name what B does not have
+            missing = e.args[0] if isinstance(e, KeyError) and e.args else e
+            facts_of, fa, fb = f"none: A's published facts do not apply to B ({missing!s} is not in B)", {}, {}
+    else:
+        fb = _facts(b, rb, checker)
     return Diff(a=ra, b=rb, figures=tuple(figure_deltas(ra, rb)),
                 changes=tuple(model_changes(a, b)),
                 broken=tuple(k for k, ok in fa.items() if ok and not fb.get(k, False)),
@@ -359,7 +367,8 @@ def diff_text(d: Diff, digits: int = 10, every: bool = True) -> str:
             for f in d.figures if every or f.changed]
     out += table_lines(["figure", "A", "B", "delta"], rows)
     out += ["", "PUBLISHED FACTS that pass on A and fail on B"
-            + (" (B has no published.toml: A's facts checked on B)" if d.facts_of == "a" else "")]
+            + (" (B has no published.toml: A's facts checked on B)" if d.facts_of == "a" else
+               f" (B has no published.toml; {d.facts_of[6:]}: not compared)" if d.facts_of.startswith("none") else "")]
     out += [f"  BROKEN  {x}" for x in d.broken] or ["  none"]
     if d.fixed:
         out += ["published facts that fail on A and pass on B"] + [f"  fixed   {x}" for x in d.fixed]

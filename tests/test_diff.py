@@ -187,3 +187,20 @@ def test_b_without_published_facts_is_checked_against_a_s_facts(tmp_path, capsys
     code, out = run(capsys, "rules_page", str(b))
     assert code == 1 and "A's facts checked on B" in out.out
     assert [l for l in out.out.splitlines() if "BROKEN" in l] == ["  BROKEN  PIC1 pays for 3/4/5 OAK, credits per way"]
+
+
+def test_a_s_facts_that_name_what_b_lacks_are_not_compared(tmp_path, capsys):
+    """B without published.toml whose symbols differ from A's (PIC1 renamed): A's facts cannot be checked
+    on it, so none is compared: exit 0 and a note, never a KeyError traceback (new-user finding)."""
+    b = tmp_path / "b"
+    b.mkdir()
+    for f in ("game.toml", "base.csv", "bonus.csv"):
+        shutil.copyfile(bundled_path("rules_page") / f, b / f)
+    for f in ("game.toml", "base.csv", "bonus.csv"):
+        (b / f).write_text((b / f).read_text().replace("PIC1", "LION"))
+    code, out = run(capsys, "rules_page", str(b), "--json")
+    j = json.loads(out.out)
+    assert code == 0 and j["published"]["broken"] == [] and j["published"]["facts_of"].startswith("none")
+    assert "PIC1" in j["published"]["facts_of"]
+    code, out = run(capsys, "rules_page", "wheel_game")
+    assert code == 0 and "not compared" in out.out and "Traceback" not in out.err
