@@ -102,15 +102,16 @@ def bundled_path(name: str) -> Path:
 def resolve(spec: str | Path | None) -> tuple[str, Path]:
     """Turn a user's ``--set`` argument into (display name, directory).
 
-    A path to an existing directory wins over a bundled name.
+    A path to an existing directory wins over a bundled name; no ``spec`` (no ``--set``) is the
+    bundled default set, whatever the working directory holds.
 
     Raises
     ------
     MathSetError
         If ``spec`` is neither a directory nor a bundled set name, or names a file.
     """
-    if spec is None:
-        spec = BUNDLED_DEFAULT
+    if spec is None:   # no --set: the bundled set itself, never a directory that happens to share its name
+        return BUNDLED_DEFAULT, bundled_path(BUNDLED_DEFAULT)
     p = Path(spec)
     if p.is_dir():
         return str(spec), p

@@ -548,6 +548,29 @@ def test_local_directory_named_like_a_bundled_set_is_used_and_said(tmp_path, mon
     assert len(err) == 1 and str(local.resolve()) in err[0]
 
 
+def test_no_set_is_the_bundled_set_even_beside_a_local_rules_page(tmp_path, monkeypatch, capsys):
+    """Plain ``rtp`` (no --set) is the bundled set, as the README says; a ./rules_page directory is
+    used only when named (it used to be taken silently)."""
+    import json as _json
+    from exact.cli import main
+    local = tmp_path / "rules_page"
+    cols = valid_columns("base")
+    cols[0] = cols[0][:99] + ["PIC1"]
+    write_set(local, base=cols)
+    monkeypatch.chdir(tmp_path)
+    assert resolve(None) == ("rules_page", bundled_path("rules_page"))
+    assert load_math_set().strips["base"].reels[0][99] == load_math_set(bundled_path("rules_page")).strips["base"].reels[0][99]
+    assert main(["--json"]) == 0
+    out = capsys.readouterr()
+    assert out.err == "" and _json.loads(out.out)["fingerprint"] == _json.loads(_bundled_json(capsys))["fingerprint"]
+
+
+def _bundled_json(capsys) -> str:
+    from exact.cli import main
+    assert main(["--set", str(bundled_path("rules_page")), "--json"]) == 0
+    return capsys.readouterr().out
+
+
 def test_bundled_name_without_local_directory_gives_no_note(tmp_path, monkeypatch, capsys):
     from exact.cli import main
     monkeypatch.chdir(tmp_path)
