@@ -186,14 +186,18 @@ def percent(x: Fraction, digits: int) -> str:
 
 
 def one_in(p: Fraction, digits: int = 2) -> str:
-    """``"1 in N"`` with N = 1/p to ``digits`` places, or ``"never"`` for p = 0.
+    """``"1 in N"`` with N = 1/p to ``digits`` places, or ``"never"`` for p = 0; N of 10^15 or more
+    in exact scientific notation (6 significant digits) rather than hundreds of digits.
 
     Examples
     --------
-    >>> one_in(Fraction(3, 8)), one_in(Fraction(0))
-    ('1 in 2.67', 'never')
+    >>> one_in(Fraction(3, 8)), one_in(Fraction(0)), one_in(Fraction(895, 10 ** 385))
+    ('1 in 2.67', 'never', '1 in 1.11732e+382')
     """
-    return "never" if p == 0 else f"1 in {decimal_text(1 / Fraction(p), digits)}"
+    if p == 0:
+        return "never"
+    n = 1 / Fraction(p)
+    return f"1 in {scientific(n) if n >= 10 ** 15 else decimal_text(n, digits)}"
 
 
 def _non_default(f: dataclasses.Field, value) -> bool:

@@ -38,7 +38,8 @@ CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
 BAND_ROUNDS = (10**3, 10**5, 10**7)
 #: Keys of the JSON report that are not exact figures (names, hashes, text, display floats).
 NOT_FIGURES = frozenset({"set", "fingerprint", "strips", "rtp_percent", "sd_per_bet", "volatility_index", "rtp_band",
-                         "published", "findings", "compliance", "compliance_not_computed"})
+                         "published", "findings", "compliance", "compliance_not_computed",
+                         "compliance_top_award"})
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
 from exact.comply import comply, load_rules, odds_not_computed
 from exact.distribution import win_distribution
 from exact.par import par_sheet
-from exact.report import fraction_text, one_in, table_lines
+from exact.formatting import fraction_text, one_in, scientific, table_lines
+from fractions import Fraction
 from strips.loader import load_math_set
 
 
@@ -31,7 +32,8 @@ def _value_text(c) -> str:
     if c.value is None:
         return f"{c.value_float:.{c.rule.decimals or 2}f}"
     if c.rule.measure in ("award_odds", "pattern_odds_ways", "hit_frequency"):
-        return f"{c.value_float:.6g} ({one_in(c.value)})" + ("" if c.exact else " (lower bound)")
+        shown = scientific(c.value) if c.value and abs(c.value) < Fraction(1, 10 ** 300) else f"{c.value_float:.6g}"
+        return f"{shown} ({one_in(c.value)})" + ("" if c.exact else " (lower bound)")
     if c.rule.measure == "rtp":
         return f"{c.value_float * 100:.6f}%"
     return f"{c.value_float:.6g}"
