@@ -442,3 +442,19 @@ def test_false_fail_rate_of_every_mode_over_200_seeds():
     fails = [s for s in range(200)
              if not report_units(ms, units, simulate_units(ms, rounds, s, units, games, cluster=HERE), s, exact).passed]
     assert len(fails) <= 8, fails
+
+
+# ---------------------------------------------------------------------------
+# the two simulators agree: the general one (every rule) draws as the fast tables do
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["rules_page", "retrigger_capped", "wild_drawn_per_wild", "wild_drawn_per_reel",
+                                  "scatter_pays", "bonus_strips"])
+def test_the_general_round_equals_the_fast_one_on_games_without_the_new_rules(name, tmp_path):
+    # same seed: the same stops, FISH values, WILD multipliers and features, so the same exact tally (the
+    # KEY ladder, retrigger with a cap, drawn WILD multipliers, scatter pays through the general code)
+    from proofs.simulate import simulate
+    from test_every_command import write_variant
+    ms = load_math_set(name if name == "rules_page" else str(write_variant(tmp_path / name, name)))
+    fast = simulate(ms, 150_000, 4, cluster=HERE)
+    general = simulate_units(ms, [150_000], 4, units_of(ms), (prepare_mode(ms),), cluster=HERE)[0]
+    assert general == fast and fast.free_spins > 0
