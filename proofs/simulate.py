@@ -55,7 +55,14 @@ seeds.  RTP: mean round win / bet with a normal interval using the exact
 standard deviation of the round win (the engine's variance; the sample SD is
 shown beside it).  Rates: Clopper-Pearson exact intervals (scipy.stats.beta).
 Exact values: :func:`exact.engine.analyse` and
-:func:`markov.round.round_result`.
+:func:`markov.round.round_result`; for a game with issue 16 rules
+:func:`exact.bonus.analyse_mode` per mode, :func:`exact.bonus.analyse_buys`
+and the gamble of :func:`exact.par.gamble_figures`.  With bet modes and buys
+the family covers every figure of every unit (each mode's RTP, hit rate,
+trigger, reach, respin, wheel and award rates; each buy's RTP and reach; the
+gamble's RTP, whose interval uses an upper bound of its SD
+(:func:`gamble_sd_bound`), and eligible rate), and ``--rounds`` is split evenly
+over the units (:func:`split_rounds`).
 """
 from __future__ import annotations
 
@@ -727,6 +734,14 @@ def column_counts(strips, rows: int, codes: Sequence[int]) -> tuple[np.ndarray, 
 
     Returns one int64 array of shape (L_r,) per reel (rows ``s .. s+rows-1``
     with wrap-around, section 3).
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("wheel_game")
+    >>> t = column_counts(ms.strips["base"], 3, (ms.model.code("BONUS"),))
+    >>> len(t), int(t[0].max()) <= 3
+    (5, True)
     """
     want = np.zeros(max([int(c.max(initial=0)) for c in strips.codes] + list(codes)) + 1, dtype=np.int64)
     want[list(codes)] = 1
@@ -978,6 +993,13 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
         As :func:`phase_spins`; ``unsupported rule ...`` for a rule the simulator cannot play.
     KeyError
         If the game has no mode ``name``.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> g = prepare_mode(load_math_set("wheel_game"), "fortune_bet")
+    >>> g.respin[0], [w.name for w in g.wheels], int(g.trigger[5])
+    (2, ['bonus'], 8)
     """
     mset = ms.mode(name)
     model = mset.model
@@ -1164,6 +1186,12 @@ def units_of(ms: MathSet, mode: str | None = None, buy: str | None = None) -> li
     ------
     ValueError
         If the game has no such mode or buy.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> [u.label for u in units_of(load_math_set("wheel_game"))]
+    ['mode default', 'mode fortune_bet', 'mode fortune_spins']
     """
     modes = ms.mode_names
     out = [Unit("mode", m, i) for i, m in enumerate(modes)] + \
@@ -1196,7 +1224,12 @@ def split_rounds(rounds: int, n: int) -> list[int]:
 
 
 def is_plain(ms: MathSet) -> bool:
-    """True for a ways game without the rules of issue 15 and 16: the fast tables of :class:`Game` play it."""
+    """True for a ways game without the rules of issue 15 and 16: the fast tables of :class:`Game` play it.
+
+    >>> from strips.loader import load_math_set
+    >>> is_plain(load_math_set("rules_page")), is_plain(load_math_set("wheel_game"))
+    (True, False)
+    """
     return not ms.model.catalogue_rule and not ms.model.bonus_rules()
 
 
@@ -1779,6 +1812,13 @@ def run_simulation(ms: MathSet, rounds: int, seed: int, *, mode: str | None = No
     ValueError
         An unknown mode or buy, fewer rounds than units, a rule the simulator
         or the engine does not model, a pay too large for int64.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> rep = run_simulation(load_math_set("wheel_game"), 30_000, 1)
+    >>> [u.rounds for u in rep.units], rep.passed
+    ([10000, 10000, 10000], True)
     """
     cluster = cluster or Cluster(workers=1)
     units = units_of(ms, mode, buy)
