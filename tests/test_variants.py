@@ -406,3 +406,52 @@ def test_tune_with_a_check_reports_the_closest_passing_state(tmp_path):
     target = reachable_target(ms, 5)
     v = tune(ms, target, Fraction(1, 500), check=lambda var: () if var.strips == ms.strips else ("every edit",))
     assert not v.met and v.edits == () and v.rtp == exact_rtp(ms) and v.rejected == ("every edit",)
+
+
+# ---- issue: --tolerance 0 reported the unedited input as the closest although the search got closer
+def test_tolerance_zero_reports_the_closest_state_found(tmp_path):
+    """Tolerance 0 (exactly the target): the result is the closest exact RTP the search reached, at least
+    as close as the result of a looser search, never the input when an edit gets closer; bounded in time."""
+    src = write_small(tmp_path / "in", 5)
+    ms = load_math_set(str(src))
+    target = reachable_target(ms, 5) + Fraction(1, 10**7)      # off the exact value of any 2-edit set
+    loose = tune(ms, target, Fraction(1, 500))
+    assert loose.met and loose.edits
+    v = tune(ms, target, Fraction(0), seconds=30)
+    assert v.edits and abs(v.rtp - target) <= abs(loose.rtp - target) < abs(exact_rtp(ms) - target)
+    assert v.rtp == exact_rtp(v.math_set) and v.met == (v.rtp == target)
+    assert v.stopped in ("met", "no closer state", "round limit", "time limit") and v.seconds < 60
+
+
+def test_tolerance_zero_on_the_command_line(tmp_path, capsys):
+    """``--tolerance 0``: one NOT MET line with the closest exact RTP and how long it searched, nothing
+    written; ``--write-closest`` writes that closest set (exact RTP as reported), exit still 1."""
+    src = write_small(tmp_path / "in", 5)
+    ms = load_math_set(str(src))
+    target = reachable_target(ms, 5) + Fraction(1, 10**7)
+    out = tmp_path / "out"
+    code = main(["tune", "--set", str(src), "--target-rtp", _frac_arg(target), "--tolerance", "0",
+                 "--time-limit", "20", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 1 and "NOT MET" in text and "searched" in text and "no set written" in text
+    assert not out.exists() or not any(out.iterdir())
+    code = main(["tune", "--set", str(src), "--target-rtp", _frac_arg(target), "--tolerance", "0",
+                 "--time-limit", "20", "--write-closest", "--out", str(out), "--json"])
+    (v,) = json.loads(capsys.readouterr().out)["variants"]
+    assert code == 1 and v["closest_written"] and v["out"] == str(out) and v["met"] is False
+    written = load_math_set(str(out))
+    assert exact_rtp(written) == Fraction(v["rtp"]) and abs(Fraction(v["rtp"]) - target) < abs(exact_rtp(ms) - target)
+    assert all(v["kept"].values())
+    assert main(["tune", "--set", str(src), "--target-rtp", "0.9", "--time-limit", "0", "--out",
+                 str(tmp_path / "o2")]) == 2
+
+
+def test_tolerance_zero_on_the_bundled_set_gets_closer_than_the_default_band():
+    """The probe: ``--target-rtp 0.94 --tolerance 0`` reported the unedited input (95.999669%) after 90 s
+    although the default band reaches 94.004353%; the closest state found is reported, within the time bound."""
+    ms = load_math_set("rules_page")
+    target = Fraction(94, 100)
+    default = tune(ms, target)
+    v = tune(ms, target, Fraction(0), seconds=30)
+    assert v.edits and abs(v.rtp - target) <= abs(default.rtp - target) < abs(exact_rtp(ms) - target)
+    assert v.rtp == exact_rtp(v.math_set) and not v.met and v.seconds < 30 + 25   # one round may overrun

@@ -25,7 +25,7 @@ from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output_dir
 from exact.diff import diff_sets, diff_text
 from exact.report import fraction_text, percent
-from exact.variants import ALLOW, DEFAULT_TOLERANCE, exact_rtp, kept_figures, tune, variant_files
+from exact.variants import ALLOW, DEFAULT_TOLERANCE, SEARCH_SECONDS, exact_rtp, kept_figures, tune, variant_files
 from proofs.facts import check_facts
 from strips.loader import load_math_set, resolve
 
@@ -52,7 +52,14 @@ def add_arguments(p) -> None:
                        help="several targets, e.g. 0.96,0.94,0.92,0.88: one subdirectory of --out each")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory (new or empty; never the input set)")
     p.add_argument("--tolerance", default=None, metavar="T",
-                   help="accepted |RTP - target|, a fraction of the bet (default 0.0001 = 0.01 pp)")
+                   help="accepted |RTP - target|, a fraction of the bet (default 0.0001 = 0.01 pp; 0 = exactly the "
+                        "target: searched for the closest exact RTP within --time-limit)")
+    p.add_argument("--time-limit", default=None, metavar="S", type=float,
+                   help=f"seconds the search for one target may take (default {SEARCH_SECONDS:g}); at the limit "
+                        "the closest exact RTP found is reported")
+    p.add_argument("--write-closest", action="store_true",
+                   help="when a target is not met, write the closest set found (it keeps everything but misses "
+                        "the target; the verdict says NOT MET and the exit status stays 1)")
     p.add_argument("--keep", action="append", default=[], metavar="WHAT",
                    help="also keep: hit-frequency (the base hit frequency within --hit-tolerance); "
                         "strip lengths, feature symbols, strip rules and published facts are always kept")
@@ -125,6 +132,9 @@ def run(args) -> int:
     tolerance = DEFAULT_TOLERANCE if args.tolerance is None else _fraction(args.tolerance, "--tolerance")
     if tolerance < 0:
         raise UsageError("rtp tune: --tolerance must not be negative")
+    budget = SEARCH_SECONDS if args.time_limit is None else args.time_limit
+    if not budget > 0 or budget == float("inf"):
+        raise UsageError(f"rtp tune: --time-limit must be a positive number of seconds, got {args.time_limit}")
     keep = [k.strip() for item in args.keep for k in item.split(",") if k.strip()]
     for k in keep:
         if k not in KEEP:
@@ -159,7 +169,7 @@ def run(args) -> int:
     for (text, target), dest in zip(targets, dests):
         start = time.perf_counter()
         try:
-            v = tune(ms, target, tolerance, keep_hit_frequency=hit_tol, allow=allow, check=fact_check)
+            v = tune(ms, target, tolerance, keep_hit_frequency=hit_tol, allow=allow, check=fact_check, seconds=budget)
         except ValueError as e:
             raise UsageError(f"rtp tune: {ms.name}: {e}") from None
         seconds = time.perf_counter() - start
@@ -176,11 +186,14 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
     bound = ("proven minimal" if v.minimal else
              f"a heuristic bound; proven lower bound {v.lower_bound}")
     weights = sum(1 for _, _, old, new in v.weights for x, y in zip(old, new) if x != y)
-    target_text = f"{percent(v.target, 2)} +/- {float(v.tolerance * 100):g} pp"
+    target_text = (f"{percent(v.target, 2)} +/- {float(v.tolerance * 100):g} pp" if v.tolerance else
+                   f"exactly {fraction_text(v.target)}")
+    searched = f"searched {v.seconds:.1f} s, {v.rounds} exact rechecks, stopped: {v.stopped}"
     rec = {"target": fraction_text(v.target), "target_float": float(v.target),
            "tolerance": fraction_text(v.tolerance), "rtp_input": fraction_text(v.rtp_input),
            "rtp": fraction_text(v.rtp), "rtp_float": float(v.rtp), "met": v.met, "edits": n,
            "lower_bound": v.lower_bound, "minimal": v.minimal, "rounds": v.rounds, "seconds": round(seconds, 3),
+           "search_seconds": round(v.seconds, 3), "stopped": v.stopped, "closest_written": False,
            "changes": [str(e) for e in v.edits], "weights_changed": weights,
            "weight_tables": [{"symbol": s, "table": t, "before": list(a), "after": list(b)} for s, t, a, b in v.weights],
            "out": None, "kept": {}, "published_broken": [], "exit": 0}
@@ -194,12 +207,14 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
             why = (f"; a closer result broke published facts ({'; '.join(v.rejected)}): every published fact is "
                    f"kept, so it is not a variant")
         line = (f"{text}: NOT MET: target {target_text}; closest exact RTP reached {percent(v.rtp, 6)} "
-                f"with {how}{why}; no set written")
+                f"(off by {float(abs(v.rtp - v.target) * 100):.3g} pp) with {how}{why}; {searched}")
         rec.update(exit=1, published_broken=list(v.rejected))
-        if not args.json:
-            print(line)
-        rec["verdict"] = line
-        return rec
+        if not args.write_closest or not v.edits and not v.weights:
+            line += "; no set written" + ("" if args.write_closest else " (--write-closest writes the closest set)")
+            if not args.json:
+                print(line)
+            rec["verdict"] = line
+            return rec
     # checked in memory before anything is written: a variant never breaks a kept figure or a published fact
     kept = kept_figures(ms, v.math_set, hit_tol, weights_changed=bool(v.weights))
     broken = [] if checker is None else list(diff_sets(ms, v.math_set, checker).broken)
@@ -231,8 +246,14 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
         facts = (f"published facts changed by --allow fish-weights: {len(broken)}" if v.weights else
                  "BROKEN published facts: " + "; ".join(broken))
     changes = f"{n} strip edit{'s' if n != 1 else ''}" + (f" + {weights} FISH weights" if weights else "")
-    line = (f"{text}: {'MET' if ok else 'FAILED'}: exact RTP {percent(rtp, 6)} (target {target_text}), "
-            f"{changes} ({bound}), kept {sum(k.ok for k in kept)} of {len(kept)}, {facts} -> {dest}")
+    if v.met:
+        line = (f"{text}: {'MET' if ok else 'FAILED'}: exact RTP {percent(rtp, 6)} (target {target_text}), "
+                f"{changes} ({bound}), kept {sum(k.ok for k in kept)} of {len(kept)}, {facts} -> {dest}")
+    else:   # --write-closest: the closest set, written because it was asked for; the target is not met
+        line = (f"{text}: NOT MET, closest set written: exact RTP {percent(rtp, 6)} (target {target_text}, off by "
+                f"{float(abs(rtp - v.target) * 100):.3g} pp), {changes}, kept {sum(k.ok for k in kept)} of "
+                f"{len(kept)}, {facts}; {searched} -> {dest}")
+        rec.update(exit=1, closest_written=True)
     rec["verdict"] = line
     if not args.json:
         print(f"=== VARIANT {text} -> {dest} ({seconds:.1f} s, {v.rounds} exact rechecks)")
