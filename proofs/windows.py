@@ -356,8 +356,10 @@ class WindowEvaluator:
         maxc = max(v for v, _ in self._comb_table)
         scatter = sum(int(t.max(initial=0)) for t in self._scatter_pay_tab)
         if self.is_lines:
-            per_line = max(int(self._code_pays.max(initial=0)) * maxc, int(self._wild_pays.max(initial=0)))
-            bound, rule = (len(self._paylines) * per_line + scatter) * self.denominator, "line pays"
+            parts = {"line pays": len(self._paylines) * int(self._code_pays.max(initial=0)) * maxc,
+                     "a WILD's own line pays": len(self._paylines) * int(self._wild_pays.max(initial=0)),
+                     "scatter pays": scatter}
+            bound = (max(parts["line pays"], parts["a WILD's own line pays"]) + scatter) * self.denominator
         else:
             syms = self.model.symbols
             maxm = np.array([max(self._tables[c][0]) if (c in self._tables and not self._is_fish[c])
@@ -376,10 +378,13 @@ class WindowEvaluator:
             fish_exact = sum(int(t["fish"].max(initial=0)) for t in self._col)
             collect = keys * max(fish_exact * (self.denominator // self._F), (self.model.rows * R) * fishmax)
             bound = ways + collect + scatter * self.denominator
-            rule = "WILD multipliers" if self._S > 1 or int(self._fixed_m.max(initial=1)) > 1 else "ways pays"
+            wild_m = self._S > 1 or int(self._fixed_m.max(initial=1)) > 1
+            parts = {"ways pays with WILD multipliers" if wild_m else "ways pays": ways,
+                     "collect (KEY count x FISH values)": collect, "scatter pays": scatter * self.denominator}
         if bound * SUM_HEADROOM > _INT63:
-            raise ValueError(f"unsupported: the {rule} of this game are too large for exact int64 window "
-                             f"evaluation (largest numerator about 2^{bound.bit_length()})")
+            rule = max(parts, key=parts.get)   # the part that makes the amounts too large
+            raise ValueError(f"unsupported rule: {rule} too large for the exact int64 window evaluation "
+                             f"(largest numerator about 2^{bound.bit_length()})")
 
     # ------------------------------------------------------------------
     def windows(self, stops: np.ndarray) -> np.ndarray:
@@ -714,5 +719,5 @@ def _nonzero_fish(ev: WindowEvaluator, syms) -> np.ndarray:
 def _obj_to_int(a: np.ndarray, rule: str) -> np.ndarray:
     """An object array of Python ints as int64, refusing (ValueError naming ``rule``) what int64 cannot hold."""
     if a.size and max(abs(int(x)) for x in a.ravel()) > _INT63:
-        raise ValueError(f"unsupported: the {rule} of this game are too large for exact int64 window evaluation")
+        raise ValueError(f"unsupported rule: {rule} too large for the exact int64 window evaluation")
     return a.astype(np.int64)

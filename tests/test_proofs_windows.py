@@ -171,7 +171,7 @@ def test_overflow_is_refused_naming_the_rule():
     big = tuple(dataclasses.replace(s, pays=tuple(p * (1 << 40) for p in s.pays)) if s.kind == "pay" else s
                 for s in ms.model.symbols)
     ms = dataclasses.replace(ms, model=dataclasses.replace(ms.model, symbols=big))
-    with pytest.raises(ValueError, match="ways pays.*too large for exact int64"):
+    with pytest.raises(ValueError, match="unsupported rule: ways pays too large for the exact int64"):
         WindowEvaluator(ms, ms.model.base_phase)
     assert SUM_HEADROOM >= 1 << 18
 
@@ -197,3 +197,11 @@ def test_a_leading_wild_that_substitutes_pays_the_run_it_starts():
     ev = WindowEvaluator(ms, model.base_phase)
     assert int(ev.evaluate(np.array([[2, 2, 2]])).pay[0]) == evaluate(model, [["W", "A", "A"], ["V", "A", "A"],
                                                                              ["C", "A", "A"]]).win == 1
+
+
+def test_the_cli_refusal_keeps_the_rule_the_evaluator_names():
+    from exact.cli.args import int64_refusal
+    e = ValueError("unsupported rule: ways pays with WILD multipliers too large for the exact int64 window "
+                   "evaluation (largest numerator about 2^70)")
+    text = str(int64_refusal("rtp prove", "s", e, "run without --exhaustive"))
+    assert "ways pays with WILD multipliers" in text and "\n" not in text and text.endswith("--exhaustive")

@@ -113,6 +113,8 @@ def int64_refusal(command: str, set_name: str, e: Exception, instead: str) -> Us
     about int64 amounts keeps its own text.
     """
     text = str(e)
+    if text.startswith("unsupported rule:") and "int64" in text:   # the proof names the rule it cannot hold
+        return UsageError(f"{command}: {set_name}: {text}; {instead}")
     if isinstance(e, OverflowError) or "int64" in text or "too large" in text:
         return UsageError(f"{command}: {set_name}: the amounts (pays x ways x multipliers) are too large for "
                           f"its exact int64 arithmetic; {instead}")
