@@ -1205,6 +1205,8 @@ class SpinTotals:
         Combinations by KEY count.
     scatters : tuple of tuple of int
         Per scatter symbol (file order), combinations by its count.
+    lines, line_hits : tuple of int
+        Line games: per payline the sum of its pays (numerators) and the combinations in which it pays.
     """
 
     combinations: int
@@ -1216,6 +1218,8 @@ class SpinTotals:
     trigger: tuple[int, ...]
     keys: tuple[int, ...]
     scatters: tuple[tuple[int, ...], ...]
+    lines: tuple[int, ...] = ()
+    line_hits: tuple[int, ...] = ()
 
     def __add__(self, other: "SpinTotals") -> "SpinTotals":
         def add(a, b):
@@ -1223,26 +1227,29 @@ class SpinTotals:
         return SpinTotals(self.combinations + other.combinations, self.pay + other.pay, self.ways + other.ways,
                           self.scatter + other.scatter, self.collect + other.collect, self.hits + other.hits,
                           add(self.trigger, other.trigger), add(self.keys, other.keys),
-                          tuple(add(a, b) for a, b in zip(self.scatters, other.scatters)))
+                          tuple(add(a, b) for a, b in zip(self.scatters, other.scatters)),
+                          add(self.lines, other.lines), add(self.line_hits, other.line_hits))
 
     @classmethod
-    def zero(cls, max_key: int, max_scatters: Sequence[int], max_trigger: int) -> "SpinTotals":
+    def zero(cls, max_key: int, max_scatters: Sequence[int], max_trigger: int, paylines: int = 0) -> "SpinTotals":
         """Totals of no combination with histograms for counts up to the given maxima."""
         return cls(0, 0, 0, 0, 0, 0, (0,) * (max_trigger + 1), (0,) * (max_key + 1),
-                   tuple((0,) * (m + 1) for m in max_scatters))
+                   tuple((0,) * (m + 1) for m in max_scatters), (0,) * paylines, (0,) * paylines)
 
     def to_json(self) -> dict:
         """JSON-able dict (amounts as decimal strings: exact at any size)."""
         return {"combinations": self.combinations, "pay": str(self.pay), "ways": str(self.ways),
                 "scatter": str(self.scatter), "collect": str(self.collect), "hits": self.hits,
-                "trigger": list(self.trigger), "keys": list(self.keys), "scatters": [list(x) for x in self.scatters]}
+                "trigger": list(self.trigger), "keys": list(self.keys), "scatters": [list(x) for x in self.scatters],
+                "lines": [str(x) for x in self.lines], "line_hits": list(self.line_hits)}
 
     @classmethod
     def from_json(cls, d: dict) -> "SpinTotals":
         """Inverse of :meth:`to_json`."""
         return cls(int(d["combinations"]), int(d["pay"]), int(d["ways"]), int(d["scatter"]), int(d["collect"]),
                    int(d["hits"]), tuple(int(x) for x in d["trigger"]), tuple(int(x) for x in d["keys"]),
-                   tuple(tuple(int(x) for x in s) for s in d["scatters"]))
+                   tuple(tuple(int(x) for x in s) for s in d["scatters"]), tuple(int(x) for x in d["lines"]),
+                   tuple(int(x) for x in d["line_hits"]))
 
 
 @dataclass(frozen=True)
@@ -1255,6 +1262,7 @@ class GenericPlan:
     max_key: int
     max_scatters: tuple[int, ...]
     max_trigger: int
+    paylines: int = 0
 
     def validate(self, rec) -> tuple[tuple[int, int], SpinTotals]:
         """The (task, totals) of a checkpoint record, checked against this plan.
@@ -1287,6 +1295,11 @@ class GenericPlan:
             raise ValueError("wrong shape")
         hists += list(zip(scat, self.max_scatters))
         amounts = [tj.get(k) for k in ("pay", "ways", "scatter", "collect")]
+        lines, line_hits = tj.get("lines"), tj.get("line_hits")
+        if not (isinstance(lines, list) and len(lines) == self.paylines and _int_table([line_hits], 1, self.paylines)
+                and all(0 <= h <= want for h in line_hits)):
+            raise ValueError("wrong shape")
+        amounts += lines
         if not (all(_int_table([h], 1, m + 1) for h, m in hists) and all(isinstance(a, str) and a.isdigit()
                                                                           for a in amounts)
                 and type(tj.get("hits")) is int and 0 <= tj["hits"] <= want):
@@ -1317,6 +1330,9 @@ def generic_task_totals(ev: WindowEvaluator, task: tuple[int, int] | int, chunk:
     max_key, max_sc, max_trig = ev.max_counts()
     plan = block_plan(ev.lengths, chunk)
     n = pay = ways = scatter = collect = hits = 0
+    paylines = len(ev.model.paylines) if ev.is_lines else 0
+    lines = [0] * paylines
+    line_hits = np.zeros(paylines, dtype=np.int64)
     trig = np.zeros(max_trig + 1, dtype=np.int64)
     keys = np.zeros(max_key + 1, dtype=np.int64)
     scat = [np.zeros(m + 1, dtype=np.int64) for m in max_sc]
@@ -1333,8 +1349,11 @@ def generic_task_totals(ev: WindowEvaluator, task: tuple[int, int] | int, chunk:
             keys += np.bincount(out.keys, minlength=max_key + 1)
             for h, name in zip(scat, ev.scatter_names):
                 h += np.bincount(out.scatter_counts[name], minlength=len(h))
+            if paylines:
+                lines = [a + int(b) for a, b in zip(lines, out.line_pays.sum(axis=0, dtype=np.int64))]
+                line_hits += out.line_hits.sum(axis=0)
     return SpinTotals(n, pay, ways, scatter, collect, hits, tuple(int(x) for x in trig), tuple(int(x) for x in keys),
-                      tuple(tuple(int(x) for x in h) for h in scat))
+                      tuple(tuple(int(x) for x in h) for h in scat), tuple(lines), tuple(int(x) for x in line_hits))
 
 
 def _run_generic_task(shared: tuple[WindowEvaluator, int], task: tuple[int, int]) -> SpinTotals:
@@ -1408,6 +1427,16 @@ class SpinEnumeration:
         """P(count of scatter symbol ``name`` = n), n = 0 .. max."""
         return self.prob(self.totals.scatters[self.scatter_names.index(name)])
 
+    @property
+    def line_means(self) -> tuple[Fraction, ...]:
+        """Line games: E[multiplier x win of payline i] at index i - 1, credits per spin."""
+        return tuple(self._mean(x) for x in self.totals.lines)
+
+    @property
+    def line_hits(self) -> tuple[Fraction, ...]:
+        """Line games: P(payline i pays) at index i - 1."""
+        return self.prob(self.totals.line_hits)
+
 
 def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] | None = None,
                       cluster: Cluster | None = None, checkpoint_dir: str | Path | None = None,
@@ -1432,9 +1461,10 @@ def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] |
     if len(lengths) < 2:
         raise ValueError("enumeration needs 2 or more reels")
     wanted, per_stop, task_stops = _slice(lengths, first_stops, task_stops, GENERIC_TASK_COMBINATIONS)
+    paylines = len(ms.model.paylines) if ms.model.is_lines else 0
     plan = GenericPlan(set_hash(ms, phase, "generic"), tuple(task_ranges(wanted, task_stops)), per_stop,
-                       max_key, max_sc, max_trig)
-    run = run_plan(plan, SpinTotals.zero(max_key, max_sc, max_trig), _run_generic_task, (ev, chunk),
+                       max_key, max_sc, max_trig, paylines)
+    run = run_plan(plan, SpinTotals.zero(max_key, max_sc, max_trig, paylines), _run_generic_task, (ev, chunk),
                    cluster=cluster, checkpoint_dir=checkpoint_dir, progress=progress, desc=f"enumerate {phase.name}",
                    small_run=GENERIC_SMALL_RUN)
     trig = ms.model.trigger_symbol

@@ -178,6 +178,10 @@ def compare_spin(e: en.SpinEnumeration, an: PhaseAnalysis, wheels: dict | None =
         if an.by_trigger is not None:
             out += _probs("trigger count", e.prob(e.totals.trigger), an.by_trigger.prob)
     out += _probs("KEY", e.prob(e.totals.keys), an.by_key.prob)
+    for i, (mine, theirs) in enumerate(zip(e.line_means, an.line_means), start=1):
+        out.append(en.Comparison(f"payline {i} pays", mine, theirs))
+    for i, (mine, theirs) in enumerate(zip(e.line_hits, an.line_hits), start=1):
+        out.append(en.Comparison(f"P(payline {i} pays)", mine, theirs))
     for sym, probs in (wheels or {}).items():
         out += _probs(f"{sym} (wheel)", e.scatter_prob(sym), probs)
     return out

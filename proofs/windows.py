@@ -106,6 +106,8 @@ class Outcome:
         shared value at each of its cells), 0 elsewhere.  None without rng.
     combination : numpy.ndarray or None, shape (n,), int64
         With an rng and a combination WILD: its value for each window (1 without one).
+    line_pays, line_hits : numpy.ndarray or None, shape (n, paylines), int64 / bool
+        Line games: each payline's pay (numerators, same denominator) and whether it pays.
     """
 
     pay: np.ndarray
@@ -119,6 +121,8 @@ class Outcome:
     hit: np.ndarray | None = None
     cells: np.ndarray | None = None
     combination: np.ndarray | None = None
+    line_pays: np.ndarray | None = None
+    line_hits: np.ndarray | None = None
 
 
 def _draw(rng: np.random.Generator, weights: Sequence[int], size: int) -> np.ndarray:
@@ -443,14 +447,15 @@ class WindowEvaluator:
         scatter_pay = np.zeros(n, dtype=np.int64)
         for j, tab in enumerate(self._scatter_pay_tab):
             scatter_pay += tab[scat[:, j]]
-        win = cells = comb_values = None
+        win = cells = comb_values = line_pays = line_hits = None
         if rng is not None:
             win = self.windows(stops)
             comb_values, cells = self._draws(win, rng)
         if self.is_lines:
             if win is None:
                 win = self.windows(stops)
-            main, hit_main = self._lines(win, comb_values)
+            line_pays, line_hits = self._lines(win, comb_values)
+            main, hit_main = line_pays.sum(axis=1), line_hits.any(axis=1)
             den = 1 if rng is not None else self.denominator
             collect = np.zeros(n, dtype=np.int64)
             fish_hit = np.zeros(n, dtype=bool)
@@ -460,6 +465,7 @@ class WindowEvaluator:
         hit = hit_main | (scatter_pay > 0) | ((keys > 0) & fish_hit)
         return Outcome(pay=pay, denominator=den, scatter_counts=scatter_counts, trigger_count=trigger, keys=keys,
                        ways_pay=main, scatter_pay=scatter_pay * den, collect=collect, hit=hit, cells=cells,
+                       line_pays=line_pays, line_hits=line_hits,
                        combination=comb_values)
 
     # ------------------------------------------------------------------
@@ -579,19 +585,20 @@ class WindowEvaluator:
         n, R, _ = win.shape
         auto = self._automaton
         nsym = len(self.model.symbols)
-        total = np.zeros(n, dtype=np.int64)
-        hit = np.zeros(n, dtype=bool)
+        per_line = np.zeros((n, len(self._paylines)), dtype=np.int64)
+        line_hit = np.zeros((n, len(self._paylines)), dtype=bool)
         flat = auto.table.ravel()
-        for line in self._paylines:
+        for i, line in enumerate(self._paylines):
             state = np.zeros(n, dtype=np.int64)
             for r in range(R):
                 state = flat[state * nsym + win[:, r, line[r]]]
             if comb is not None:
-                total += np.maximum(auto.pay[state] * np.where(auto.used[state], comb, 1), auto.wild_pay[state])
+                per_line[:, i] = np.maximum(auto.pay[state] * np.where(auto.used[state], comb, 1),
+                                            auto.wild_pay[state])
             else:
-                total += auto.exact[state]
-            hit |= auto.hit[state]
-        return total, hit
+                per_line[:, i] = auto.exact[state]
+            line_hit[:, i] = auto.hit[state]
+        return per_line, line_hit
 
 
 @dataclass(frozen=True)

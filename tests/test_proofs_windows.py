@@ -41,6 +41,7 @@ def exact_mean(ms, phase, window):
         [list(m.table(phase.weights)) for m in wilds]
     ctable = list(comb[0].multiplier.combination_table(phase.weights)) if comb else [(None, 1)]
     total, weight, res0, every_draw_wins = Fraction(0), 0, None, True
+    lines = [Fraction(0)] * len(model.paylines)
     for assignment in itertools.product(*choices):
         for cv, cw in ctable:
             w = prod(x[1] for x in assignment) * cw
@@ -51,7 +52,10 @@ def exact_mean(ms, phase, window):
             total += w * res.win
             weight += w
             every_draw_wins &= res.win > 0
+            for lw in res.lines:
+                lines[lw.line - 1] += w * lw.pay
             res0 = res
+    exact_mean.lines = [x / weight for x in lines]   # per payline, for the line games' checks
     return total / weight, res0, every_draw_wins
 
 
@@ -73,6 +77,9 @@ def check_exact(ms, phase):
         assert int(out.trigger_count[j]) == res.trigger_count
         assert int(out.keys[j]) == res.keys
         assert bool(out.hit[j]) == sure
+        if ms.model.is_lines:
+            assert [Fraction(int(x), out.denominator) for x in out.line_pays[j]] == exact_mean.lines
+            assert list(out.line_hits[j]) == [x > 0 for x in exact_mean.lines]
     return out
 
 
