@@ -1125,7 +1125,7 @@ def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Find
                 if between < gap:
                     out.append(Finding(file, a + 2, j + 1, f"reel {j + 1}: only {between} pay symbols between "
                                        f"{reel[a]} at position {a} and {reel[b % n]} at position {b % n} "
-                                       f"(rules page: {gap} or more)"))
+                                       f"([strip_rules] min_pay_between_specials: {gap} or more)"))
                     break
         if rules.max_run_length and rules.max_run_symbols:
             inrun = [s in rules.max_run_symbols for s in reel]
@@ -1142,7 +1142,7 @@ def strip_findings(strips: ReelStrips, model: GameModel, file: str) -> list[Find
                         first = (i - length + 1) % n
                         out.append(Finding(file, first + 2, j + 1, f"reel {j + 1}: run of more than "
                                            f"{rules.max_run_length} of {', '.join(sorted(rules.max_run_symbols))} from position {first} "
-                                           f"(rules page: {rules.max_run_length} at most)"))
+                                           f"([strip_rules] max_run: {rules.max_run_length} at most)"))
                         break
                 else:
                     length = 0

@@ -408,6 +408,7 @@ def test_finding_two_specials_within_one_window(tmp_path):
     (f,) = findings_of(tmp_path, base=placed("base", 1, 12, "FISH1"))
     assert (f.file, f.row, f.column) == (str(tmp_path / "base.csv"), row_of(10), 2)
     assert "1 pay symbols between" in f.message and "3 or more" in f.message
+    assert "[strip_rules] min_pay_between_specials" in f.message   # the game file's rule, any game's
 
 
 def test_finding_two_specials_across_the_wrap_around(tmp_path):
@@ -423,7 +424,7 @@ def test_finding_run_of_four_aus(tmp_path):
     cols[2][45] = "PIC1"                          # position 40 is a special: the run is exactly 41-44
     (f,) = findings_of(tmp_path, base=cols)
     assert (f.file, f.row, f.column) == (str(tmp_path / "base.csv"), row_of(41), 3)
-    assert "run of more than 3" in f.message
+    assert "run of more than 3" in f.message and "([strip_rules] max_run: 3 at most)" in f.message
 
 
 def test_run_of_three_aus_is_no_finding(tmp_path):
