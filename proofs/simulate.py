@@ -1055,11 +1055,17 @@ def respin_stops(g: ModeGame, stops: np.ndarray, new: np.ndarray) -> np.ndarray:
 
 
 def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Generator, tally: "Tally"):
-    """Draw the started wheels; returns (credits per round (n,), free spins awarded per round (n,))."""
+    """Draw the started wheels; returns (credits per round (n,), per wheel the free spins it awards per round (n,)).
+
+    Each wheel's free-spin award is its own feature (:mod:`markov.bonus`), so
+    the awards of several wheels are kept apart.
+    """
     n = len(counts[0]) if counts else 0
     credits = np.zeros(n, dtype=np.int64)
-    award_spins = np.zeros(n, dtype=np.int64)
+    awarded = []
     for w, c in zip(g.wheels, counts):
+        award_spins = np.zeros(n, dtype=np.int64)
+        awarded.append(award_spins)
         t = w.table[np.minimum(c, len(w.table) - 1)]
         started = int(np.count_nonzero(t >= 0))
         if started:
@@ -1075,7 +1081,7 @@ def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Gener
                 if v:
                     key = (w.name, w.texts[k])
                     tally.awards[key] = tally.awards.get(key, 0) + int(v)
-    return credits, award_spins
+    return credits, awarded
 
 
 def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally":
@@ -1117,13 +1123,14 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
         win = win * g.feature_multiplier[np.minimum(trigger[active], len(g.feature_multiplier) - 1)]
     round_win[active] += win
     if g.wheels:
-        credits, award_spins = _spin_wheels(g, counts, rng, tally)
+        credits, awarded = _spin_wheels(g, counts, rng, tally)
         round_win += credits
-        rows = np.flatnonzero(award_spins)
-        if len(rows):
-            win, _, played = play_features(g, award_spins[rows], rng, g.sample)
-            round_win[rows] += win
-            tally.free_spins += played
+        for award_spins in awarded:   # each wheel's free spins: a feature of its own
+            rows = np.flatnonzero(award_spins)
+            if len(rows):
+                win, _, played = play_features(g, award_spins[rows], rng, g.sample)
+                round_win[rows] += win
+                tally.free_spins += played
     tally.win = int(round_win.sum())
     tally.win2 = sum_of_squares(round_win)
     if g.gamble is not None:

@@ -292,6 +292,9 @@ RULES = {
     "trigger_reels": dict(wild="", rule="trigger_reels = [1, 4]"),
     "multiplier_by_trigger": dict(wild="", rule="multiplier_by_trigger = { 2 = 2, 3 = 5 }"),
     "counts_as_scatter": dict(wild="counts_as_scatter = true", rule=""),
+    # a way through the WILD is multiplied once by 2 or 3, drawn per spin (the literal window evaluator plays it)
+    "combination_ways": dict(wild='multiplier = { values = [2, 3], mode = "combination", weights.base = [1, 1], '
+                                  'weights.level1 = [1, 3] }', rule=""),
 }
 RULES_BASE = [["A", "S", "B", "M", "A", "B"], ["B", "W", "S", "A", "B"], ["A", "S", "W", "B", "A", "B", "S"],
               ["B", "M", "A", "S", "B"]]
@@ -314,7 +317,9 @@ def test_rule_game_spins_equal_the_evaluator(rule_set):
         strips = rule_set.phase_strips(phase)
         stops = np.array(list(itertools.product(*(range(n) for n in strips.lengths))), dtype=np.int64)
         out = spins.evaluate(stops, np.random.default_rng(0))
-        expected = [evaluate(m, strips.window(st, m.rows)) for st in stops]
+        comb = [None] * len(stops) if spins.window is None else \
+            spins.window.evaluate(stops, np.random.default_rng(0)).combination.tolist()   # the values drawn
+        expected = [evaluate(m, strips.window(st, m.rows), combination=c) for st, c in zip(stops, comb)]
         assert out.win.tolist() == [r.win for r in expected]
         assert out.trigger.tolist() == [r.trigger_count for r in expected]
         assert sum(r.scatter_pay for r in expected) > 0 and out.trigger.max() >= 2
@@ -458,3 +463,67 @@ def test_the_general_round_equals_the_fast_one_on_games_without_the_new_rules(na
     fast = simulate(ms, 150_000, 4, cluster=HERE)
     general = simulate_units(ms, [150_000], 4, units_of(ms), (prepare_mode(ms),), cluster=HERE)[0]
     assert general == fast and fast.free_spins > 0
+
+
+# ---------------------------------------------------------------------------
+# several prize wheels: each free-spin award a feature of its own (markov.bonus)
+# ---------------------------------------------------------------------------
+TWO_WHEELS = """
+[game]
+name = "two_wheels"
+reels = 3
+rows = 2
+bet = 10
+
+[strips]
+base = "base.csv"
+bonus = "bonus.csv"
+
+[symbols.A]
+class = "pay"
+pays = [0, 2, 5]
+[symbols.B]
+class = "pay"
+pays = [0, 1, 3]
+[symbols.S]
+class = "scatter"
+reels = { base = [1, 2, 3], bonus = [1, 2, 3] }
+[symbols.X]
+class = "scatter"
+reels = { base = [1, 2, 3] }
+[symbols.Y]
+class = "scatter"
+reels = { base = [1, 2, 3] }
+
+[free_spins]
+strips = "bonus"
+scatter = "S"
+trigger = { 2 = 2 }
+retrigger = { 1 = 2 }
+retrigger_cap = 4
+[[free_spins.levels]]
+multiplier = 1
+
+[wheel.x]
+symbol = "X"
+tables = { 1 = "t" }
+[wheel.x.prizes.t]
+awards = ["free_spins 3", "credits 5"]
+weights = [3, 1]
+[wheel.y]
+symbol = "Y"
+tables = { 1 = "t" }
+[wheel.y.prizes.t]
+awards = ["free_spins 3", "credits 7"]
+weights = [3, 1]
+"""
+TWO_WHEELS_BASE = [["A", "X", "B", "S", "A"], ["B", "Y", "S", "A", "X", "B"], ["Y", "A", "B", "S", "A"]]
+TWO_WHEELS_BONUS = [["A", "B", "S", "A"], ["B", "A", "A", "B"], ["A", "S", "B", "B"]]
+
+
+def test_each_wheel_award_is_a_feature_of_its_own(tmp_path):
+    # X and Y together award two features of 3 spins, each capped at 4 with its retriggers (one merged
+    # feature of 6 spins would be capped at 4 in all: its RTP would be far lower)
+    ms = load_math_set(str(write_set(tmp_path, base=TWO_WHEELS_BASE, bonus=TWO_WHEELS_BONUS, game=TWO_WHEELS)))
+    rep = run_simulation(ms, 300_000, 2, cluster=HERE)
+    assert [f.name for f in rep.figures if not f.inside] == [] and len(rep.units[0].wheels) == 2
