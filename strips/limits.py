@@ -23,7 +23,8 @@ limit              default     what it bounds
 ``digits``         12          decimal digits of any integer of the game file
                                (and significant digits of a printed figure)
 ``depth``          16          nesting of tables and arrays in the game file
-``chain_work``     1e8         estimated work of the free-spin chain (about a minute)
+``chain_work``     1e8         estimated work of the free-spin chain (about a minute;
+                              :func:`chain_work`, :func:`retrigger_work`)
 ``combinations``   1e11        stop combinations of ``rtp prove --exhaustive``
 ``edit_work``      2e6         strip edits x window rows of ``rtp sensitivity`` (about a minute)
 =================  ==========  ===============================================
@@ -55,7 +56,8 @@ from typing import Iterator
 from strips.errors import MathSetError
 
 __all__ = ["Limits", "NO_LIMITS", "DESCRIPTIONS", "active", "using", "option", "refusal", "exceeds",
-           "read_regular_file", "digits_refusal", "integer_too_long", "nesting_depth", "chain_work", "combinations_of"]
+           "read_regular_file", "digits_refusal", "integer_too_long", "nesting_depth", "chain_work",
+           "retrigger_work", "awarded_totals", "combinations_of"]
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,8 @@ DESCRIPTIONS = {
     "retrigger_cap": "free spins of the retrigger cap",
     "digits": "decimal digits of an integer in the game file (significant digits of a printed figure)",
     "depth": "nesting depth of tables and arrays in the game file",
-    "chain_work": "estimated work units of the free-spin chain (spins x counter states x spins)",
+    "chain_work": "estimated work units of the free-spin chain (ladder: spins x counter states x spins; "
+                  "capped retrigger: see README Input limits)",
     "combinations": "stop combinations of the exhaustive enumeration",
     "edit_work": "strip edits x window rows of rtp sensitivity",
 }
@@ -234,24 +237,82 @@ def nesting_depth(doc, limit: int) -> tuple[tuple, int] | None:
     return None
 
 
-def chain_work(max_initial: int, level_spins: list[int], cap: int, retrigger_cap: int | None) -> int:
-    """Estimated work of the exact free-spin chain, in units of which 10^7 take 3-7 s on one core.
+def chain_work(max_initial: int, level_spins: list[int], cap: int) -> int:
+    """Estimated work of the exact KEY-counter ladder, in units of which 10^7 take 3-7 s on one core.
 
-    Ladder: its states (spins of the longest feature x KEY-counter values
-    ``0..cap``) times the spins again (the exact integers grow by one
-    denominator per spin).  Retrigger with a cap ``C``: ``C**3 / 100`` (states
-    (spins left, spins played) ~ ``C**2``, each with up to ``C`` successors).
-    Calibration (rules-page game, ``rtp report``): 1,000 initial spins with
-    counter cap 9 (1.0e7 units) 7 s; spins and cap 400 (7.2e7) 13 s; a
-    retrigger cap of 1,000 (1.0e7) 14 s.
+    Its states (spins of the longest feature x KEY-counter values ``0..cap``)
+    times the spins again (the exact integers grow by one denominator per
+    spin).  Calibration (rules-page game, ``rtp report``): 1,000 initial spins
+    with counter cap 9 (1.0e7 units) 7 s; spins and cap 400 (7.2e7) 13 s.  A
+    retrigger under a cap: :func:`retrigger_work`.
 
-    >>> chain_work(20, [8, 8, 8], 9, None)
+    >>> chain_work(20, [8, 8, 8], 9)
     19360
     """
-    if retrigger_cap is not None:
-        return retrigger_cap ** 3 // 100
     spins = max_initial + sum(level_spins)
     return spins * (cap + 1) * spins
+
+
+def awarded_totals(initial: list[int], extras: list[int], cap: int) -> list[int]:
+    """Totals of free spins a capped retrigger feature can award: initial spins plus retriggers, at most ``cap``.
+
+    Each total ``a`` holds the chain states ``(left, played)`` with ``left + played = a``
+    (:mod:`markov.retrigger`); ``O(cap x len(extras))``.
+
+    >>> awarded_totals([12], [12], 50)
+    [12, 24, 36, 48, 50]
+    """
+    steps = sorted({e for e in extras if e > 0})
+    reach = bytearray(cap + 1)
+    for n in initial:
+        if 1 <= n <= cap:
+            reach[n] = 1
+    for a in range(1, cap + 1):          # a + e > a: one ascending pass closes the set
+        if reach[a]:
+            for e in steps:
+                reach[min(a + e, cap)] = 1
+    return [a for a in range(1, cap + 1) if reach[a]]
+
+
+#: Divisor of the capped retrigger's work (calibrated: see :func:`retrigger_work`).
+RETRIGGER_DIVISOR = 32
+
+
+def retrigger_work(initial: list[int], extras: list[int], cap: int, passes: int, outcomes: int, bits: int) -> int:
+    """Estimated work of a free-spin feature with retrigger under ``retrigger_cap = cap``, in chain-work units.
+
+    The dear part is the award odds of ``rtp report`` / ``rtp comply``
+    (:func:`markov.occurrence.retrigger_avoids`): one exact forward pass over the
+    chain's states ``(left, played)`` per award and trigger (``passes``), each
+    state with one transition per scatter count of a free spin (``outcomes``),
+    on exact numbers that grow by one denominator of ``bits`` bits per spin
+    played, so a state after ``p`` spins costs about ``(1 + p bits / 64)**2``
+    (the gcd of two numbers of ``p bits / 64`` words).  The states are those of
+    every reachable awarded total ``a`` (:func:`awarded_totals`: about
+    ``cap / extra`` totals of ``a`` states each), so the work grows like
+    ``cap**4 / extra`` -- cubic and worse, and inversely with the spins a
+    retrigger awards::
+
+        passes x outcomes x sum_a sum_{p < a} (1 + p bits / 64)**2 / RETRIGGER_DIVISOR
+
+    Calibration (African Simba, 12 + 12 per retrigger, 31 awards, 4 scatter
+    counts, 27 bits; shared 2-core machine at load 2-3; README "Input
+    limits"): the default limit 1e8 admits caps up to 370 (9.9e7 units);
+    ``rtp comply`` (award odds plus the win distribution, the dearest
+    command) took 58 s at cap 400 (1.4e8) and 137 s at cap 500 (3.1e8),
+    ``rtp --set`` 19 s and 37 s; cap 1,000 (5.1e9) ran 447 s.  Measured time
+    grows slower than the estimate (exponent 3.3 against 4 from cap 300 to
+    500; about 1.4 against 2 in ``bits``), so the estimate bounds it.
+
+    >>> retrigger_work([12], [12], 370, 31, 4, 27) < 10**8 < retrigger_work([12], [12], 380, 31, 4, 27)
+    True
+    """
+    total = 0
+    b = bits
+    for a in awarded_totals(initial, extras, cap):
+        # sum_{p=0}^{a-1} (64 + p b)^2, exactly
+        total += 4096 * a + 64 * b * a * (a - 1) + b * b * (a - 1) * a * (2 * a - 1) // 6
+    return max(passes, 1) * max(outcomes, 1) * total // (4096 * RETRIGGER_DIVISOR)
 
 
 def combinations_of(lengths) -> int:

@@ -68,6 +68,7 @@ from strips.model import (
     StripRules,
     Symbol,
     WildMultiplier,
+    window_codes,
 )
 
 BUNDLED_DEFAULT = "rules_page"
@@ -184,6 +185,7 @@ def load_math_set(spec: str | Path | None = None) -> MathSet:
             if (set_name, file_name) not in loaded:
                 loaded[set_name, file_name] = _load_strips(directory, file_name, model, set_name, sources, findings)
             mode_strips[mode.name][set_name] = loaded[set_name, file_name]
+    _check_retrigger_work(model, strips, str(game_path), game_bytes)
     published = pub.Published()
     pub_path = directory / PUBLISHED_FILE
     if pub_path.exists():
@@ -707,12 +709,42 @@ def _check_free_spin_limits(t: "_Toml", trigger, retrigger, retrigger_cap, level
         _limit(t, ("free_spins", "levels", i, "threshold"), "threshold", lv.threshold, "KEYs (threshold)")
     if retrigger and retrigger_cap is not None:
         _limit(t, ("free_spins", "retrigger_cap"), "retrigger_cap", retrigger_cap, "free spins (retrigger cap)")
-    if not levels:
+    if not levels or retrigger:          # a retrigger's work needs the strips: _check_retrigger_work
         return
     cap = max((lv.threshold for lv in levels[1:]), default=0)
-    work = _limits.chain_work(max((s for _, s in trigger), default=0),
-                              [lv.spins or 0 for lv in levels[1:]], cap, retrigger_cap if retrigger else None)
+    work = _limits.chain_work(max((s for _, s in trigger), default=0), [lv.spins or 0 for lv in levels[1:]], cap)
     _limit(t, ("free_spins",), "chain_work", work, "work units of the free-spin chain (spins x KEY counter x spins)")
+
+
+def _check_retrigger_work(model: GameModel, strips: dict[str, ReelStrips], file: str, data: bytes) -> None:
+    """The ``chain_work`` limit of free spins with retrigger under a cap (:func:`strips.limits.retrigger_work`).
+
+    Needs the free-spin strips: the scatter counts a window can show and the
+    bits of the stop combinations.  Refused in one line at the game file's
+    ``retrigger_cap`` key.
+    """
+    cap = model.retrigger_cap
+    if not model.retrigger or cap is None or not model.levels or model.free_spin_strips not in strips:
+        return
+    rs = strips[model.free_spin_strips]
+    counted = [model.code(s.name) for s in model.symbols if s.kind == SCATTER or s.counts_as_scatter]
+    outcomes = 1 + sum(int(np.isin(window_codes(c, model.rows), counted).sum(axis=1).max(initial=0))
+                       for c in rs.codes)
+    combos = 1
+    for n in rs.lengths:
+        combos *= n
+    awards = sum(1 for s in model.symbols if s.kind in (PAY, SCATTER) for x in s.pays if x)
+    passes = (awards + len(model.retrigger)) * max(len(model.trigger), 1)
+    work = _limits.retrigger_work([n for _, n in model.trigger], [n for _, n in model.retrigger], cap, passes,
+                                  outcomes, combos.bit_length())
+    limit = _limits.exceeds("chain_work", work)
+    if limit is not None:
+        text = data.decode("utf-8", "replace").split("\n")
+        row = next((i + 1 for i, line in enumerate(text) if re.match(r"\s*retrigger_cap\s*=", line)), 0)
+        col = text[row - 1].index("retrigger_cap") + 1 if row else 0
+        raise MathSetError(file, row, col, _limits.refusal(
+            "chain_work", work, limit, f"work units of the free-spin chain (retrigger_cap = {cap:,}, {passes} award "
+            f"passes, {outcomes} scatter counts; a lower retrigger_cap costs less)"))
 
 
 #: The keys each symbol class may have; any other key is a rule the schema cannot express.

@@ -330,3 +330,64 @@ def test_digits_name_the_element_of_an_array_of_tables(tmp_path, capsys):
     line = g.splitlines().index("multiplier = 50000") + 1
     err = refused(capsys, ["--set", str(d), "--max-digits", "4"], "--max-digits")
     assert f"game.toml:{line}:1: free_spins.levels[3].multiplier: 5 digits" in err, err
+
+
+# ---- the capped retrigger's work (African Simba with retrigger_cap = 1000 ran past 480 s, admitted)
+SIMBA_STRIPS = Path(__file__).resolve().parents[2] / "shared" / "external" / "african-simba" / "base.csv"
+SIMBA_GAME = Path(__file__).resolve().parents[1] / "strips" / "external" / "african_simba" / "game.toml"
+
+
+def simba_with_cap(tmp_path, cap: int) -> Path:
+    d = tmp_path / f"simba_{cap}"
+    d.mkdir()
+    text = SIMBA_GAME.read_text(encoding="utf-8")
+    assert "retrigger = { 3 = 12 }" in text
+    (d / "game.toml").write_text(text.replace("retrigger = { 3 = 12 }", f"retrigger_cap = {cap}\nretrigger = {{ 3 = 12 }}", 1),
+                                 encoding="utf-8")
+    shutil.copyfile(SIMBA_STRIPS, d / "base.csv")
+    return d
+
+
+@pytest.mark.skipif(not SIMBA_STRIPS.is_file(), reason=f"third-party strips not found at {SIMBA_STRIPS}")
+def test_a_retrigger_cap_the_default_limit_admitted_for_minutes_is_refused_up_front(tmp_path, capsys):
+    """African Simba with retrigger_cap = 1000 (the default --max-retrigger-cap): refused in one line at the
+    game file's retrigger_cap key, naming --max-chain-work; cap 100 loads; --max-chain-work lifts it."""
+    d = simba_with_cap(tmp_path, 1000)
+    err = refused(capsys, ["--set", str(d)], "free-spin chain", "--max-chain-work", "retrigger_cap = 1,000")
+    assert "game.toml:" in err
+    with pytest.raises(Exception, match="--max-chain-work"):
+        load_math_set(str(d))
+    with using(Limits(chain_work=None)):
+        assert load_math_set(str(d)).model.retrigger_cap == 1000
+    assert load_math_set(str(simba_with_cap(tmp_path, 100))).model.retrigger_cap == 100
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_awarded_totals_hold_every_reachable_state_of_the_chain(seed):
+    """Oracle: the chain's own reachable states (markov.retrigger) all lie on the estimate's awarded totals,
+    and the estimate's state count (sum of the totals) bounds their number."""
+    import random
+    from fractions import Fraction
+    from markov.moments import CountSplit
+    from markov.retrigger import RetriggerChain
+    rng = random.Random(seed)
+    k = rng.randint(2, 5)
+    probs = [Fraction(1, k)] * k
+    extra = tuple([0] + [rng.choice([0, 1, 2, 3, 5, 12]) for _ in range(k - 1)])
+    cap = rng.randint(5, 60)
+    starts = sorted({rng.randint(1, cap) for _ in range(2)})
+    zero = tuple(Fraction(0) for _ in probs)
+    chain = RetriggerChain(CountSplit(tuple(probs), zero, zero), extra, cap=cap)
+    states = chain.reachable(starts)
+    totals = strips.limits.awarded_totals(starts, list(extra), cap)
+    assert {left + played for left, played in states} <= set(totals)
+    assert len(states) <= sum(totals)
+
+
+def test_retrigger_work_grows_with_the_cap_the_spins_and_the_bits():
+    w = strips.limits.retrigger_work
+    base = w([12], [12], 400, 31, 4, 27)
+    assert w([12], [12], 800, 31, 4, 27) > 8 * base          # cubic and worse in the cap
+    assert w([12], [6], 400, 31, 4, 27) > 1.5 * base          # more awarded totals with fewer spins per retrigger
+    assert w([12], [12], 400, 31, 8, 27) == 2 * base or abs(w([12], [12], 400, 31, 8, 27) - 2 * base) <= 1
+    assert w([12], [12], 400, 31, 4, 54) > 3 * base           # numbers of twice the bits
