@@ -527,3 +527,20 @@ def test_each_wheel_award_is_a_feature_of_its_own(tmp_path):
     ms = load_math_set(str(write_set(tmp_path, base=TWO_WHEELS_BASE, bonus=TWO_WHEELS_BONUS, game=TWO_WHEELS)))
     rep = run_simulation(ms, 300_000, 2, cluster=HERE)
     assert [f.name for f in rep.figures if not f.inside] == [] and len(rep.units[0].wheels) == 2
+
+
+def test_prove_simulates_one_mode_or_every_mode(tmp_path, capsys):
+    out = tmp_path / "cert.md"
+    code = main(["prove", "--set", "wheel_game", "--rounds", "60000", "--workers", "1", "--mode", "fortune_bet",
+                 "--out", str(out)])
+    text = out.read_text()
+    assert code == 0 and "| fortune_bet: respin |" in text and "| fortune_bet: bonus: jackpot Grand |" in text
+    assert "| RTP gamble once |" not in text and "- rounds: 60,000" in text
+    code = main(["prove", "--set", "wheel_game", "--rounds", "60000", "--workers", "1", "--out", str(out)])
+    text = out.read_text()
+    assert code == 0 and "| RTP gamble once |" in text and "mode fortune_spins 20,000" in text
+    assert "mode fortune_bet (20,000 rounds, cost 15): SD of the round win" in text
+    capsys.readouterr()
+    code = main(["prove", "--set", "wheel_game", "--rounds", "100", "--buy", "nope", "--workers", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "no buy 'nope'" in err
