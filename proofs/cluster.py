@@ -69,7 +69,7 @@ class Cluster:
     scheduler_file: str | None = None
     mode: str = AUTO
     client: Any = None
-    timeout: float = 20.0
+    timeout: float = 10.0
 
     @property
     def remote(self) -> bool:
@@ -111,18 +111,31 @@ def _connect(cluster: Cluster):
     if cluster.client is not None:
         return cluster.client, []
     try:
+        if cluster.scheduler is not None and cluster.scheduler.startswith("tcp://"):
+            _probe(cluster.scheduler, cluster.timeout)   # nothing listening: say so at once, not after the timeout
         if cluster.scheduler is not None or cluster.scheduler_file is not None:
             client = Client(cluster.scheduler, scheduler_file=cluster.scheduler_file,
                             timeout=f"{cluster.timeout}s")
             return client, [client]
         local = LocalCluster(n_workers=cluster.local_workers, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.ERROR)
+                             dashboard_address=":0", silence_logs=logging.ERROR)   # ":0": a free port, so
+        # a dashboard already on 8787 (another run) prints no "Port 8787 is already in use" warning
         client = Client(local)
         return client, [client, local]
     except (OSError, TimeoutError, RuntimeError) as e:
         where = cluster.scheduler or cluster.scheduler_file
         what = f"cannot reach the Dask scheduler {where}" if where else "cannot start a local Dask cluster"
         raise ValueError(f"{what}: {e}") from None
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Open and close a TCP connection to ``tcp://HOST:PORT``; OSError when nothing answers there."""
+    import socket
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    if not host or not port.isdigit():
+        raise OSError(f"not an address of the form tcp://HOST:PORT: {address}")
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+        pass
 
 
 def _close(things) -> None:

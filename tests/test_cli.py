@@ -297,7 +297,9 @@ def test_spin_json_shows_fish_values_in_the_window_layout_and_the_free_spins(cap
 
 @pytest.mark.parametrize("argv, words", [
     (["simulate", "--rounds", "0"], "--rounds: must be 1 or more, got 0"),
-    (["prove", "--workers", "0"], "--workers: must be 1 or more, got 0"),
+    (["prove", "--workers", "0"], "--workers: must be between 1 and "),
+    (["simulate", "--workers", "1000000"], "--workers: must be between 1 and "),
+    (["simulate", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not allowed with argument --workers"),
     (["--digits", "51"], "--digits: must be between 0 and 50, got 51"),
     (["sensitivity", "--top", "0"], "--top: must be 1 or more, got 0"),
     (["simulate", "--seed", "x"], "--seed: must be an integer, got 'x'"),

@@ -169,3 +169,20 @@ def test_a_missing_or_bad_scheduler_file_is_one_line_exit_2(tmp_path, capsys, co
     code = main(["simulate", "--rounds", "1000", "--scheduler-file", str(f)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "scheduler-file" in err[0]
+
+
+def test_nothing_listening_at_the_scheduler_address_is_said_at_once(capsys):
+    """A refused connection is one line, exit 2, without waiting for Dask's connect timeout."""
+    import time
+    from exact.cli import main
+    start = time.monotonic()
+    assert main(["simulate", "--rounds", "1000", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert time.monotonic() - start < 5
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot reach the Dask scheduler tcp://127.0.0.1:1" in err[0]
+
+
+def test_a_directory_as_scheduler_file_is_named_as_such(tmp_path, capsys):
+    from exact.cli import main
+    assert main(["simulate", "--rounds", "1000", "--scheduler-file", str(tmp_path)]) == 2
+    assert "not a regular file" in capsys.readouterr().err

@@ -121,12 +121,18 @@ def int64_refusal(command: str, set_name: str, e: Exception, instead: str) -> Us
     return UsageError(f"{command}: {set_name}: {text}")
 
 
+#: Most worker processes of a local cluster: twice the cores (each Dask worker process holds its own
+#: copy of the tables, ~100 MB; a million of them would exhaust the machine before any work).
+MAX_LOCAL_WORKERS = 2 * (os.cpu_count() or 1)
+
+
 def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
     """``--workers``, ``--scheduler`` and ``--scheduler-file``: where a long proof runs (:mod:`proofs.cluster`)."""
-    p.add_argument("--workers", type=int_range(1), default=os.cpu_count() or 1,
-                   help="worker processes of the local Dask cluster (default: all cores; 1 runs in this process; "
-                        "small runs stay in this process)")
     g = p.add_mutually_exclusive_group()
+    g.add_argument("--workers", type=int_range(1, MAX_LOCAL_WORKERS), default=None,
+                   help=f"worker processes of the local Dask cluster (default: all cores; 1 runs in this process; "
+                        f"small runs stay in this process; at most {MAX_LOCAL_WORKERS}: more cores are a cluster's "
+                        f"job, --scheduler)")
     g.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                    help="run the tasks on this existing Dask cluster (start one with 'dask scheduler' and "
                         "'dask worker tcp://HOST:PORT')")
@@ -138,13 +144,17 @@ def cluster_of(args) -> Cluster:
     """The :class:`proofs.cluster.Cluster` the options of :func:`add_cluster_arguments` name."""
     if args.scheduler_file is not None:   # dask waits forever for a missing file and asserts on a bad one
         _check_scheduler_file(args.scheduler_file)
-    return Cluster(workers=args.workers, scheduler=args.scheduler, scheduler_file=args.scheduler_file)
+    return Cluster(workers=args.workers or os.cpu_count() or 1, scheduler=args.scheduler,
+                   scheduler_file=args.scheduler_file)
 
 
 def _check_scheduler_file(path: str) -> None:
     """A scheduler file must exist, be a regular file and hold JSON with the scheduler's ``address``."""
 
     p = Path(path)
+    if p.exists() and not p.is_file():
+        raise UsageError(f"rtp: --scheduler-file {path}: not a regular file (a directory or a device; give the "
+                         f"file 'dask scheduler --scheduler-file FILE' wrote)")
     if not p.is_file():
         raise UsageError(f"rtp: --scheduler-file {path}: no such file (start the scheduler with "
                          f"'dask scheduler --scheduler-file {path}' first)")
