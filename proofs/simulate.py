@@ -1296,15 +1296,18 @@ def simulate_units(ms: MathSet, rounds: Sequence[int], seed: int, units: Sequenc
     cluster = cluster or Cluster(workers=workers)
     games = games if games is not None else prepare_units(ms, units)
     per = task_streams or TASK_STREAMS
-    tasks = []
-    for u, (unit, n) in enumerate(zip(units, rounds)):
-        nstreams = -(-n // STREAM)
-        tasks += [(u, a, min(a + per, nstreams), seed, unit.key, n) for a in range(0, nstreams, per)]
+
+    def tasks():   # generated as they are run: 10^13 rounds are 10^7 tasks, never held in a list
+        for u, (unit, n) in enumerate(zip(units, rounds)):
+            nstreams = -(-n // STREAM)
+            for a in range(0, nstreams, per):
+                yield u, a, min(a + per, nstreams), seed, unit.key, n
+
     tallies = [Tally() for _ in units]
     total = sum(rounds)
     bar = progress_bar(total, 0, "round", "simulate", progress)
     try:
-        for task, t in run_tasks(cluster, _run_streams, games, tasks, small=total < SMALL_RUN):
+        for task, t in run_tasks(cluster, _run_streams, games, tasks(), small=total < SMALL_RUN):
             tallies[task[0]].add(t)
             if bar is not None:
                 bar.update(t.rounds)

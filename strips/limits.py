@@ -27,6 +27,7 @@ limit              default     what it bounds
                               :func:`chain_work`, :func:`retrigger_work`)
 ``combinations``   1e11        stop combinations of ``rtp prove --exhaustive``
 ``edit_work``      2e6         strip edits x window rows of ``rtp sensitivity`` (about a minute)
+``rounds``         1e12        simulated game rounds of ``rtp simulate`` / ``rtp prove`` (days on 2 cores)
 =================  ==========  ===============================================
 
 Each is raised on the command line by ``--max-NAME N`` (``--max-retrigger-cap``
@@ -77,6 +78,7 @@ class Limits:
     chain_work: int | None = 100_000_000
     combinations: int | None = 100_000_000_000
     edit_work: int | None = 2_000_000
+    rounds: int | None = 1_000_000_000_000
 
     def but(self, **changes) -> "Limits":
         """A copy with some limits changed."""
@@ -102,6 +104,7 @@ DESCRIPTIONS = {
                   "capped retrigger: see README Input limits)",
     "combinations": "stop combinations of the exhaustive enumeration",
     "edit_work": "strip edits x window rows of rtp sensitivity",
+    "rounds": "simulated game rounds",
 }
 
 _ACTIVE: ContextVar[Limits] = ContextVar("slot_exact_limits", default=Limits())

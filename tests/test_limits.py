@@ -391,3 +391,8 @@ def test_retrigger_work_grows_with_the_cap_the_spins_and_the_bits():
     assert w([12], [6], 400, 31, 4, 27) > 1.5 * base          # more awarded totals with fewer spins per retrigger
     assert w([12], [12], 400, 31, 8, 27) == 2 * base or abs(w([12], [12], 400, 31, 8, 27) - 2 * base) <= 1
     assert w([12], [12], 400, 31, 4, 54) > 3 * base           # numbers of twice the bits
+@pytest.mark.parametrize("command", ["simulate", "prove"])
+def test_simulated_rounds(capsys, command):
+    """10^22 rounds (accepted before, and 10^13 held 1.7 GB of task tuples before any output): refused."""
+    refused(capsys, [command, "--rounds", str(10**22)], "10,000,000,000,000,000,000,000 simulated game rounds",
+            "--max-rounds")

@@ -40,6 +40,9 @@ def run(args) -> int:
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:
         check_output_dir(args.checkpoint_dir, "rtp prove --checkpoint-dir", protected)
+    limit = exceeds("rounds", args.rounds)
+    if limit is not None:
+        raise UsageError(f"rtp prove: {ms.name}: {refusal('rounds', args.rounds, limit, 'simulated game rounds')}")
     if args.exhaustive:
         n = combinations_to_enumerate(ms)   # every strip set the game plays, each once
         limit = exceeds("combinations", n)

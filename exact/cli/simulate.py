@@ -4,8 +4,10 @@ from __future__ import annotations
 import json
 import sys
 
-from exact.cli.args import add_cluster_arguments, add_mode_arguments, add_set_argument, cluster_of, int64_refusal, int_range
+from exact.cli.args import (UsageError, add_cluster_arguments, add_mode_arguments, add_set_argument, cluster_of,
+                            int64_refusal, int_range)
 from proofs.simulate import DEFAULT_ROUNDS, DEFAULT_SEED, format_report, run_simulation
+from strips.limits import exceeds, refusal
 from strips.loader import load_math_set
 
 
@@ -31,6 +33,9 @@ def simulation(ms, args, cluster, progress: bool, command: str):
         An unknown mode or buy, fewer rounds than units, a rule the simulator
         or the engine cannot play (one line naming it), int64 overflow.
     """
+    limit = exceeds("rounds", args.rounds)
+    if limit is not None:
+        raise UsageError(f"{command}: {ms.name}: {refusal('rounds', args.rounds, limit, 'simulated game rounds')}")
     try:
         return run_simulation(ms, args.rounds, args.seed, mode=getattr(args, "mode", None),
                               buy=getattr(args, "buy", None), cluster=cluster, progress=progress)
