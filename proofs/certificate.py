@@ -298,7 +298,8 @@ def render(cert: Certificate) -> str:
     out = ["## 1. Math set", "",
            f"- set: `{cert.name}`",
            f"- fingerprint (as `rtp` prints it: the parsed game file and the strips): `{cert.fingerprint}`",
-           f"- enumeration key (sha256 of the base phase's strips and rules; names the checkpoint file): "
+           f"- enumeration key (sha256 of the base phase's strips and rules; names the base phase's checkpoint file, "
+           f"each strip set enumerated has its own): "
            f"`{cert.hash}`",
            "",
            "## 2. Exact figures of the whole game", "",

@@ -23,10 +23,13 @@ from the engine's, or an exact value outside its simulated interval.
 """
 from __future__ import annotations
 
+import datetime
 import os
 import platform
+import shlex
 import time
 
+from exact import __version__
 from exact.bonus import ModeResult
 from exact.engine import analyse
 from strips.model import DEFAULT_MODE
@@ -90,7 +93,8 @@ def _enumeration_section(proofs) -> tuple[list[str], bool]:
                       f"stops): {enum.computed_tasks} computed in this run ({enum.where}), {enum.reused_tasks} "
                       "reused from checkpoint records validated by checksum, combination count and shape",
                       f"- wall time of this run: {enum.seconds:.1f} s",
-                      f"- checkpoint records found invalid and redone: {len(enum.bad_records)}"
+                      f"- checkpoint records found invalid (never used; their tasks computed again): "
+                      f"{len(enum.bad_records)}"
                       + (" (" + "; ".join(enum.bad_records[:5]) + (" ..." if len(enum.bad_records) > 5 else "")
                          + ")" if enum.bad_records else "")]
             if getattr(enum, "zero_fish", False):
@@ -139,6 +143,20 @@ def _simulation_section(rep) -> tuple[list[str], bool]:
 def _mode_result(ms, rr, analysis) -> ModeResult:
     """The default mode's exact figures from the certificate's own round and analysis (computed once)."""
     return ModeResult(name=DEFAULT_MODE, cost=ms.model.bet, set=ms, analysis=analysis, round=rr)
+
+
+def made_by(name: str, exhaustive: bool, rounds: int, seed: int, mode: str | None = None,
+              buy: str | None = None) -> str:
+    """The ``rtp prove`` command line that makes a certificate again (its run-dependent part aside).
+
+    >>> made_by("rules_page", True, 1000, 7, buy="fs")
+    'rtp prove --set rules_page --exhaustive --rounds 1000 --seed 7 --buy fs'
+    """
+    out = f"rtp prove --set {shlex.quote(name)}" + (" --exhaustive" if exhaustive else "")
+    out += f" --rounds {rounds} --seed {seed}" if rounds else " --rounds 0"
+    out += f" --mode {shlex.quote(mode)}" if mode else ""
+    out += f" --buy {shlex.quote(buy)}" if buy else ""
+    return out
 
 
 def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int = 0, workers: int = 1,
@@ -200,17 +218,18 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
             exact = sim.Exact({DEFAULT_MODE: _mode_result(ms, cert.round, analysis)}, {})
         rep = sim.run_simulation(ms, rounds, seed, mode=mode, buy=buy, cluster=cluster, progress=progress,
                                  exact=exact)
-        timings.append((f"simulation ({rep.where})", time.perf_counter() - t0))
+        timings.append((f"simulation ({rep.where}), with the exact figures it is compared with",
+                        time.perf_counter() - t0))
     enum_lines, enum_ok = _enumeration_section(proofs)
     sim_lines, sim_ok = _simulation_section(rep)
     ok = cert.passed and enum_ok and sim_ok
     head = [f"# Certificate of math set `{ms.name}`", "",
-            "Made by `rtp prove" + (" --exhaustive" if exhaustive else "") + (f" --rounds {rounds} --seed {seed}"
-                                                                                 if rounds else " --rounds 0")
+            "Made by `" + made_by(ms.name, exhaustive, rounds, seed, mode, buy)
             + "`. Sections 1-5 hold exact figures only and are the same on every run of an unchanged set; "
               "section 6 depends on the run (timings, simulation).", "", ""]
     run_part = ["## 6. Independent checks (run-dependent)", ""] + enum_lines + sim_lines + \
         ["### Timings", "",
+         f"Run: rtp (slot-exact) {__version__}, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC. "
          f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}.", ""] + \
         [f"- {name}: {sec:.2f} s" for name, sec in timings] + \
         ["", f"## Verdict: {'PASS' if ok else 'FAIL'}", ""]

@@ -71,6 +71,11 @@ def test_prove_cli_on_a_user_set(tmp_path, capsys):
     assert "Enumeration = factorisation: PASS" in text
     assert "| FAIL |" in text and "## Verdict: FAIL" in text
     assert BEGIN in text and END in text
+    # the certificate says how to make it again, with which version, when (new-user finding)
+    import shlex
+    from exact import __version__
+    assert f"Made by `rtp prove --set {shlex.quote(str(d))} --exhaustive --rounds 20000 --seed 2`" in text
+    assert f"Run: rtp (slot-exact) {__version__}, 20" in text and " UTC." in text
     assert sorted(p.name for p in d.iterdir()) == ["base.csv", "bonus.csv", "game.toml", "published.toml"]  # nothing written next to inputs
     # never inside the set's directory
     assert main(["prove", "--set", str(d), "--rounds", "0", "--out", str(d / "cert.md")]) == 2
