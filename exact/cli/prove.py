@@ -18,7 +18,7 @@ def add_arguments(p) -> None:
     add_set_argument(p)
     p.add_argument("--exhaustive", action="store_true",
                    help="also enumerate every stop combination of every strip set the game plays (base, bet modes, "
-                        "free spins), each phase compared with the engine (the bundled set: 5 x 10^10, minutes)")
+                        "free spins), each phase compared with the engine (the bundled set: 2 x 10^10, 1-4 minutes)")
     p.add_argument("--rounds", type=int_range(0), default=10_000_000,
                    help="simulated game rounds (default 10,000,000; 0 skips the simulation); split evenly over "
                         "the bet modes and buys of a game that has them")
