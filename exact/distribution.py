@@ -621,6 +621,9 @@ class ExactAlgebra:
         u = self.mul(a, k)
         return u if acc is None else self.add(acc, u)
 
+    def scale(self, a, c: Fraction):
+        return {x: p * c for x, p in a.items()}
+
 
 class MaxAlgebra:
     """(largest win, its exact probability) of a sub-distribution: max-plus with probabilities."""
@@ -728,6 +731,13 @@ class SpectralAlgebra:
     def add(self, a, b):
         return Spectrum(a.spec + b.spec, a.mass + b.mass, a.err + b.err + _U * (a.mass + b.mass))
 
+    def scale(self, a, c: Fraction):
+        """c a for an exact c > 0: c rounded to a float (u), the product rounded (u); plus the
+        underflow of the products that made ``a`` (< 2^-1074 per entry each, a c <= 1e250 keeps it
+        below 1e-60 in all)."""
+        m = a.mass * float(c) * (1 + 2 * _U)
+        return Spectrum(a.spec * float(c), m, a.err * float(c) * (1 + 2 * _U) + 2 * _U * m + 1e-60)
+
     def mass(self, a) -> float:
         return a.mass
 
@@ -809,6 +819,10 @@ class BoundAlgebra:
 
     def add(self, a, b):
         return (a[0] + b[0], a[1] + b[1] + _U * (a[0] + b[0]))
+
+    def scale(self, a, c: Fraction):
+        m = a[0] * float(c) * (1 + 2 * _U)
+        return (m, a[1] * float(c) * (1 + 2 * _U) + 2 * _U * m + 1e-60)
 
     def mul_add(self, acc, a, k):
         u = self.mul(a, k)
@@ -900,6 +914,109 @@ def run_feature(alg, chain, start, kernels, max_spins: int | None = None,
             break
     truncated = sum(alg.mass(v) for v in live.values()) if live else 0.0
     return FeatureRun(ended, truncated, t, visits)
+
+
+#: Most terms (vectors of retrigger counts) of :func:`cycle_lemma_feature`; beyond, the layer-by-layer run.
+MAX_CYCLE_TERMS = 20_000
+#: Largest coefficient of a term (its float must not overflow; see SpectralAlgebra.scale).
+MAX_CYCLE_COEFFICIENT = 10 ** 250
+
+
+def _power(alg, k, e: int):
+    """k^e (e >= 1) by squaring: about 2 log2(e) products."""
+    out, sq = None, k
+    while True:
+        if e & 1:
+            out = sq if out is None else alg.mul(out, sq)
+        e >>= 1
+        if not e:
+            return out
+        sq = alg.mul(sq, sq)
+
+
+def cycle_lemma_terms(s0: int, extras: Sequence[int], max_spins: int) -> list[tuple[tuple[int, ...], Fraction]] | None:
+    """The terms of :func:`cycle_lemma_feature`: (counts c_e of each extra e > 0, coefficient), or None
+    when there are more than :data:`MAX_CYCLE_TERMS` or a coefficient above :data:`MAX_CYCLE_COEFFICIENT`.
+
+    A vector c plays t = s0 + sum c_e e spins (t <= max_spins), c_0 = t - sum c_e of them awarding
+    nothing; its coefficient is (s0 / t) x t! / (c_0! prod c_e!).
+
+    >>> cycle_lemma_terms(2, [1], 4)   # 2, 3, 4 spins; ending at 4: 3 of the 6 orders of 2 awards
+    [((0,), Fraction(1, 1)), ((1,), Fraction(2, 1)), ((2,), Fraction(3, 1))]
+    """
+    out: list = []
+
+    def walk(i: int, counts: tuple[int, ...], used: int) -> bool:
+        if i == len(extras):
+            t = s0 + used
+            c0 = t - sum(counts)
+            coef = Fraction(s0, t) * math.factorial(t) / math.factorial(c0) / math.prod(map(math.factorial, counts))
+            if coef > MAX_CYCLE_COEFFICIENT or len(out) >= MAX_CYCLE_TERMS:
+                return False
+            out.append((counts, coef))
+            return True
+        c = 0
+        while s0 + used + c * extras[i] <= max_spins:
+            if not walk(i + 1, counts + (c,), used + c * extras[i]):
+                return False
+            c += 1
+        return True
+
+    return out if walk(0, (), 0) else None
+
+
+def cycle_lemma_feature(alg, s0: int, kernels: dict, max_spins: int):
+    """The feature of an endless (uncapped) retrigger from ``s0`` free spins, cut after ``max_spins``
+    spins, as a sum over the counts of each retrigger award instead of spin by spin; None when
+    :func:`cycle_lemma_terms` refuses (then :func:`run_feature` plays it layer by layer).
+
+    Each spin consumes one spin and awards e >= 0 more, so the spins left walk down by at most
+    one per spin and the feature ends at the first t with s0 + sum (e_i - 1) = 0.  By the cycle
+    lemma (the hitting-time theorem, Kemperman 1961; van der Hofstad and Keane 2008), for
+    i.i.d. spins P(the feature ends at spin t, its win = w) = (s0 / t) P(sum of e_i - 1 over t
+    spins = -s0, sum of the t wins = w): the win of a sequence is the same for all its cyclic
+    shifts, of which exactly s0 end at t.  So, with K_e the kernel of a spin awarding e,
+
+        feature = sum over c = (c_e)_{e > 0} of (s0 / t) multinomial(t; c_0, c) K_0^c_0 prod K_e^c_e,
+
+    t = s0 + sum c_e e <= max_spins, c_0 = t - sum c_e: the same truncation as :func:`run_feature`
+    (every feature that ends within ``max_spins`` spins), in about one product per term instead
+    of one per state and spin.  Exact in :class:`ExactAlgebra` (tested equal to the layered run).
+
+    References
+    ----------
+    Kemperman, J. H. B. (1961). *The Passage Problem for a Stationary Markov Chain*. Univ. of Chicago Press.
+    van der Hofstad, R., Keane, M. (2008). An elementary proof of the hitting time theorem.
+    *Amer. Math. Monthly* 115(8), 753-756.
+    """
+    if 0 not in kernels:
+        return None
+    extras = sorted(e for e in kernels if e > 0)
+    terms = cycle_lemma_terms(s0, extras, max_spins)
+    if terms is None:
+        return None
+    k0 = kernels[0]
+    steps = [alg.mul(_power(alg, k0, e - 1), kernels[e]) if e > 1 else kernels[e] for e in extras]
+    coefficient = dict(terms)
+    acc = None
+
+    def walk(i: int, value, counts: tuple[int, ...], used: int) -> None:
+        """Every term whose leading counts are ``counts``; ``value`` = K_0^s0 prod_{j<i} step_j^c_j."""
+        nonlocal acc
+        if i == len(extras):
+            term = alg.scale(value, coefficient[counts])
+            acc = term if acc is None else alg.add(acc, term)
+            return
+        c = 0
+        while True:
+            walk(i + 1, value, counts + (c,), used + c * extras[i])
+            c += 1
+            if s0 + used + c * extras[i] > max_spins:
+                return
+            value = alg.mul(value, steps[i])    # step_i = K_0^(e_i - 1) K_e_i: one more award of e_i
+
+    walk(0, _power(alg, k0, s0), (), 0)
+    return acc
 
 
 @dataclass(frozen=True)
@@ -1457,15 +1574,22 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     elif exact and size > EXACT_LIMIT:
         raise ValueError(f"the round win takes up to {size} values on its grid: too many for exact Fractions "
                          f"(at most {EXACT_LIMIT}); the float computation has a proven bound")
+    def feature(alg, ks, n0):
+        if not finite:   # an endless retrigger: the cycle lemma's sum, else layer by layer
+            v = cycle_lemma_feature(alg, start_of[n0][0], ks, max_spins[n0])
+            if v is not None:
+                return v
+        return run_feature(alg, chain, start_of[n0], ks, max_spins=max_spins[n0]).value
+
     def evaluate(alg):
         ks = kernels(alg)
-        feats = {n0: run_feature(alg, chain, start_of[n0], ks, max_spins=max_spins[n0]) for n0 in starts}
+        feats = {n0: feature(alg, ks, n0) for n0 in starts}
         parts = []
         for n, table in sorted(base_by.items()):
             b = alg.kernel(table)
             n0 = model.initial_spins(n)
-            parts.append(alg.mul(b, feats[n0].value) if n0 else b)
-        return _combine(alg, parts), {n0: f.value for n0, f in feats.items()}
+            parts.append(alg.mul(b, feats[n0]) if n0 else b)
+        return _combine(alg, parts), feats
 
     trunc = float(sum(trigger_prob[n0] * Fraction(truncated[n0]) for n0 in starts))
     if exact:

@@ -323,3 +323,33 @@ def test_tilted_pass_bound_holds_where_the_tilt_argument_is_large():
     for w, q in brute.items():
         exact[w // fl.round.step] = float(q)
     assert np.all(np.abs(p - exact) <= bounds)
+
+
+class _Uncapped:
+    """The spins-left rule of an uncapped retrigger (markov.retrigger.RetriggerChain.step without a cap)."""
+    cap = None
+
+    @staticmethod
+    def step(state, extra):
+        nxt = (state[0] - 1 + extra, state[1] + 1)
+        return nxt if nxt[0] else None
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 4), st.lists(st.integers(1, 5), min_size=1, max_size=3, unique=True), st.integers(0, 14),
+       st.randoms(use_true_random=False))
+def test_cycle_lemma_feature_equals_the_spin_by_spin_run_exactly(s0, extras, extra_spins, rnd):
+    """The endless retrigger's feature as a sum over award counts (the hitting-time theorem) equals the
+    layer-by-layer chain, exactly (Fractions), for every cut-off in spins."""
+    from exact.distribution import ExactAlgebra, cycle_lemma_feature, run_feature
+    weights = [rnd.randint(1, 6) for _ in range(len(extras) + 1)]
+    total = sum(weights) * 2
+    kernels = {}
+    for e, wgt in zip([0] + extras, weights):   # each award: two wins of its own
+        a, b = rnd.randint(0, 4), rnd.randint(5, 9)
+        kernels[e] = {a: Fraction(wgt, total), b: Fraction(wgt, total)}
+    alg = ExactAlgebra()
+    max_spins = s0 + extra_spins
+    layered = run_feature(alg, _Uncapped(), (s0, 0), kernels, max_spins=max_spins).value or {}
+    summed = cycle_lemma_feature(alg, s0, kernels, max_spins)
+    assert {w: p for w, p in summed.items() if p} == {w: p for w, p in layered.items() if p}

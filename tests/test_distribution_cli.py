@@ -118,7 +118,6 @@ def test_bad_requests_exit_2_in_one_line(args, message, capsys):
 
 
 @pytest.mark.skipif(not EXTERNAL.is_file(), reason=f"third-party strips not found at {EXTERNAL}")
-@pytest.mark.slow   # 40-75 s: opt-in with -m slow, to keep the default run under CI's 10 minutes
 def test_african_simba(tmp_path, capsys):
     d = tmp_path / "african_simba"
     d.mkdir()
