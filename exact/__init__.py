@@ -24,6 +24,7 @@ sheet, diff, sensitivity, export) <- ``proofs`` <- ``exact.cli``.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -35,6 +36,8 @@ from strips.errors import MathSetError, UsageError
 from strips.fingerprint import fingerprint
 from strips.model import GameModel, MathSet
 from exact.distribution import WinDistribution, win_distribution
+from exact.progress import progress_of
+from exact.comply import comply as _comply, load_rules as _load_rules, summary as _summary
 
 __version__ = "0.1.0"
 
@@ -118,13 +121,20 @@ def math_set(game: Mapping | GameModel, strips: Mapping[str, Sequence[Sequence[s
     return _builder.math_set(game, strips, name)
 
 
-def par_sheet(math_set: MathSet) -> ParSheet:
+@progress_of("par sheet")
+def par_sheet(math_set: MathSet, checker=None) -> ParSheet:
     """The PAR sheet of a math set: every exact figure of ``rtp report``.
 
     Parameters
     ----------
     math_set : MathSet
         From :func:`load_math_set` or :func:`math_set`.
+    checker : callable, optional
+        ``proofs.facts.check_facts`` checks the set's published facts on the sheet (the
+        ``published`` and ``check`` columns of its trigger table); without it none are checked.
+    progress : bool, optional (keyword)
+        A progress line on stderr when the call runs over 2 s (default: where stderr is a
+        terminal or a Jupyter kernel; :mod:`exact.progress`); False: none.
 
     Returns
     -------
@@ -147,4 +157,5 @@ def par_sheet(math_set: MathSet) -> ParSheet:
     >>> sorted(p.components)
     ['base_collect', 'base_scatter', 'base_ways', 'free_spins']
     """
-    return _par_sheet(math_set)
+    sheet = _par_sheet(math_set, checker)
+    return dataclasses.replace(sheet, compliance=lambda: _summary(_comply(math_set, _load_rules(), sheet=sheet)))

@@ -55,13 +55,17 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm, prod
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import math
 
 import numpy as np
 
 from exact.formatting import decimal_text
+from exact.notebook import distribution_frame, frames as _frames
+from exact.plot import plot_distribution
+from exact.progress import progress_of, stage
+from exact.tables import distribution_tables, html_tables
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 from markov.chain import END, Ladder, model_ladder
 from markov.moments import CountSplit
@@ -151,6 +155,10 @@ class SpinDistribution:
         """P(win = max_win), exact."""
         sel = self.wins == self.wins.max()
         return Fraction(int(self.weights[sel].sum()), self.total)
+
+    def __repr__(self) -> str:
+        return (f"SpinDistribution(phase={self.phase.name}, count={self.count}, entries={len(self.wins)}, "
+                f"max_win={self.max_win} credits)")
 
 
 # --------------------------------------------------------------------------
@@ -1061,6 +1069,19 @@ PERCENTILES = ("50", "90", "99", "99.9", "99.99")
 TAIL_BETS = (1, 10, 100, 1000, 5000)
 
 
+class Percentile(NamedTuple):
+    """A percentile of a win: ``bets`` (exact, multiples of the bet, as ``rtp distribution`` prints),
+    ``credits`` (int) and ``certain`` (False when the float bound leaves the grid point in doubt)."""
+
+    bets: object
+    credits: int
+    certain: bool
+
+
+def _percentile(credits: int, certain: bool, bet: int) -> Percentile:
+    return Percentile(_num(Fraction(credits, bet)), int(credits), bool(certain))
+
+
 @dataclass(frozen=True)
 class GridDistribution:
     """A distribution of wins on the grid 0, step, 2 step, ... credits: exact, or floats with a bound.
@@ -1215,6 +1236,11 @@ class GridDistribution:
         i = int(idx[-1]) if len(idx) else 0
         return i * self.step, float(p[i])
 
+    def __repr__(self) -> str:
+        kind = "exact" if self.exact is not None else f"floats within {self.bound:.1e}"
+        n = len(self.exact) if self.exact is not None else len(self.passes[0].p)
+        return f"GridDistribution({kind}, step={self.step} credits, points={n})"
+
 
 @dataclass(frozen=True)
 class WinDistribution:
@@ -1329,13 +1355,15 @@ class WinDistribution:
         """P(round win > 0) with its bound."""
         return self.round.prob_between(1, None)
 
-    def percentiles(self, qs: Sequence[str] = PERCENTILES) -> dict[str, tuple[int, bool]]:
-        """{per cent: (round win credits, certain)}: the smallest win w with P(win <= w) >= q."""
-        return {q: self.round.percentile(Fraction(q) / 100) for q in qs}
+    def percentiles(self, qs: Sequence[str] = PERCENTILES) -> dict[str, Percentile]:
+        """{per cent: Percentile(bets, credits, certain)}: the smallest round win w with P(win <= w) >= q,
+        in bets (as ``rtp distribution`` prints) with credits beside."""
+        return {q: _percentile(*self.round.percentile(Fraction(q) / 100), self.bet) for q in qs}
 
-    def feature_percentiles(self, qs: Sequence[str] = PERCENTILES) -> dict[int, dict[str, tuple[int, bool]]]:
-        """Per trigger (initial free spins): the percentiles of the feature win."""
-        return {n: {q: f.percentile(Fraction(q) / 100) for q in qs} for n, f in self.features.items()}
+    def feature_percentiles(self, qs: Sequence[str] = PERCENTILES) -> dict[int, dict[str, Percentile]]:
+        """Per trigger (initial free spins): the percentiles of the feature win (bets, credits, certain)."""
+        return {n: {q: _percentile(*f.percentile(Fraction(q) / 100), self.bet) for q in qs}
+                for n, f in self.features.items()}
 
     @property
     def max_base_win(self) -> tuple[int, Fraction]:
@@ -1344,6 +1372,56 @@ class WinDistribution:
     @property
     def max_level_wins(self) -> tuple[tuple[int, Fraction], ...]:
         return tuple((d.max_win, d.max_win_probability) for d in self.levels)
+
+    # -- notebook views -------------------------------------------------------
+    def __repr__(self) -> str:
+        r = self.round
+        kind = "exact" if r.is_exact else f"floats within {r.bound:.1e}"
+        return (f"WinDistribution(bet={self.bet} credits, round {kind}, max_round_win={self.max_round_win} credits "
+                f"= {_bets_text(Fraction(self.max_round_win, self.bet))} x bet, base entries={len(self.base.wins)})")
+
+    def tables(self, frames: bool = True) -> dict:
+        """The tables of ``rtp distribution`` (win ranges, tail, percentiles in bets and credits, max
+        wins) as {name: DataFrame} with ``_float`` columns beside the exact ones; ``frames=False``:
+        plain :class:`exact.tables.Table` objects (no pandas needed).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed (one line naming ``pip install 'slot-exact[notebook]'``).
+        """
+        tables = distribution_tables(self, TAIL_BETS)
+        return _frames(tables) if frames else tables
+
+    def to_frame(self, which: str = "round"):
+        """The distribution as a DataFrame, one row per win: ``win_credits``, ``win_bets``,
+        ``probability`` (exact Fraction, or a float within ``bound``), ``probability_float``,
+        ``bound``, ``at_least_float``; ``which="base"``: one base spin (exact).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+        ValueError
+            ``which`` is neither ``"round"`` nor ``"base"``.
+        """
+        return distribution_frame(self, which)
+
+    def plot(self, ax=None, title: str | None = None):
+        """Survival P(round win >= x) and the probability of each win range, log scale (matplotlib).
+
+        ``ax`` an existing matplotlib Axes (a new figure when None).  Returns the Axes.  See
+        :func:`exact.plot.plot_distribution`.
+        """
+        return plot_distribution(self, ax=ax, title=title)
+
+    def _repr_html_(self) -> str:
+        """Win ranges, tail, percentiles and max wins as HTML tables (no raw arrays)."""
+        r = self.round
+        lines = [f"bet {self.bet} credits; wins in multiples of the bet",
+                 "round: exact (Fractions)" if r.is_exact else
+                 f"round: floats on a grid of {r.step} credits, every probability within {r.bound:.1e}"]
+        return html_tables("Win distribution", self.tables(frames=False).values(), lines)
 
 
 def _ceil(x) -> int:
@@ -1489,10 +1567,12 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     """
     model = ms.model
     cycle = math.prod(len(c) for c in ms.strips[model.base_phase.strips].codes)
+    stage("base spin")
     base = spin_distribution(ms, model.base_phase, SCATTER_COUNT)
     base_by = by_count(base)
     retrig = bool(model.retrigger)
     count = SCATTER_COUNT if retrig else KEY_COUNT
+    stage("free-spin levels")
     levels = tuple(spin_distribution(ms, model.level_phase(lv), count) for lv in model.levels) if model.trigger \
         else ()
     starts = sorted({model.initial_spins(n) for n in base_by if model.initial_spins(n) > 0})
@@ -1536,6 +1616,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     truncated: dict[int, float] = {n0: 0.0 for n0 in starts}
     max_feature: dict[int, tuple] = {}
     visits: dict[int, int] = {}
+    stage("largest round win")
     if finite:
         ma = MaxAlgebra()
         mk = kernels(ma)
@@ -1592,6 +1673,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         return _combine(alg, parts), feats
 
     trunc = float(sum(trigger_prob[n0] * Fraction(truncated[n0]) for n0 in starts))
+    stage("round (exact)" if exact else "round (FFT)")
     if exact:
         rnd, fvals = evaluate(ExactAlgebra())
         round_grid = GridDistribution(g, {w: p for w, p in rnd.items() if p}, (), trunc)
@@ -1613,6 +1695,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
             with np.errstate(over="ignore", invalid="ignore"):
                 return ba.final_bound(evaluate(ba)[0])
 
+        stage("tail (tilted pass)")
         theta = tail_tilt(predict, targets, size)
         if theta:
             talg = SpectralAlgebra(n_fft, g, theta)
@@ -1628,6 +1711,11 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         mf = {n0: feats[n0].max_positive() for n0 in starts}
     return WinDistribution(model.bet, base, levels, round_grid, feats, dict(trigger_prob), mr[0], mr[1], finite, mf,
                            cycle)
+
+
+#: ``win_distribution(..., progress=None)``: a progress line after 2 s where stderr is a terminal
+#: (:mod:`exact.progress`); ``progress=False`` turns it off.
+win_distribution = progress_of("win distribution")(win_distribution)
 
 
 # --------------------------------------------------------------------------
@@ -1751,10 +1839,11 @@ def distribution_json(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_
         "win_ranges": [_range_json(x) for x in ranges],
         "base_win_ranges": [_range_json(x) for x in wd.base_win_ranges(edges)],
         "base_cycle": wd.base_cycle,
-        "percentiles": {q: w for q, (w, _) in pct.items()},
-        "percentiles_certain": {q: c for q, (_, c) in pct.items()},
+        "percentiles": {q: x.credits for q, x in pct.items()},
+        "percentiles_bets": {q: _json_num(x.bets) for q, x in pct.items()},
+        "percentiles_certain": {q: x.certain for q, x in pct.items()},
         "features": {str(n0): {"trigger_probability": frac_text(wd.trigger_prob[n0]),
-                               "percentiles": {q: w for q, (w, _) in fp.items()},
+                               "percentiles": {q: x.credits for q, x in fp.items()},
                                "max_win": int(wd.max_feature[n0][0]),
                                "max_win_probability": _prob_json(wd.max_feature[n0][1]),
                                "truncated_mass": float(wd.features[n0].truncated)}
@@ -1823,11 +1912,11 @@ def distribution_text(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_
     lines.append("")
     pct = wd.percentiles()
     lines.append("percentiles of the round win: " + ", ".join(
-        f"{q}%: {_bets_text(Fraction(w, wd.bet))} x bet" + ("" if c else " (uncertain within the bound)")
-        for q, (w, c) in pct.items()))
+        f"{q}%: {_bets_text(x.bets)} x bet" + ("" if x.certain else " (uncertain within the bound)")
+        for q, x in pct.items()))
     for n0, fp in wd.feature_percentiles().items():
         lines.append(f"percentiles of the feature win ({n0} free spins): " + ", ".join(
-            f"{q}%: {_bets_text(Fraction(w, wd.bet))} x bet" + ("" if c else " (uncertain)") for q, (w, c) in fp.items()))
+            f"{q}%: {_bets_text(x.bets)} x bet" + ("" if x.certain else " (uncertain)") for q, x in fp.items()))
     lines.append("")
     w, p = wd.max_base_win
     lines.append(f"max win of a base spin   {_win_text(w, wd.bet)}, P = {sig_fraction(p, 6)} "

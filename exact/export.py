@@ -316,7 +316,7 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
                   f"hits per cycle ({distribution.base_cycle:,} stop combinations; expected hits where a value is drawn)"),
                  rows, (TWO, TWO, PROB, ONE_IN, PERCENT, CREDITS), keys=2)
         rows = [[f"P(round win >= {k} x bet)", distribution.tail(k)[0]] for k in (1, 10, 100, 1000, 5000)]
-        rows += [[f"percentile {q} (credits)", v] for q, (v, _) in distribution.percentiles().items()]
+        rows += [[f"percentile {q} (credits)", x.credits] for q, x in distribution.percentiles().items()]
         book.add("Tail and percentiles", "tail_percentiles", ("figure", "value"), rows, (None, None),
                  [PROB] * 5 + [COUNT] * (len(rows) - 5))
     # ---- Bet modes, buys, prize wheels, gamble (issue 16) ---------------------------

@@ -17,7 +17,6 @@ table), 13 (2+ KEY); PAR-sheet figures as game mathematicians use them
 from __future__ import annotations
 
 import dataclasses
-import html
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,7 +26,9 @@ from typing import Mapping
 from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
 from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.engine import GameAnalysis
-from exact.formatting import decimal_text, one_in, percent, short_fraction_text
+from exact.formatting import decimal_text, fraction_text, one_in, percent
+from exact.notebook import frame as _frame, frames as _frames
+from exact.tables import html_tables, par_tables
 from markov.round import RoundResult
 from strips.fingerprint import fingerprint
 from strips.model import Finding, MathSet
@@ -122,6 +123,9 @@ class ParSheet:
     buys: Mapping[str, BuyResult] = dataclasses.field(default_factory=dict)
     gamble_result: GambleResult | None = None
     gamble_refused: str = ""
+    #: () -> {jurisdiction: (passed, checks)} of ``rtp comply`` without the top award (set by
+    #: :func:`exact.par_sheet`; the HTML view and ``tables()`` show it), or None.
+    compliance: object = dataclasses.field(default=None, compare=False)
 
     def published(self, figure: str) -> tuple:
         """The checked published facts printed for one figure (e.g. ``trigger.3``), in file order."""
@@ -334,7 +338,8 @@ class ParSheet:
     def _summary(self) -> list[tuple[str, str]]:
         rows = [("set", self.set_name), ("fingerprint", self.fingerprint[:16] + "..."),
                 ("bet", f"{self.bet} credits"),
-                ("rtp", f"{percent(self.rtp, 6)} = {short_fraction_text(self.rtp, 60)}"),
+                ("rtp", percent(self.rtp, 6) + (f" = {fraction_text(self.rtp)}"
+                                                if len(fraction_text(self.rtp)) <= 40 else "")),
                 ("mean_win", f"{decimal_text(self.mean_win, 6)} credits per round"),
                 ("variance", f"{decimal_text(self.variance, 2)} credits^2"),
                 ("hit_frequency_base", f"{percent(self.hit_frequency_base, 4)} ({one_in(self.hit_frequency_base)})")]
@@ -349,11 +354,41 @@ class ParSheet:
         return "ParSheet(" + ", ".join(f"{k}={v}" for k, v in self._summary()) + ")"
 
     def _repr_html_(self) -> str:
-        title = html.escape(f"PAR sheet: {self.set_name}" + (f" ({self.title})" if self.title else ""))
-        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
-                       for k, v in self._summary())
-        return f"<table><caption>{title}</caption>{rows}</table>"
+        """The report's sections as HTML tables (:mod:`exact.tables`), for Jupyter."""
+        title = f"PAR sheet: {self.set_name}" + (f" ({self.title})" if self.title else "")
+        return html_tables(title, self.tables(frames=False).values(),
+                           [f"fingerprint sha256:{self.fingerprint}", f"bet {self.bet} credits per round"])
 
+    def tables(self, frames: bool = True) -> dict:
+        """Every table of the report: {name: pandas DataFrame}, an exact column (Fractions) and its
+        ``_float`` column beside it (:mod:`exact.notebook`); ``frames=False``: the plain
+        :class:`exact.tables.Table` objects (no pandas needed).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed (one line: ``pip install 'slot-exact[notebook]'``).
+
+        >>> import exact
+        >>> t = exact.par_sheet(exact.load_math_set("rules_page")).tables(frames=False)
+        >>> "symbols" in t and "trigger" in t
+        True
+        """
+        tables = par_tables(self, CONFIDENCE, BAND_ROUNDS)
+        return _frames(tables) if frames else tables
+
+    def table(self, name: str):
+        """One table of :meth:`tables` as a DataFrame (``"symbols"``, ``"trigger"``, ...).
+
+        Raises
+        ------
+        KeyError
+            No table of that name for this game (the message lists the names).
+        """
+        tables = par_tables(self, CONFIDENCE, BAND_ROUNDS)
+        if name not in tables:
+            raise KeyError(f"no table {name!r} for {self.set_name}; tables: {', '.join(tables)}")
+        return _frame(tables[name])
 
 def par_sheet(ms: MathSet, checker=None) -> ParSheet:
     """The PAR sheet of a math set: the exact engine and the round, run once.

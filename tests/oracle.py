@@ -197,3 +197,15 @@ def brute_force_lines(ms: MathSet, phase) -> LinesBruteForce:
                 if lw.line == 1:
                     out.line1_label[lab] = out.line1_label.get(lab, 0) + p
     return out
+
+
+def small_feature_set() -> MathSet:
+    """A tiny exact game with a feature: 3 reels x 2 rows, FISH/KEY/WILD, 2 FS trigger 2 free spins, a
+    2-level ladder; its round distribution is exact (Fractions) and takes milliseconds."""
+    from strips.model import Level
+    m = small_fish_model(reels=3, rows=2)
+    m = dataclasses.replace(m, trigger=((1, 2), (2, 3)),
+                            levels=(Level(1, 0, None, 1, "level1"), Level(2, 1, 2, 3, "level2")))
+    return make_set(m, [["FS", "PIC1", "AUS1", "KEY", "FISH1"], ["PIC1", "AUS1", "WILD", "AUS2"],
+                        ["PIC1", "AUS1", "FISH1", "AUS2"]],
+                    [["PIC1", "KEY", "AUS1", "FISH1"], ["PIC1", "AUS1", "WILD"], ["KEY", "PIC1", "AUS1"]])

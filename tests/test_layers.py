@@ -20,6 +20,8 @@ PROJECT = ("strips", "markov", "exact", "proofs")
 
 def layer(module: str) -> str:
     """The layer of a dotted module name: ``exact.cli`` for the CLI subpackage, else the top package."""
+    if module == "exact.__main__":   # python -m exact: the command line's entry point
+        return "exact.cli"
     return "exact.cli" if module == "exact.cli" or module.startswith("exact.cli.") else module.split(".")[0]
 
 

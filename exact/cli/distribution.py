@@ -4,7 +4,9 @@ Prints the win-range table in multiples of the bet, the hit frequency of the
 round, P(round win >= k x bet), percentiles of the round and of the feature per
 trigger, and the largest win of a base spin, of a free spin per level and of a
 round with its probability; ``--json`` one JSON object (keys in README.md);
-``--plot FILE.png`` a log-scale plot of the base-spin and round distributions.
+``--plot FILE.png`` a log-scale plot: survival P(win >= x) of the round and of a
+base spin, the probability of each win range, P(no win), the max wins
+(:mod:`exact.plot`).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ def add_arguments(p) -> None:
                    help="win-range edges in bets, ascending from 0, e.g. 0,1,2,5,10 (default "
                         + ",".join(map(str, DEFAULT_EDGES)) + ")")
     p.add_argument("--plot", metavar="FILE.png", default=None,
-                   help="write a log-scale plot of the base-spin and round win distributions")
+                   help="write a log-scale PNG: survival P(win >= x) of the round and base spin, win ranges, max win")
     p.add_argument("--exact", action="store_true",
                    help="compute the round exactly with Fractions (small games; slow when wins are many)")
 
@@ -44,26 +46,14 @@ def parse_edges(text: str | None) -> tuple:
 
 
 def plot_png(wd, name: str):
-    """A writer callable for :func:`write_output`: the PNG of the base-spin and round distributions."""
+    """A writer callable for :func:`write_output`: the PNG of :func:`exact.plot.plot_distribution`."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     def write(f):
-        fig, ax = plt.subplots(figsize=(9, 5))
-        base = wd.base.marginal()
-        ax.plot([w / wd.bet for w, p in base if w > 0], [float(p) for w, p in base if w > 0], ".", ms=3,
-                label="base spin (exact)")
-        items = [(w, float(p)) for w, p in wd.round.items() if w > 0 and float(p) > 0]
-        ax.plot([w / wd.bet for w, _ in items], [p for _, p in items], ".", ms=2, alpha=0.6,
-                label="round" + (" (exact)" if wd.round.is_exact else f" (within {wd.round.bound:.1e})"))
-        ax.set_xscale("symlog", linthresh=1)
-        ax.set_yscale("log")
-        ax.set_xlabel("win (x bet)")
-        ax.set_ylabel("probability")
-        ax.set_title(f"{name}: win distribution")
-        ax.legend()
-        ax.grid(True, which="both", alpha=0.3)
+        fig, ax = plt.subplots(figsize=(9, 5.5))
+        wd.plot(ax=ax, title=f"{name}: win distribution (survival and win ranges)")
         fig.tight_layout()
         fig.savefig(f, format="png", dpi=110)
         plt.close(fig)
