@@ -33,7 +33,7 @@ def main(argv=None) -> int:
     p.add_argument("--stops", type=int, default=4, help="reel-1 stops to enumerate (default 4)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--phase", default="base")
-    p.add_argument("--generic", action="store_true", help="the generic path (proofs.windows) even for a ways game")
+    p.add_argument("--generic", action="store_true", help="the generic path (exact.windows) even for a ways game")
     args = p.parse_args(argv)
     ms = load_math_set(args.set)
     phase = phase_of(ms.model, args.phase)

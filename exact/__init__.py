@@ -38,11 +38,13 @@ from strips.model import GameModel, MathSet
 from exact.distribution import WinDistribution, win_distribution
 from exact.progress import progress_of
 from exact.comply import comply as _comply, load_rules as _load_rules, summary as _summary
+from exact.rules import supports, require
 
 __version__ = "0.1.0"
 
 __all__ = ["load_math_set", "math_set", "par_sheet", "fingerprint", "ParSheet", "MathSet", "GameModel",
-           "MathSetError", "UsageError", "formatting", "__version__", "WinDistribution", "win_distribution"]
+           "MathSetError", "UsageError", "formatting", "__version__", "WinDistribution", "win_distribution",
+           "supports", "require"]
 
 
 def load_math_set(path_or_bundled_name: str | Path | None = None) -> MathSet:

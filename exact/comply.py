@@ -58,6 +58,7 @@ from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
 from markov.retrigger import retrigger_of
 from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
+from exact.rules import require
 from markov.round import round_result
 from strips.errors import MathSetError
 from strips.model import DEFAULT_MODE, PAY, SCATTER, MathSet, Phase, window_codes
@@ -699,6 +700,7 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
     >>> [(c.item, c.passed) for c in checks]
     [('RTP', True)]
     """
+    require(ms, "comply")
     known = sorted({r.jurisdiction for r in rules})
     chosen = known if not jurisdictions else [j.lower() for j in jurisdictions]
     for j in chosen:

@@ -66,6 +66,8 @@ from exact.notebook import distribution_frame, frames as _frames
 from exact.plot import plot_distribution
 from exact.progress import progress_of, stage
 from exact.tables import distribution_tables, html_tables
+from exact.rules import require
+from strips.errors import UnsupportedRule
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 from markov.chain import END, Ladder, model_ladder
 from markov.moments import CountSplit
@@ -462,8 +464,9 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     """
     if count not in (SCATTER_COUNT, KEY_COUNT):
         raise ValueError(f"unknown count {count!r} (scatter or key)")
-    if ms.model.catalogue_rule:   # issue 15 rules (paylines, ...): this DP knows ways games only
-        raise ValueError(f"unsupported rule for the win distribution: {ms.model.catalogue_rule}")
+    if ms.model.catalogue_rule:   # the payline and trigger rules: this DP knows ways games only
+        raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {ms.model.catalogue_rule}",
+                              rule=ms.model.catalogue_rule, analysis="distribution")
     model = ms.model
     outs = list(outcomes) if outcomes is not None else phase_outcomes(ms, phase)
     R = len(outs)
@@ -1565,6 +1568,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     >>> wd.max_round_win, wd.max_round_exact
     (28210, True)
     """
+    require(ms, "distribution")
     model = ms.model
     cycle = math.prod(len(c) for c in ms.strips[model.base_phase.strips].codes)
     stage("base spin")

@@ -63,6 +63,7 @@ from typing import Mapping, Sequence
 
 from exact.formatting import fraction_text, scientific
 from exact.par import CONFIDENCE, ParSheet as Report
+from exact.rules import require
 from strips.model import FISH, PAY, MathSet
 
 #: Longest text an XLSX cell holds.
@@ -209,6 +210,7 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
         per spin or per round as labelled, wins in credits, RTP as a fraction
         of 1 (percent format).
     """
+    require(ms, "export")
     model, r, a = ms.model, rep.round, rep.analysis
     bet = rep.bet
     meta = dict(meta or {})

@@ -38,6 +38,7 @@ from typing import Mapping
 
 import numpy as np
 
+from exact.rules import require
 from strips.model import FISH, FREE_SPINS, KEY, WILD, Gamble, MathSet, Phase, window_codes
 
 _PRIME_BITS = 24
@@ -100,27 +101,6 @@ def gamble_of_distribution(gamble: Gamble, bet: int, dist: Mapping[int, Fraction
 # ---------------------------------------------------------------------------
 # one spin: exact joint distribution of (counts, win)
 # ---------------------------------------------------------------------------
-def refused_rule(ms: MathSet) -> str | None:
-    """The first rule the gamble's distribution does not model, or None."""
-    model = ms.model
-    if model.is_lines:
-        return "payline evaluation"
-    rule = model.catalogue_rule
-    if rule not in (None, "several scatter symbols"):
-        return rule
-    if model.of_kind(KEY) or model.of_kind(FISH):
-        return "KEY collect and FISH values"
-    if any(s.multiplier is not None for s in model.of_kind(WILD)):
-        return "WILD multipliers"
-    if len(model.levels) > 1:
-        return "a free-spin ladder of several levels"
-    if model.retrigger:
-        return "retrigger"
-    if model.respin is not None:
-        return "respin"
-    return None
-
-
 def spin_joint(ms: MathSet, phase: Phase, count_codes: tuple[tuple[int, ...], ...]) -> tuple[int, dict]:
     """Exact joint distribution of (counts, win) of one spin of ``phase`` (module docstring).
 
@@ -252,11 +232,10 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
     Raises
     ------
     ValueError
-        ``unsupported rule: ...`` for a game :func:`refused_rule` names.
+        ``unsupported rule: ...`` (:class:`strips.errors.UnsupportedRule`) for a game the analysis
+        ``gamble`` of :func:`exact.rules.supports` refuses.
     """
-    rule = refused_rule(ms)
-    if rule:
-        raise ValueError(f"unsupported rule for the gamble figures: {rule}")
+    require(ms, "gamble")
     model = ms.model
     lo, hi = eligible_range(gamble)
     if lo > hi:

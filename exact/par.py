@@ -26,6 +26,8 @@ from typing import Mapping
 from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
 from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.engine import GameAnalysis
+from exact.rounds import round_sections
+from exact.rules import require
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
 from exact.tables import html_tables, par_tables
@@ -126,6 +128,16 @@ class ParSheet:
     #: () -> {jurisdiction: (passed, checks)} of ``rtp comply`` without the top award (set by
     #: :func:`exact.par_sheet`; the HTML view and ``tables()`` show it), or None.
     compliance: object = dataclasses.field(default=None, compare=False)
+    #: Rule name -> the section of a rule acting on the round's total win (the win cap), whose figures
+    #: the round already carries (:mod:`exact.rounds`).
+    sections: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+    @property
+    def method(self) -> str:
+        """How the round's figures were computed: ``per-reel factorisation``, or the method of the
+        round distribution a rule on the round's total needed (``enumeration of N stop combinations``)."""
+        reached = [s.method for s in self.sections.values() if s.reached]
+        return reached[0] if reached else "per-reel factorisation"
 
     def published(self, figure: str) -> tuple:
         """The checked published facts printed for one figure (e.g. ``trigger.3``), in file order."""
@@ -279,8 +291,11 @@ class ParSheet:
                "hit_frequency_base", "symbols", "modes", "buy", "wheel", "gamble")
 
     def tree(self) -> dict:
-        """The exact figures nested as in the JSON report: key -> int, Fraction or dict."""
-        return {k: getattr(self, "modes_figures" if k == "modes" else k) for k in self.FIGURES}
+        """The exact figures nested as in the JSON report: key -> int, Fraction or dict (a rule's
+        section under its name, ``win_cap``)."""
+        out = {k: getattr(self, "modes_figures" if k == "modes" else k) for k in self.FIGURES}
+        out.update({name.replace(" ", "_"): s.figures() for name, s in self.sections.items()})
+        return out
 
     def figures(self) -> dict[str, Fraction]:
         """Every exact figure as one flat dict, keyed by the JSON report's key dotted for nesting.
@@ -418,8 +433,14 @@ def par_sheet(ms: MathSet, checker=None) -> ParSheet:
     >>> p.figures()["trigger.3"] == p.trigger["3"] == p.round.trigger_prob[3]
     True
     """
+    require(ms, "report")
+    sections = round_sections(ms)
     default = analyse_mode(ms)
     analysis, rr = default.analysis, default.round
+    for name, s in sections.items():     # a rule on the round's total replaces the round's moments
+        if s.reached:
+            rr = dataclasses.replace(rr, mean=s.mean, second=s.second,
+                                     adjustments={**rr.adjustments, name.replace(" ", "_"): -s.removed})
     sheet = ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                      analysis=analysis, round=rr, findings=ms.findings,
                      paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
@@ -428,7 +449,7 @@ def par_sheet(ms: MathSet, checker=None) -> ParSheet:
                      has_collect=bool(ms.model.of_kind("key")), paylines=len(ms.model.paylines),
                      reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
                      modes=analyse_modes(ms, default), buys=analyse_buys(ms, default),
-                     **gamble_figures(default))
+                     sections=sections, **gamble_figures(default))
     if checker is not None:
         sheet = dataclasses.replace(sheet, facts=tuple(checker(ms, sheet)))
     return sheet

@@ -46,10 +46,13 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
         exact = f"{num[:24]}.../{den[:24]}... ({len(num)}-digit / {len(den)}-digit fraction; full value: --json)"
     add(f"exact        {exact}")
     add(f"mean win     {decimal_text(r.mean, digits)} credits per round")
+    for s in rep.sections.values():
+        out.extend(s.lines())
     add("")
     labels = {"base_ways": "base game line pays" if rep.paylines else "base game ways pays", "base_collect": "base game collect",
               "base_scatter": "base game scatter pays", "free_spins": "free spins",
-              "respin": "respin pays", "wheel": "prize wheels (their free spins included)"}
+              "respin": "respin pays", "wheel": "prize wheels (their free spins included)",
+              "win_cap": "removed by the win cap"}
     rows = [[labels[k], decimal_text(v, digits), percent(v / rep.bet, digits)] for k, v in rep.components.items()
             if v or k == "base_ways" or (k == "free_spins" and r.features) or (k == "base_collect" and rep.has_collect)]
     if len(r.free_spins_by_level) > 1:
@@ -174,6 +177,8 @@ def report_json(rep: ParSheet, digits: int = 6) -> dict:
 
     exact = view(rep.tree(), True)
     out: dict = {"set": rep.set_name, "fingerprint": rep.fingerprint}
+    if rep.sections:      # a rule on the round's total: say how its round was computed
+        out["method"] = rep.method
     for k, v in exact.items():
         out[k] = v
         if k == "bet":

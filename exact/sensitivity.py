@@ -80,6 +80,7 @@ from typing import Sequence
 
 import numpy as np
 
+from exact.rules import require
 from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors)
 from strips.model import FISH, KEY, GameModel, MathSet, window_codes
 from markov.moments import CountSplit
@@ -469,26 +470,6 @@ def _reach_spins(ladder: Ladder, key_prob: Sequence[Fraction], initial: Sequence
     return {n: f.spins_by_level for n, f in zip(initial, feature_results(lad, initial))}
 
 
-def unsupported_rule(model: GameModel) -> str | None:
-    """The rule of ``model`` the incremental formulation does not cover, or None.
-
-    The formulation (module docstring) assumes what the rules page states:
-    free spins on their own strip set, no retrigger (section 11), no scatter
-    pays (section 10: "The FS symbol has no pay of its own").
-    """
-    if model.catalogue_rule:
-        return model.catalogue_rule
-    if model.retrigger:
-        return "free spins with a retrigger table"
-    if model.trigger and model.free_spin_strips == "base":
-        return "free spins on the base strips"
-    if any(model.scatter_pay(n) for n in range(model.reels * model.rows + 1)):
-        return "scatter pays"
-    if any(s.has_random_multiplier for s in model.symbols):
-        return "drawn WILD multipliers"
-    return None
-
-
 def edit_work(ms: MathSet) -> int:
     """Work of the strip-edit table: single-symbol edits of every strip the game plays x window rows.
 
@@ -526,7 +507,7 @@ def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool =
     ------
     ValueError
         If the game has a rule the formulation does not cover
-        (:func:`unsupported_rule`), a piece of the incremental model disagrees
+        (:func:`exact.rules.supports`; a :class:`strips.errors.UnsupportedRule`), a piece of the incremental model disagrees
         with the engine (an internal error), or the set is inconsistent with
         its game file.
 
@@ -534,10 +515,8 @@ def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool =
     ----------
     Module docstring; rules page sections 3, 4, 6-8, 10, 11.
     """
+    require(ms, "sensitivity")
     model = ms.model
-    rule = unsupported_rule(model)
-    if rule:
-        raise ValueError(f"unsupported rule for exact sensitivities: {rule}")
     an = analysis or analyse(ms)
     rr = round_result(model, an.base, an.levels)
     rows, bet = model.rows, model.bet

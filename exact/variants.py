@@ -83,6 +83,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
 from exact.bonus import analyse_mode
+from exact.rules import require
 from exact.engine import GameAnalysis, analyse, hit_frequency, reel_tables
 from exact.sensitivity import EditSensitivity, StripEdit, sensitivity
 from strips.loader import strip_findings
@@ -763,7 +764,7 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
     ------
     ValueError
         If the game has a rule the exact sensitivities do not cover
-        (:func:`exact.sensitivity.unsupported_rule`), the set is
+        (:func:`exact.rules.supports`: a :class:`strips.errors.UnsupportedRule`), the set is
         inconsistent with its game file, or ``allow`` names something else.
 
     >>> from strips.loader import load_math_set
@@ -771,6 +772,7 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
     >>> v.met, abs(v.rtp - Fraction(95, 100)) <= DEFAULT_TOLERANCE
     (True, True)
     """
+    require(ms, "tune")
     unknown = set(allow) - set(ALLOW)
     if unknown:
         raise ValueError(f"cannot allow {', '.join(sorted(unknown))} (can allow: {', '.join(ALLOW)})")

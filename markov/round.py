@@ -100,6 +100,9 @@ class RoundResult:
     wheel: Fraction = ZERO
     respin_prob: Fraction = ZERO
     wheels: Mapping[str, "object"] = field(default_factory=dict)
+    #: Credits per round added by the rules that act on the round's total win, keyed by the rule's
+    #: component name (``win_cap``: minus what the cap removes); part of :attr:`components`.
+    adjustments: Mapping[str, Fraction] = field(default_factory=dict)
 
     @property
     def variance(self) -> Fraction:
@@ -125,6 +128,7 @@ class RoundResult:
             out["respin"] = self.respin
         if self.wheels:
             out["wheel"] = self.wheel
+        out.update(self.adjustments)
         return out
 
     @property

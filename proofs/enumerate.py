@@ -60,7 +60,7 @@ import numpy as np
 
 from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase
 from proofs.cluster import Cluster, progress_bar, run_tasks
-from proofs.windows import SUM_HEADROOM, WindowEvaluator
+from exact.windows import SUM_HEADROOM, WindowEvaluator
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
 CHUNK = 1 << 18
@@ -1018,7 +1018,7 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
     A game the fast path takes (:func:`fast_path_takes`) is enumerated by it
     (:class:`Enumeration`, per-symbol ways totals); every other game, or any
     game with ``generic=True``, by the generic path on
-    :class:`proofs.windows.WindowEvaluator` (:func:`enumerate_generic`,
+    :class:`exact.windows.WindowEvaluator` (:func:`enumerate_generic`,
     :class:`SpinEnumeration`).
 
     Parameters
@@ -1172,9 +1172,9 @@ def run_plan(plan, zero, fn, shared, *, cluster: Cluster, checkpoint_dir, progre
 
 
 # --------------------------------------------------------------------------
-# the generic path: every rule of the literal evaluator, on proofs.windows
+# the generic path: every rule of the literal evaluator, on exact.windows
 # --------------------------------------------------------------------------
-#: Combinations per block of the generic path (at most proofs.windows.SUM_HEADROOM: exact int64 block sums).
+#: Combinations per block of the generic path (at most exact.windows.SUM_HEADROOM: exact int64 block sums).
 GENERIC_CHUNK = 1 << 15
 
 
@@ -1190,7 +1190,7 @@ class SpinTotals:
     """Exact integer totals of the generic path over a set of stop combinations.
 
     Amounts are numerators over the evaluator's denominator
-    (:attr:`proofs.windows.WindowEvaluator.denominator`), before the level multiplier.
+    (:attr:`exact.windows.WindowEvaluator.denominator`), before the level multiplier.
 
     Attributes
     ----------
@@ -1321,7 +1321,7 @@ def generic_task_totals(ev: WindowEvaluator, task: tuple[int, int] | int, chunk:
     Every combination's window is evaluated literally by ``ev`` (exact
     conditional means over FISH values, drawn WILD multipliers and the
     combination value) in blocks of at most ``chunk`` combinations; each
-    block's sums are int64 (``chunk`` <= :data:`proofs.windows.SUM_HEADROOM`)
+    block's sums are int64 (``chunk`` <= :data:`exact.windows.SUM_HEADROOM`)
     and are added as Python integers.
     """
     first, last = (task, task + 1) if isinstance(task, int) else task
@@ -1442,7 +1442,7 @@ def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] |
                       cluster: Cluster | None = None, checkpoint_dir: str | Path | None = None,
                       progress: bool = False, chunk: int = GENERIC_CHUNK,
                       task_stops: int | None = None) -> SpinEnumeration:
-    """Enumerate every stop combination of ``phase`` through :class:`proofs.windows.WindowEvaluator`.
+    """Enumerate every stop combination of ``phase`` through :class:`exact.windows.WindowEvaluator`.
 
     Parameters and tasks as :func:`enumerate_phase` (ranges of reel-1 stops,
     checkpoint records keyed by the content hash, exact integer totals merged

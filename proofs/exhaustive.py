@@ -5,7 +5,7 @@ and the free-spin strips; each is enumerated once for every distinct set of
 weight tables its phases draw from (a free-spin level that differs from
 another only by its multiplier reuses that enumeration, scaled).  Games the
 fast rules-page path takes are enumerated by it, every other game by the
-generic path on :class:`proofs.windows.WindowEvaluator` (:mod:`proofs.enumerate`).
+generic path on :class:`exact.windows.WindowEvaluator` (:mod:`proofs.enumerate`).
 
 Each phase's enumerated figures are compared, as exact Fractions, with the
 figures the engine states for that phase (:func:`exact.engine.analyse` of the

@@ -37,7 +37,7 @@ each bet mode and buy as its own unit (:class:`ModeGame`, :class:`BuyGame`,
 :func:`simulate_mode_block`): several scatters, ``counts_as_scatter``,
 ``trigger_reels``, ``multiplier_by_trigger``, respins with held reels, prize
 wheels, the gamble policy; line games and combination WILD multipliers
-through the literal window evaluator :class:`proofs.windows.WindowEvaluator`.
+through the literal window evaluator :class:`exact.windows.WindowEvaluator`.
 
 Beyond the rules page: WILD multipliers (fixed or drawn per WILD or per
 reel) are drawn per spin (:class:`WildWays`, each reel its own group); a
@@ -84,7 +84,7 @@ from strips.model import (CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, PER_WILD, 
                           Phase)
 from proofs.cluster import Cluster, progress_bar, run_tasks
 from proofs.enumerate import fish_weight_table, window_tables
-from proofs.windows import WindowEvaluator
+from exact.windows import WindowEvaluator
 
 #: Largest table of one reel group, in stop combinations.
 GROUP_LIMIT = 1 << 14
@@ -786,7 +786,7 @@ class PhaseSpins:
     tables : SpinTables or None
         The ways tables (:func:`spin_tables`, its scatter pays zeroed: they are
         paid per scatter symbol here); None when ``window`` evaluates.
-    window : proofs.windows.WindowEvaluator or None
+    window : exact.windows.WindowEvaluator or None
         The literal window evaluator of line games and combination WILD
         multipliers (its outcome gives pay, keys and trigger count).
     fish : FishDraw

@@ -44,3 +44,22 @@ class UsageError(ValueError):
 
     The message is the whole line to show, e.g. ``"rtp diff: --digits must be 0 or more"``.
     """
+
+
+class UnsupportedRule(UsageError):
+    """An analysis asked of a game with a rule it does not model (:func:`exact.rules.supports`).
+
+    The message is one line, ``unsupported rule: <rule>: <analysis> does not model it``; the
+    command line prefixes the command and the set and exits 2.
+
+    Attributes
+    ----------
+    rule : str
+        The refusing rule's name.
+    analysis : str
+        The analysis refused (a key of ``exact.rules.ANALYSES``).
+    """
+
+    def __init__(self, message: str, rule: str = "", analysis: str = ""):
+        super().__init__(message)
+        self.rule, self.analysis = rule, analysis

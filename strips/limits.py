@@ -79,6 +79,7 @@ class Limits:
     combinations: int | None = 100_000_000_000
     edit_work: int | None = 2_000_000
     rounds: int | None = 1_000_000_000_000
+    enumeration: int | None = 20_000_000
 
     def but(self, **changes) -> "Limits":
         """A copy with some limits changed."""
@@ -105,6 +106,7 @@ DESCRIPTIONS = {
     "combinations": "stop combinations of the exhaustive enumeration",
     "edit_work": "strip edits x window rows of rtp sensitivity",
     "rounds": "simulated game rounds",
+    "enumeration": "stop combinations the exact report enumerates in process (beyond: rtp prove --exhaustive)",
 }
 
 _ACTIVE: ContextVar[Limits] = ContextVar("slot_exact_limits", default=Limits())

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from strips import plugins
 from strips import limits as _limits
 from strips.display import name_findings, printable
 from strips.errors import MathSetError
@@ -520,7 +521,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
     _limit(t, ("game", "rows"), "rows", rows)
     name = printable(t.get(game, ("game",), "name", str, Path(file).parent.name))  # shown on screen: no escapes
     title = printable(t.get(game, ("game",), "title", str, ""))
-    _refuse_unknown(t, game, ("game",), ("name", "title", "reels", "rows", "bet", "evaluation"), "key")
+    _refuse_unknown(t, game, ("game",), ("name", "title", "reels", "rows", "bet", "evaluation")
+                    + plugins.keys_of(("game",)), "key")
 
     strip_table = t.get(doc, (), "strips", dict)
     strip_files = {}
@@ -688,14 +690,19 @@ def parse_game(data: bytes, file: str) -> GameModel:
             if tn not in tables:   # a table no phase uses is a rule the file cannot mean: refuse it
                 raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
                               f"(the phases use {', '.join(dict.fromkeys(tables))})")
-    _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines") + BONUS_TABLES,
-                    "table")
+    _refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines") + BONUS_TABLES
+                    + plugins.keys_of(()), "table")
     symbols, extra = _catalogue_rules(t, doc, symbols, reels, rows, trigger, levels)
     model = GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
                       strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
                       free_spin_strips=fs_strips, levels=tuple(levels), title=title,
                       retrigger=retrigger, retrigger_cap=retrigger_cap, **extra)
-    return parse_bonus_rules(t, doc, model)
+    model = parse_bonus_rules(t, doc, model)
+    for parser in plugins.parsers():      # the keys of rule modules (strips.plugins)
+        config = parser(t, doc, model)
+        if config is not None:
+            model = dataclasses.replace(model, rules=model.rules + (config,))
+    return model
 
 
 def _check_free_spin_limits(t: "_Toml", trigger, retrigger, retrigger_cap, levels) -> None:

@@ -352,6 +352,9 @@ class GameModel:
     jackpots: Mapping[str, int] = field(default_factory=dict)
     wheels: tuple["Wheel", ...] = ()
     gamble: "Gamble | None" = None
+    #: Configurations of the rules whose modules parse their own keys (:mod:`strips.plugins`), in
+    #: registration order; each a frozen dataclass with a ``rule`` attribute naming its rule.
+    rules: tuple = ()
 
     # -- lookups ---------------------------------------------------------
     def symbol(self, name: str) -> Symbol:

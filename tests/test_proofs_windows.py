@@ -1,4 +1,4 @@
-"""proofs.windows.WindowEvaluator against the literal evaluator exact.evaluator.evaluate, window by window.
+"""exact.windows.WindowEvaluator against the literal evaluator exact.evaluator.evaluate, window by window.
 
 Exact mode (rng=None): pay / denominator equals the evaluator's win averaged over every assignment of
 FISH values, drawn WILD multipliers and the combination value (brute force through the evaluator,
@@ -21,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 from exact.evaluator import evaluate, wild_draws
 from oracle import make_set
-from proofs.windows import SUM_HEADROOM, WindowEvaluator
+from exact.windows import SUM_HEADROOM, WindowEvaluator
 from strips.model import FISH, WildMultiplier
 from test_engine import small_sets
 from test_lines import line_games, ways_games_with_catalogue_rules

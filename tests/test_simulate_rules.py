@@ -348,7 +348,7 @@ def test_multiplier_by_trigger_scales_the_feature(tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# line games (the literal window evaluator proofs.windows), combination WILD multipliers
+# line games (the literal window evaluator exact.windows), combination WILD multipliers
 # ---------------------------------------------------------------------------
 LINES_GAME = """\
 [game]

@@ -8,11 +8,12 @@ import os
 
 from proofs.cluster import Cluster
 
+from exact.rules import supports
 from strips import limits as _limits
 from strips.errors import UsageError
 
 __all__ = ["Parser", "UsageError", "add_set_argument", "add_limit_arguments", "int_list", "int_range", "limits_of",
-           "int64_refusal", "refuse_bonus_rules", "add_cluster_arguments", "cluster_of", "add_mode_arguments"]
+           "int64_refusal", "refuse_unsupported", "add_cluster_arguments", "cluster_of", "add_mode_arguments"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -61,20 +62,18 @@ def int_list(text: str, what: str) -> list[int]:
         raise UsageError(f"rtp: {what} must be comma-separated integers, got {text!r}") from None
 
 
-def refuse_bonus_rules(ms, command: str, allowed: tuple[str, ...] = ()) -> None:
-    """Refuse, in one line, a rule of issue 16 (``[modes]``, ``[buy]``, respin, ``[wheel]``, ``[gamble]``) that
-    ``command`` does not model, rather than print a figure that ignores it (exit 2).
+def refuse_unsupported(ms, command: str, analysis: str | None = None) -> None:
+    """Refuse, in one line (exit 2), a game with a rule the command's analysis does not model, as the
+    API does (:func:`exact.rules.supports`: the one place that decides it), before any work.
 
     Raises
     ------
     UsageError
-        Naming the first such rule of the set's game.
+        ``rtp COMMAND: SET: unsupported rule: RULE: ANALYSIS does not model it``.
     """
-    for rule in ms.model.bonus_rules():
-        if rule not in allowed:
-            raise UsageError(f"rtp {command}: {ms.name}: unsupported rule: {rule} (issue 16; "
-                             f"'rtp report' gives its exact figures)")
-
+    s = supports(ms, analysis or command)
+    if not s:
+        raise UsageError(f"rtp {command}: {ms.name}: {s.message()}")
 
 def add_mode_arguments(p: argparse.ArgumentParser) -> None:
     """``--mode NAME`` / ``--buy NAME`` of the simulation: one bet mode or one buy with all the rounds."""

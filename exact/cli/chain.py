@@ -20,7 +20,7 @@ import math
 from fractions import Fraction
 
 from exact.formatting import decimal_text, fraction_text, percent, significant
-from exact.cli.args import UsageError, add_set_argument
+from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.engine import analyse
 from markov.chain import FeatureResult, ladder_of
 from markov.graph import chain_graph, check_chain, cross_check, graph_bytes, retrigger_graph
@@ -128,6 +128,7 @@ def run(args) -> int:
         Bad math-set files (from the loader).
     """
     ms = load_math_set(args.set)
+    refuse_unsupported(ms, 'chain')
     model = ms.model
     target = args.graphml if args.graphml is not None else args.dot
     protected = protected_inputs(args.set, ms)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from exact.cli.args import add_set_argument
+from exact.cli.args import add_set_argument, refuse_unsupported
 from proofs.facts import json_value, check_facts
 from strips.loader import PUBLISHED_FILE, load_math_set
 
@@ -21,6 +21,7 @@ def run(args) -> int:
     fact naming a figure the report lacks is bad input (exit 2, file:row:col).
     """
     ms = load_math_set(args.set)
+    refuse_unsupported(ms, 'check')
     if ms.published.empty:
         note = f"math set {ms.name}: no {PUBLISHED_FILE}, nothing to check"
         if args.json:

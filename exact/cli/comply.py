@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.comply import comply, load_rules, odds_not_computed
 from exact.distribution import win_distribution
 from exact.par import par_sheet
@@ -66,7 +66,7 @@ def run(args) -> int:
                 raise UsageError(f"rtp comply: unknown jurisdiction {j!r} (known: {', '.join(known)})")
     ms = load_math_set(args.set)
     # RTP of every mode and buy; award odds of every mode but one with a respin (exact.comply.odds_not_computed)
-    refuse_bonus_rules(ms, 'comply', ("[gamble]", "[buy]", "[modes]", "[wheel]"))
+    refuse_unsupported(ms, 'comply')
     try:
         sheet = par_sheet(ms)
     except ValueError as e:

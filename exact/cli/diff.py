@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from exact.cli.args import UsageError, int_range
+from exact.cli.args import UsageError, int_range, refuse_unsupported
 from exact.diff import diff_json, diff_sets, diff_text
 from proofs.facts import check_facts
 from exact import load_math_set
@@ -20,6 +20,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """``rtp diff A B``: exit 0 if no published fact broke, 1 if one did, 2 on bad input."""
     a, b = load_math_set(args.a), load_math_set(args.b)
+    refuse_unsupported(a, "diff")
+    refuse_unsupported(b, "diff")
     try:
         d = diff_sets(a, b, check_facts)
     except ValueError as e:

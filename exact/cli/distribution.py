@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.cli.outputs import check_output, protected_inputs, write_output
 from exact.distribution import DEFAULT_EDGES, distribution_json, distribution_text, win_distribution
 from strips.loader import load_math_set
@@ -64,7 +64,7 @@ def run(args) -> int:
     """Compute and print the win distribution; write the plot if asked."""
     edges = parse_edges(args.ranges)
     ms = load_math_set(args.set)
-    refuse_bonus_rules(ms, "distribution", ("[gamble]", "[buy]"))
+    refuse_unsupported(ms, 'distribution')
     protected = protected_inputs(args.set, ms)
     target = None if args.plot is None else check_output(args.plot, "rtp distribution", "file", protected, ".png")
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 
 from exact import __version__, load_math_set
-from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.cli.comply import distribution_or_reason
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
@@ -28,7 +28,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """``rtp export``: write the workbook or the CSV tables; exit 0, or 2 on bad input (one line)."""
     ms = load_math_set(args.set)
-    refuse_bonus_rules(ms, 'export', ("[gamble]", "[modes]", "[buy]", "[wheel]"))   # sheets of their own
+    refuse_unsupported(ms, 'export')
     protected = protected_inputs(args.set, ms)
     kind, target = ("xlsx", args.xlsx) if args.xlsx is not None else ("csv", args.csv)
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from exact.cli.args import (UsageError, add_cluster_arguments, add_mode_arguments, add_set_argument, cluster_of,
-                            int64_refusal, int_range)
+                            int64_refusal, int_range, refuse_unsupported)
 from exact.cli.outputs import check_output, check_output_dir, protected_inputs, write_output
 from proofs.prove import certificate_text
 from proofs.simulate import DEFAULT_SEED
@@ -36,6 +36,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     """Build the certificate, write it (``--out`` or stdout); exit 1 if anything fails."""
     ms = load_math_set(args.set)
+    refuse_unsupported(ms, 'prove')
     protected = protected_inputs(args.set, ms)
     out = None if args.out is None else check_output(args.out, "rtp prove --out", "file", protected)
     if args.checkpoint_dir is not None:

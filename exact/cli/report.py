@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from exact.cli.args import UsageError, add_set_argument, int_range
+from exact.cli.args import UsageError, add_set_argument, int_range, refuse_unsupported
 from exact import load_math_set
 from exact.comply import comply, load_rules, summary
 from exact.par import par_sheet
@@ -25,6 +25,7 @@ TOP_AWARD_NOTE = "top award (the largest round win) not checked here: it needs t
 def run(args) -> int:
     """``rtp report``: print the PAR report; exit 1 with --check when a published figure fails."""
     ms = load_math_set(args.set)
+    refuse_unsupported(ms, 'report')
     try:
         rep = par_sheet(ms, check_facts)
     except ValueError as e:

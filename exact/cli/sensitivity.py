@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 
-from exact.cli.args import UsageError, add_set_argument, int_range, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument, int_range, refuse_unsupported
 from exact.sensitivity import edit_work, sensitivity, sensitivity_json, sensitivity_text
 from proofs.facts import check_facts
 from strips.loader import load_math_set
@@ -26,7 +26,7 @@ def run(args) -> int:
     For a set that already fails a fact of its published.toml, the output says so first.
     """
     ms = load_math_set(args.set)
-    refuse_bonus_rules(ms, 'sensitivity', ("[gamble]", "[buy]"))
+    refuse_unsupported(ms, 'sensitivity')
     work = edit_work(ms)
     limit = exceeds("edit_work", work)
     if limit is not None:

@@ -5,7 +5,7 @@ import json
 import sys
 
 from exact.cli.args import (UsageError, add_cluster_arguments, add_mode_arguments, add_set_argument, cluster_of,
-                            int64_refusal, int_range)
+                            int64_refusal, int_range, refuse_unsupported)
 from proofs.simulate import DEFAULT_ROUNDS, DEFAULT_SEED, format_report, run_simulation
 from strips.limits import exceeds, refusal
 from strips.loader import load_math_set
@@ -47,6 +47,7 @@ def simulation(ms, args, cluster, progress: bool, command: str):
 def run(args) -> int:
     """Simulate, print the figures beside their exact values; exit 1 if one lies outside its interval."""
     ms = load_math_set(args.set)
+    refuse_unsupported(ms, 'simulate')
     cluster = cluster_of(args)
     rep = simulation(ms, args, cluster, not args.no_progress and not args.json and sys.stderr.isatty(),
                      "rtp simulate")

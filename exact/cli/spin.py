@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from exact.cli.args import UsageError, add_set_argument, int_list
+from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupported
 from exact.bonus import starts_feature
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
 from strips.loader import load_math_set
@@ -54,6 +54,7 @@ def run(args) -> int:
     """Print the window, each paying symbol, collect, KEY and scatter counts, free spins started and the
     win (credits); ``--json``: the same as one object (``fish_values`` in the window's row layout)."""
     ms = load_math_set(args.set)
+    refuse_unsupported(ms, 'spin')
     if args.mode not in ms.mode_names:
         raise UsageError(f"rtp: --mode must be one of {', '.join(ms.mode_names)}, got {args.mode!r}")
     ms = ms.mode(args.mode)

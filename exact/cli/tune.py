@@ -21,7 +21,7 @@ import json
 import time
 from fractions import Fraction
 
-from exact.cli.args import UsageError, add_set_argument, refuse_bonus_rules
+from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.cli.outputs import check_output, protected_inputs, write_output_dir
 from exact.diff import diff_sets, diff_text
 from exact.report import fraction_text, percent
@@ -148,7 +148,7 @@ def run(args) -> int:
         hit_tol = DEFAULT_HIT_TOLERANCE if args.hit_tolerance is None else _fraction(args.hit_tolerance,
                                                                                      "--hit-tolerance")
     ms = load_math_set(args.set)
-    refuse_bonus_rules(ms, 'tune', ("[gamble]", "[buy]"))
+    refuse_unsupported(ms, 'tune')
     protected = protected_inputs(args.set, ms)
     out = check_output(args.out, "rtp tune", "dir", protected)
     many = args.variants is not None

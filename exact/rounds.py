@@ -1,0 +1,114 @@
+"""The round's exact win distribution for the rules that act on a round's total win (a win cap).
+
+Such a rule (``Rule.acts_on_round``) has no per-reel terms: the report hands it
+the round's exact distribution.  For a round that is one base spin, that is the
+enumeration of every stop combination through the literal reading
+(:func:`exact.enumeration.spin_histogram`), or the one-spin distribution DP when
+values are drawn per spin; for a round with free spins, the round distribution of
+:func:`exact.distribution.win_distribution` of the game without those rules, when
+it is exact.  When it is known only within a bound, the exact largest round win
+still decides a cap that can never be reached; otherwise the report refuses.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from exact.distribution import spin_distribution, win_distribution
+from exact.enumeration import spin_histogram
+from exact.rules import rules_of
+from exact.rules.win_cap import one_spin_round
+from strips.errors import UnsupportedRule
+from strips.model import MathSet
+
+__all__ = ["RoundDistribution", "round_distribution", "without_round_rules", "round_sections"]
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundDistribution:
+    """The round win of a math set, before the rules that act on it.
+
+    Attributes
+    ----------
+    probabilities : dict {win credits: Fraction} or None
+        The exact distribution; None when only ``max_win`` is known exactly.
+    max_win : int
+        The largest round win, credits (exact).
+    method : str
+        How it was computed, as the report says it.
+    """
+
+    probabilities: dict | None
+    max_win: int
+    method: str
+
+
+def without_round_rules(ms: MathSet) -> MathSet:
+    """``ms`` without the configurations of the rules that act on the round's total (its uncapped game)."""
+    names = {r.name for r in rules_of(ms.model) if r.acts_on_round}
+    model = dataclasses.replace(ms.model, rules=tuple(c for c in ms.model.rules if c.rule not in names))
+    return dataclasses.replace(ms, model=model)
+
+
+def round_distribution(ms: MathSet) -> RoundDistribution:
+    """The exact round-win distribution of ``ms`` before the rules that act on it.
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More stop combinations than the enumeration limit; a rule the win distribution refuses.
+
+    Examples
+    --------
+    >>> import exact
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "max_win": 3},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
+    ...                     {"base": [["A", "B"], ["A", "B"]]})
+    >>> d = round_distribution(ms)
+    >>> d.probabilities, d.method
+    ({0: Fraction(3, 4), 5: Fraction(1, 4)}, 'enumeration of 4 stop combinations')
+    """
+    plain = without_round_rules(ms)
+    if one_spin_round(ms.model):
+        try:
+            h = spin_histogram(plain)
+            return RoundDistribution(h.probabilities(), h.max_win, f"enumeration of {h.combinations:,} stop combinations")
+        except UnsupportedRule as e:
+            if e.rule != "drawn values":
+                raise
+        d = spin_distribution(plain, plain.model.base_phase)
+        probs = {x: p for x, p in d.marginal() if p}
+        return RoundDistribution(probs, max(probs), "one-spin distribution (exact dynamic programme over the reels)")
+    wd = win_distribution(plain)
+    if wd.round.is_exact:
+        probs = {x: p for x, p in wd.round.exact.items() if p}
+        return RoundDistribution(probs, max(probs), "exact round win distribution (base spin and free-spin chain)")
+    if wd.max_round_exact:
+        return RoundDistribution(None, wd.max_round_win, "the exact largest round win (the round distribution is "
+                                 f"known within {wd.round.bound:.1e})")
+    raise UnsupportedRule("unsupported rule: the round's largest win is not exact (endless retrigger): a rule on the "
+                          "round's total win cannot be computed exactly", rule="round total", analysis="report")
+
+
+def round_sections(ms: MathSet) -> dict:
+    """Rule name -> section of every rule that acts on the round's total win (empty when none).
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        As :func:`round_distribution`, or a rule whose section needs the whole distribution when only
+        the largest win is exact and the rule applies.
+    """
+    rules = [r for r in rules_of(ms.model) if r.acts_on_round]
+    if not rules:
+        return {}
+    d = round_distribution(ms)
+    out = {}
+    for r in rules:
+        section = r.section(r.config(ms.model), ms.model.bet, d.probabilities or {}, d.method, d.max_win)
+        if section.reached and d.probabilities is None:
+            raise UnsupportedRule(f"unsupported rule: {r.name}: rounds reach it and their distribution is known "
+                                  f"only within a bound ({d.method}); the exact report does not take it",
+                                  rule=r.name, analysis="report")
+        out[r.name] = section
+    return out

@@ -1,0 +1,20 @@
+"""Game rules as plug-ins: one module per mechanic, one registry, one ``supports()``.
+
+Each mechanic of a game (ways or payline pays, scatter triggers and pays, KEY/FISH collect, WILD
+substitution and multipliers, the free-spin ladder and retrigger, bet modes and buys, respins,
+prize wheels, the gamble, the win cap) is a :class:`Rule` subclass in its own module; the registry
+(:data:`RULES`) lists them, :func:`rules_of` finds those a game uses, and :func:`supports` /
+:func:`require` are the one place that says which analysis runs on which game.  See
+README "Adding a mechanic".
+
+>>> import exact.rules as rules
+>>> from strips.loader import load_math_set
+>>> rules.supports(load_math_set("wheel_game").mode("respin"), "distribution").reason
+'respin'
+"""
+from __future__ import annotations
+
+from exact.rules.base import ANALYSES, Refusal, Rule
+from exact.rules.registry import RULES, Support, require, rules_of, support_table, supports
+
+__all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "require", "rules_of", "support_table", "supports"]

@@ -1,0 +1,124 @@
+"""The rule protocol: what a mechanic's module declares and what it may implement.
+
+A *rule* is one mechanic of a game (ways pays, a respin, a win cap, ...).  Each
+lives in one module of :mod:`exact.rules` as a subclass of :class:`Rule` and
+declares, as class attributes,
+
+* ``name``: the field's name of the rule, as every refusal prints it;
+* ``keys``: the ``game.toml`` table or keys that switch it on;
+* ``implements``: the analyses (:data:`ANALYSES`) whose code computes a game
+  with this rule correctly.
+
+Every rule must give its *presence* (:meth:`Rule.present`: does a parsed game
+use it?).  A rule may narrow its support by game (:meth:`Rule.refusal`: a
+respin under paylines, a retrigger with a multi-level ladder).  A rule with a
+configuration of its own (new rules: the win cap, cascades) also owns its
+frozen configuration, its parser and validation (:meth:`Rule.parse`, each
+error naming file, row and column) and its literal reading (the oracle); its
+configuration is kept on :attr:`strips.model.GameModel.rules`, so the
+fingerprint stays generic.
+
+Like a distribution class of ``sympy.stats`` whose ``pdf`` is required and
+whose fast paths are optional, a rule need implement only its literal reading;
+:func:`exact.rules.supports` then refuses, in one line naming the rule, every
+analysis it does not implement, and exact enumeration through the literal
+reading is the generic exact path.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = ["Rule", "ANALYSES", "Refusal"]
+
+#: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
+ANALYSES: dict[str, str] = {
+    "report": "the exact PAR sheet (rtp report, exact.par_sheet)",
+    "spin": "the literal evaluation of one spin (rtp spin)",
+    "check": "the published-facts check (rtp check)",
+    "chain": "the free-spin chain export (rtp chain)",
+    "diff": "the figure-by-figure comparison (rtp diff)",
+    "prove": "the exhaustive enumeration (rtp prove --exhaustive)",
+    "simulate": "the simulation of whole rounds (rtp simulate, rtp prove)",
+    "sensitivity": "the strip-edit sensitivity (rtp sensitivity, exact.sensitivity)",
+    "tune": "the RTP variants (rtp tune, exact.variants)",
+    "export": "the PAR workbook (rtp export, exact.export)",
+    "comply": "the jurisdiction check (rtp comply, exact.comply)",
+    "distribution": "the win distribution (rtp distribution, exact.win_distribution)",
+    "gamble": "the RTP when every eligible win is gambled once",
+}
+
+
+class Refusal(str):
+    """The one line that says why an analysis does not run: the rule's name and, when the rule
+    narrows its support by game, the reason (``"retrigger with a multi-level ladder"``)."""
+
+
+class Rule:
+    """One mechanic of a game: its presence, its keys, the analyses it supports.
+
+    Subclasses set :attr:`name`, :attr:`keys` and :attr:`implements` and
+    define :meth:`present`.  Instances are never made: a rule is a set of
+    class-level declarations and functions over the parsed game, as
+    :mod:`strips.model` holds the data.
+
+    Examples
+    --------
+    >>> class Blank(Rule):
+    ...     name, keys, implements = "blank stops", "[symbols.X] class = 'blank'", frozenset({"spin"})
+    ...     @classmethod
+    ...     def present(cls, model):
+    ...         return True
+    >>> Blank.refusal(None, "spin") is None, Blank.refusal(None, "report")
+    (True, 'blank stops')
+    """
+
+    #: The rule's name as a refusal prints it.
+    name: ClassVar[str] = ""
+    #: The ``game.toml`` table or keys of the rule.
+    keys: ClassVar[str] = ""
+    #: The analyses of :data:`ANALYSES` that compute a game with this rule correctly.
+    implements: ClassVar[frozenset[str]] = frozenset()
+    #: The analyses whose support :meth:`refusal` or :meth:`needs` narrows by the rest of the game
+    #: (marked ``yes*`` in the README's support table).
+    narrows: ClassVar[frozenset[str]] = frozenset()
+    #: The table/key paths of ``game.toml`` this rule parses itself (tuples of keys); empty for rules
+    #: the core loader parses.
+    parses: ClassVar[tuple[tuple[str, ...], ...]] = ()
+
+    @classmethod
+    def present(cls, model) -> bool:
+        """Whether the parsed ``model`` (a :class:`strips.model.GameModel`) uses the rule."""
+        raise NotImplementedError
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """Why ``analysis`` does not run on ``model`` for this rule, or None when it does.
+
+        The default refuses every analysis outside :attr:`implements` with the
+        rule's :attr:`name`; a rule whose support depends on the rest of the
+        game overrides this (and calls the default).
+        """
+        return None if analysis in cls.implements else Refusal(cls.name)
+
+    #: True for a rule that acts on the round's total win (a win cap): the report hands it the round's
+    #: exact win distribution (:mod:`exact.rounds`) and shows its section.
+    acts_on_round: ClassVar[bool] = False
+
+    @classmethod
+    def needs(cls, model, analysis: str) -> str | None:
+        """Another analysis that must support the rest of the game for this rule's part of
+        ``analysis`` to run (the win cap's report needs the round's win distribution), or None."""
+        return None
+
+    @classmethod
+    def parse(cls, t, doc: dict, model) -> Any:
+        """The rule's frozen configuration from the parsed ``game.toml`` document, or None when the
+        file does not use the rule.  ``t`` locates keys for errors (``t.error(path, message)``
+        raises :class:`strips.errors.MathSetError` with file, row and column).  Only rules with
+        :attr:`parses` define it."""
+        return None
+
+    @classmethod
+    def config(cls, model) -> Any:
+        """The rule's configuration kept on ``model.rules`` (None when absent)."""
+        return next((c for c in getattr(model, "rules", ()) if getattr(c, "rule", None) == cls.name), None)

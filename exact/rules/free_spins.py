@@ -1,0 +1,58 @@
+"""The free-spin feature: the KEY-counter ladder of levels, the retrigger table, free spins on the
+base strips.  The feature is an absorbing Markov chain (:mod:`markov.chain`, :mod:`markov.retrigger`).
+"""
+from __future__ import annotations
+
+from exact.rules.base import ANALYSES, Rule
+
+__all__ = ["Ladder", "Retrigger", "FreeSpinsOnBaseStrips"]
+
+
+class Ladder(Rule):
+    """A ladder of several free-spin levels climbed by collected KEYs.
+
+    >>> from strips.loader import load_math_set
+    >>> Ladder.present(load_math_set("rules_page").model)
+    True
+    """
+
+    name = "a free-spin ladder of several levels"
+    keys = "[[free_spins.levels]] threshold, spins, multiplier, weights"
+    implements = frozenset(ANALYSES) - {"gamble"}
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return len(model.levels) > 1
+
+
+class Retrigger(Rule):
+    """Scatters during the free spins award more spins (``[free_spins] retrigger``, ``retrigger_cap``)."""
+
+    name = "retrigger"
+    keys = "[free_spins] retrigger, retrigger_cap"
+    implements = frozenset(ANALYSES) - {"gamble", "sensitivity", "tune"}
+    narrows = frozenset({"distribution"})
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return bool(model.retrigger)
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        if analysis == "distribution" and len(model.levels) > 1:
+            return "retrigger with a multi-level ladder"
+        if analysis in ("sensitivity", "tune"):
+            return "free spins with a retrigger table"
+        return super().refusal(model, analysis)
+
+
+class FreeSpinsOnBaseStrips(Rule):
+    """The free spins spin the base game's strips."""
+
+    name = "free spins on the base strips"
+    keys = '[free_spins] strips = "base"'
+    implements = frozenset(ANALYSES) - {"sensitivity", "tune"}
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return bool(model.trigger) and model.free_spin_strips == "base"

@@ -1,0 +1,142 @@
+"""The rule registry and the one place that says what each analysis supports.
+
+Every analysis asks :func:`supports` (or :func:`require`) before it computes
+anything, in the API and on the command line alike; no other code decides
+which games an analysis takes.  The answer is derived from the rules a math
+set uses (:func:`rules_of`) and what each rule implements
+(:attr:`exact.rules.base.Rule.implements`, narrowed by
+:meth:`~exact.rules.base.Rule.refusal`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from exact.rules.base import ANALYSES, Rule
+from exact.rules.collect import Collect
+from exact.rules.free_spins import FreeSpinsOnBaseStrips, Ladder, Retrigger
+from exact.rules.gamble import Gamble
+from exact.rules.modes import BetModes, Buys
+from exact.rules.paylines import Paylines
+from exact.rules.respin import Respin
+from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, ScatterPays, SeveralScatters, TriggerReels
+from exact.rules.ways import Ways
+from exact.rules.wheels import Wheels
+from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, WildMultiplier, WildSubstitution
+from exact.rules.win_cap import WinCap
+from strips.errors import UnsupportedRule
+
+__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table"]
+
+#: Every registered rule, in the order a refusal names the first one that refuses.
+RULES: tuple[type[Rule], ...] = (
+    Ways, Paylines, CombinationWildMultiplier, CountsAsScatter, SeveralScatters, TriggerReels,
+    MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
+    Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
+)
+
+
+def rules_of(model) -> tuple[type[Rule], ...]:
+    """The registered rules ``model`` (a :class:`strips.model.GameModel`) uses, in registry order.
+
+    >>> from strips.loader import load_math_set
+    >>> [r.name for r in rules_of(load_math_set("rules_page").model)]
+    ['ways evaluation', 'KEY collect and FISH values', 'WILD substitution', 'a free-spin ladder of several levels']
+    """
+    return tuple(r for r in RULES if r.present(model))
+
+
+@dataclass(frozen=True)
+class Support:
+    """Whether an analysis runs on a math set: ``ok``, else the ``rule`` that refuses and ``reason``
+    (the rule's name, or a narrower reason it gives)."""
+
+    analysis: str
+    ok: bool
+    rule: str = ""
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def message(self) -> str:
+        """The one line of a refusal: ``unsupported rule: <reason>: <analysis> does not model it``."""
+        return f"unsupported rule: {self.reason}: {ANALYSES[self.analysis]} does not model it"
+
+
+def supports(ms, analysis: str, ignoring: frozenset = frozenset()) -> Support:
+    """Whether ``analysis`` computes the math set ``ms`` correctly (``ms`` a MathSet or a GameModel).
+
+    Parameters
+    ----------
+    ms : strips.model.MathSet or strips.model.GameModel
+    analysis : str
+        A key of :data:`exact.rules.base.ANALYSES`.
+    ignoring : frozenset of Rule classes
+        Rules left out (a rule that needs another analysis asks it of the rest of the game).
+
+    Returns
+    -------
+    Support
+        True when it runs; else names the first rule (registry order) that refuses.
+
+    Raises
+    ------
+    KeyError
+        An unknown analysis.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("wheel_game")
+    >>> bool(supports(ms, "report")), supports(ms.mode("respin"), "distribution").reason
+    (True, 'respin')
+    """
+    if analysis not in ANALYSES:
+        raise KeyError(f"unknown analysis {analysis!r} (known: {', '.join(ANALYSES)})")
+    model = getattr(ms, "model", ms)
+    for rule in rules_of(model):
+        if rule in ignoring:
+            continue
+        why = rule.refusal(model, analysis)
+        need = None if why else rule.needs(model, analysis)
+        if need:
+            rest = supports(model, need, ignoring | {rule})
+            if not rest:
+                why = f"{rule.name} needs {ANALYSES[need]}, which refuses {rest.reason}"
+        if why:
+            return Support(analysis, False, rule.name, str(why))
+    return Support(analysis, True)
+
+
+def require(ms, analysis: str) -> None:
+    """Raise :class:`strips.errors.UnsupportedRule` unless ``analysis`` supports ``ms``.
+
+    >>> from strips.loader import load_math_set
+    >>> try:
+    ...     require(load_math_set("wheel_game").mode("respin"), "sensitivity")
+    ... except UnsupportedRule as e:
+    ...     print(e)
+    unsupported rule: respin: the strip-edit sensitivity (rtp sensitivity, exact.sensitivity) does not model it
+    """
+    s = supports(ms, analysis)
+    if not s:
+        raise UnsupportedRule(s.message(), rule=s.rule, analysis=analysis)
+
+
+def support_table() -> str:
+    """The README's support table: one row per registered rule, one column per analysis
+    (``yes`` where the rule implements it, ``-`` where it refuses; ``yes*`` where the rule
+    narrows its support by the rest of the game: see its :meth:`~exact.rules.base.Rule.refusal`
+    and :meth:`~exact.rules.base.Rule.needs`).
+
+    >>> support_table().splitlines()[0].startswith("| rule | game.toml |")
+    True
+    """
+    names = list(ANALYSES)
+    out = ["| rule | game.toml | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for r in RULES:
+        narrowed = set(getattr(r, "narrows", ()))
+        cells = [("yes*" if a in narrowed else "yes") if a in r.implements else "-" for a in names]
+        keys = r.keys.replace("|", "\\|")
+        out.append(f"| {r.name} | `{keys}` | " + " | ".join(cells) + " |")
+    return "\n".join(out)

@@ -1,0 +1,45 @@
+"""A respin with held reels (``[modes.NAME] respin = { symbol, count }``): a base spin showing exactly
+``count`` of ``symbol`` and starting no feature is respun once, the reels showing it held.
+
+Exact figures: :func:`exact.bonus.pre_feature_split` (the respin as one more stage before the feature).
+"""
+from __future__ import annotations
+
+from exact.rules.base import ANALYSES, Rule
+
+__all__ = ["Respin"]
+
+
+class Respin(Rule):
+    """The respin of the mode being analysed.
+
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("wheel_game")
+    >>> [Respin.present(ms.mode(m).model) for m in ms.mode_names]
+    [False, True, False]
+    """
+
+    name = "respin"
+    keys = "[modes.NAME] respin = { symbol, count }"
+    narrows = frozenset({"report"})
+    implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune", "comply", "export", "gamble"}
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return model.respin is not None
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        if analysis == "report":
+            rule = _catalogue_rule(model)
+            if rule:
+                return f"{rule} with a prize wheel or a respin"
+        return super().refusal(model, analysis)
+
+
+def _catalogue_rule(model) -> str | None:
+    """The payline or trigger rule the respin and wheel stage does not model (several scatters it does)."""
+    if model.evaluation == "lines":
+        return "payline evaluation"
+    rule = model.catalogue_rule
+    return None if rule in (None, "several scatter symbols") else rule

@@ -1,0 +1,80 @@
+"""WILD symbols: substitution, a WILD's own pays, and its multipliers.
+
+Rules: WILD substitution (``[symbols.W] class = "wild"``, ``substitutes``), a fixed WILD multiplier
+(``multiplier = 2``: counts as 2 in the ways), drawn WILD multipliers (``multiplier = { values,
+weights, mode = "wild" | "reel" }``), and the combination multiplier (``mode = "combination"``: a
+win using the WILD is multiplied once, the value drawn once per spin).
+
+Literal reading: :func:`exact.evaluator.cell_multipliers`, :func:`exact.evaluator.ways_pays`,
+:func:`exact.evaluator.line_pays`; per-reel terms: :func:`exact.engine.wild_multiplier_tables`.
+"""
+from __future__ import annotations
+
+from exact.rules.base import ANALYSES, Rule
+
+__all__ = ["WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier"]
+
+
+class WildSubstitution(Rule):
+    """A WILD substitutes for pay symbols (and may pay on its own): every analysis.
+
+    >>> from strips.loader import load_math_set
+    >>> WildSubstitution.present(load_math_set("rules_page").model)
+    True
+    """
+
+    name = "WILD substitution"
+    keys = '[symbols.W] class = "wild", substitutes, pays'
+    implements = frozenset(ANALYSES)
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return bool(model.of_kind("wild"))
+
+
+def _multiplied(model) -> list:
+    return [s for s in model.of_kind("wild") if s.multiplier is not None]
+
+
+class WildMultiplier(Rule):
+    """A fixed WILD multiplier in the ways count."""
+
+    name = "WILD multipliers"
+    keys = "[symbols.W] multiplier = 2"
+    implements = frozenset(ANALYSES) - {"gamble"}
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return any(not s.multiplier.is_random and not s.multiplier.is_combination for s in _multiplied(model))
+
+
+class DrawnWildMultiplier(Rule):
+    """WILD multipliers drawn per WILD or per reel."""
+
+    name = "drawn WILD multipliers"
+    keys = '[symbols.W] multiplier = { values, weights, mode = "wild" | "reel" }'
+    implements = frozenset(ANALYSES) - {"gamble", "sensitivity", "tune"}
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return any(s.multiplier.is_random for s in _multiplied(model))
+
+
+class CombinationWildMultiplier(Rule):
+    """A win that uses the WILD is multiplied once by a value drawn per spin."""
+
+    name = "a combination WILD multiplier"
+    keys = '[symbols.W] multiplier = { values, mode = "combination" }'
+    implements = frozenset(ANALYSES) - {"gamble", "sensitivity", "tune", "distribution"}
+    narrows = frozenset({"report"})
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return any(s.multiplier.is_combination for s in _multiplied(model))
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        if (analysis == "report" and model.evaluation == "ways"
+                and any(s.has_random_multiplier for s in model.symbols)):
+            return "a combination WILD multiplier with drawn WILD multipliers in a ways game"
+        return super().refusal(model, analysis)
