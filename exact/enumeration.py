@@ -104,7 +104,7 @@ def spin_histogram(ms: MathSet, phase: Phase | None = None) -> SpinHistogram:
     ...                     {"base": [["A", "B"], ["A", "B"]]})
     >>> h = spin_histogram(ms)
     >>> h.combinations, h.wins
-    (4, ((0, 3), (5, 1)))
+    (4, ((0, 2), (1, 1), (5, 1)))
     """
     phase = phase or ms.model.base_phase
     strips = ms.phase_strips(phase)

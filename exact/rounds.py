@@ -66,7 +66,7 @@ def round_distribution(ms: MathSet) -> RoundDistribution:
     ...                     {"base": [["A", "B"], ["A", "B"]]})
     >>> d = round_distribution(ms)
     >>> d.probabilities, d.method
-    ({0: Fraction(3, 4), 5: Fraction(1, 4)}, 'enumeration of 4 stop combinations')
+    ({0: Fraction(1, 2), 1: Fraction(1, 4), 5: Fraction(1, 4)}, 'enumeration of 4 stop combinations')
     """
     plain = without_round_rules(ms)
     if one_spin_round(ms.model):

@@ -9,7 +9,7 @@ README "Adding a mechanic".
 
 >>> import exact.rules as rules
 >>> from strips.loader import load_math_set
->>> rules.supports(load_math_set("wheel_game").mode("respin"), "distribution").reason
+>>> rules.supports(load_math_set("wheel_game").mode("fortune_bet"), "export").reason
 'respin'
 """
 from __future__ import annotations

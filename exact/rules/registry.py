@@ -88,7 +88,7 @@ def supports(ms, analysis: str, ignoring: frozenset = frozenset()) -> Support:
     --------
     >>> from strips.loader import load_math_set
     >>> ms = load_math_set("wheel_game")
-    >>> bool(supports(ms, "report")), supports(ms.mode("respin"), "distribution").reason
+    >>> bool(supports(ms, "report")), supports(ms.mode("fortune_bet"), "export").reason
     (True, 'respin')
     """
     if analysis not in ANALYSES:
@@ -113,10 +113,10 @@ def require(ms, analysis: str) -> None:
 
     >>> from strips.loader import load_math_set
     >>> try:
-    ...     require(load_math_set("wheel_game").mode("respin"), "sensitivity")
+    ...     require(load_math_set("wheel_game").mode("fortune_bet"), "comply")
     ... except UnsupportedRule as e:
     ...     print(e)
-    unsupported rule: respin: the strip-edit sensitivity (rtp sensitivity, exact.sensitivity) does not model it
+    unsupported rule: respin: the jurisdiction check (rtp comply, exact.comply) does not model it
     """
     s = supports(ms, analysis)
     if not s:
