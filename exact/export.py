@@ -36,11 +36,19 @@ Sheets, one table each (a sheet with nothing in it is left out):
     every exact figure of the other sheets as ``"p/q"`` text, with the sheet
     and cell it stands in.
 
-Numbers are numeric cells with number formats (percent for RTP and shares,
-``1 in N`` for odds, ``#,##0`` for counts); a float cell is for reading
+Numbers are numeric cells with number formats: every probability with 6
+significant digits at any size (``0.00555827``, ``6.10367E-09``: scientific
+below 1e-4, the format chosen per cell from its value), odds as ``1 in N``, RTP
+and shares in percent, ``#,##0`` for counts; a float cell is for reading
 (openpyxl keeps 16 significant digits, Excel computes with 15), the ``Exact``
-sheet holds the value.  The CSV view writes the same tables, one file each,
-numbers unformatted.
+sheet holds the value.  Each sheet of the workbook has two header rows: the
+column names, then their units (``credits``, ``per base spin``, ``fraction of
+the bet``); each is aligned as its column (numbers right), widths follow the
+content (numbers never cut to ``###``, text capped and wrapped), and every sheet
+is set up to print: landscape, fitted to the page width, the two header rows
+repeated on every page, the sheet name and page number in the header and
+footer.  The CSV view writes the same tables, one file each, numbers
+unformatted, the unit in brackets after each column name.
 
 This module builds the file contents (:func:`xlsx_bytes`, :func:`csv_files`);
 the command line writes them atomically with its one writer
@@ -70,8 +78,18 @@ from strips.model import FISH, PAY, MathSet
 XLSX_CELL_LIMIT = 32767
 
 PERCENT = "0.000000%"
-PROB = "0.000000000"
-ONE_IN = '"1 in "#,##0.00'
+#: A probability: 6 significant digits at any size, the format chosen per cell (:func:`cell_format`).
+PROB = "probability"
+#: Odds ``1 in N``: N with 2 decimals, scientific from 10^12 (per cell, :func:`cell_format`).
+ONE_IN = "1 in N"
+#: A column whose format is the row's (``Sheet.row_formats``): a sheet of mixed figures.
+ROW = "row"
+#: Header rows of every sheet of the workbook: column names, then units.
+HEADER_ROWS = 2
+#: Widest text column (characters); longer text wraps.  Numbers are never cut.
+TEXT_WIDTH = 48
+#: Width of the Exact sheet's p/q column (characters; longer fractions wrap).
+EXACT_WIDTH = 90
 CREDITS = "#,##0.000000"
 COUNT = "#,##0"
 TWO = "0.00"
@@ -92,10 +110,13 @@ class Sheet:
         Cells: int, float (an exact figure's display value; its exact form is
         in the ``Exact`` sheet), str or None (empty).
     formats : tuple of (str or None)
-        Excel number format per column (None: General); the CSV view ignores it.
+        Excel number format per column (None: General); :data:`PROB` and :data:`ONE_IN` are
+        chosen per cell from its value (:func:`cell_format`); the CSV view ignores them.
     row_formats : tuple of (str or None)
-        For a sheet of mixed figures (``Summary``): the number format of each
-        row's last column, overriding ``formats``.
+        For a sheet of mixed figures (``Summary``, ``Compliance``): the number format of each row
+        in the columns whose format is :data:`ROW`.
+    units : tuple of str
+        The unit of each column (the workbook's second header row; ``""``: none).
     """
 
     name: str
@@ -104,6 +125,13 @@ class Sheet:
     rows: tuple[tuple, ...]
     formats: tuple = ()
     row_formats: tuple = ()
+    units: tuple = ()
+
+    @property
+    def csv_header(self) -> tuple[str, ...]:
+        """The CSV header: each column name with its unit in brackets (``pay [credits per way]``)."""
+        units = tuple(self.units) + ("",) * (len(self.header) - len(self.units))
+        return tuple(f"{h} [{u}]" if u else h for h, u in zip(self.header, units))
 
 
 @dataclass
@@ -113,23 +141,28 @@ class _Book:
     sheets: list = field(default_factory=list)
     exact: list = field(default_factory=list)
 
-    def add(self, name: str, slug: str, header: Sequence[str], rows: Sequence[Sequence], formats=(),
+    def add(self, name: str, slug: str, header: Sequence, rows: Sequence[Sequence], formats=(),
             row_formats=(), keys: int = 1) -> None:
         """Add a sheet; Fraction cells become floats (ints when integral) and are recorded in ``Exact``
-        under the row's label (its first ``keys`` cells, space-separated) and the column header."""
+        under the row's label (its first ``keys`` cells, space-separated) and the column name.
+
+        ``header`` items are column names, or (name, unit) pairs (the unit goes to the second header row).
+        """
         if not rows:
             return
+        names = tuple(h[0] if isinstance(h, tuple) else h for h in header)
+        units = tuple(h[1] if isinstance(h, tuple) else "" for h in header)
         out = []
         for i, row in enumerate(rows):
             cells = []
             for j, c in enumerate(row):
                 if isinstance(c, Fraction):
                     label = " ".join(str(x) for x in row[:keys])
-                    self.exact.append((name, f"{_column(j)}{i + 2}", label, header[j], fraction_text(c)))
+                    self.exact.append((name, f"{_column(j)}{i + 1 + HEADER_ROWS}", label, names[j], fraction_text(c)))
                     c = _cell_number(c)
                 cells.append(c)
             out.append(tuple(cells))
-        self.sheets.append(Sheet(name, slug, tuple(header), tuple(out), tuple(formats), tuple(row_formats)))
+        self.sheets.append(Sheet(name, slug, names, tuple(out), tuple(formats), tuple(row_formats), units))
 
 
 #: Beyond these magnitudes a float cell cannot hold the value (Excel's doubles): written as exact text.
@@ -185,6 +218,26 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+#: What the Summary says for the round's figures when the win distribution is not computed.
+NOT_COMPUTED = "not computed, run rtp distribution (or rtp export --distribution)"
+
+
+def round_rows(rep: Report, distribution=None) -> list[list]:
+    """Summary rows [figure, value, unit, format] of the round's hit frequency and max win: from the
+    win distribution when given, else one row saying they are not computed (:data:`NOT_COMPUTED`)."""
+    if distribution is None:
+        return [["hit frequency and max win of the round", NOT_COMPUTED, "", None]]
+    bet = rep.bet
+    p = distribution.max_round_win_probability      # Fraction, or a float within the bound
+    hit, _ = distribution.hit_frequency
+    return [["hit frequency of the round", hit, "per round", PERCENT],
+            ["hit frequency of the round, odds", _one_in(hit), "1 in N rounds", ONE_IN],
+            ["max win of a round", distribution.max_round_win, "credits", COUNT],
+            ["max win of a round, in bets", Fraction(distribution.max_round_win, bet), "bets", TWO],
+            ["max win probability" + ("" if distribution.max_round_exact else " (float, within bound)"),
+             p, "per round", PROB], ["max win, odds", _one_in(p) if p else None, "1 in N rounds", ONE_IN]]
+
+
 def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, distribution=None,
                meta: Mapping[str, str] | None = None) -> list[Sheet]:
     """Every table of the PAR workbook.
@@ -216,51 +269,46 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
     meta = dict(meta or {})
     book = _Book()
 
-    # ---- Summary ---------------------------------------------------------------
-    rows: list[list] = [["game", model.title or model.name, None], ["math set", rep.set_name, None],
-                        ["fingerprint (sha256 of the parsed maths)", rep.fingerprint, None]]
+    # ---- Summary: figure, value, unit ------------------------------------------------
+    rows: list[list] = [["game", model.title or model.name, "", None], ["math set", rep.set_name, "", None],
+                        ["fingerprint", rep.fingerprint, "sha256 of the parsed maths", None]]
     for fname, data in sorted(ms.sources.items()):
-        rows.append([f"sha256 of {fname}", _sha(data), None])
+        rows.append([f"sha256 of {fname}", _sha(data), "", None])
     if ms.published.sha256:   # the published facts checked (not maths: not in the fingerprint)
-        rows.append([f"sha256 of {Path(ms.published.file).name}", ms.published.sha256, None])
-    rows += [["tool version", meta.get("version", ""), None], ["date", meta.get("date", ""), None],
-             ["bet (credits per round)", bet, COUNT]]
+        rows.append([f"sha256 of {Path(ms.published.file).name}", ms.published.sha256, "", None])
+    rows += [["tool version", meta.get("version", ""), "", None], ["date", meta.get("date", ""), "", None],
+             ["bet", bet, "credits per round", COUNT]]
     for name, rs in ms.strips.items():
-        rows.append([f"cycle of strip set {name} (stop combinations)", math.prod(rs.lengths), COUNT])
-    rows.append(["RTP", rep.rtp, PERCENT])
+        rows.append([f"cycle of strip set {name}", math.prod(rs.lengths), "stop combinations", COUNT])
+    rows.append(["RTP", rep.rtp, "% of the bet", PERCENT])
     labels = {"base_ways": "RTP base game ways pays", "base_collect": "RTP base game collect",
               "base_scatter": "RTP base game scatter pays", "free_spins": "RTP free spins"}
     for k, v in rep.components.items():
         if v or k in ("base_ways", "free_spins"):
-            rows.append([labels.get(k, f"RTP {k}"), v / bet, PERCENT])
+            rows.append([labels.get(k, f"RTP {k}"), v / bet, "% of the bet", PERCENT])
     for i, w in enumerate(r.free_spins_by_level, start=1):
-        rows.append([f"RTP free spins level {i}", w / bet, PERCENT])
-    rows += [["mean win (credits per round)", r.mean, CREDITS], ["variance (credits^2 per round)", r.variance, CREDITS],
-             ["hit frequency of the base spin", a.base.hit_frequency, PERCENT],
-             ["hit frequency of the base spin, 1 in N", _one_in(a.base.hit_frequency), ONE_IN],
-             ["standard deviation (bets per round)", rep.sd_per_bet, TWO]]
-    rows += [[f"volatility index {int(c * 100)}% (bets)", rep.volatility_index(c), TWO] for c in CONFIDENCE]
+        rows.append([f"RTP free spins level {i}", w / bet, "% of the bet", PERCENT])
+    rows += [["mean win", r.mean, "credits per round", CREDITS],
+             ["variance", r.variance, "credits^2 per round", CREDITS],
+             ["hit frequency of the base spin", a.base.hit_frequency, "per base spin", PERCENT],
+             ["hit frequency of the base spin, odds", _one_in(a.base.hit_frequency), "1 in N base spins", ONE_IN],
+             ["standard deviation", rep.sd_per_bet, "bets per round", TWO]]
+    rows += [[f"volatility index {int(c * 100)}%", rep.volatility_index(c), "bets", TWO] for c in CONFIDENCE]
     if model.levels:
-        rows += [["trigger probability per base spin", r.trigger_probability, PROB],
-                 ["trigger, 1 in N", _one_in(r.trigger_probability), ONE_IN],
-                 ["free spins awarded per round (q)", r.q, PROB], ["free spins played per round", r.free_spins_played, PROB]]
-    if distribution is not None:
-        p = distribution.max_round_win_probability      # Fraction, or a float within the bound
-        rows += [["max win of a round (credits)", distribution.max_round_win, COUNT],
-                 ["max win of a round (bets)", Fraction(distribution.max_round_win, bet), TWO],
-                 ["max win probability per round" + ("" if distribution.max_round_exact else " (float, within bound)"),
-                  p, PROB], ["max win, 1 in N", _one_in(p) if p else None, ONE_IN]]
-        hit, _ = distribution.hit_frequency
-        rows.append(["hit frequency of the round", hit, PERCENT])
-    book.add("Summary", "summary", ("figure", "value"), [row[:2] for row in rows], (None, None),
-             [row[2] for row in rows])
+        rows += [["trigger probability", r.trigger_probability, "per base spin", PROB],
+                 ["trigger, odds", _one_in(r.trigger_probability), "1 in N base spins", ONE_IN],
+                 ["free spins awarded (q)", r.q, "spins per round", PROB],
+                 ["free spins played", r.free_spins_played, "spins per round", PROB]]
+    rows += round_rows(rep, distribution)
+    book.add("Summary", "summary", ("figure", "value", "unit"), [row[:3] for row in rows], (None, ROW, None),
+             [row[3] for row in rows])
 
     # ---- Paytable --------------------------------------------------------------
     rows = []
     for s in model.symbols:
         if s.kind == PAY or s.pays:
             rows.append([s.name, s.kind] + [s.pays[n] if n < len(s.pays) else 0 for n in range(model.reels)])
-    header = ["symbol", "class"] + [f"{n} OAK (credits)" for n in range(1, model.reels + 1)]
+    header = ["symbol", "class"] + [(f"{n} OAK", "credits") for n in range(1, model.reels + 1)]
     counts = []
     for name, rs in ms.strips.items():
         for s in model.symbols:
@@ -269,7 +317,7 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
                 counts.append([s.name, name] + per + [sum(per)])
     book.add("Paytable", "paytable", header, rows, (None, None) + (COUNT,) * model.reels)
     book.add("Symbol counts", "symbol_counts", ["symbol", "strip set"]
-             + [f"reel {i + 1}" for i in range(model.reels)] + ["total"], counts,
+             + [(f"reel {i + 1}", "stops") for i in range(model.reels)] + [("total", "stops")], counts,
              (None, None) + (COUNT,) * (model.reels + 1))
 
     # ---- Combinations ----------------------------------------------------------
@@ -281,8 +329,10 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
             hits = p * cycle
             rows.append([row.symbol, n, pays[n - 1], int(hits) if hits.denominator == 1 else hits, p, _one_in(p), x])
     book.add("Combinations", "combinations",
-             ("symbol", "OAK", "pay (credits per way)", "hits per cycle", "probability per base spin", "1 in N",
-              "RTP contribution"), rows, (None, COUNT, COUNT, COUNT, PROB, ONE_IN, PERCENT), keys=2)
+             ("symbol", "OAK", ("pay", "credits per " + ("line" if rep.paylines else "way")),
+              ("hits per cycle", f"of {cycle:,} stop combinations"), ("probability", "per base spin"),
+              ("odds", "1 in N base spins"), ("RTP contribution", "% of the bet")), rows,
+             (None, COUNT, COUNT, COUNT, PROB, ONE_IN, PERCENT), keys=2)
 
     # ---- Features ---------------------------------------------------------------
     levels = len(a.levels)
@@ -291,52 +341,60 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
         p = r.trigger_prob[n]
         rows.append([n, f.initial_spins, p, _one_in(p), f.mean, f.variance, f.spins, p * f.mean / bet]
                     + [f.reach[i] for i in range(1, levels)])
-    book.add("Features", "features", (rep.scatter_name + " count", "initial free spins", "probability per base spin",
-                                      "1 in N", "feature mean win (credits)", "feature variance (credits^2)",
-                                      "feature spins", "RTP contribution")
-             + tuple(f"reach level {i + 1}" for i in range(1, levels)), rows,
+    book.add("Features", "features", ((rep.scatter_name + " count", "symbols"), ("initial free spins", "spins"),
+                                      ("probability", "per base spin"), ("odds", "1 in N base spins"),
+                                      ("feature mean win", "credits"), ("feature variance", "credits^2"),
+                                      ("feature spins", "spins played"), ("RTP contribution", "% of the bet"))
+             + tuple((f"reach level {i + 1}", "per feature") for i in range(1, levels)), rows,
              (COUNT, COUNT, PROB, ONE_IN, CREDITS, CREDITS, TWO, PERCENT) + (PROB,) * (levels - 1))
     rows = []
     for lv, pa, w, reach in zip(model.levels, a.levels, r.free_spins_by_level, r.reach):
         rows.append([lv.number, lv.threshold, lv.spins, lv.multiplier, lv.weights, pa.mean, pa.hit_frequency,
                      reach, w / bet])
-    book.add("Levels", "levels", ("level", "KEY threshold", "spins", "multiplier", "weight table",
-                                  "mean win per spin (credits)", "hit frequency per spin", "reach per round", "RTP"),
+    book.add("Levels", "levels", ("level", ("KEY threshold", "KEYs"), ("spins", "spins"), ("multiplier", "x"),
+                                  "weight table", ("mean win", "credits per spin"), ("hit frequency", "per spin"),
+                                  ("reach", "per round"), ("RTP", "% of the bet")),
              rows, (COUNT, COUNT, COUNT, COUNT, None, CREDITS, PERCENT, PROB, PERCENT))
 
     # ---- Win distribution ---------------------------------------------------------
     if distribution is not None:
         rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp, wr.bound or None]
                 for wr in distribution.win_ranges()]
-        book.add("Win distribution", "win_distribution", ("from (bets)", "to (bets)", "probability per round",
-                                                          "1 in N", "RTP contribution", "bound (floats)"),
+        book.add("Win distribution", "win_distribution", (("from", "bets"), ("to", "bets"), ("probability", "per round"),
+                                                          ("odds", "1 in N rounds"), ("RTP contribution", "% of the bet"),
+                                                          ("bound", "of a float value")),
                  rows, (TWO, TWO, PROB, ONE_IN, PERCENT, None), keys=2)
         rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp,
                  Fraction(wr.hits) if isinstance(wr.hits, int) else wr.hits] for wr in distribution.base_win_ranges()]
         book.add("Base spin win ranges", "base_win_ranges",
-                 ("from (bets)", "to (bets)", "probability per base spin", "1 in N", "RTP contribution",
-                  f"hits per cycle ({distribution.base_cycle:,} stop combinations; expected hits where a value is drawn)"),
+                 (("from", "bets"), ("to", "bets"), ("probability", "per base spin"), ("odds", "1 in N base spins"),
+                  ("RTP contribution", "% of the bet"),
+                  ("hits per cycle", f"of {distribution.base_cycle:,} stop combinations (expected hits where a value is drawn)")),
                  rows, (TWO, TWO, PROB, ONE_IN, PERCENT, CREDITS), keys=2)
-        rows = [[f"P(round win >= {k} x bet)", distribution.tail(k)[0]] for k in (1, 10, 100, 1000, 5000)]
-        rows += [[f"percentile {q} (credits)", x.credits] for q, x in distribution.percentiles().items()]
-        book.add("Tail and percentiles", "tail_percentiles", ("figure", "value"), rows, (None, None),
-                 [PROB] * 5 + [COUNT] * (len(rows) - 5))
+        rows = [[f"P(round win >= {k} x bet)", distribution.tail(k)[0], "per round", PROB] for k in (1, 10, 100, 1000, 5000)]
+        rows += [[f"percentile {q}", x.bets, "bets", TWO] for q, x in distribution.percentiles().items()]
+        rows += [[f"percentile {q}, in credits", x.credits, "credits", COUNT] for q, x in distribution.percentiles().items()]
+        book.add("Tail and percentiles", "tail_percentiles", ("figure", "value", "unit"), [x[:3] for x in rows],
+                 (None, ROW, None), [x[3] for x in rows])
     # ---- Bet modes, buys, prize wheels, gamble (issue 16) ---------------------------
     modes = getattr(rep, "modes_figures", {}) if getattr(rep, "modes", None) else {}
     if len(modes) > 1:
         rows = [[name, f["cost"], f["rtp"], f["mean_win"], f["variance"], f["trigger_any"],
                  _one_in(f["trigger_any"]), f.get("respin", {}).get("probability"), f.get("respin", {}).get("rtp"),
                  f.get("wheel_rtp")] for name, f in modes.items()]
-        book.add("Bet modes", "bet_modes", ("mode", "cost (credits per round)", "RTP", "mean win (credits per round)",
-                                            "variance (credits^2 per round)", "free spins trigger per round",
-                                            "1 in N", "respin probability per round", "respin RTP", "wheel RTP"),
+        book.add("Bet modes", "bet_modes", ("mode", ("cost", "credits per round"), ("RTP", "% of the cost"),
+                                            ("mean win", "credits per round"), ("variance", "credits^2 per round"),
+                                            ("free spins trigger", "per round"), ("odds", "1 in N rounds"),
+                                            ("respin probability", "per round"), ("respin RTP", "% of the cost"),
+                                            ("wheel RTP", "% of the cost")),
                  rows, (None, COUNT, PERCENT, CREDITS, CREDITS, PROB, ONE_IN, PROB, PERCENT, PERCENT))
     buys = getattr(rep, "buy", {})
     if buys:
         rows = [[name, b["cost"], b["trigger"], b["initial_spins"], b["rtp"], b["mean_win"], b["variance"]]
                 for name, b in buys.items()]
-        book.add("Buys", "buys", ("buy", "cost (credits)", "trigger", "initial free spins", "RTP",
-                                  "mean win (credits per buy)", "variance (credits^2 per buy)"), rows,
+        book.add("Buys", "buys", ("buy", ("cost", "credits"), ("trigger", "symbols"), ("initial free spins", "spins"),
+                                  ("RTP", "% of the cost"), ("mean win", "credits per buy"),
+                                  ("variance", "credits^2 per buy")), rows,
                  (None, COUNT, COUNT, COUNT, PERCENT, CREDITS, CREDITS))
     wheels = getattr(rep, "wheel", {})
     if wheels:
@@ -344,31 +402,32 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
         for name, w in wheels.items():
             rows.append([name, "wheel starts", w["probability"], _one_in(w["probability"]), w["rtp"]])
             rows += [[name, award, q, _one_in(q), None] for award, q in w["awards"].items()]
-        book.add("Prize wheels", "prize_wheels", ("wheel", "award", "probability per round (default mode)", "1 in N",
-                                                  "RTP share"), rows, (None, None, PROB, ONE_IN, PERCENT), keys=2)
+        book.add("Prize wheels", "prize_wheels", ("wheel", "award", ("probability", "per round (default mode)"),
+                                                  ("odds", "1 in N rounds"), ("RTP share", "% of the bet")), rows,
+                 (None, None, PROB, ONE_IN, PERCENT), keys=2)
     gamble = getattr(rep, "gamble", {})
     if gamble:
         labels = {"rtp_without_gamble": "RTP without gamble (the regulatory figure)",
                   "rtp_gamble_once": "RTP gambling every eligible win once",
                   "return_per_stake": "gamble return per unit staked (p x multiplier)",
                   "eligible_probability": "P(the round win may be gambled)"}
-        rows = [[labels.get(k, k), v] for k, v in gamble.items()]
-        book.add("Gamble", "gamble", ("figure", "value"), rows, (None, None),
+        rows = [[labels.get(k, k), v, "per round" if k == "eligible_probability" else "% of the bet"]
+                for k, v in gamble.items()]
+        book.add("Gamble", "gamble", ("figure", "value", "unit"), rows, (None, ROW, None),
                  [PROB if k == "eligible_probability" else PERCENT for k in gamble])
 
     # ---- Compliance, Published -----------------------------------------------------
     if checks:
-        rows = [[c.rule.id, c.rule.jurisdiction, c.item, c.value if c.value is not None else c.value_float,
-                 c.rule.min, c.rule.max, "PASS" if c.passed else "FAIL",
-                 f"{c.rule.source}, {c.rule.section} ({c.rule.version})"] for c in checks]
-        book.add("Compliance", "compliance", ("rule", "jurisdiction", "item", "value", "min", "max", "verdict",
-                                              "source"), rows, (None, None, None, PROB, PROB, PROB, None, None))
+        book.add("Compliance", "compliance", ("rule", "jurisdiction", "item", "value", "value, odds", "min", "max",
+                                              "limit, odds", "verdict", "exact or bound", "source"),
+                 [compliance_row(c) for c in checks],
+                 (None, None, None, ROW, ONE_IN, ROW, ROW, ONE_IN, None, None, None),
+                 [_MEASURE_FORMATS.get(c.rule.measure, PROB) for c in checks])
     facts = [f for f in rep.facts if getattr(f, "is_fact", True)]
     if facts:
-        rows = [[f.fact, f.source, f.published, f.exact if isinstance(f.exact, Fraction) else str(f.exact),
-                 f.shown, f.status] for f in facts]
-        book.add("Published", "published", ("fact", "source", "published", "exact", "exact, as printed", "verdict"),
-                 rows)
+        rows = [[f.fact, f.source, f.published, plain_text(f.exact), f.shown, f.status] for f in facts]
+        book.add("Published", "published", ("fact", "source", "published", ("exact", "p/q where a fraction"),
+                                            "exact, as printed", "verdict"), rows)
 
     # ---- Strips, Fish weights ---------------------------------------------------------
     for name, rs in ms.strips.items():
@@ -381,20 +440,114 @@ def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, dist
             total = sum(w)
             for v, wi in zip(s.values, w):
                 rows.append([s.name, table, v, wi, Fraction(wi, total)])
-    book.add("Fish weights", "fish_weights", ("symbol", "table", "value (credits)", "weight", "probability"), rows,
+    book.add("Fish weights", "fish_weights", ("symbol", "table", ("value", "credits"), "weight",
+                                              ("probability", "per FISH drawn")), rows,
              (None, None, COUNT, COUNT, PROB))
 
-    book.sheets.append(Sheet("Exact", "exact", ("sheet", "cell", "row", "column", "exact value (p/q)"),
-                             tuple(book.exact)))
+    book.sheets.append(Sheet("Exact", "exact", ("sheet", "cell", "row", "column", "exact value"),
+                             tuple(book.exact), units=("", "", "", "", "p/q")))
     return book.sheets
+
+
+_MEASURE_FORMATS = {"award_odds": PROB, "pattern_odds_ways": PROB, "hit_frequency": PROB, "rtp": PERCENT,
+                    "sd_per_bet": TWO, "max_win_bets": TWO}
+
+
+def compliance_row(c) -> list:
+    """One Compliance row: rule, jurisdiction, item, value (exact, or a float), its odds where the measure is
+    a probability, the limits (and their odds), PASS/FAIL, and whether the value is exact or a bound."""
+    value = c.value if c.value is not None else c.value_float
+    odds = _MEASURE_FORMATS.get(c.rule.measure) is PROB
+    limit = c.rule.min if c.rule.min is not None else c.rule.max
+    if c.exact:
+        kind = "exact"
+    elif c.value is not None:
+        kind = "lower bound (the value is at least this; the rule passes only when the bound passes)"
+    elif c.rule.measure == "sd_per_bet":
+        kind = "float (a square root; the rule is checked exactly on the variance)"
+    else:
+        kind = "float within the win distribution's proven bound"
+    return [c.rule.id, c.rule.jurisdiction, c.item, value, _one_in(value) if odds else None, c.rule.min, c.rule.max,
+            _one_in(limit) if odds and limit else None, "PASS" if c.passed else "FAIL", kind,
+            f"{c.rule.source}, {c.rule.section} ({c.rule.version})"]
+
+
+def plain_text(x) -> str | int:
+    """An exact value of a published fact as plain text: ``p/q`` for a fraction, values joined by ``, ``,
+    ``yes``/``no``, ``none`` for an empty list; an int stays an int.
+
+    >>> plain_text((Fraction(1, 2), 3)), plain_text(True), plain_text(()), plain_text(7), plain_text("4; no")
+    ('1/2, 3', 'yes', 'none', 7, '4; no')
+    """
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int):
+        return x
+    if isinstance(x, Fraction):
+        return fraction_text(x)
+    if isinstance(x, (tuple, list, set, frozenset)):
+        return ", ".join(str(plain_text(v)) for v in x) if x else "none"
+    return str(x)
 
 
 # --------------------------------------------------------------------------
 # file contents (the command line writes them with its one atomic writer, exact/cli/outputs.py)
 # --------------------------------------------------------------------------
-def xlsx_bytes(sheets: list[Sheet]) -> bytes:
+def cell_format(fmt: str | None, value) -> str | None:
+    """The Excel number format of one numeric cell: :data:`PROB` keeps 6 significant digits at any size
+    (plain from 1e-4, ``0.00000E+00`` below), :data:`ONE_IN` is ``"1 in "#,##0.00`` (scientific from
+    10^12); any other format as given.
+
+    >>> cell_format(PROB, 0.00555827), cell_format(PROB, 6.103672e-09), cell_format(PROB, 0.42)
+    ('0.00000000', '0.00000E+00', '0.000000')
+    >>> cell_format(ONE_IN, 179.9), cell_format(ONE_IN, 3.2e13), cell_format(PERCENT, 0.96)
+    ('"1 in "#,##0.00', '"1 in "0.00000E+00', '0.000000%')
+    """
+    if fmt == PROB:
+        if not isinstance(value, (int, float)) or value == 0:
+            return "0"
+        a = abs(value)
+        if a < 1e-4:
+            return "0.00000E+00"
+        places = max(0, 5 - math.floor(math.log10(a)))
+        return "0." + "0" * places if places else "#,##0"
+    if fmt == ONE_IN:
+        return '"1 in "0.00000E+00' if isinstance(value, (int, float)) and abs(value) >= 1e12 else '"1 in "#,##0.00'
+    return fmt
+
+
+def shown_text(value, fmt: str | None) -> str:
+    """About the text a spreadsheet shows for a cell under its format (for column widths)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    fmt = cell_format(fmt, value)
+    if not fmt:
+        return f"{value:.10g}" if isinstance(value, float) else str(value)
+    prefix = "1 in " if fmt.startswith('"1 in "') else ""
+    body = fmt[len('"1 in "'):] if prefix else fmt
+    if "E+" in body:
+        return prefix + f"{value:.5e}"
+    places = len(body.split(".")[1].rstrip("%")) if "." in body else 0
+    scale = 100 if body.endswith("%") else 1
+    return prefix + f"{value * scale:{',' if ',' in body else ''}.{places}f}" + ("%" if scale == 100 else "")
+
+
+def _numeric(sh: Sheet, j: int) -> bool:
+    """Whether column j of a sheet holds numbers (its header aligns right over them)."""
+    cells = [r[j] for r in sh.rows if j < len(r) and r[j] is not None]
+    return bool(cells) and all(isinstance(c, (int, float)) and not isinstance(c, bool) or _NUMBER_TEXT.fullmatch(str(c))
+                               for c in cells)
+
+
+def xlsx_bytes(sheets: list[Sheet], title: str = "") -> bytes:
     """The tables as an XLSX workbook (openpyxl): numbers as numeric cells, exact fractions as text.
 
+    Every sheet: the column names (bold) and their units (italic) as two header rows aligned as their
+    columns, widths from the content (numbers in full, text up to :data:`TEXT_WIDTH` characters, then
+    wrapped), frozen header rows, and a print setup (landscape, fitted to the page width, header rows
+    repeated on every page, ``title`` and the sheet name in the page header, page numbers in the footer).
     A text cell that reads as a formula (:func:`formula_like`) is a string cell with Excel's quote prefix,
     so it shows and stays as typed and never runs.
 
@@ -409,34 +562,67 @@ def xlsx_bytes(sheets: list[Sheet]) -> bytes:
         If an exact fraction is longer than an XLSX cell holds (32,767 characters).
     """
     from openpyxl import Workbook
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.worksheet.properties import PageSetupProperties
 
     wb = Workbook()
     wb.remove(wb.active)
     for sh in sheets:
         ws = wb.create_sheet(sh.name)
+        numeric = [_numeric(sh, j) for j in range(len(sh.header))]
+        units = tuple(sh.units) + ("",) * (len(sh.header) - len(sh.units))
         ws.append(list(sh.header))
-        for cell in ws[1]:
-            cell.font = Font(bold=True)
-            _as_text(cell)
+        ws.append(list(units))
+        for r, font in ((1, Font(bold=True)), (2, Font(italic=True))):
+            for j, cell in enumerate(ws[r]):
+                cell.font = font
+                cell.alignment = Alignment(horizontal="right" if numeric[j] else "left", vertical="bottom",
+                                           wrap_text=True)
+                _as_text(cell)
+        widths = [max([len(w) for w in f"{h} {u}".split()] + [8]) for h, u in zip(sh.header, units)]
+        # the Exact sheet's p/q column is wide (a 166-digit fraction wraps in a few lines)
+        cap = [EXACT_WIDTH if sh.name == "Exact" and j == len(sh.header) - 1 else TEXT_WIDTH
+               for j in range(len(sh.header))]
         for i, row in enumerate(sh.rows):
             for c in row:
                 if isinstance(c, str) and len(c) > XLSX_CELL_LIMIT:
                     raise ValueError(f"an exact value of sheet {sh.name!r} has {len(c)} characters, more than "
                                      f"an XLSX cell holds; use --csv")
             ws.append(list(row))
+            r = i + 1 + HEADER_ROWS
             for j, c in enumerate(row):
+                cell = ws.cell(row=r, column=j + 1)
                 if formula_like(c):
-                    _as_text(ws.cell(row=i + 2, column=j + 1))
-            for j, fmt in enumerate(sh.formats):
-                if fmt and isinstance(row[j] if j < len(row) else None, (int, float)):
-                    ws.cell(row=i + 2, column=j + 1).number_format = fmt
-            if i < len(sh.row_formats) and sh.row_formats[i] and isinstance(row[-1], (int, float)):
-                ws.cell(row=i + 2, column=len(row)).number_format = sh.row_formats[i]
-        for j, h in enumerate(sh.header):
-            width = max([len(str(h))] + [len(str(r[j])) for r in sh.rows[:200] if j < len(r) and r[j] is not None])
-            ws.column_dimensions[_column(j)].width = min(max(10, width + 2), 70)
-        ws.freeze_panes = "A2"
+                    _as_text(cell)
+                fmt = sh.formats[j] if j < len(sh.formats) else None
+                if fmt == ROW:
+                    fmt = sh.row_formats[i] if i < len(sh.row_formats) else None
+                if isinstance(c, (int, float)) and not isinstance(c, bool):
+                    f = cell_format(fmt, c)
+                    if f:
+                        cell.number_format = f
+                text = shown_text(c, fmt) if isinstance(c, (int, float)) else ("" if c is None else str(c))
+                if isinstance(c, str) and (numeric[j] or _NUMBER_TEXT.fullmatch(c)):   # a number as text
+                    long = len(c) > cap[j]
+                    cell.alignment = Alignment(horizontal="right", wrap_text=long, vertical="top" if long else None)
+                    if fmt == ONE_IN:
+                        cell.value = text = "1 in " + c
+                elif isinstance(c, str) and len(c) > cap[j]:
+                    cell.alignment = Alignment(wrap_text=True, vertical="top")
+                width = len(text) if isinstance(c, (int, float)) else min(len(text), cap[j])
+                widths[j] = max(widths[j], width)
+        for j, w in enumerate(widths):
+            ws.column_dimensions[_column(j)].width = w + 2
+        ws.freeze_panes = f"A{HEADER_ROWS + 1}"
+        ws.print_title_rows = f"1:{HEADER_ROWS}"
+        ws.page_setup.orientation = "landscape"
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        ws.print_options.gridLines = True
+        ws.oddHeader.left.text = title.replace("&", "&&")
+        ws.oddHeader.center.text = "&A"
+        ws.oddFooter.center.text = "page &P of &N"
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
@@ -472,7 +658,7 @@ def csv_files(sheets: list[Sheet]) -> dict[str, bytes]:
     for sh in sheets:
         buf = io.StringIO(newline="")
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow([_csv_cell(c) for c in sh.header])
+        w.writerow([_csv_cell(c) for c in sh.csv_header])
         for row in sh.rows:
             w.writerow([_csv_cell(c) for c in row])
         out[f"{sh.slug}.csv"] = buf.getvalue().encode("utf-8")

@@ -220,7 +220,7 @@ def strip_facts(ms: MathSet, published: Published) -> list[FactResult]:
             reels_on = tuple(r + 1 for r, reel in enumerate(rs.reels) if pl.symbol in reel)
             text = f"reels {', '.join(map(str, pl.reels))}" if pl.reels else "no reel"
             out.append(FactResult(f"{set_name} strips: {pl.symbol} only on {text}", pl.source, text,
-                                  str(reels_on), f"reels {', '.join(map(str, reels_on))}" if reels_on else "no reel",
+                                  reels_on, f"reels {', '.join(map(str, reels_on))}" if reels_on else "no reel",
                                   _status(set(reels_on) <= set(pl.reels))))
         for sh in shapes:
             if sh.min_pay_between_specials is not None:

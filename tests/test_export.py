@@ -28,8 +28,9 @@ def math_set(tmp_path):
 
 
 def _sheet_rows(ws):
+    """(column names, data rows): row 1 names the columns, row 2 gives their units."""
     rows = [list(r) for r in ws.iter_rows(values_only=True)]
-    return rows[0], rows[1:]
+    return rows[0], rows[2:]
 
 
 def _by_header(header, row):
@@ -52,7 +53,8 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
 
     # every exact figure: a numeric cell in its sheet, its "p/q" in the Exact sheet, both the same number
     header, rows = _sheet_rows(wb["Exact"])
-    assert header == ["sheet", "cell", "row", "column", "exact value (p/q)"] and len(rows) > 100
+    assert header == ["sheet", "cell", "row", "column", "exact value"] and len(rows) > 100
+    assert [c.value for c in wb["Exact"][2]][-1] == "p/q"
     exact = {}
     for sheet, cell, label, column, value in rows:
         x = Fraction(value)
@@ -66,14 +68,14 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
 
     # and the figures are the engine's, computed independently here
     assert exact["Summary", "RTP", "value"] == rr.rtp
-    assert exact["Summary", "variance (credits^2 per round)", "value"] == rr.variance
-    assert wb["Summary"]["B2"].value  # the game's title or name
+    assert exact["Summary", "variance", "value"] == rr.variance
+    assert wb["Summary"]["B3"].value  # the game's title or name
     summary = {r[0]: (r[1], c) for r, c in zip(_sheet_rows(wb["Summary"])[1],
-                                                 [wb["Summary"].cell(row=i + 2, column=2) for i in range(999)])}
+                                                 [wb["Summary"].cell(row=i + 3, column=2) for i in range(999)])}
     rtp_cell = summary["RTP"][1]
     assert rtp_cell.number_format.endswith("%")
-    assert summary["bet (credits per round)"][0] == 10
-    assert summary["cycle of strip set base (stop combinations)"][0] == prod(ms.strips["base"].lengths)
+    assert summary["bet"][0] == 10
+    assert summary["cycle of strip set base"][0] == prod(ms.strips["base"].lengths)
     for name, data in ms.sources.items():
         assert summary[f"sha256 of {name}"][0] == hashlib.sha256(data).hexdigest()
     published = math_set / "published.toml"
@@ -86,13 +88,13 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
         d = _by_header(header, row)
         p = an.base.oak_prob[d["symbol"]][d["OAK"] - 1]
         assert d["hits per cycle"] == p * cycle and isinstance(d["hits per cycle"], int)
-        assert exact["Combinations", f"{d['symbol']} {d['OAK']}", "probability per base spin"] == p
+        assert exact["Combinations", f"{d['symbol']} {d['OAK']}", "probability"] == p
     header, rows = _sheet_rows(wb["Features"])
     for row in rows:
         d = _by_header(header, row)
         n = d["FS count"]
-        assert exact["Features", str(n), "probability per base spin"] == an.base.by_scatter.prob[n]
-        assert exact["Features", str(n), "feature mean win (credits)"] == rr.features[n].mean
+        assert exact["Features", str(n), "probability"] == an.base.by_scatter.prob[n]
+        assert exact["Features", str(n), "feature mean win"] == rr.features[n].mean
         assert d["initial free spins"] == ms.model.initial_spins(n)
     header, rows = _sheet_rows(wb["Strips base"])
     reels = ms.strips["base"].reels
@@ -104,9 +106,9 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
         d = _by_header(header, row)
         sym = ms.model.symbol(d["symbol"])
         w = sym.weights[d["table"]]
-        assert d["weight"] == w[sym.values.index(d["value (credits)"])]
+        assert d["weight"] == w[sym.values.index(d["value"])]
     header, rows = _sheet_rows(wb["Levels"])
-    assert [exact["Levels", str(r[0]), "mean win per spin (credits)"] for r in rows] == [pa.mean for pa in an.levels]
+    assert [exact["Levels", str(r[0]), "mean win"] for r in rows] == [pa.mean for pa in an.levels]
     header, rows = _sheet_rows(wb["Compliance"])
     assert {_by_header(header, r)["jurisdiction"] for r in rows} >= {"gli-11", "au-nz"}
 
@@ -119,11 +121,11 @@ def test_workbook_figures_equal_the_json_report(math_set, tmp_path, capsys):
     assert main(["--set", str(math_set), "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     wb = openpyxl.load_workbook(out)
-    exact = {(r[0], r[2]): Fraction(r[4]) for r in list(wb["Exact"].iter_rows(values_only=True))[1:]
+    exact = {(r[0], r[2]): Fraction(r[4]) for r in list(wb["Exact"].iter_rows(values_only=True))[2:]
              if r[0] == "Summary"}
     assert exact["Summary", "RTP"] == Fraction(rep["rtp"])
-    assert exact["Summary", "mean win (credits per round)"] == Fraction(rep["mean_win"])
-    assert exact["Summary", "variance (credits^2 per round)"] == Fraction(rep["variance"])
+    assert exact["Summary", "mean win"] == Fraction(rep["mean_win"])
+    assert exact["Summary", "variance"] == Fraction(rep["variance"])
     assert exact["Summary", "hit frequency of the base spin"] == Fraction(rep["hit_frequency_base"])
     assert exact["Summary", "RTP free spins"] == Fraction(rep["components"]["free_spins"]) / rep["bet"]
 
@@ -151,7 +153,8 @@ def test_csv_tables_round_trip(math_set, tmp_path, capsys):
     for sh in sheets:
         with open(out / f"{sh.slug}.csv", newline="") as f:
             rows = list(csv.reader(f))
-        assert tuple(rows[0]) == sh.header and len(rows) == len(sh.rows) + 1
+        assert tuple(rows[0]) == sh.csv_header and len(rows) == len(sh.rows) + 1
+        assert [h.split(" [")[0] for h in rows[0]] == list(sh.header)
         for got, want in zip(rows[1:], sh.rows):
             for g, w in zip(got, want):
                 if w is None:
@@ -221,23 +224,23 @@ def test_the_win_distribution_sheets_hold_the_distributions_figures(tmp_path, ca
     wb = openpyxl.load_workbook(out)
     dist = win_distribution(load_math_set(str(d)))
     assert dist.round.is_exact
-    exact = {(r[0], r[2], r[3]): Fraction(r[4]) for r in list(wb["Exact"].iter_rows(values_only=True))[1:]}
+    exact = {(r[0], r[2], r[3]): Fraction(r[4]) for r in list(wb["Exact"].iter_rows(values_only=True))[2:]}
     ranges = dist.win_ranges()
     header, rows = _sheet_rows(wb["Win distribution"])
     assert len(rows) == len(ranges)
     for i, wr in enumerate(ranges):
         label = f"{rows[i][0]} {rows[i][1]}"
-        assert exact["Win distribution", label, "probability per round"] == wr.probability
-    assert sum(exact["Win distribution", f"{r[0]} {r[1]}", "probability per round"] for r in rows) == 1
+        assert exact["Win distribution", label, "probability"] == wr.probability
+    assert sum(exact["Win distribution", f"{r[0]} {r[1]}", "probability"] for r in rows) == 1
     summary = {r[0]: r[1] for r in _sheet_rows(wb["Summary"])[1]}
-    assert summary["max win of a round (credits)"] == dist.max_round_win
-    assert exact["Summary", "max win probability per round", "value"] == dist.max_round_win_probability
+    assert summary["max win of a round"] == dist.max_round_win
+    assert exact["Summary", "max win probability", "value"] == dist.max_round_win_probability
     assert "Tail and percentiles" in wb.sheetnames
     header, rows = _sheet_rows(wb["Base spin win ranges"])
     base = dist.base_win_ranges()
     hits_col = next(h for h in header if h.startswith("hits per cycle"))
     for r, wr in zip(rows, base, strict=True):
-        assert exact["Base spin win ranges", f"{r[0]} {r[1]}", "probability per base spin"] == wr.probability
+        assert exact["Base spin win ranges", f"{r[0]} {r[1]}", "probability"] == wr.probability
         assert exact["Base spin win ranges", f"{r[0]} {r[1]}", hits_col] == wr.hits
     assert sum(wr.hits for wr in base) == dist.base_cycle
 
@@ -277,7 +280,7 @@ def test_text_from_user_files_is_never_a_formula(tmp_path, capsys):
                     assert c.data_type == "s" and c.quotePrefix, (ws.title, c.coordinate, c.value)
                     guarded.add(c.value)
     assert {title, "@AUS5", "-2+3", "+SUM(A1:A9)"} <= guarded
-    assert wb["Summary"]["B2"].value == title
+    assert wb["Summary"]["B3"].value == title
     rtp_row = next(r for r in wb["Summary"].iter_rows() if r[0].value == "RTP")
     assert isinstance(rtp_row[1].value, float) and rtp_row[1].data_type == "n"   # numbers stay numeric
 

@@ -39,7 +39,7 @@ def run(args) -> int:
         checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist)
         meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
         sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist)
-        data = xlsx_bytes(sheets) if kind == "xlsx" else csv_files(sheets)
+        data = xlsx_bytes(sheets, f"{ms.model.title or ms.name} ({ms.name})") if kind == "xlsx" else csv_files(sheets)
     except ValueError as e:
         raise UsageError(f"rtp export: {ms.name}: {e}") from None
     if kind == "xlsx":
