@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from exact import formatting
-from exact.par import ParSheet, par_sheet as _par_sheet
+from exact.par import ParSheet
+from exact.facts import checked_sheet as _checked_sheet
 from strips import builder as _builder
 from strips import loader as _loader
 from strips.errors import MathSetError, UsageError
@@ -124,16 +125,18 @@ def math_set(game: Mapping | GameModel, strips: Mapping[str, Sequence[Sequence[s
 
 
 @progress_of("par sheet")
-def par_sheet(math_set: MathSet, checker=None) -> ParSheet:
+def par_sheet(math_set: MathSet) -> ParSheet:
     """The PAR sheet of a math set: every exact figure of ``rtp report``.
+
+    The set's published facts (its ``published.toml``) are checked on the sheet
+    exactly as ``rtp report`` checks them (:func:`exact.facts.checked_sheet`):
+    ``facts``, :meth:`ParSheet.published` and the ``published`` and ``check``
+    columns of the trigger table.
 
     Parameters
     ----------
     math_set : MathSet
         From :func:`load_math_set` or :func:`math_set`.
-    checker : callable, optional
-        ``proofs.facts.check_facts`` checks the set's published facts on the sheet (the
-        ``published`` and ``check`` columns of its trigger table); without it none are checked.
     progress : bool, optional (keyword)
         A progress line on stderr when the call runs over 2 s (default: where stderr is a
         terminal or a Jupyter kernel; :mod:`exact.progress`); False: none.
@@ -150,6 +153,8 @@ def par_sheet(math_set: MathSet, checker=None) -> ParSheet:
     ------
     ValueError
         If the set's strips and game disagree (a rule the engine does not model).
+    MathSetError
+        A published fact naming a figure the sheet does not have (file, row and column).
 
     Examples
     --------
@@ -159,5 +164,5 @@ def par_sheet(math_set: MathSet, checker=None) -> ParSheet:
     >>> sorted(p.components)
     ['base_collect', 'base_scatter', 'base_ways', 'free_spins']
     """
-    sheet = _par_sheet(math_set, checker)
+    sheet = _checked_sheet(math_set)
     return dataclasses.replace(sheet, compliance=lambda: _summary(_comply(math_set, _load_rules(), sheet=sheet)))

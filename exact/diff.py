@@ -10,13 +10,13 @@ Two math sets (directories or bundled names) side by side:
   (``base reel 3 pos 41: AUS2 -> PIC4``), reel lengths, paytable, FISH values
   and weights (``level 2 FISH2 weight 300 -> 320 (value 15)``), symbol
   placement, trigger table, ladder, bet and window;
-* each published fact of the sets' ``published.toml`` (the checker, e.g.
-  :func:`proofs.facts.check_facts`) that passes on A and fails on B.
+* each published fact of the sets' ``published.toml``
+  (:func:`exact.facts.check_facts`) that passes on A and fails on B.
 
 Exit 0 when no published fact broke, 1 when one did, 2 on bad input (one line).
 
 Source: the PAR report (:mod:`exact.report`), the published facts
-(:mod:`proofs.facts`, rules page sections 3, 4, 10, 11, 13, examples 1-9); issue 8.
+(:mod:`exact.facts`, rules page sections 3, 4, 10, 11, 13, examples 1-9); issue 8.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from strips.model import GameModel, MathSet
 from exact.formatting import decimal_text, fraction_text, table_lines, value_text
+from exact.facts import check_facts
 from exact.par import ParSheet, par_sheet
 
 
@@ -294,14 +295,12 @@ class Diff:
         return 1 if self.broken else 0
 
 
-def _facts(ms: MathSet, rep: ParSheet, checker) -> dict[str, bool]:
+def _facts(ms: MathSet, rep: ParSheet) -> dict[str, bool]:
     """fact -> passes, for every published fact of the set (assumption lines are not facts)."""
-    if checker is None:
-        return {}
-    return {f.fact: not f.failed for f in checker(ms, rep) if f.is_fact}
+    return {f.fact: not f.failed for f in check_facts(ms, rep) if f.is_fact}
 
 
-def diff_sets(a: MathSet, b: MathSet, checker=None) -> Diff:
+def diff_sets(a: MathSet, b: MathSet) -> Diff:
     """Compare two math sets: report figures, math changes, published facts.
 
     Raises
@@ -311,15 +310,15 @@ def diff_sets(a: MathSet, b: MathSet, checker=None) -> Diff:
     """
     ra, rb = par_sheet(a), par_sheet(b)
     facts_of = "a" if b.published.empty and not a.published.empty else "each"
-    fa = _facts(a, ra, checker)
+    fa = _facts(a, ra)
     if facts_of == "a":
         try:
-            fb = _facts(dataclasses.replace(b, published=a.published), rb, checker)
+            fb = _facts(dataclasses.replace(b, published=a.published), rb)
         except (KeyError, ValueError, IndexError) as e:   # A's facts name what B does not have
             missing = e.args[0] if isinstance(e, KeyError) and e.args else e
             facts_of, fa, fb = f"none: A's published facts do not apply to B ({missing!s} is not in B)", {}, {}
     else:
-        fb = _facts(b, rb, checker)
+        fb = _facts(b, rb)
     return Diff(a=ra, b=rb, figures=tuple(figure_deltas(ra, rb)),
                 changes=tuple(model_changes(a, b)),
                 broken=tuple(k for k, ok in fa.items() if ok and not fb.get(k, False)),

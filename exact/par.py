@@ -90,10 +90,12 @@ class ParSheet:
         The game's scatter symbol name(s) for labels.
     has_collect : bool
         Whether the game has KEY symbols (collect and the KEY figures apply).
-    facts : tuple of proofs.facts.FactResult
+    facts : tuple of exact.facts.FactResult
         The set's published facts (its ``published.toml``) checked (``rtp
-        check``), when a checker was given; a fact on a figure carries its key
-        in ``figure`` (:meth:`published`).
+        check``) when the sheet came from :func:`exact.facts.checked_sheet`
+        (as :func:`exact.par_sheet` and ``rtp report`` build it), empty from
+        :func:`par_sheet` here; a fact on a figure carries its key in
+        ``figure`` (:meth:`published`).
     reel_lengths : mapping str -> tuple of int
         Strip set -> stops of each reel (reel 1 first); their product is the
         set's cycle (:meth:`cycle`).
@@ -405,17 +407,18 @@ class ParSheet:
             raise KeyError(f"no table {name!r} for {self.set_name}; tables: {', '.join(tables)}")
         return _frame(tables[name])
 
-def par_sheet(ms: MathSet, checker=None) -> ParSheet:
+def par_sheet(ms: MathSet) -> ParSheet:
     """The PAR sheet of a math set: the exact engine and the round, run once.
+
+    Its published facts are not checked here (``facts`` is empty):
+    :func:`exact.facts.checked_sheet` adds them, as :func:`exact.par_sheet`
+    and ``rtp report`` do (this module does not import :mod:`exact.facts`,
+    which reads the figures of a sheet).
 
     Parameters
     ----------
     ms : MathSet
         From :func:`exact.load_math_set` or :func:`exact.math_set`.
-    checker : callable, optional
-        ``checker(ms, sheet) -> list of FactResult`` (the CLI passes
-        :func:`proofs.facts.check_facts`) checks the set's published facts
-        on the sheet; without it the sheet holds none.
 
     Returns
     -------
@@ -450,8 +453,6 @@ def par_sheet(ms: MathSet, checker=None) -> ParSheet:
                      reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
                      modes=analyse_modes(ms, default), buys=analyse_buys(ms, default),
                      sections=sections, **gamble_figures(default))
-    if checker is not None:
-        sheet = dataclasses.replace(sheet, facts=tuple(checker(ms, sheet)))
     return sheet
 
 

@@ -746,7 +746,7 @@ def tune(ms: MathSet, target: Fraction, tolerance: Fraction = DEFAULT_TOLERANCE,
         closest state found so far is the result (``stopped == "time limit"``).
     check : callable MathSet -> sequence of str, optional
         What a state of the search breaks that the input kept (``rtp tune``:
-        the published facts, :func:`proofs.facts.check_facts`); empty when
+        the published facts, :func:`exact.facts.check_facts`); empty when
         nothing.  A state with a non-empty answer is never returned: the
         result is the closest state that passes (the input always does), and
         ``rejected`` names what the closest rejected state broke.  States with

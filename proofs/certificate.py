@@ -8,7 +8,7 @@ Its sections:
 1. the set and its content hash;
 2. exact figures of the whole game (engine + ladder chain);
 3. every published fact of the set's ``published.toml`` (reused from
-   :func:`proofs.facts.check_facts`): for the bundled set the rules, example
+   :func:`exact.facts.check_facts`): for the bundled set the rules, example
    windows, strip facts, trigger probabilities and frequencies, P(2 or more KEY);
 4. examples 1-9 evaluated at their stops on the set with the page's FISH
    values, beside the figures the page prints;
@@ -35,7 +35,7 @@ import sympy
 from exact.evaluator import evaluate
 from exact.formatting import ROUNDING, decimal_text, fraction_text as full_fraction_text
 from exact.par import par_sheet
-from proofs.facts import check_facts
+from exact.facts import check_facts
 from strips.model import KEY, SCATTER, MathSet, Phase, window_codes
 from proofs.enumerate import set_hash, window_tables
 from strips.published import EXAMPLES
@@ -224,7 +224,7 @@ class Certificate:
         Content hash of the base game (:func:`proofs.enumerate.set_hash`).
     analysis : exact.engine.GameAnalysis
     round : markov.round.RoundResult
-    facts : list of proofs.facts.FactResult
+    facts : list of exact.facts.FactResult
     examples : list of ExampleCheck
     formulas : list of CountFormula
     labels : mapping str -> str

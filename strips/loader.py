@@ -1434,7 +1434,7 @@ def parse_published(data: bytes, file: str, model: GameModel, strips: dict[str, 
         negative count.  (A stop past the end of a reel, or a window of
         another height than the game's, is a FAIL of that fact: data of the
         strips and game, checked by ``rtp check``.)  (A figure the report does not have is found when the
-        facts are checked: ``proofs.facts``.)
+        facts are checked: ``exact.facts``.)
 
     Examples
     --------

@@ -15,9 +15,8 @@ from exact.engine import analyse
 from exact.comply import comply, load_rules
 from exact.export import par_sheets
 from exact.formatting import scientific
-from exact.report import build_report
 from markov.round import round_result
-from proofs.facts import check_facts
+from exact.facts import checked_sheet
 from strips.loader import load_math_set
 from test_proofs_sets import write_random_set
 
@@ -146,7 +145,7 @@ def test_csv_tables_round_trip(math_set, tmp_path, capsys):
     ms = load_math_set(str(math_set))
     with open(out / "summary.csv", newline="") as f:
         meta = {r[0]: r[1] for r in csv.reader(f)}
-    rep = build_report(ms, check_facts)
+    rep = checked_sheet(ms)
     sheets = par_sheets(rep, ms, checks=comply(ms, load_rules()),
                         meta={"version": meta["tool version"], "date": meta["date"]})
     assert {f"{sh.slug}.csv" for sh in sheets} == {p.name for p in out.iterdir()}

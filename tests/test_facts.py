@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from exact.cli import main
-from proofs.facts import FAIL, MET, PASS, check_facts, fewest_between, longest_run
+from exact.facts import FAIL, MET, PASS, check_facts, fewest_between, longest_run
 from strips.loader import bundled_path, load_math_set
 
 BUNDLED = bundled_path("rules_page")

@@ -85,7 +85,7 @@ def test_nothing_imports_the_cli():
 
 def test_the_checker_catches_an_upward_import(tmp_path):
     """The rule can fail: an exact module importing proofs is flagged."""
-    tree = ast.parse("from proofs.facts import check_facts\n")
+    tree = ast.parse("from proofs.certificate import build\n")
     found = [(n, layer(n)) for n, _, _ in imports(tree)]
     assert any(RANK[other] > RANK["exact"] for _, other in found)
     tree = ast.parse("def f():\n    from strips.loader import load_math_set\n")

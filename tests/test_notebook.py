@@ -73,12 +73,11 @@ def test_table_of_an_unknown_name_lists_the_names(bundled, pd):
         bundled.table("no_such_table")
 
 
-def test_published_check_columns_come_with_a_checker(pd):
-    from proofs.facts import check_facts
-    sheet = exact.par_sheet(exact.load_math_set("rules_page"), checker=check_facts)
-    trig = sheet.table("trigger")
+def test_the_api_sheet_carries_the_published_check_columns(pd):
+    ms = exact.load_math_set("rules_page")
+    trig = exact.par_sheet(ms).table("trigger")     # checked as rtp report checks it
     assert list(trig["check"][:3]) == ["PASS"] * 3 and trig["published"].iloc[0] == "0.005558 / 1 in 180"
-    assert "published" not in exact.par_sheet(exact.load_math_set("rules_page")).table("trigger")
+    assert "published" not in exact.par.par_sheet(ms).table("trigger")     # the unchecked sheet of exact/par.py
 
 
 def test_html_has_the_report_sections_and_the_repr_is_short(bundled):
@@ -222,7 +221,7 @@ def test_the_docs_notebook_runs_every_call():
     nb = nbformat.read(path, as_version=4)
     source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     for call in ("par_sheet(", "_repr_html_()", ".tables()", ".table(", "win_distribution(", ".percentiles()",
-                 ".to_frame()", '.to_frame("base")', ".plot(", "checker=check_facts"):
+                 ".to_frame()", '.to_frame("base")', ".plot(", "exact.par_sheet(bundled)"):
         assert call in source, call
     nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}},
                             ).execute()

@@ -18,7 +18,7 @@ import strips.errors
 import strips.published
 from exact.cli import main
 from mathset_files import write_set
-from proofs.facts import FAIL, PASS, check_facts
+from exact.facts import FAIL, PASS, check_facts
 from strips.errors import MathSetError
 from strips.loader import bundled_path, load_math_set
 from strips.published import Printed

@@ -29,7 +29,7 @@ from markov.moments import CountSplit, PhaseAnalysis
 from markov.round import round_result
 from mathset_files import csv_text
 from oracle import brute_force
-from proofs.facts import check_facts
+from exact.facts import check_facts
 from strips.loader import bundled_path, load_math_set
 from strips.published import Printed, window_positions
 

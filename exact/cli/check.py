@@ -5,7 +5,7 @@ import json
 from fractions import Fraction
 
 from exact.cli.args import add_set_argument, refuse_unsupported
-from proofs.facts import json_value, check_facts
+from exact.facts import json_value, check_facts
 from strips.loader import PUBLISHED_FILE, load_math_set
 
 

@@ -5,7 +5,6 @@ import json
 
 from exact.cli.args import UsageError, int_range, refuse_unsupported
 from exact.diff import diff_json, diff_sets, diff_text
-from proofs.facts import check_facts
 from exact import load_math_set
 
 
@@ -23,7 +22,7 @@ def run(args) -> int:
     refuse_unsupported(a, "diff")
     refuse_unsupported(b, "diff")
     try:
-        d = diff_sets(a, b, check_facts)
+        d = diff_sets(a, b)
     except ValueError as e:
         raise UsageError(f"rtp diff: {e}") from None
     if args.json:

@@ -9,8 +9,7 @@ from exact.cli.comply import distribution_or_reason
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
-from exact.par import par_sheet
-from proofs.facts import check_facts
+from exact.facts import checked_sheet
 
 
 def add_arguments(p) -> None:
@@ -34,7 +33,7 @@ def run(args) -> int:
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
                         ".xlsx" if kind == "xlsx" else None)
     try:
-        rep = par_sheet(ms, check_facts)
+        rep = checked_sheet(ms)
         dist, _ = distribution_or_reason(ms, not args.distribution)
         checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist)
         meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}

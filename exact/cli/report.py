@@ -6,9 +6,8 @@ import json
 from exact.cli.args import UsageError, add_set_argument, int_range, refuse_unsupported
 from exact import load_math_set
 from exact.comply import comply, load_rules, summary
-from exact.par import par_sheet
 from exact.report import published_ok, report_json, report_text
-from proofs.facts import check_facts
+from exact.facts import checked_sheet
 
 
 def add_arguments(p) -> None:
@@ -27,7 +26,7 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'report')
     try:
-        rep = par_sheet(ms, check_facts)
+        rep = checked_sheet(ms)
     except ValueError as e:
         raise UsageError(f"rtp: {ms.name}: {e}") from None
     try:   # the short compliance summary (rtp comply gives every line)

@@ -6,7 +6,7 @@ import time
 
 from exact.cli.args import UsageError, add_set_argument, int_range, refuse_unsupported
 from exact.sensitivity import edit_work, sensitivity, sensitivity_json, sensitivity_text
-from proofs.facts import check_facts
+from exact.facts import check_facts
 from strips.loader import load_math_set
 from strips.limits import exceeds, refusal
 

@@ -26,7 +26,7 @@ from exact.cli.outputs import check_output, protected_inputs, write_output_dir
 from exact.diff import diff_sets, diff_text
 from exact.report import fraction_text, percent
 from exact.variants import ALLOW, DEFAULT_TOLERANCE, SEARCH_SECONDS, exact_rtp, kept_figures, tune, variant_files
-from proofs.facts import check_facts
+from exact.facts import check_facts
 from strips.loader import load_math_set, resolve
 
 #: What ``--keep`` may name beyond the defaults (strip lengths, feature symbols, strip rules, published facts).
@@ -160,8 +160,8 @@ def run(args) -> int:
     for d in dests if many else []:
         if d.exists():
             raise UsageError(f"rtp tune: {d}: exists already; give a new output directory")
-    checker = None if ms.published.empty else check_facts
-    fact_check = None if checker is None else broken_facts(ms)
+    checked = not ms.published.empty
+    fact_check = broken_facts(ms) if checked else None
     extra_files = _other_files(args.set, ms)
     results, code = [], 0
     if many:
@@ -173,14 +173,14 @@ def run(args) -> int:
         except ValueError as e:
             raise UsageError(f"rtp tune: {ms.name}: {e}") from None
         seconds = time.perf_counter() - start
-        results.append(_report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds))
+        results.append(_report(args, ms, v, text, dest, extra_files, checked, hit_tol, seconds))
         code = max(code, results[-1]["exit"])
     if args.json:
         print(json.dumps({"set": ms.name, "variants": results}, indent=2))
     return code
 
 
-def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> dict:
+def _report(args, ms, v, text, dest, extra_files, checked, hit_tol, seconds) -> dict:
     """Write (if met), recheck from the files, print the diff and the verdict; the JSON record."""
     n = len(v.edits)
     bound = ("proven minimal" if v.minimal else
@@ -217,7 +217,7 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
             return rec
     # checked in memory before anything is written: a variant never breaks a kept figure or a published fact
     kept = kept_figures(ms, v.math_set, hit_tol, weights_changed=bool(v.weights))
-    broken = [] if checker is None else list(diff_sets(ms, v.math_set, checker).broken)
+    broken = list(diff_sets(ms, v.math_set).broken) if checked else []
     if not all(k.ok for k in kept) or (broken and not v.weights):
         what = [k.name for k in kept if not k.ok] + [f"published fact {b}" for b in broken]
         line = (f"{text}: FAILED: exact RTP {percent(v.rtp, 6)} (target {target_text}) but the exact recheck "
@@ -237,11 +237,11 @@ def _report(args, ms, v, text, dest, extra_files, checker, hit_tol, seconds) -> 
     if rtp != v.rtp:
         raise UsageError(f"rtp tune: internal error: the written set's RTP {rtp} differs from the tuned {v.rtp}")
     kept = kept_figures(ms, written, hit_tol, weights_changed=bool(v.weights))
-    d = diff_sets(ms, written, checker)
+    d = diff_sets(ms, written)
     broken = list(d.broken)
     ok = all(k.ok for k in kept) and (not broken or bool(v.weights)) and abs(rtp - v.target) <= v.tolerance
     rec.update(out=str(dest), kept={k.name: k.ok for k in kept}, published_broken=broken, exit=0 if ok else 1)
-    facts = ("published facts: none broken" if checker else "published facts: none (no published.toml)")
+    facts = ("published facts: none broken" if checked else "published facts: none (no published.toml)")
     if broken:
         facts = (f"published facts changed by --allow fish-weights: {len(broken)}" if v.weights else
                  "BROKEN published facts: " + "; ".join(broken))

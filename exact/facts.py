@@ -21,6 +21,7 @@ examples 1-9 (``strips/rules_page/published.toml``).
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -368,6 +369,43 @@ def check_facts(ms: MathSet, sheet: ParSheet | None = None) -> list[FactResult]:
     figures = figure_values(sheet if sheet is not None else par_sheet(ms)) if needs_figures else {}
     return (rule_facts(ms, published) + window_facts(ms, published) + strip_facts(ms, published)
             + figure_facts(published, figures) + assumption_lines(published, figures))
+
+
+def checked_sheet(ms: MathSet, sheet: ParSheet | None = None) -> ParSheet:
+    """The PAR sheet of ``ms`` with its published facts checked on it (``facts``).
+
+    What :func:`exact.par_sheet` and ``rtp report`` / ``rtp export`` return:
+    :func:`exact.par.par_sheet` (which checks no fact) and :func:`check_facts`
+    on its figures.
+
+    Parameters
+    ----------
+    ms : MathSet
+    sheet : exact.par.ParSheet, optional
+        The unchecked PAR sheet of ``ms``; built when not given.
+
+    Returns
+    -------
+    exact.par.ParSheet
+        ``sheet`` with ``facts`` = :func:`check_facts` ``(ms, sheet)`` (empty
+        when the set publishes nothing).
+
+    Raises
+    ------
+    MathSetError
+        As :func:`check_facts`.
+    ValueError
+        As :func:`exact.par.par_sheet`.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> p = checked_sheet(load_math_set("rules_page"))
+    >>> [f.status for f in p.published("trigger.3")]
+    ['PASS', 'PASS']
+    """
+    sheet = sheet if sheet is not None else par_sheet(ms)
+    return dataclasses.replace(sheet, facts=tuple(check_facts(ms, sheet)))
 
 
 def json_value(x):
