@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from proofs.cluster import IN_PROCESS, LOCAL, Cluster  # noqa: E402
+from proofs.dask_runner import IN_PROCESS, LOCAL, Cluster  # noqa: E402
 from proofs.enumerate import enumerate_phase, window_tables  # noqa: E402
 from proofs.simulate import prepare, simulate  # noqa: E402
 from strips.loader import load_math_set  # noqa: E402

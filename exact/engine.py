@@ -777,7 +777,7 @@ def mix_analyses(parts: list[tuple[Fraction, PhaseAnalysis]]) -> PhaseAnalysis:
                             for f in ("prob", "win", "win2")))
 
     return dataclasses.replace(
-        first, mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), ways_mean=avg(lambda a: a.ways_mean),
+        first, mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), pays_mean=avg(lambda a: a.pays_mean),
         collect_mean=avg(lambda a: a.collect_mean), scatter_mean=avg(lambda a: a.scatter_mean),
         ways_by_symbol={s: tuple(avg(lambda a, s=s, i=i: a.ways_by_symbol[s][i]) for i in range(len(v)))
                         for s, v in first.ways_by_symbol.items()},
@@ -846,7 +846,7 @@ def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1)
         phase=phase,
         mean=by["scatter"].mean,
         second=by["scatter"].second,
-        ways_mean=ways_mean,
+        pays_mean=ways_mean,
         collect_mean=collect_mean,
         scatter_mean=scatter_mean,
         ways_by_symbol=ways_by_symbol,

@@ -70,7 +70,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from exact.formatting import fraction_text, scientific
-from exact.par import CONFIDENCE, ParSheet as Report
+from exact.par import CONFIDENCE, ParSheet
 from exact.rules import require
 from strips.model import FISH, PAY, MathSet
 
@@ -222,7 +222,7 @@ def _sha(data: bytes) -> str:
 NOT_COMPUTED = "not computed, run rtp distribution (or rtp export --distribution)"
 
 
-def round_rows(rep: Report, distribution=None) -> list[list]:
+def round_rows(rep: ParSheet, distribution=None) -> list[list]:
     """Summary rows [figure, value, unit, format] of the round's hit frequency and max win: from the
     win distribution when given, else one row saying they are not computed (:data:`NOT_COMPUTED`)."""
     if distribution is None:
@@ -238,13 +238,13 @@ def round_rows(rep: Report, distribution=None) -> list[list]:
              p, "per round", PROB], ["max win, odds", _one_in(p) if p else None, "1 in N rounds", ONE_IN]]
 
 
-def par_sheets(rep: Report, ms: MathSet, *, checks: Sequence | None = None, distribution=None,
+def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, distribution=None,
                meta: Mapping[str, str] | None = None) -> list[Sheet]:
     """Every table of the PAR workbook.
 
     Parameters
     ----------
-    rep : Report
+    rep : ParSheet
         The PAR report of ``ms``.
     ms : MathSet
     checks : sequence of exact.comply.Check, optional

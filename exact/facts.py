@@ -29,7 +29,7 @@ from fractions import Fraction
 from exact.par import ParSheet, par_sheet
 from strips.errors import MathSetError
 from strips.model import MathSet
-from strips.published import Assumption, Fact, Printed, Published, decimal_text
+from strips.published import Assumption, Fact, Printed, Published
 
 PASS, FAIL, MET, NOT_MET = "PASS", "FAIL", "assumption met", "assumption NOT met"
 

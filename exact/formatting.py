@@ -7,7 +7,9 @@ zero** ("half up" on magnitudes: ``0.125 -> 0.13``, ``-0.125 -> -0.13``), the
 rule rules pages and PAR sheets print with.  No float is ever rounded for an
 exact figure: the rounding is done on the Fraction.  (A published fact keeps
 its own comparison rule in :mod:`strips.published`; that is a fact of the
-page, not a display choice.)
+page, not a display choice.)  :func:`decimal_text`, :func:`round_half_away` and :func:`int_text` are
+:mod:`strips.decimals`' (the one copy, which the published-fact check prints
+with too), re-exported here.
 
 Examples
 --------
@@ -24,58 +26,16 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-import sys
 from fractions import Fraction
 from typing import Mapping
+
+from strips.decimals import decimal_text, int_text, round_half_away
 
 __all__ = ["ROUNDING", "round_half_away", "int_text", "fraction_text", "short_fraction_text", "decimal_text",
            "significant", "percent", "one_in", "value_text", "table_lines"]
 
 #: The one rounding rule of every view, in words (README, certificate).
 ROUNDING = "half away from zero"
-
-
-def round_half_away(x: Fraction, digits: int) -> Fraction:
-    """``x`` rounded to ``digits`` decimal places, halves away from zero; exact.
-
-    Parameters
-    ----------
-    x : Fraction or int
-    digits : int
-        Decimal places, >= 0.
-
-    Returns
-    -------
-    Fraction
-
-    Examples
-    --------
-    >>> round_half_away(Fraction(5, 2), 0), round_half_away(Fraction(-5, 2), 0)
-    (Fraction(3, 1), Fraction(-3, 1))
-    """
-    x = Fraction(x)
-    scale = 10 ** digits
-    q = (abs(x) * scale + Fraction(1, 2)).__floor__()
-    return Fraction(q if x >= 0 else -q, scale)
-
-
-def int_text(n: int) -> str:
-    """Decimal digits of an int of any length (exact figures can pass Python's 4300-digit ``str`` limit).
-
-    Examples
-    --------
-    >>> len(int_text(10 ** 5000))
-    5001
-    """
-    try:
-        return str(n)
-    except ValueError:
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
-            return str(n)
-        finally:
-            sys.set_int_max_str_digits(old)
 
 
 def fraction_text(x: Fraction) -> str:
@@ -105,26 +65,6 @@ def short_fraction_text(x: Fraction, limit: int = 120) -> str:
         return s
     num, _, den = s.lstrip("-").partition("/")
     return f"(fraction of {len(num)}/{len(den) or 1} digits)"
-
-
-def decimal_text(x: Fraction, digits: int, grouping: bool = False) -> str:
-    """Exact decimal text of ``x`` to ``digits`` places (:data:`ROUNDING`).
-
-    ``grouping`` puts thousands separators in the whole part (``"203,451"``).
-
-    Examples
-    --------
-    >>> decimal_text(Fraction(2, 3), 0), decimal_text(Fraction(1, 3), 4)
-    ('1', '0.3333')
-    >>> decimal_text(Fraction(4069011, 20), 0, grouping=True)
-    '203,451'
-    """
-    q = round_half_away(x, digits)
-    sign = "-" if q < 0 else ""
-    q = abs(q)
-    whole, frac = divmod(q.numerator * 10 ** digits // q.denominator, 10 ** digits)
-    head = f"{whole:,}" if grouping else int_text(whole)
-    return f"{sign}{head}" + (f".{frac:0{digits}d}" if digits > 0 else "")
 
 
 def significant(x: Fraction, figures: int = 6) -> str:

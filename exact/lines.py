@@ -818,7 +818,7 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     hit_m = line_machine(model, table[0][0], key=lambda v, l: v > 0)
     hit = Fraction(hit_count(model, hit_m, windows, tags), total)
     return PhaseAnalysis(
-        phase=phase, mean=mean, second=second, ways_mean=lines_mean, collect_mean=Fraction(0),
+        phase=phase, mean=mean, second=second, pays_mean=lines_mean, collect_mean=Fraction(0),
         ways_by_symbol=ways_by_symbol, oak_prob=oak_prob, by_scatter=by_scatter,
         by_key=CountSplit((Fraction(1),), (mean,), (second,)), hit_frequency=hit,
         scatter_mean=scatter_mean, by_trigger=by_trigger,

@@ -2,8 +2,7 @@
 
 :func:`exact.par.par_sheet` runs the exact engine and the round once; the
 views here only format its figures (:mod:`exact.formatting`, one rounding
-rule).  ``build_report`` and ``Report`` are the same function and class as
-``par_sheet`` and ``ParSheet``.
+rule).
 
 Source: rules page sections 2 (game round), 5-11 (the win), 10 (trigger
 table), 13 (2+ KEY); the JSON schema: README, section "JSON".
@@ -13,14 +12,10 @@ from __future__ import annotations
 import math
 
 from exact.formatting import decimal_text, fraction_text, one_in, percent, short_fraction_text, table_lines
-from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet, par_sheet
+from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet
 
 #: Blocks of the JSON report whose exact figures have no ``_float`` companion.
 NO_FLOATS = frozenset({"symbols", "awards"})
-
-#: The PAR report object and its builder (one object: :class:`exact.par.ParSheet`).
-Report = ParSheet
-build_report = par_sheet
 
 
 def report_text(rep: ParSheet, digits: int = 6) -> str:

@@ -59,13 +59,14 @@ class PhaseAnalysis:
         E[W], credits per spin, W = multiplier x (ways pays + collect).
     second : Fraction
         E[W^2], credits^2 per spin.
-    ways_mean : Fraction
-        E[multiplier x ways pays], credits per spin.
+    pays_mean : Fraction
+        E[multiplier x pays of the symbol combinations], credits per spin:
+        the ways pays of a ways game, the payline wins of a line game.
     collect_mean : Fraction
         E[multiplier x collect win], credits per spin.
     ways_by_symbol : mapping str -> tuple of Fraction, length reels
         Pay symbol -> E[multiplier x its ways pay with OAK = n] at index n-1,
-        credits per spin.  Sums (over symbols and OAK) to ``ways_mean``.
+        credits per spin.  Sums (over symbols and OAK) to ``pays_mean``.
     oak_prob : mapping str -> tuple of Fraction, length reels
         Pay symbol -> P(its combination has exactly OAK = n) at index n-1.
     by_scatter : CountSplit
@@ -76,7 +77,7 @@ class PhaseAnalysis:
         P(W > 0).
     scatter_mean : Fraction
         E[multiplier x scatter pays], credits per spin (0 without scatter
-        pays); ``ways_mean + collect_mean + scatter_mean == mean``.
+        pays); ``pays_mean + collect_mean + scatter_mean == mean``.
     by_trigger : CountSplit or None
         Issue 15 ``trigger_reels``: the split by the count that awards free
         spins (index n: n triggering scatters shown with every trigger reel
@@ -88,7 +89,7 @@ class PhaseAnalysis:
     line_hits : tuple of Fraction
         Line games: P(payline i pays) at index i - 1.
 
-    For a line game ``ways_mean`` is the mean of the line wins,
+    For a line game ``pays_mean`` is the mean of the line wins,
     ``ways_by_symbol`` and ``oak_prob`` are keyed by the paying symbol of a
     line (a WILD for WILD-only wins) and its run, ``oak_prob`` being the
     probability that one payline wins so (the same for every payline).
@@ -97,7 +98,7 @@ class PhaseAnalysis:
     phase: Phase
     mean: Fraction
     second: Fraction
-    ways_mean: Fraction
+    pays_mean: Fraction
     collect_mean: Fraction
     ways_by_symbol: Mapping[str, tuple[Fraction, ...]]
     oak_prob: Mapping[str, tuple[Fraction, ...]]

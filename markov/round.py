@@ -206,8 +206,8 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     Source: rules page sections 2, 10 and 11; issue 9 (retrigger).
     """
     check_phase(base, base.trigger_split, "base FS split")
-    if base.ways_mean + base.collect_mean + base.scatter_mean != base.mean:
-        raise ValueError(f"base ways mean {base.ways_mean} + collect mean {base.collect_mean} + scatter "
+    if base.pays_mean + base.collect_mean + base.scatter_mean != base.mean:
+        raise ValueError(f"base pays mean {base.pays_mean} + collect mean {base.collect_mean} + scatter "
                          f"mean {base.scatter_mean} differ from the base mean {base.mean}")
     if split is None:
         split = base.trigger_split     # by the count that awards free spins (issue 15 trigger_reels)
@@ -241,7 +241,7 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         bet=model.bet,
         mean=split.mean + free_spins,
         second=split.second + 2 * base_feature + expect(lambda n, f: f.second),
-        base_ways=base.ways_mean,
+        base_ways=base.pays_mean,
         base_collect=base.collect_mean,
         base_scatter=base.scatter_mean,
         free_spins=free_spins,

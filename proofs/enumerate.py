@@ -59,7 +59,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase
-from proofs.cluster import Cluster, progress_bar, run_tasks
+from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from exact.windows import SUM_HEADROOM, WindowEvaluator
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
@@ -635,7 +635,7 @@ class Enumeration:
     bad_records : tuple of str
         Checkpoint records found invalid (and redone), ``"line N: reason"``.
     where : str
-        Where the tasks ran (:meth:`proofs.cluster.Cluster.describe`).
+        Where the tasks ran (:meth:`proofs.dask_runner.Cluster.describe`).
     """
 
     phase: Phase
@@ -683,8 +683,8 @@ class Enumeration:
                 for s, row in zip(self.pay_names, self.totals.ways)}
 
     @property
-    def ways_mean(self) -> Fraction:
-        """E[multiplier x ways pays], credits per spin."""
+    def pays_mean(self) -> Fraction:
+        """E[multiplier x ways pays], credits per spin (:attr:`markov.moments.PhaseAnalysis.pays_mean`)."""
         return sum((sum(row, Fraction(0)) for row in self.ways_by_symbol().values()), Fraction(0))
 
     @property
@@ -702,7 +702,7 @@ class Enumeration:
     @property
     def mean(self) -> Fraction:
         """E[spin win], credits per spin."""
-        return self.ways_mean + self.collect_mean + self.scatter_mean
+        return self.pays_mean + self.collect_mean + self.scatter_mean
 
     @property
     def scatter_prob(self) -> tuple[Fraction, ...]:
@@ -745,7 +745,7 @@ def compare(e: Enumeration, analysis) -> list[Comparison]:
         eng = analysis.ways_by_symbol[sym]
         for i, v in enumerate(row):
             out.append(Comparison(f"ways {sym} {i + 1} OAK", v, eng[i]))
-    out.append(Comparison("ways pays", e.ways_mean, analysis.ways_mean))
+    out.append(Comparison("ways pays", e.pays_mean, analysis.pays_mean))
     out.append(Comparison("collect", e.collect_mean, analysis.collect_mean))
     out.append(Comparison("spin win", e.mean, analysis.mean))
     for name, mine, theirs in (("FS", e.scatter_prob, analysis.by_scatter.prob),
@@ -1031,7 +1031,7 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
     workers : int, optional
         Shorthand for ``Cluster(workers=workers)`` when ``cluster`` is None.
     cluster : Cluster, optional
-        Where the tasks run (:class:`proofs.cluster.Cluster`); default: a
+        Where the tasks run (:class:`proofs.dask_runner.Cluster`); default: a
         local Dask cluster of one process per core, in process for small runs.
     checkpoint_dir : str or Path, optional
         Directory of the checkpoint file ``<set hash>.jsonl`` (see
@@ -1126,7 +1126,7 @@ def run_plan(plan, zero, fn, shared, *, cluster: Cluster, checkpoint_dir, progre
              small_run: int) -> PlanRun:
     """Run the tasks of ``plan`` (a :class:`TaskPlan` or :class:`GenericPlan`) not found in the checkpoint.
 
-    Each task's totals (``fn(shared, task)``, on :func:`proofs.cluster.run_tasks`) are checked to hold
+    Each task's totals (``fn(shared, task)``, on :func:`proofs.dask_runner.run_tasks`) are checked to hold
     the task's combinations, appended to the checkpoint as they finish, and merged into ``zero`` in task
     order (exact integers: the same totals for any worker count, task size or completion order).  Runs
     below ``small_run`` combinations stay in process in the cluster's ``auto`` mode.
@@ -1400,7 +1400,7 @@ class SpinEnumeration:
         return self._mean(self.totals.pay)
 
     @property
-    def ways_mean(self) -> Fraction:
+    def pays_mean(self) -> Fraction:
         """E[multiplier x ways or line pays], credits per spin."""
         return self._mean(self.totals.ways)
 

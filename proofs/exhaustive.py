@@ -40,7 +40,7 @@ from exact.bonus import pre_feature_split
 from exact.engine import GameAnalysis, analyse
 from markov.moments import PhaseAnalysis
 from proofs import enumerate as en
-from proofs.cluster import Cluster
+from proofs.dask_runner import Cluster
 from strips.model import DEFAULT_MODE, FISH, MathSet, Phase
 
 
@@ -167,7 +167,7 @@ def _probs(name: str, mine, theirs) -> list:
 def compare_spin(e: en.SpinEnumeration, an: PhaseAnalysis, wheels: dict | None = None,
                  lines: bool = False) -> list:
     """The generic path's figures of one phase beside the engine's, exact (module docstring)."""
-    out = [en.Comparison("line pays" if lines else "ways pays", e.ways_mean, an.ways_mean),
+    out = [en.Comparison("line pays" if lines else "ways pays", e.pays_mean, an.pays_mean),
            en.Comparison("scatter pays", e.scatter_mean, an.scatter_mean),
            en.Comparison("collect", e.collect_mean, an.collect_mean),
            en.Comparison("spin win", e.mean, an.mean)]

@@ -34,7 +34,7 @@ from exact.bonus import ModeResult
 from exact.engine import analyse
 from strips.model import DEFAULT_MODE
 from proofs import certificate, enumerate as en, exhaustive as ex, simulate as sim
-from proofs.cluster import Cluster
+from proofs.dask_runner import Cluster
 from proofs.certificate import decimal, fraction_text, render
 
 BEGIN = "<!-- BEGIN deterministic part: exact figures only; tests regenerate it and fail on any difference -->"
@@ -179,7 +179,7 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
     progress : bool
         Progress bars on stderr.
     cluster : Cluster, optional
-        Where the enumeration and the simulation run (:mod:`proofs.cluster`).
+        Where the enumeration and the simulation run (:mod:`proofs.dask_runner`).
     task_stops : int, optional
         Reel-1 stops per enumeration task (default: set by the set's size).
     mode, buy : str, optional

@@ -14,7 +14,7 @@ Vectorisation
 -------------
 Rounds run in streams of :data:`STREAM` rounds; stream ``i`` draws from its
 own ``numpy.random.Generator`` seeded by ``SeedSequence(seed).spawn``, and the
-tasks (ranges of streams, run in process or on Dask by :mod:`proofs.cluster`)
+tasks (ranges of streams, run in process or on Dask by :mod:`proofs.dask_runner`)
 return exact integer tallies, so the result depends only on (seed, rounds):
 not on the cluster, the number of workers or the task size.
 
@@ -82,7 +82,7 @@ from exact.par import gamble_figures
 from markov.round import round_result
 from strips.model import (CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, PER_WILD, SCATTER, WILD, MathSet,
                           Phase)
-from proofs.cluster import Cluster, progress_bar, run_tasks
+from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from proofs.enumerate import fish_weight_table, window_tables
 from exact.windows import WindowEvaluator
 
@@ -1334,7 +1334,7 @@ def simulate(ms: MathSet, rounds: int, seed: int, workers: int | None = 1, game=
     workers : int, optional
         Shorthand for ``Cluster(workers=workers)`` when ``cluster`` is None.
     cluster : Cluster, optional
-        Where the tasks run (:mod:`proofs.cluster`); small runs stay in process.
+        Where the tasks run (:mod:`proofs.dask_runner`); small runs stay in process.
     task_streams : int, optional
         Streams per task (default :data:`TASK_STREAMS`).
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from strips import limits as _limits
+from strips.decimals import decimal_text
 
 PERCENT, ONE_IN, DECIMAL = "percent", "one in", "decimal"
 
@@ -502,23 +503,6 @@ def round_half_up(x: Fraction, decimals: int) -> Fraction:
     """
     scale = 10 ** decimals
     return Fraction(int(x * scale + Fraction(1, 2)), scale)
-
-
-def decimal_text(x: Fraction, decimals: int, grouping: bool = False) -> str:
-    """Exact half-up decimal text of a non-negative number, e.g. ``"0.005558"``.
-
-    Parameters
-    ----------
-    x : Fraction
-    decimals : int
-        Decimal places.
-    grouping : bool
-        Thousands separators in the whole part (``"203,451"``), as the page prints.
-    """
-    q = round_half_up(x, decimals)
-    whole, frac = divmod(q.numerator * 10 ** decimals // q.denominator, 10 ** decimals)
-    head = f"{whole:,}" if grouping else str(whole)
-    return f"{head}.{frac:0{decimals}d}" if decimals else head
 
 
 def rounds_to(x: Fraction, printed: Rounded) -> bool:

@@ -11,7 +11,7 @@ from exact.cli import main
 from exact.diff import diff_sets, model_changes, sheet_figures, strip_changes
 from strips.errors import MathSetError
 from exact.facts import check_facts, checked_sheet
-from exact.report import build_report
+from exact.par import par_sheet
 from exact.sensitivity import StripEdit, sensitivity
 from strips.loader import bundled_path, load_math_set
 from test_proofs_sets import write_random_set
@@ -65,7 +65,7 @@ def test_every_figure_is_compared_exactly(tmp_path):
                      "FS" if ms.strips["base"].reels[0][0] != "FS" else "PIC2")
     b = load_math_set(str(write_edited(ms, tmp_path / "b", [edit])))
     d = diff_sets(ms, b)
-    fa, fb = sheet_figures(build_report(ms)), sheet_figures(build_report(b))
+    fa, fb = sheet_figures(par_sheet(ms)), sheet_figures(par_sheet(b))
     assert {f.figure for f in d.figures} == set(fa) | set(fb)
     for f in d.figures:
         if f.exact and f.before is not None and f.after is not None:

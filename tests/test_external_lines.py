@@ -72,7 +72,7 @@ def test_set_shape_as_published(pearl):
 def test_base_game_line_and_scatter_shares(pearl, analysis):
     cost = pearl.model.bet
     b = analysis.base
-    assert pct(b.ways_mean / cost, 3) == "49.522"
+    assert pct(b.pays_mean / cost, 3) == "49.522"
     assert pct(b.scatter_mean / cost, 3) == "11.288"
     assert pct(b.mean / cost, 6) == "60.809506"
 
@@ -86,7 +86,7 @@ def test_trigger_and_q(pearl, analysis):
 def test_one_free_spin_and_its_series(pearl, analysis):
     cost = pearl.model.bet
     fs = analysis.levels[0]
-    assert pct(fs.ways_mean / cost, 2) == "226.19"
+    assert pct(fs.pays_mean / cost, 2) == "226.19"
     assert pct(fs.scatter_mean / cost, 2) == "144.15"
     assert pct(fs.mean / cost, 6) == "370.339985"
     chain = retrigger_of(pearl.model, analysis.levels)
@@ -117,5 +117,5 @@ def test_report_json_lists_each_payline(pearl_dir, pearl, analysis, capsys):
     out = json.loads(capsys.readouterr().out)
     lines = out["paylines"]
     assert [x["line"] for x in lines] == list(range(1, 11))
-    assert sum(Fraction(x["rtp"]) for x in lines) * pearl.model.bet == analysis.base.ways_mean
+    assert sum(Fraction(x["rtp"]) for x in lines) * pearl.model.bet == analysis.base.pays_mean
     assert len({x["rtp"] for x in lines}) == 1 and len({x["hit"] for x in lines}) == 1

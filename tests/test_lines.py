@@ -145,7 +145,7 @@ def assert_lines_phase_equal(ms, phase):
     assert table == {k: v for k, v in bf.by_label.items() if v}
     probs = {(s, i + 1): v for s, row in an.oak_prob.items() for i, v in enumerate(row) if v}
     assert probs == bf.line1_label
-    assert an.ways_mean + an.scatter_mean == an.mean
+    assert an.pays_mean + an.scatter_mean == an.mean
     return an, bf
 
 
@@ -396,4 +396,4 @@ def test_ways_game_combination_multiplier_equals_brute_force(ms, comb):
         bf = brute_force_lines(ms, phase)
         assert_splits_equal(model, an, bf)
         assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
-        assert an.ways_mean == sum(sum(v) for v in an.ways_by_symbol.values()) == an.mean - an.scatter_mean
+        assert an.pays_mean == sum(sum(v) for v in an.ways_by_symbol.values()) == an.mean - an.scatter_mean

@@ -107,7 +107,7 @@ def phase_analysis(split: CountSplit, name="level1", scatter: CountSplit | None 
     """A hand-built PhaseAnalysis around a KEY split (ways mean = ``ways_share`` x mean, collect the rest)."""
     mean = split.mean
     return PhaseAnalysis(phase=Phase(name, "bonus", name, 1), mean=mean, second=split.second,
-                         ways_mean=mean * ways_share, collect_mean=mean * (1 - ways_share),
+                         pays_mean=mean * ways_share, collect_mean=mean * (1 - ways_share),
                          ways_by_symbol={}, oak_prob={},
                          by_scatter=scatter or CountSplit((F(1),), (mean,), (split.second,)),
                          by_key=split, hit_frequency=F(0))

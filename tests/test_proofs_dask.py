@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from exact.cli import main
-from proofs.cluster import IN_PROCESS, Cluster
+from proofs.dask_runner import IN_PROCESS, Cluster
 from proofs.enumerate import enumerate_phase
 from proofs.simulate import exact_values, prepare, report, run_simulation, simulate
 from strips.loader import load_math_set
@@ -97,7 +97,7 @@ def test_cluster_spec_descriptions():
 
 
 def test_unreachable_scheduler_is_a_clear_error(sets):
-    from proofs.cluster import run_tasks
+    from proofs.dask_runner import run_tasks
     with pytest.raises(ValueError, match="cannot reach the Dask scheduler tcp://127.0.0.1:9"):
         list(run_tasks(Cluster(scheduler="tcp://127.0.0.1:9", timeout=1), pow, 2, [1]))
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from exact.cli import main
 from exact.engine import analyse
 from proofs import enumerate as en
-from proofs.cluster import Cluster
+from proofs.dask_runner import Cluster
 from proofs.exhaustive import prove_exhaustively
 from proofs.prove import _enumeration_section
 from strips.loader import GAME_FILE, bundled_path, load_math_set
@@ -64,7 +64,7 @@ def assert_generic_equals_brute_force(ms):
         assert isinstance(e, en.SpinEnumeration) and e.complete
         assert e.combinations == n
         assert e.mean == mean
-        assert e.ways_mean + e.scatter_mean + e.collect_mean == mean
+        assert e.pays_mean + e.scatter_mean + e.collect_mean == mean
         assert e.hit_frequency == hit
         assert hist(e.totals.trigger) == trig and hist(e.totals.keys) == keys
         assert {name: hist(h) for name, h in zip(e.scatter_names, e.totals.scatters)} == scat
@@ -141,7 +141,7 @@ def test_fast_path_and_generic_path_agree_on_a_ways_game(tmp_path):
         fast = en.enumerate_phase(ms, phase, workers=1)
         gen = en.enumerate_phase(ms, phase, workers=1, generic=True)
         assert isinstance(fast, en.Enumeration) and isinstance(gen, en.SpinEnumeration)
-        assert (fast.mean, fast.ways_mean, fast.collect_mean) == (gen.mean, gen.ways_mean, gen.collect_mean)
+        assert (fast.mean, fast.pays_mean, fast.collect_mean) == (gen.mean, gen.pays_mean, gen.collect_mean)
         assert fast.scatter_prob == gen.prob(gen.totals.trigger) and fast.key_prob == gen.prob(gen.totals.keys)
 
 

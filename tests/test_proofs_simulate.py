@@ -144,7 +144,7 @@ def test_false_fail_rate_over_200_seeds_at_20000_rounds():
     rate).  The assertion allows up to 8 of 200, which a true rate
     of 1% exceeds with probability below 0.1%; the old uncorrected 99% intervals failed about 1 seed in 10.
     """
-    from proofs.cluster import IN_PROCESS, Cluster
+    from proofs.dask_runner import IN_PROCESS, Cluster
     from proofs.simulate import prepare
     from strips.loader import load_math_set
     ms = load_math_set("rules_page")

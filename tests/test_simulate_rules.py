@@ -24,7 +24,7 @@ import pytest
 from exact.cli import main
 from exact.evaluator import evaluate
 from mathset_files import csv_text, write_set
-from proofs.cluster import IN_PROCESS, Cluster
+from proofs.dask_runner import IN_PROCESS, Cluster
 from proofs.simulate import (GambleDraw, Tally, exact_units, prepare_mode, prepare_units, report_units, respin_stops,
                              run_simulation, simulate_mode_block, simulate_units, split_rounds, split_text,
                              units_of)

@@ -121,7 +121,7 @@ def brute_rtp(ms) -> Fraction:
         mean = sum(bf.win_scatter.values(), Fraction(0))
         ways = sum((sum(v, Fraction(0)) for v in bf.ways_by_symbol.values()), Fraction(0))
         return PhaseAnalysis(phase=ph, mean=mean, second=sum(bf.win2_scatter.values(), Fraction(0)),
-                             ways_mean=ways, collect_mean=bf.collect, ways_by_symbol={}, oak_prob={},
+                             pays_mean=ways, collect_mean=bf.collect, ways_by_symbol={}, oak_prob={},
                              by_scatter=split(bf.prob_scatter, bf.win_scatter, bf.win2_scatter),
                              by_key=split(bf.prob_key, bf.win_key, bf.win2_key), hit_frequency=bf.hit)
 

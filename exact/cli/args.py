@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 import os
 
-from proofs.cluster import Cluster
+from proofs.dask_runner import Cluster
 
 from exact.rules import supports
 from strips import limits as _limits
@@ -126,7 +126,7 @@ MAX_LOCAL_WORKERS = 2 * (os.cpu_count() or 1)
 
 
 def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
-    """``--workers``, ``--scheduler`` and ``--scheduler-file``: where a long proof runs (:mod:`proofs.cluster`)."""
+    """``--workers``, ``--scheduler`` and ``--scheduler-file``: where a long proof runs (:mod:`proofs.dask_runner`)."""
     g = p.add_mutually_exclusive_group()
     g.add_argument("--workers", type=int_range(1, MAX_LOCAL_WORKERS), default=None,
                    help=f"worker processes of the local Dask cluster (default: all cores; 1 runs in this process; "
@@ -140,7 +140,7 @@ def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cluster_of(args) -> Cluster:
-    """The :class:`proofs.cluster.Cluster` the options of :func:`add_cluster_arguments` name."""
+    """The :class:`proofs.dask_runner.Cluster` the options of :func:`add_cluster_arguments` name."""
     if args.scheduler_file is not None:   # dask waits forever for a missing file and asserts on a bad one
         _check_scheduler_file(args.scheduler_file)
     return Cluster(workers=args.workers or os.cpu_count() or 1, scheduler=args.scheduler,
