@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Sequence
 
+from exact.rules import scatter_pay as literal_scatter_pay
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel
 
 Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
@@ -457,7 +458,7 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     shown = all(any(model.code(n) in model.scatter_codes() for n in window[r]) for r in model.trigger_reels)
     fish_sum = sum(fish_values)
     collect = keys * fish_sum
-    scatter_pay = sum(model.symbol_scatter_pay(model.symbol(n), c) for n, c in counts)
+    scatter_pay = sum(literal_scatter_pay(model.symbol(n).pays, c) for n, c in counts)
     return SpinResult(window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
                       collect=collect, scatters=scatters, multiplier=multiplier,
                       win=multiplier * (ways_total + line_total + collect + scatter_pay), scatter_pay=scatter_pay,

@@ -21,6 +21,7 @@ import pytest
 import exact
 from exact.par import NOT_FIGURES
 from exact.report import report_json
+from exact.rules import scatter_pay
 from markov.round import round_result
 from oracle import brute_force
 from strips.builder import game_toml, strips_csv
@@ -223,7 +224,7 @@ def test_round_split_sums_to_the_rtp_on_a_scatter_pay_game(scatter_game):
     bf = brute_force_round(ms.model, levels)
     assert (r.base_ways, r.base_collect) == (ways, base.collect) == (bf["ways"], bf["collect"])
     assert r.base_scatter == base_mean - ways - base.collect
-    assert r.base_scatter == sum(base.prob_scatter[n] * ms.model.scatter_pay(n) for n in base.prob_scatter)
+    assert r.base_scatter == sum(base.prob_scatter[n] * scatter_pay(ms.model.trigger_symbol.pays, n) for n in base.prob_scatter)
     assert r.free_spins == bf["mean"] - base_mean
     assert (r.mean, r.variance) == (bf["mean"], bf["variance"])
     assert list(r.free_spins_by_level) == bf["by_level"]

@@ -17,6 +17,7 @@ from exact.cli import main
 from exact.comply import awards, comply, load_rules, parse_rules, patterns
 from exact.engine import analyse
 from exact.evaluator import evaluate
+from exact.rules import by_count
 from mathset_files import write_set
 from strips.errors import MathSetError
 from strips.loader import load_math_set
@@ -92,7 +93,7 @@ def feature_avoids_retrigger(model, table, initial, cap):
             for p, hit, n, _ in table:
                 if hit:
                     continue
-                extra = model.retrigger_spins(n)
+                extra = by_count(model.retrigger, n)
                 extra = min(extra, cap - left - played)
                 t = (left - 1 + extra, played + 1)
                 if t[0] == 0:
@@ -113,7 +114,7 @@ def round_contains_with(ms, predicate):
     base = spin_table(ms, model.base_phase, predicate, True)
     levels = [spin_table(ms, model.level_phase(lv), predicate, False) for lv in model.levels]
     feature = {}
-    for spins in {model.initial_spins(n) for _, _, n, _ in base} - {0}:
+    for spins in {by_count(model.trigger, n) for _, _, n, _ in base} - {0}:
         if not levels:
             feature[spins] = F(1)
         elif model.retrigger:
@@ -123,7 +124,7 @@ def round_contains_with(ms, predicate):
     avoid = F(0)
     for p, hit, n, _ in base:
         if not hit:
-            spins = model.initial_spins(n)
+            spins = by_count(model.trigger, n)
             avoid += p * (feature[spins] if spins else 1)
     return 1 - avoid
 

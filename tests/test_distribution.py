@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from exact.distribution import (KEY_COUNT, SCATTER_COUNT, from_limbs, limb_product, limb_sum, spin_distribution,
                                 to_limbs)
 from exact.engine import analyse, analyse_phase
+from exact.rules import by_count
 from oracle import brute_spin_distribution, make_set, marginal_of, small_fish_model
 from test_engine import small_sets, with_partial_wild, with_scatter_pays, with_wild_multiplier
 
@@ -198,14 +199,14 @@ def brute_round(ms) -> dict:
     def retrigger(left, awarded):
         out: dict = {}
         for (sc, k, w), p in spins[0].items():
-            extra = min(model.retrigger_spins(sc), model.retrigger_cap - awarded)
+            extra = min(by_count(model.retrigger, sc), model.retrigger_cap - awarded)
             rest = retrigger(left - 1 + extra, awarded + extra) if left - 1 + extra > 0 else {0: Fraction(1)}
             add(out, rest, p, w)
         return out
 
     result: dict = {}
     for (sc, k, w), p in base.items():
-        n0 = model.initial_spins(sc)
+        n0 = by_count(model.trigger, sc)
         if not n0:
             feature = {0: Fraction(1)}
         elif model.retrigger:

@@ -12,6 +12,7 @@ import pytest
 
 import exact
 from exact import rules
+from exact.rules import by_count, scatter_pay
 from exact.cli import main
 from exact.comply import comply, load_rules
 from exact.enumeration import spin_histogram
@@ -240,3 +241,16 @@ def _write(tmp_path, ms) -> Path:
     for name, data in ms.sources.items():
         (d / name).write_bytes(data)
     return d
+
+
+def test_count_tables_of_the_engines_equal_the_literal_readings():
+    """The engines' count tables (on the data model) and the oracle's literal readings (in the scatter
+    rule) are written apart; on every bundled game and count they agree."""
+    for _, ms in SETS:
+        m = ms.model
+        for n in range(m.reels * m.rows + 2):
+            assert m.initial_spins(n) == by_count(m.trigger, n)
+            assert m.retrigger_spins(n) == by_count(m.retrigger, n)
+            assert m.feature_multiplier(n) == by_count(m.multiplier_by_trigger, n, 1)
+            for s in m.of_kind("scatter"):
+                assert m.symbol_scatter_pay(s, n) == scatter_pay(s.pays, n)

@@ -16,5 +16,7 @@ from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Refusal, Rule
 from exact.rules.registry import RULES, Support, require, rules_of, support_table, supports
+from exact.rules.scatter import by_count, scatter_pay
 
-__all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "require", "rules_of", "support_table", "supports"]
+__all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "require", "rules_of", "support_table", "supports",
+           "by_count", "scatter_pay"]

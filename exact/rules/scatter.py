@@ -12,7 +12,35 @@ from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels", "MultiplierByTrigger"]
+__all__ = ["ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels", "MultiplierByTrigger",
+           "scatter_pay", "by_count"]
+
+
+def scatter_pay(pays, count: int) -> int:
+    """The literal reading of a scatter's ``pays`` list: credits for ``count`` of it anywhere in the
+    window, ``pays[count - 1]``; a count beyond the list pays its last entry; none, or no list, pays 0.
+
+    The oracle's reading, written apart from the engines' count tables (:meth:`strips.model.GameModel.symbol_scatter_pay`)
+    so that a mistake in either is caught by the brute-force tests.
+
+    >>> scatter_pay((0, 0, 20, 100), 3), scatter_pay((0, 0, 20, 100), 7), scatter_pay((), 3), scatter_pay((5,), 0)
+    (20, 100, 0, 0)
+    """
+    if count <= 0 or not pays:
+        return 0
+    return pays[len(pays) - 1] if count > len(pays) else pays[count - 1]
+
+
+def by_count(table, count: int, default: int = 0) -> int:
+    """The literal reading of a count table ``{3 = 10, 4 = 15}`` (``trigger``, ``retrigger``,
+    ``multiplier_by_trigger``): the value of the largest listed count that ``count`` reaches, else
+    ``default``.  ``table`` is a sequence of (count, value) pairs in any order.
+
+    >>> by_count(((3, 10), (5, 20), (4, 15)), 4), by_count(((3, 10),), 2), by_count(((3, 2),), 9, 1)
+    (15, 0, 2)
+    """
+    reached = [(c, v) for c, v in table if count >= c]
+    return max(reached)[1] if reached else default
 
 #: The analyses that model the trigger rules of real catalogues (paylines' companions).
 _CATALOGUE = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
