@@ -26,7 +26,7 @@ from typing import Mapping
 from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
 from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.engine import GameAnalysis
-from exact.rounds import round_sections
+from exact.rounds import apply_sections, round_sections
 from exact.rules import require
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
@@ -440,10 +440,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
     sections = round_sections(ms)
     default = analyse_mode(ms)
     analysis, rr = default.analysis, default.round
-    for name, s in sections.items():     # a rule on the round's total replaces the round's moments
-        if s.reached:
-            rr = dataclasses.replace(rr, mean=s.mean, second=s.second,
-                                     adjustments={**rr.adjustments, name.replace(" ", "_"): -s.removed})
+    rr = apply_sections(rr, sections)     # a rule on the round's total replaces the round's moments
     sheet = ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                      analysis=analysis, round=rr, findings=ms.findings,
                      paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols

@@ -21,7 +21,7 @@ from exact.rules.win_cap import one_spin_round
 from strips.errors import UnsupportedRule
 from strips.model import MathSet
 
-__all__ = ["RoundDistribution", "round_distribution", "without_round_rules", "round_sections"]
+__all__ = ["RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,3 +112,14 @@ def round_sections(ms: MathSet) -> dict:
                                   rule=r.name, analysis="report")
         out[r.name] = section
     return out
+
+
+def apply_sections(rr, sections: dict):
+    """The round ``rr`` (a :class:`markov.round.RoundResult`) with the moments of every section that
+    applies (a cap some round reaches) and its component (``win_cap``: minus what it removes), so the
+    components still sum to the mean."""
+    for name, s in sections.items():
+        if s.reached:
+            rr = dataclasses.replace(rr, mean=s.mean, second=s.second,
+                                     adjustments={**rr.adjustments, name.replace(" ", "_"): -s.removed})
+    return rr

@@ -84,6 +84,8 @@ from strips.model import (CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, PER_WILD, 
                           Phase)
 from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from proofs.enumerate import fish_weight_table, window_tables
+from exact.rounds import apply_sections, round_sections
+from exact.rules import rules_of
 from exact.windows import WindowEvaluator
 
 #: Largest table of one reel group, in stop combinations.
@@ -966,6 +968,9 @@ class ModeGame:
     wheels: tuple[WheelDraw, ...] = ()
     respin: tuple | None = None
     gamble: GambleDraw | None = None
+    #: (rule, its configuration, bet) of every rule acting on the round's total win (a win cap), applied
+    #: in registry order by the rule's ``vector_step`` before the gamble.
+    round_steps: tuple = ()
 
     def sample(self, lv: int, n: int, rng: np.random.Generator) -> Spins:
         """``n`` free spins of level ``lv`` (0-based) for :func:`play_features`."""
@@ -1031,7 +1036,8 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
                     thresholds=tuple(lv.threshold for lv in model.levels),
                     level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
                     cap=model.retrigger_cap if retrigger is not None else None, feature_multiplier=fmult,
-                    wheels=wheels, respin=respin, gamble=gamble)
+                    wheels=wheels, respin=respin, gamble=gamble,
+                    round_steps=tuple((r, r.config(model), model.bet) for r in rules_of(model) if r.acts_on_round))
 
 
 def _starts_feature(g: ModeGame, trigger: np.ndarray, counts: Sequence[np.ndarray]) -> np.ndarray:
@@ -1131,6 +1137,8 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
                 win, _, played = play_features(g, award_spins[rows], rng, g.sample)
                 round_win[rows] += win
                 tally.free_spins += played
+    for rule, config, bet in g.round_steps:      # a win cap: the round's total, before the gamble
+        round_win = rule.vector_step(config, bet, round_win)
     tally.win = int(round_win.sum())
     tally.win2 = sum_of_squares(round_win)
     if g.gamble is not None:
@@ -1237,7 +1245,8 @@ def is_plain(ms: MathSet) -> bool:
     >>> is_plain(load_math_set("rules_page")), is_plain(load_math_set("wheel_game"))
     (True, False)
     """
-    return not ms.model.catalogue_rule and not ms.model.bonus_rules()
+    return (not ms.model.catalogue_rule and not ms.model.bonus_rules()
+            and not any(r.acts_on_round for r in rules_of(ms.model)))
 
 
 def prepare_units(ms: MathSet, units: Sequence[Unit], limit: int = GROUP_LIMIT) -> tuple:
@@ -1658,6 +1667,9 @@ def exact_units(ms: MathSet, units: Sequence[Unit]) -> Exact:
         As :func:`exact.bonus.analyse_mode` (a rule the engine does not model).
     """
     default = analyse_mode(ms)
+    sections = round_sections(ms)      # a win cap: the default mode's round is the capped one
+    if sections:
+        default = dataclasses.replace(default, round=apply_sections(default.round, sections))
     modes = {DEFAULT_MODE: default}
     for u in units:
         if u.kind == "mode" and u.name not in modes:

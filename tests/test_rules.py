@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import exact
@@ -23,6 +25,7 @@ from exact.rules.base import ANALYSES, Rule
 from exact.rules.win_cap import WinCapConfig
 from exact.sensitivity import sensitivity
 from exact.variants import tune
+from proofs.simulate import prepare_mode, simulate_mode_block
 from strips import limits
 from strips.errors import MathSetError, UnsupportedRule
 from strips.loader import bundled_path, load_math_set
@@ -208,9 +211,29 @@ def test_win_cap_in_the_report_and_json(tmp_path, capsys):
     assert "win cap      3 x bet (6 credits): reached" in text and "removed by the win cap" in text
 
 
+def test_win_cap_in_simulation_caps_each_round():
+    """The simulator's round is the literal one capped: the same draws, each round min(W, cap)."""
+    plain, capped = prepare_mode(_game(5, None, scatter=True)), prepare_mode(_game(5, 4, scatter=True))
+    hit = 0
+    for seed in range(200):
+        a = simulate_mode_block(plain, 1, np.random.default_rng(seed))
+        b = simulate_mode_block(capped, 1, np.random.default_rng(seed))
+        assert b.win == min(a.win, 4 * 2) and b.base_win == a.base_win
+        hit += a.win > 8
+    assert 0 < hit < 200
+
+
+def test_win_cap_simulated_beside_its_exact_figures(tmp_path, capsys):
+    d = _write(tmp_path, _game(2, 3))
+    assert main(["simulate", "--set", str(d), "--rounds", "20000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert Fraction(out["rtp"]) == exact.par_sheet(_game(2, 3)).rtp != exact.par_sheet(_game(2, None)).rtp
+    assert out["rtp_inside"]
+
+
 def test_win_cap_refused_where_not_modelled(tmp_path, capsys):
     d = _write(tmp_path, _game(2, 3))
-    for command in ("distribution", "sensitivity", "simulate", "comply"):
+    for command in ("distribution", "sensitivity", "comply"):
         assert main([command, "--set", str(d)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "unsupported rule: win cap" in err, err

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from exact.rules.base import Rule
 from strips import plugins
 
@@ -105,7 +107,9 @@ class WinCapSection:
 
 
 class WinCap(Rule):
-    """The win cap: exact report (by the round's exact distribution), spin, check, diff.
+    """The win cap: exact report (by the round's exact distribution), spin, check, diff, simulation
+    (each simulated round capped: :meth:`vector_step`) and the proof (its enumeration checks the
+    uncapped phases, its simulation the capped round).
 
     A rule that acts on the round's total win: the driver (:mod:`exact.rounds`) hands it the round's
     exact distribution and it returns its section (:meth:`section`).
@@ -118,7 +122,7 @@ class WinCap(Rule):
 
     name = "win cap"
     keys = "[game] max_win"
-    implements = frozenset({"report", "spin", "check", "diff"})
+    implements = frozenset({"report", "spin", "check", "diff", "simulate", "prove"})
     parses = (("game", "max_win"),)
     narrows = frozenset({"report"})
     #: The rule acts on the round's total win: the report needs the round's exact distribution.
@@ -144,6 +148,17 @@ class WinCap(Rule):
         if analysis == "report" and not one_spin_round(model):
             return "distribution"
         return None
+
+    @staticmethod
+    def vector_step(config: WinCapConfig, bet: int, wins):
+        """The literal reading on many rounds at once: ``wins`` (numpy int64 array of round wins in
+        credits, shape (n,)) capped at ``bets x bet``; the simulator's step.
+
+        >>> import numpy as np
+        >>> WinCap.vector_step(WinCapConfig(bets=3), 2, np.array([0, 5, 6, 9])).tolist()
+        [0, 5, 6, 6]
+        """
+        return np.minimum(wins, config.bets * bet)
 
     @staticmethod
     def section(config: WinCapConfig, bet: int, dist, method: str, max_win: int | None = None) -> WinCapSection:
