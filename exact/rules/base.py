@@ -104,6 +104,10 @@ class Rule:
     #: exact win distribution (:mod:`exact.rounds`) and shows its section.
     acts_on_round: ClassVar[bool] = False
 
+    # A rule with ``acts_on_round`` also gives ``literal(config, bet, win) -> int`` (one round's total,
+    # the oracle's reading), ``vector_step(config, bet, wins)`` (numpy, the simulator's) and
+    # ``section(config, bet, distribution, method, max_win)`` (the report's).
+
     @classmethod
     def needs(cls, model, analysis: str) -> str | None:
         """Another analysis that must support the rest of the game for this rule's part of

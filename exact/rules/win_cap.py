@@ -150,6 +150,15 @@ class WinCap(Rule):
         return None
 
     @staticmethod
+    def literal(config: WinCapConfig, bet: int, win: int) -> int:
+        """The literal reading on one round: what a round whose total win is ``win`` credits pays.
+
+        >>> WinCap.literal(WinCapConfig(bets=3), 2, 9)
+        6
+        """
+        return capped(win, config.bets * bet)
+
+    @staticmethod
     def vector_step(config: WinCapConfig, bet: int, wins):
         """The literal reading on many rounds at once: ``wins`` (numpy int64 array of round wins in
         credits, shape (n,)) capped at ``bets x bet``; the simulator's step.
