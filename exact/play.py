@@ -248,12 +248,14 @@ def round_distribution(ms: MathSet, gamble: bool = False, max_draws: int = 64,
 
     Examples
     --------
-    >>> import exact
-    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "max_win": 3},
-    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
-    ...                     {"base": [["A", "B"], ["A", "B"]]})
-    >>> round_distribution(ms)
-    {3: Fraction(1, 4), 0: Fraction(1, 2), 1: Fraction(1, 4)}
+    A 2-reel game capped at 4 x bet: AA pays 8, capped to 4.
+
+    >>> from strips.loader import load_math_set
+    >>> from strips.builder import math_set
+    >>> game = {"game": {"reels": 2, "rows": 1, "bet": 1, "max_win": 4},
+    ...         "symbols": {"A": {"class": "pay", "pays": [0, 8]}, "C": {"class": "pay", "pays": [0, 0]}}}
+    >>> sorted(round_distribution(math_set(game, {"base": [["A", "C", "C"], ["A", "C"]]})).items())
+    [(0, Fraction(5, 6)), (4, Fraction(1, 6))]
     """
     out: dict[int, Fraction] = {}
     prefix: list[int] = []
