@@ -250,7 +250,6 @@ def round_distribution(ms: MathSet, gamble: bool = False, max_draws: int = 64,
     --------
     A 2-reel game capped at 4 x bet: AA pays 8, capped to 4.
 
-    >>> from strips.loader import load_math_set
     >>> from strips.builder import math_set
     >>> game = {"game": {"reels": 2, "rows": 1, "bet": 1, "max_win": 4},
     ...         "symbols": {"A": {"class": "pay", "pays": [0, 8]}, "C": {"class": "pay", "pays": [0, 0]}}}
