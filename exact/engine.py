@@ -69,7 +69,9 @@ import numpy as np
 
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 from markov.moments import CountSplit, PhaseAnalysis
+from exact.enumeration import analyse_phase as enumerated_phase
 from exact.lines import analyse_lines_phase, combination_table
+from exact.rules.registry import phase_path
 
 _INT64_SAFE = 2**62
 
@@ -747,6 +749,9 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     Rules page sections 6-11; the factorisation is described in the module docstring.
     """
     model = ms.model
+    path = phase_path(model)      # a rule without per-reel terms: its fast path, or exact enumeration
+    if path is not None:
+        return (enumerated_phase if path == "enumeration" else path)(ms, phase)
     if model.is_lines:
         return analyse_lines_phase(ms, phase)
     refuse_ways_rules(model)

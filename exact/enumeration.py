@@ -25,19 +25,50 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 
+from exact.falls import FallEvaluator
+from exact.formatting import decimal_text
+from exact.rules.multiplier_symbol import combined_value, value_law
 from exact.windows import WindowEvaluator
+from markov.moments import CountSplit, PhaseAnalysis
 from strips import limits as _limits
 from strips.errors import UnsupportedRule
 from strips.limits import combinations_of
 from strips.model import MathSet, Phase
 
-__all__ = ["BLOCK", "SpinHistogram", "spin_histogram"]
+__all__ = ["BLOCK", "SpinHistogram", "spin_histogram", "FallStatistics", "EnumeratedPhase", "analyse_phase",
+           "EnumerationSection", "enumeration_sections"]
 
 #: Stop combinations evaluated per block.
 BLOCK = 1 << 16
+
+
+def _check_limit(n: int) -> None:
+    """Refuse (UnsupportedRule, one line) more stop combinations than the ``enumeration`` limit."""
+    limit = _limits.exceeds("enumeration", n)
+    if limit is not None:
+        raise UnsupportedRule(f"exact enumeration: {_limits.refusal('enumeration', n, limit, 'stop combinations')}; "
+                              f"'rtp prove --exhaustive' enumerates it on Dask", rule="enumeration", analysis="report")
+
+
+def stop_blocks(lengths):
+    """Every stop combination of reels of ``lengths``, in blocks of :data:`BLOCK` rows (int64, (m, reels)),
+    the last reel turning fastest.
+
+    >>> [b.tolist() for b in stop_blocks((2, 2))]
+    [[[0, 0], [0, 1], [1, 0], [1, 1]]]
+    """
+    n = combinations_of(lengths)
+    for start in range(0, n, BLOCK):
+        rest = np.arange(start, min(n, start + BLOCK), dtype=np.int64)
+        stops = np.empty((rest.size, len(lengths)), dtype=np.int64)
+        for r in range(len(lengths) - 1, -1, -1):
+            stops[:, r] = rest % lengths[r]
+            rest //= lengths[r]
+        yield stops
 
 
 @dataclass(frozen=True)
@@ -110,21 +141,12 @@ def spin_histogram(ms: MathSet, phase: Phase | None = None) -> SpinHistogram:
     strips = ms.phase_strips(phase)
     lengths = strips.lengths
     n = combinations_of(lengths)
-    limit = _limits.exceeds("enumeration", n)
-    if limit is not None:
-        raise UnsupportedRule(f"exact enumeration: {_limits.refusal('enumeration', n, limit, 'stop combinations')}; "
-                              f"'rtp prove --exhaustive' enumerates it on Dask", rule="enumeration", analysis="report")
+    _check_limit(n)
     ev = WindowEvaluator(ms, phase)
     counts: dict[int, int] = {}
     trig: dict[int, int] = {}
     mult = phase.multiplier
-    for start in range(0, n, BLOCK):
-        idx = np.arange(start, min(n, start + BLOCK), dtype=np.int64)
-        stops = np.empty((idx.size, len(lengths)), dtype=np.int64)
-        rest = idx.copy()
-        for r in range(len(lengths) - 1, -1, -1):
-            stops[:, r] = rest % lengths[r]
-            rest //= lengths[r]
+    for stops in stop_blocks(lengths):
         out = ev.evaluate(stops)
         if out.denominator != 1:
             raise UnsupportedRule("exact enumeration: values drawn per spin (FISH values, drawn WILD multipliers): "
@@ -135,3 +157,266 @@ def spin_histogram(ms: MathSet, phase: Phase | None = None) -> SpinHistogram:
             for v, c in zip(vals.tolist(), cnt.tolist()):
                 acc[v * scale] = acc.get(v * scale, 0) + c
     return SpinHistogram(n, tuple(sorted(counts.items())), tuple(sorted(trig.items())))
+
+
+# ---------------------------------------------------------------------------
+# one phase's exact analysis by enumeration: every figure the round needs
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FallStatistics:
+    """Per-fall figures of one spin of a phase, by enumeration (credits per spin, the level multiplier included).
+
+    Attributes
+    ----------
+    reach : tuple of int
+        ``reach[k-1]`` = stop combinations whose spin evaluates a k-th fall (``reach[0]`` = the cycle).
+    mean : tuple of Fraction
+        E[win of fall k] at index k-1, credits per spin (multipliers included).
+    cut : int
+        Stop combinations whose fall ``max_falls`` still removed cells (the spin was ended there).
+    max_falls : int
+    combinations : int
+    """
+
+    reach: tuple[int, ...]
+    mean: tuple[Fraction, ...]
+    cut: int
+    max_falls: int
+    combinations: int
+
+    def at_least(self, k: int) -> Fraction:
+        """P(a spin evaluates at least k falls)."""
+        return Fraction(self.reach[k - 1] if k <= len(self.reach) else 0, self.combinations)
+
+    @property
+    def mean_falls(self) -> Fraction:
+        """E[falls per spin] = sum over k of P(at least k falls)."""
+        return Fraction(sum(self.reach), self.combinations)
+
+    @property
+    def cut_probability(self) -> Fraction:
+        """P(the spin is ended at ``max_falls`` while still removing cells)."""
+        return Fraction(self.cut, self.combinations)
+
+
+@dataclass(frozen=True)
+class EnumeratedPhase(PhaseAnalysis):
+    """A :class:`markov.moments.PhaseAnalysis` computed by enumeration, with what only enumeration gives.
+
+    Attributes (besides those of PhaseAnalysis)
+    ----------
+    method : str
+        ``"enumeration of N stop combinations"``.
+    combinations : int
+        N, the cycle.
+    falls : FallStatistics or None
+        Per-fall statistics (None without a cascade).
+    distribution : tuple of (int, int, Fraction)
+        (award index, win in credits, probability), the exact joint law of a spin.
+    awards_by_spins : bool
+        The trigger split is indexed by the free spins a spin awards over its falls (``scatters =
+        "every_fall"`` under a cascade), not by a scatter count.
+    awards_per_spin : Fraction
+        E[free spins awarded per spin] over its falls (0 unless ``awards_by_spins``).
+    """
+
+    method: str = ""
+    combinations: int = 0
+    falls: FallStatistics | None = None
+    distribution: tuple = ()
+    awards_by_spins: bool = False
+    awards_per_spin: Fraction = Fraction(0)
+
+    def win_probabilities(self) -> dict[int, Fraction]:
+        """Win in credits -> probability (the award index summed out)."""
+        out: dict[int, Fraction] = {}
+        for _, w, p in self.distribution:
+            out[w] = out.get(w, Fraction(0)) + p
+        return dict(sorted(out.items()))
+
+
+def _expand(ev, plain: int, items) -> dict[int, Fraction]:
+    """The law of ``plain + sum of credits x combined value`` over the multiplier symbol's draws, for the
+    (signature, credits) ``items`` of one spin (its values drawn once and kept for its falls)."""
+    cfg, table = ev.mcfg, ev.mcfg.table(ev.phase.weights)
+    total = sum(x for _, x in table)
+    sigs = [(ev.decode(s), a) for s, a in items]
+    slots = max(len(d) for d, _ in sigs)
+    out: dict[int, Fraction] = {}
+    for draw in product(table, repeat=slots):
+        w = plain
+        for d, a in sigs:
+            w += a * combined_value(cfg, [(draw[i][0], c) for i, c in enumerate(d) if c])
+        p = Fraction(1)
+        for _, x in draw:
+            p *= Fraction(x, total)
+        out[w] = out.get(w, Fraction(0)) + p
+    return out
+
+
+def analyse_phase(ms: MathSet, phase: Phase) -> EnumeratedPhase:
+    """Exact analysis of one spin of ``phase`` by enumerating every stop combination through the
+    vectorised literal reading of its falls (:class:`exact.falls.FallEvaluator`), every multiplier-symbol
+    value drawn summed with its exact probability.
+
+    Returns
+    -------
+    EnumeratedPhase
+        Mean, second moment, the split by the award index (scatter count of fall 1, or free spins awarded
+        over the falls under ``scatters = "every_fall"``), hit frequency, scatter-pay share, per-fall
+        statistics, the exact joint law; credits per spin, the level multiplier included.
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More stop combinations than the ``enumeration`` limit.
+
+    Examples
+    --------
+    >>> import exact
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
+    ...                     {"base": [["A", "B"], ["A", "B"]]})
+    >>> a = analyse_phase(ms, ms.model.base_phase)
+    >>> a.mean, a.hit_frequency, a.method
+    (Fraction(3, 2), Fraction(1, 2), 'enumeration of 4 stop combinations')
+    """
+    lengths = ms.phase_strips(phase).lengths
+    n = combinations_of(lengths)
+    _check_limit(n)
+    ev = FallEvaluator(ms, phase)
+    joint: dict[tuple[int, int], int] = {}
+    mixed: dict[tuple, int] = {}
+    reach: list[int] = []
+    fall_plain: list[int] = []
+    fall_drawn: list[dict] = []
+    scatter_plain = 0
+    scatter_drawn: dict[int, int] = {}
+    cut = paid = awards = 0
+    for stops in stop_blocks(lengths):
+        out = ev.play(stops)
+        for k, st in enumerate(out.per_fall):
+            if k == len(reach):
+                reach.append(0), fall_plain.append(0), fall_drawn.append({})
+            reach[k] += st["spins"]
+            fall_plain[k] += st["plain"]
+            for s, a in st["drawn"].items():
+                fall_drawn[k][s] = fall_drawn[k].get(s, 0) + a
+        cut += int(out.cut.sum())
+        paid += int(out.paid.sum())
+        scatter_plain += int(out.scatter_plain.sum())
+        plain_only = np.ones(stops.shape[0], dtype=bool)
+        for i, items in out.drawn.items():
+            plain_only[i] = False
+            merged: dict[int, int] = {}
+            for s, a, sc in items:
+                merged[s] = merged.get(s, 0) + a
+                scatter_drawn[s] = scatter_drawn.get(s, 0) + sc
+            key = (int(out.award[i]), int(out.plain[i]), tuple(sorted(merged.items())))
+            mixed[key] = mixed.get(key, 0) + 1
+        pairs = np.stack([out.award[plain_only], out.plain[plain_only]], axis=1)
+        vals, cnt = np.unique(pairs, axis=0, return_counts=True)
+        for (a, w), c in zip(vals.tolist(), cnt.tolist()):
+            joint[(a, w)] = joint.get((a, w), 0) + c
+    mult = phase.multiplier
+    law: dict[tuple[int, int], Fraction] = {(a, w * mult): Fraction(c, n) for (a, w), c in joint.items()}
+    for (a, plain, items), c in mixed.items():
+        for w, p in _expand(ev, plain, items).items():
+            key = (a, w * mult)
+            law[key] = law.get(key, Fraction(0)) + p * Fraction(c, n)
+
+    def mean_of(sig: int) -> Fraction:
+        return sum((v * p for v, p in value_law(ev.mcfg, phase.weights, ev.decode(sig)).items()), Fraction(0))
+
+    def expect(plain_sum: int, drawn_sum: dict) -> Fraction:
+        return Fraction(plain_sum * mult, n) + sum((Fraction(a * mult, n) * mean_of(s) for s, a in drawn_sum.items()),
+                                                   Fraction(0))
+
+    size = max(a for a, _ in law) + 1
+    prob, win, win2 = [Fraction(0)] * size, [Fraction(0)] * size, [Fraction(0)] * size
+    for (a, w), p in law.items():
+        prob[a] += p
+        win[a] += p * w
+        win2[a] += p * w * w
+    split = CountSplit(tuple(prob), tuple(win), tuple(win2))
+    mean, second = split.mean, split.second
+    scatter_mean = expect(scatter_plain, scatter_drawn)
+    falls = None
+    if ev.cfg is not None:
+        falls = FallStatistics(tuple(reach), tuple(expect(fp, fd) for fp, fd in zip(fall_plain, fall_drawn)),
+                               cut, ev.max_falls, n)
+    if ev.sum_awards:
+        awards = sum((p * a for (a, _), p in law.items()), Fraction(0))   # spins awarded per spin
+    by_key = CountSplit((Fraction(1),), (mean,), (second,))
+    return EnumeratedPhase(
+        phase=phase, mean=mean, second=second, ways_mean=mean - scatter_mean, collect_mean=Fraction(0),
+        ways_by_symbol={}, oak_prob={}, by_scatter=split, by_key=by_key, hit_frequency=Fraction(paid, n),
+        scatter_mean=scatter_mean, method=f"enumeration of {n:,} stop combinations", combinations=n, falls=falls,
+        distribution=tuple((a, w, p) for (a, w), p in sorted(law.items())), awards_by_spins=ev.sum_awards,
+        awards_per_spin=awards)
+
+
+@dataclass(frozen=True)
+class EnumerationSection:
+    """The PAR sheet's section of a game computed by enumeration (``enumeration`` in the JSON report):
+    the method and cycle, per-fall statistics of the base spin, the free spins awarded over the falls.
+
+    Examples
+    --------
+    >>> import exact
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"},
+    ...                      "cascade": {"multipliers": [1, 2]},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
+    ...                     {"base": [["A", "A", "B"], ["A", "B", "B"]]})
+    >>> s = EnumerationSection(analyse_phase(ms, ms.model.base_phase), 1)
+    >>> s.figures()["falls"]["at_least"]["2"], s.lines()[0]
+    (Fraction(4, 9), 'method       enumeration of 9 stop combinations (the literal reading of every fall)')
+    """
+
+    base: EnumeratedPhase
+    bet: int
+    reached: bool = False
+
+    @property
+    def method(self) -> str:
+        return self.base.method
+
+    def overrides(self) -> dict:
+        return {}
+
+    def figures(self) -> dict:
+        out: dict = {"combinations": self.base.combinations}
+        f = self.base.falls
+        if f is not None:
+            out["falls"] = {"at_least": {str(k): f.at_least(k) for k in range(1, len(f.reach) + 1)},
+                            "rtp": {str(k): m / self.bet for k, m in enumerate(f.mean, start=1)},
+                            "mean_falls": f.mean_falls, "max_falls": f.max_falls,
+                            "cut_at_max_falls": f.cut_probability}
+        if self.base.awards_by_spins:
+            out["free_spins_awarded_per_spin"] = self.base.awards_per_spin
+        return out
+
+    def lines(self) -> list[str]:
+        out = [f"method       {self.method} (the literal reading of every fall)"]
+        f = self.base.falls
+        if f is None:
+            return out
+        out.append(f"falls        mean {decimal_text(f.mean_falls, 6)} per base spin; longest {len(f.reach)}")
+        for k, (n, m) in enumerate(zip(f.reach, f.mean), start=1):
+            out.append(f"  fall {k:<3}   P(at least {k}) {decimal_text(Fraction(n, f.combinations), 8)}  "
+                       f"({n:,} combinations)  RTP {decimal_text(100 * m / self.bet, 6)}%")
+        if f.cut:
+            p = f.cut_probability
+            out.append(f"FINDING      {f.cut:,} stop combinations still remove cells at fall max_falls = {f.max_falls}: "
+                       f"the spin is ended there, probability {decimal_text(p, 10)} (1 in {float(1 / p):,.2f})")
+        else:
+            out.append(f"max_falls    {f.max_falls}: no spin reaches it")
+        if self.base.awards_by_spins:
+            out.append(f"awards       {decimal_text(self.base.awards_per_spin, 6)} free spins awarded per base spin "
+                       f"over its falls (trigger figures are indexed by the free spins a spin awards)")
+        return out
+
+
+def enumeration_sections(analysis, bet: int) -> dict:
+    """{"enumeration": EnumerationSection} when the base phase of ``analysis`` (a GameAnalysis) was enumerated."""
+    return {"enumeration": EnumerationSection(analysis.base, bet)} if isinstance(analysis.base, EnumeratedPhase) else {}

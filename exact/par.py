@@ -26,6 +26,7 @@ from typing import Mapping
 from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
 from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.engine import GameAnalysis
+from exact.enumeration import enumeration_sections
 from exact.rounds import apply_sections, round_sections
 from exact.rules import require
 from exact.formatting import decimal_text, fraction_text, one_in, percent
@@ -139,7 +140,7 @@ class ParSheet:
         """How the round's figures were computed: ``per-reel factorisation``, or the method of the
         round distribution a rule on the round's total needed (``enumeration of N stop combinations``)."""
         reached = [s.method for s in self.sections.values() if s.reached]
-        return reached[0] if reached else "per-reel factorisation"
+        return reached[0] if reached else getattr(self.analysis.base, "method", "") or "per-reel factorisation"
 
     def published(self, figure: str) -> tuple:
         """The checked published facts printed for one figure (e.g. ``trigger.3``), in file order."""
@@ -441,6 +442,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
     default = analyse_mode(ms)
     analysis, rr = default.analysis, default.round
     rr = apply_sections(rr, sections)     # a rule on the round's total replaces the round's moments
+    sections = {**enumeration_sections(analysis, ms.model.bet), **sections}
     sheet = ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                      analysis=analysis, round=rr, findings=ms.findings,
                      paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols

@@ -16,7 +16,9 @@ from fractions import Fraction
 
 from exact.distribution import spin_distribution, win_distribution
 from exact.enumeration import spin_histogram
+from exact.engine import analyse_phase
 from exact.rules import rules_of
+from exact.rules.registry import phase_path
 from exact.rules.win_cap import one_spin_round
 from strips.errors import UnsupportedRule
 from strips.model import MathSet
@@ -69,6 +71,10 @@ def round_distribution(ms: MathSet) -> RoundDistribution:
     ({0: Fraction(1, 2), 1: Fraction(1, 4), 5: Fraction(1, 4)}, 'enumeration of 4 stop combinations')
     """
     plain = without_round_rules(ms)
+    if one_spin_round(ms.model) and phase_path(plain.model) is not None:   # enumerated falls, drawn values
+        a = analyse_phase(plain, plain.model.base_phase)
+        probs = a.win_probabilities()
+        return RoundDistribution(probs, max(probs), a.method)
     if one_spin_round(ms.model):
         try:
             h = spin_histogram(plain)

@@ -165,6 +165,23 @@ def scale_feature(f: FeatureResult, m: int) -> FeatureResult:
                                win_by_level=tuple(w * m for w in f.win_by_level))
 
 
+def by_spins_awarded(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis]) -> GameModel:
+    """The model whose trigger and retrigger tables read splits indexed by the free spins a spin awards
+    (a spin whose falls each evaluate the scatters awards the sum of their awards): index s awards s.
+
+    >>> from fractions import Fraction as F
+    >>> from types import SimpleNamespace
+    >>> from strips.loader import load_math_set
+    >>> s = CountSplit((F(1, 2), F(0), F(1, 2)), (F(0),) * 3, (F(0),) * 3)
+    >>> by_spins_awarded(load_math_set("rules_page").model, SimpleNamespace(trigger_split=s), []).trigger
+    ((2, 2),)
+    """
+    def table(split):
+        return tuple((s, s) for s in range(1, len(split.prob)) if split.prob[s])
+    retrigger = table(levels[0].trigger_split) if model.retrigger and levels else model.retrigger
+    return dataclasses.replace(model, trigger=table(base.trigger_split) or model.trigger[:0], retrigger=retrigger)
+
+
 def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
                  split: CountSplit | None = None) -> RoundResult:
     """Exact mean, second moment and splits of a game round.
@@ -205,6 +222,8 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     -----
     Source: rules page sections 2, 10 and 11; issue 9 (retrigger).
     """
+    if getattr(base, "awards_by_spins", False):
+        model = by_spins_awarded(model, base, levels)
     check_phase(base, base.trigger_split, "base FS split")
     if base.pays_mean + base.collect_mean + base.scatter_mean != base.mean:
         raise ValueError(f"base pays mean {base.pays_mean} + collect mean {base.collect_mean} + scatter "

@@ -572,9 +572,12 @@ def parse_game(data: bytes, file: str) -> GameModel:
         if not isinstance(spec, dict):
             raise t.error(path, "must be a table")
         kind = t.get(spec, path, "class", str)
-        if kind not in SYMBOL_CLASSES:
-            raise t.error(path + ("class",), f"unknown class {kind!r} (known: {', '.join(SYMBOL_CLASSES)})")
-        _refuse_unknown(t, spec, path, SYMBOL_KEYS[kind], "key")
+        plugin_classes = plugins.symbol_classes()          # classes of rule modules (strips.plugins)
+        if kind not in SYMBOL_CLASSES and kind not in plugin_classes:
+            raise t.error(path + ("class",), f"unknown class {kind!r} "
+                          f"(known: {', '.join(SYMBOL_CLASSES + tuple(plugin_classes))})")
+        _refuse_unknown(t, spec, path, SYMBOL_KEYS.get(kind) or ("class", "reels", "aliases")
+                        + plugin_classes[kind], "key")
         aliases = tuple(t.get(spec, path, "aliases", list, []))
         for n in (sname,) + aliases:
             if not isinstance(n, str) or not n or n in seen_names:
@@ -585,8 +588,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         pays: tuple[int, ...] = (0,) * reels
         if kind == PAY:
             pays = tuple(t.get(spec, path, "pays", "ints"))
-            if len(pays) != reels:
-                raise t.error(path + ("pays",), f"has {len(pays)} entries, the game has {reels} reels")
+            _check_pays_length(t, doc, path, pays, reels, rows)
             if any(p < 0 for p in pays):
                 raise t.error(path + ("pays",), "pays must not be negative")
         if kind == SCATTER and "pays" in spec:
@@ -656,7 +658,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
             threshold = t.get(lv, path, "threshold", int, 0)
             spins = t.get(lv, path, "spins", int, None)
             mult = t.get(lv, path, "multiplier", int)
-            _refuse_unknown(t, lv, path, ("threshold", "spins", "multiplier", "weights"), "key")
+            _refuse_unknown(t, lv, path, ("threshold", "spins", "multiplier", "weights")
+                            + plugins.keys_of(("free_spins", "levels")), "key")
             wname = t.get(lv, path, "weights", str, f"level{i + 1}")
             if i == 0 and spins is not None:
                 raise t.error(path + ("spins",), "level 1 plays the initial free spins; give it no 'spins'")
@@ -854,8 +857,10 @@ def _catalogue_rules(t: "_Toml", doc: dict, symbols: list[Symbol], reels: int, r
     """
     game = doc["game"]
     evaluation = t.get(game, ("game",), "evaluation", str, WAYS)
-    if evaluation not in EVALUATIONS:
-        raise t.error(("game", "evaluation"), f"must be 'ways' or 'lines', got {evaluation!r}")
+    if evaluation not in EVALUATIONS + plugins.evaluations():
+        known = " or ".join(repr(e) for e in EVALUATIONS + plugins.evaluations())
+        raise t.error(("game", "evaluation"), f"must be {known}, got {evaluation!r}")
+    plugin_eval = plugins.evaluation(evaluation) or {}
     paylines: tuple[tuple[int, ...], ...] = ()
     if evaluation == LINES:
         lines = t.get(doc, (), "lines", dict)
@@ -903,10 +908,9 @@ def _catalogue_rules(t: "_Toml", doc: dict, symbols: list[Symbol], reels: int, r
             changes = {}
             if "pays" in spec:
                 pays = tuple(t.get(spec, path, "pays", "ints"))
-                if evaluation != LINES:
-                    raise t.error(path + ("pays",), "unsupported rule: own pays of a WILD in a ways game")
-                if len(pays) != reels:
-                    raise t.error(path + ("pays",), f"has {len(pays)} entries, the game has {reels} reels")
+                if evaluation != LINES and not plugin_eval.get("wild_pays"):
+                    raise t.error(path + ("pays",), f"unsupported rule: own pays of a WILD in a {evaluation} game")
+                _check_pays_length(t, doc, path, pays, reels, rows)
                 if any(p < 0 for p in pays):
                     raise t.error(path + ("pays",), "pays must not be negative")
                 changes["pays"] = pays
@@ -952,6 +956,18 @@ def _catalogue_rules(t: "_Toml", doc: dict, symbols: list[Symbol], reels: int, r
                           "with a multi-level ladder")
     return new, {"evaluation": evaluation, "paylines": paylines, "trigger_reels": trigger_reels,
                  "multiplier_by_trigger": by_trigger, "scatter": scatter}
+
+
+def _check_pays_length(t: "_Toml", doc: dict, path: tuple, pays: tuple, reels: int, rows: int) -> None:
+    """A ``pays`` list has one entry per reel, or, under an evaluation of a rule module that pays by a
+    count of cells (:func:`strips.plugins.register_evaluation`), 1 .. reels x rows entries."""
+    ev = plugins.evaluation(str(doc.get("game", {}).get("evaluation", WAYS)))
+    if ev and ev["pays_by_cells"]:
+        if not 1 <= len(pays) <= reels * rows:
+            raise t.error(path + ("pays",), f"has {len(pays)} entries: give 1 to {reels * rows} (one per count of "
+                          f"cells, the window has {reels * rows})")
+    elif len(pays) != reels:
+        raise t.error(path + ("pays",), f"has {len(pays)} entries, the game has {reels} reels")
 
 
 def _refuse_unknown(t: "_Toml", table: dict, path: tuple, known: tuple, what: str) -> None:

@@ -45,3 +45,51 @@ def keys_of(table: tuple[str, ...]) -> tuple[str, ...]:
 def parsers() -> tuple[Callable, ...]:
     """Every registered parser, in registration order."""
     return tuple(parser for _, parser in _PARSERS.values())
+
+
+# ---------------------------------------------------------------------------
+# evaluations and symbol classes of rule modules
+# ---------------------------------------------------------------------------
+_EVALUATIONS: dict[str, dict] = {}
+_CLASSES: dict[str, tuple[str, ...]] = {}
+
+
+def register_evaluation(name: str, pays_by_cells: bool = True, wild_pays: bool = False) -> None:
+    """Register ``[game] evaluation = name`` of a rule module (``"anywhere"``, ``"clusters"``).
+
+    ``pays_by_cells``: a pay symbol's ``pays`` list is indexed by a count of cells (1 .. reels x rows
+    entries) rather than by reels; ``wild_pays``: a WILD may have ``pays`` of its own.
+
+    >>> register_evaluation("example_eval")
+    >>> "example_eval" in evaluations(), evaluation("example_eval")["pays_by_cells"]
+    (True, True)
+    >>> _ = _EVALUATIONS.pop("example_eval")
+    """
+    _EVALUATIONS[name] = {"pays_by_cells": pays_by_cells, "wild_pays": wild_pays}
+
+
+def evaluations() -> tuple[str, ...]:
+    """The evaluations registered by rule modules."""
+    return tuple(_EVALUATIONS)
+
+
+def evaluation(name: str) -> dict | None:
+    """The registered properties of evaluation ``name`` (None: a core evaluation or unknown)."""
+    return _EVALUATIONS.get(name)
+
+
+def register_symbol_class(name: str, keys: tuple[str, ...]) -> None:
+    """Register ``[symbols.X] class = name`` of a rule module with the keys its table may hold (besides
+    ``class``, ``aliases`` and ``reels``, which the loader reads); the rule's parser reads the rest.
+
+    >>> register_symbol_class("example_class", ("values",))
+    >>> symbol_classes()["example_class"]
+    ('values',)
+    >>> _ = _CLASSES.pop("example_class")
+    """
+    _CLASSES[name] = tuple(keys)
+
+
+def symbol_classes() -> dict[str, tuple[str, ...]]:
+    """Symbol class -> its keys, for the classes registered by rule modules."""
+    return dict(_CLASSES)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal"]
+__all__ = ["Rule", "ANALYSES", "Refusal", "ENUMERATED"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
 ANALYSES: dict[str, str] = {
@@ -46,6 +46,11 @@ ANALYSES: dict[str, str] = {
     "distribution": "the win distribution (rtp distribution, exact.win_distribution)",
     "gamble": "the RTP when every eligible win is gambled once",
 }
+
+
+#: The analyses that compute a game by exact enumeration of its literal reading (a rule without per-reel
+#: terms: cascades, pay anywhere, clusters, the multiplier symbol).
+ENUMERATED = frozenset({"report", "check", "diff", "chain"})
 
 
 class Refusal(str):
@@ -99,6 +104,17 @@ class Rule:
         game overrides this (and calls the default).
         """
         return None if analysis in cls.implements else Refusal(cls.name)
+
+    #: Whether the engine's per-reel factorisation (:func:`exact.engine.analyse_phase`) computes a phase of
+    #: a game with this rule; a rule without per-reel terms sets it False and the phase is computed by
+    #: its own fast path (:meth:`phase_path`) or by exact enumeration (:mod:`exact.enumeration`).
+    factorised: ClassVar[bool] = True
+
+    @classmethod
+    def phase_path(cls, model):
+        """A fast path ``f(ms, phase) -> PhaseAnalysis`` of this rule for ``model`` when it is the only rule
+        without per-reel terms, or None (then enumeration)."""
+        return None
 
     #: True for a rule that acts on the round's total win (a win cap): the report hands it the round's
     #: exact win distribution (:mod:`exact.rounds`) and shows its section.

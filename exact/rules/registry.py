@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from exact.rules.anywhere import Anywhere
 from exact.rules.base import ANALYSES, Rule
+from exact.rules.cascade import Cascade
+from exact.rules.clusters import Clusters
 from exact.rules.collect import Collect
 from exact.rules.free_spins import FreeSpinsOnBaseStrips, Ladder, Retrigger
 from exact.rules.gamble import Gamble
 from exact.rules.modes import BetModes, Buys
+from exact.rules.multiplier_symbol import MultiplierSymbol
 from exact.rules.paylines import Paylines
 from exact.rules.respin import Respin
 from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, ScatterPays, SeveralScatters, TriggerReels
@@ -25,13 +29,14 @@ from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, Wil
 from exact.rules.win_cap import WinCap
 from strips.errors import UnsupportedRule
 
-__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table"]
+__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
     Ways, Paylines, CombinationWildMultiplier, CountsAsScatter, SeveralScatters, TriggerReels,
     MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
+    Anywhere, Clusters, Cascade, MultiplierSymbol,
 )
 
 
@@ -140,3 +145,21 @@ def support_table() -> str:
         keys = r.keys.replace("|", "\\|")
         out.append(f"| {r.name} | `{keys}` | " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def phase_path(model):
+    """How one phase of ``model`` is computed exactly: None for the engine's per-reel factorisation (every
+    rule the game uses has per-reel terms), else a callable ``f(ms, phase) -> PhaseAnalysis``: the fast
+    path of the one rule without per-reel terms when it has one for this game, else exact enumeration
+    (:func:`exact.enumeration.analyse_phase`).
+
+    >>> from strips.loader import load_math_set
+    >>> phase_path(load_math_set("rules_page").model) is None
+    True
+    """
+    from_rules = [r for r in rules_of(model) if not r.factorised]
+    if not from_rules:
+        return None
+    if len(from_rules) == 1 and from_rules[0].phase_path(model) is not None:
+        return from_rules[0].phase_path(model)
+    return "enumeration"

@@ -1,0 +1,115 @@
+"""Cascades, pay anywhere, clusters and the multiplier symbol: every exact figure against a brute-force replay.
+
+The oracle is :mod:`tests.gen_cascade` (the rules written out in plain Python, every stop combination and
+every multiplier value enumerated); the figures come from ``exact`` (enumeration through the vectorised
+reading, the literal reading of :func:`exact.rules.cascade.play_falls`, the round of :func:`exact.par_sheet`).
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+import exact
+from exact.engine import analyse_phase
+from exact.rules import supports
+from exact.rules.cascade import play_falls
+from gen_cascade import brute_force, random_game, replay
+
+CASES = [(seed, ev, mult) for seed, (ev, mult) in enumerate(itertools.product(
+    ("ways", "lines", "anywhere", "clusters"), (None, ("cell", "sum"), ("reel", "product"))))]
+
+
+def _figures(law):
+    mean = sum(p * w for (_, w), p in law.items())
+    second = sum(p * w * w for (_, w), p in law.items())
+    by_index: dict = {}
+    for (a, w), p in law.items():
+        by_index[a] = by_index.get(a, 0) + p
+    return mean, second, by_index
+
+
+@pytest.mark.parametrize("seed,evaluation,multiplier", CASES)
+def test_base_spin_equals_brute_force(seed, evaluation, multiplier):
+    game, strips = random_game(seed, evaluation, multiplier=multiplier)
+    ms = exact.math_set(game, strips)
+    a = analyse_phase(ms, ms.model.base_phase)
+    law, reach, cut, hit = brute_force(game, strips)
+    mean, second, by_index = _figures(law)
+    assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
+    assert {i: p for i, p in enumerate(a.by_scatter.prob) if p} == {i: p for i, p in by_index.items() if p}
+    assert a.falls.reach == tuple(reach[k] for k in sorted(reach))
+    assert a.falls.cut_probability == cut
+    assert {(i, w): p for i, w, p in a.distribution} == {k: p for k, p in law.items() if p}
+
+
+@pytest.mark.parametrize("evaluation", ["ways", "lines", "anywhere", "clusters"])
+def test_no_cascade_equals_brute_force(evaluation):
+    game, strips = random_game(40, evaluation, cascade=False, multiplier=("cell", "sum") if evaluation != "ways" else None)
+    ms = exact.math_set(game, strips)
+    a = analyse_phase(ms, ms.model.base_phase)
+    law, _, _, hit = brute_force(game, strips)
+    mean, second, _ = _figures(law)
+    assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
+
+
+@pytest.mark.parametrize("evaluation,scatters", [("ways", "every_fall"), ("anywhere", "first_fall"),
+                                                 ("clusters", "every_fall"), ("lines", "first_fall")])
+def test_free_spin_round_equals_brute_force(evaluation, scatters):
+    """The round: base spin + (spins awarded) x the free spin's mean / (1 - spins retriggered per free spin)."""
+    game, strips = random_game(7, evaluation, free_spins=True, scatters=scatters,
+                               multiplier=("cell", "sum") if evaluation == "anywhere" else None)
+    ms = exact.math_set(game, strips)
+    base_law, _, _, _ = brute_force(game, strips)
+    free_law, _, _, _ = brute_force(game, strips, level=1)
+    awards = (lambda n: 2 if n >= 2 else 0) if scatters == "first_fall" else (lambda s: s)
+    re_awards = (lambda n: 1 if n >= 3 else 0) if scatters == "first_fall" else (lambda s: s)
+    mu_b, _, idx_b = _figures(base_law)
+    mu_f, _, idx_f = _figures(free_law)
+    q = sum(p * awards(i) for i, p in idx_b.items())
+    r = sum(p * re_awards(i) for i, p in idx_f.items())
+    expected = mu_b + q * mu_f / (1 - r)
+    sheet = exact.par_sheet(ms)
+    assert sheet.mean_win == expected
+    assert sheet.method.startswith("enumeration of")
+
+
+def test_literal_reading_equals_the_replay():
+    """play_falls (the rule module's literal reading) against the test's replay, every stop, every evaluation."""
+    for seed, ev, mult in CASES:
+        game, strips = random_game(seed, ev, multiplier=mult)
+        ms = exact.math_set(game, strips)
+        reels = strips["base"]
+        for stops in itertools.product(*(range(len(s)) for s in reels)):
+            values = {}
+            got = play_falls(ms.model, ms.model.base_phase, reels, stops,
+                             draw=lambda key: values.setdefault(key, 2 + len(values) % 2))
+            keyed = {("reel", k[2]) if k[1] == "reel" else ("cell", k[1]): v for k, v in got.drawn}
+            win, _, falls, cut, _ = replay(game, reels, stops, values=keyed)
+            assert (got.win, len(got.falls), got.cut) == (win, falls, cut), (seed, ev, stops)
+
+
+def test_endless_cascade_ends_at_max_falls_with_its_probability():
+    """B pays alone and its reel refills B for ever: a cascade that never stops is cut at max_falls, a
+    finding with its probability (here every spin whose reel 2 starts on its B run), never a hang."""
+    game = {"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"}, "cascade": {"max_falls": 4},
+            "symbols": {"A": {"class": "pay", "pays": [0, 1]}, "B": {"class": "pay", "pays": [1]},
+                        "C": {"class": "pay", "pays": [0, 0]}}}
+    strips = {"base": [["A", "A", "C"], ["B", "B", "B", "B", "A", "C"]]}
+    ms = exact.math_set(game, strips)
+    a = analyse_phase(ms, ms.model.base_phase)
+    law, reach, cut, _ = brute_force(game, strips)
+    assert a.falls.cut_probability == cut and 0 < cut < 1, cut
+    assert a.falls.reach == tuple(reach[k] for k in sorted(reach)) and len(a.falls.reach) == 4
+    assert a.mean == _figures(law)[0]
+    lines = exact.par_sheet(ms).sections["enumeration"].lines()
+    assert any("FINDING" in line and "max_falls = 4" in line for line in lines)
+
+
+def test_sensitivity_and_tune_refuse_in_one_line():
+    game, strips = random_game(3, "clusters", scatter=False)
+    ms = exact.math_set(game, strips)
+    for analysis in ("sensitivity", "tune"):
+        s = supports(ms, analysis)
+        assert not s and s.rule == "cluster pays" and "\n" not in s.message()
