@@ -254,6 +254,25 @@ def _expand(ev, plain: int, items) -> dict[int, Fraction]:
     return out
 
 
+def _outcomes(ev: FallEvaluator, lengths):
+    """(FallsOutcome, quiet) per block of stop combinations: with the quiet filter of a line game
+    (:meth:`exact.falls.FallEvaluator.quiet_filter`) only the spins whose fall 1 pays are played, the
+    others counted by award index in ``quiet``; else every combination is played."""
+    if not ev.filters_quiet:
+        for stops in stop_blocks(lengths):
+            yield ev.play(stops), {}
+        return
+    L = lengths[-1]
+    bits = np.arange(L, dtype=np.uint64)
+    for prefix in stop_blocks(lengths[:-1]):
+        for lo in range(0, prefix.shape[0], max(1, BLOCK // L)):
+            part = prefix[lo:lo + max(1, BLOCK // L)]
+            mask, quiet = ev.quiet_filter(part)
+            p, s = np.nonzero((mask[:, None] >> bits[None, :]) & np.uint64(1))
+            stops = np.concatenate([part[p], s[:, None].astype(np.int64)], axis=1)
+            yield ev.play(stops), quiet
+
+
 def analyse_phase(ms: MathSet, phase: Phase) -> EnumeratedPhase:
     """Exact analysis of one spin of ``phase`` by enumerating every stop combination through the
     vectorised literal reading of its falls (:class:`exact.falls.FallEvaluator`), every multiplier-symbol
@@ -293,8 +312,12 @@ def analyse_phase(ms: MathSet, phase: Phase) -> EnumeratedPhase:
     scatter_plain = 0
     scatter_drawn: dict[int, int] = {}
     cut = paid = awards = 0
-    for stops in stop_blocks(lengths):
-        out = ev.play(stops)
+    for out, quiet in _outcomes(ev, lengths):
+        for a, c in quiet.items():        # spins that pay nothing and end at fall 1, counted in bulk
+            joint[(a, 0)] = joint.get((a, 0), 0) + c
+            if not reach:
+                reach.append(0), fall_plain.append(0), fall_drawn.append({})
+            reach[0] += c
         for k, st in enumerate(out.per_fall):
             if k == len(reach):
                 reach.append(0), fall_plain.append(0), fall_drawn.append({})
@@ -305,7 +328,7 @@ def analyse_phase(ms: MathSet, phase: Phase) -> EnumeratedPhase:
         cut += int(out.cut.sum())
         paid += int(out.paid.sum())
         scatter_plain += int(out.scatter_plain.sum())
-        plain_only = np.ones(stops.shape[0], dtype=bool)
+        plain_only = np.ones(out.plain.shape[0], dtype=bool)
         for i, items in out.drawn.items():
             plain_only[i] = False
             merged: dict[int, int] = {}
@@ -314,9 +337,11 @@ def analyse_phase(ms: MathSet, phase: Phase) -> EnumeratedPhase:
                 scatter_drawn[s] = scatter_drawn.get(s, 0) + sc
             key = (int(out.award[i]), int(out.plain[i]), tuple(sorted(merged.items())))
             mixed[key] = mixed.get(key, 0) + 1
-        pairs = np.stack([out.award[plain_only], out.plain[plain_only]], axis=1)
-        vals, cnt = np.unique(pairs, axis=0, return_counts=True)
-        for (a, w), c in zip(vals.tolist(), cnt.tolist()):
+        wins, awards = out.plain[plain_only], out.award[plain_only]
+        span = int(wins.max(initial=0)) + 1
+        vals, cnt = np.unique(awards * span + wins, return_counts=True)     # one int64 key per (award, win)
+        for key, c in zip(vals.tolist(), cnt.tolist()):
+            a, w = divmod(key, span)
             joint[(a, w)] = joint.get((a, w), 0) + c
     mult = phase.multiplier
     law: dict[tuple[int, int], Fraction] = {(a, w * mult): Fraction(c, n) for (a, w), c in joint.items()}

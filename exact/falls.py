@@ -99,7 +99,15 @@ class FallEvaluator:
         syms = model.symbols
         nsym = len(syms)
         self.nsym = nsym
-        self._wc = [window_codes(c, self.rows).astype(np.int64) for c in self.codes]
+        self._wc = [window_codes(c, self.rows).astype(np.int16) for c in self.codes]
+        self.codes = [c.astype(np.int16) for c in self.codes]
+        # refill by the pattern of removed rows of a reel (bits): the rows removed, and per new row its old row
+        # (the survivors in order below) or -1 (a fresh cell from the strip above)
+        self._row_bits = 1 << np.arange(self.rows)
+        pats = range(1 << self.rows)
+        self._removed = np.array([bin(p).count("1") for p in pats], dtype=np.int64)
+        self._refill = np.array([[-1] * bin(p).count("1") + [i for i in range(self.rows) if not p >> i & 1]
+                                 for p in pats], dtype=np.int64)
         pays = model.pay_symbols
         self.npay = len(pays)
         self.subst = np.array([[s.name == p.name or s.substitutes_for(p.name) for p in pays] for s in syms],
@@ -121,6 +129,12 @@ class FallEvaluator:
             self.wildtab = np.array([[(s.pays[n - 1] if n and s.kind == WILD and s.pays else 0)
                                       for n in range(self.R + 1)] for s in syms], dtype=np.int64)
             self.paylines = [tuple(line) for line in model.paylines]
+            table, apay, arun = line_run_automaton(model)
+            # states numbered x nsym, so one step is scaled[state + code]; the pay and run read at that index
+            self.auto_scaled = (table * nsym).ravel()
+            self.auto_first = table[0] * nsym
+            self.auto_pay_s = np.repeat(apay, nsym)
+            self.auto_run_s = np.repeat(arun, nsym)
         # scatters
         scat = model.of_kind(SCATTER)
         tsym = model.trigger_symbol
@@ -156,7 +170,7 @@ class FallEvaluator:
     # ------------------------------------------------------------------
     def windows(self, stops: np.ndarray) -> np.ndarray:
         """The fall-1 windows at ``stops`` (n, reels): codes, shape (n, reels, rows), int64."""
-        out = np.empty((stops.shape[0], self.R, self.rows), dtype=np.int64)
+        out = np.empty((stops.shape[0], self.R, self.rows), dtype=np.int16)
         for r, wc in enumerate(self._wc):
             out[:, r, :] = wc[stops[:, r]]
         return out
@@ -196,25 +210,18 @@ class FallEvaluator:
 
     def _lines(self, win):
         m = win.shape[0]
-        R = self.R
         rem = np.zeros(win.shape, dtype=bool)
         pay = np.zeros(m, dtype=np.int64)
-        ar = np.arange(m)
+        scaled = self.auto_scaled                       # next state x codes, flat
+        cells = {(r, i): np.ascontiguousarray(win[:, r, i]) for r in range(self.R) for i in range(self.rows)}
         for line in self.paylines:
-            L = np.stack([win[:, r, line[r]] for r in range(R)], axis=1)   # (m, R)
-            isw = self.is_wild[L]
-            fi = np.argmax(~isw, axis=1)
-            first = L[ar, fi]
-            run = np.cumprod(self.counts_for[L, first[:, None]], axis=1).sum(axis=1)
-            sp = self.symtab[first, run]
-            w0 = L[:, 0]
-            j = np.cumprod(L == w0[:, None], axis=1).sum(axis=1)
-            wp = self.wildtab[w0, j]
-            use_sym = sp > wp
-            pay += np.where(use_sym, sp, wp)
-            runlen = np.where(use_sym, run, np.where(wp > 0, j, 0))
-            for r in range(R):
-                rem[ar, r, line[r]] |= runlen > r
+            state = self.auto_first[cells[0, line[0]]]
+            for r in range(1, self.R):
+                state = scaled[state + cells[r, line[r]]]
+            pay += self.auto_pay_s[state]
+            run = self.auto_run_s[state]
+            for r in range(self.R):
+                rem[:, r, line[r]] |= run > r
         return pay, rem
 
     def _clusters(self, win):
@@ -296,6 +303,76 @@ class FallEvaluator:
         return tuple(out)
 
     # ------------------------------------------------------------------
+    @property
+    def filters_quiet(self) -> bool:
+        """Whether :meth:`quiet_filter` applies: a line game whose last reel has at most 63 stops, without
+        trigger reels or a multiplier symbol, where every paying fall removes cells."""
+        return (self.model.evaluation == "lines" and self.lengths[-1] <= 63 and not self.trigger_reels
+                and self.mcfg is None and (self.cfg is None or self.cfg.remove_scatters))
+
+    def quiet_filter(self, prefix: np.ndarray):
+        """Fall 1 of every stop of the last reel after each prefix of stops (p, reels - 1), at once.
+
+        Returns (mask, quiet): ``mask`` (p,) uint64, bit s set when fall 1 of (prefix, s) pays (lines or
+        scatters) or awards; ``quiet`` {award index: stop combinations} of the others, which pay nothing,
+        remove nothing and end at fall 1 (their index: 0, or the trigger count when awards are not summed).
+        """
+        if not hasattr(self, "_masks"):
+            self._prepare_masks()
+        p = prefix.shape[0]
+        R = self.R
+        win = np.empty((p, R - 1, self.rows), dtype=np.int16)
+        for r in range(R - 1):
+            win[:, r, :] = self._wc[r][prefix[:, r]]
+        mask = np.zeros(p, dtype=np.uint64)
+        for line, tab in zip(self.paylines, self._masks):
+            state = self.auto_first[win[:, 0, line[0]]]
+            for r in range(1, R - 1):
+                state = self.auto_scaled[state + win[:, r, line[r]]]
+            mask |= tab[state // self.nsym]
+        trig = None
+        for (smask, _, is_trig), tab in zip(self.scatters, self._scatter_masks):
+            n4 = smask[win].sum(axis=(1, 2))
+            mask |= tab[n4]
+            if is_trig:
+                trig = n4
+        quiet_mask = ~mask & np.uint64((1 << self.lengths[-1]) - 1)
+        quiet: dict[int, int] = {}
+        if self.sum_awards or trig is None:
+            quiet[0] = int(np.bitwise_count(quiet_mask).sum())
+        else:
+            for v, bits in enumerate(self._last_counts):
+                got = np.bitwise_count(quiet_mask & bits).astype(np.int64)
+                sums = np.bincount(trig + v, weights=got, minlength=1)
+                for idx in np.flatnonzero(sums):
+                    quiet[int(idx)] = quiet.get(int(idx), 0) + int(sums[idx])
+        return mask, quiet
+
+    def _prepare_masks(self) -> None:
+        """Per payline the bit mask over the last reel's stops that pay after each automaton state; per
+        scatter, after each count on the other reels; per count on the last reel, its stops."""
+        last = self._wc[-1]                                           # (L, rows)
+        L = last.shape[0]
+        nstates = self.auto_scaled.size // self.nsym
+        bit = np.uint64(1) << np.arange(L, dtype=np.uint64)
+        self._masks = []
+        for line in self.paylines:
+            nxt = self.auto_scaled.reshape(nstates, self.nsym)[:, last[:, line[-1]]]   # (states, L)
+            pays = self.auto_pay_s[nxt] > 0
+            self._masks.append((pays * bit[None, :]).sum(axis=1).astype(np.uint64))
+        self._scatter_masks = []
+        top = (self.R - 1) * self.rows + 1
+        for smask, tab, is_trig in self.scatters:
+            c5 = smask[last].sum(axis=1)                              # (L,)
+            rows = []
+            for n4 in range(top):
+                total = n4 + c5
+                go = (tab[total] > 0) | ((self.award_tab[total] > 0) if is_trig else False)
+                rows.append(int((go * bit).sum()))
+            self._scatter_masks.append(np.array(rows, dtype=np.uint64))
+            if is_trig:
+                self._last_counts = [np.uint64(int(((c5 == v) * bit).sum())) for v in range(self.rows + 1)]
+
     def play(self, stops: np.ndarray) -> FallsOutcome:
         """Play the spins at ``stops`` (n, reels) fall by fall (see the module docstring)."""
         stops = np.asarray(stops, dtype=np.int64)
@@ -358,13 +435,90 @@ class FallEvaluator:
             act, win, rem = act[go], win[go], rem[go]
             sub = pos[act]
             # refill from the strip: removed cells go, survivors fall, strip[t - n .. t - 1] on top
-            nrem = rem.sum(axis=2)                                     # (m, R)
-            sub = sub - nrem
-            order = np.argsort(~rem, axis=2, kind="stable")            # removed first, then survivors in order
-            moved = np.take_along_axis(win, order, axis=2)
+            pat = (rem * self._row_bits).sum(axis=2)                  # (m, R): the removed rows as bits
+            sub = sub - self._removed[pat]
+            new = np.empty_like(win)
             for r in range(self.R):
+                src = self._refill[pat[:, r]]                          # (m, rows): old row, or -1 for fresh
+                old = np.take_along_axis(win[:, r, :], np.maximum(src, 0), axis=1)
                 fresh = self.codes[r][(sub[:, r, None] + rowi[None, :]) % L[r]]
-                moved[:, r, :] = np.where(rowi[None, :] < nrem[:, r, None], fresh, moved[:, r, :])
-            win = moved
+                new[:, r, :] = np.where(src < 0, fresh, old)
+            win = new
             pos[act] = sub % L
         return FallsOutcome(plain, splain, drawn, award, falls, cut, paid, per_fall)
+
+
+def line_run_automaton(model):
+    """The payline reading of :func:`exact.evaluator.line_pays` as an automaton over a line's cells, reel 1
+    first: (table (states, codes) int64 of next states, pay (states,) int64, paying run length (states,)
+    int64), state 0 = nothing read.  A state is the prefix read while it holds WILDs only, then (first
+    non-WILD symbol, its run, whether it still grows, the first WILD, its run, whether it still grows).
+
+    >>> from strips.loader import load_math_set
+    >>> t, pay, run = line_run_automaton(load_math_set("rules_page").model)
+    >>> t.shape[1] == len(load_math_set("rules_page").model.symbols), int(pay[0]), int(run[0])
+    (True, 0, 0)
+    """
+    syms = model.symbols
+    nsym, R = len(syms), model.reels
+    wild = [s.kind == WILD for s in syms]
+
+    def counts(a, b):
+        return a == b or (wild[a] and syms[b].kind == PAY and syms[a].substitutes_for(syms[b].name))
+
+    def step(st, c):
+        if st[0] == "w":                        # WILDs only so far
+            prefix = st[1] + (c,)
+            if wild[c]:
+                return ("w", prefix)
+            first = c
+            run = 0
+            while run < len(prefix) and counts(prefix[run], first):
+                run += 1
+            alive = run == len(prefix)
+            w0 = prefix[0]
+            wrun = 0
+            while wrun < len(prefix) and prefix[wrun] == w0:
+                wrun += 1
+            return ("s", first, run, alive, w0, wrun, wrun == len(prefix))
+        _, first, run, alive, w0, wrun, walive = st
+        if alive and counts(c, first):
+            run += 1
+        else:
+            alive = False
+        if walive and c == w0:
+            wrun += 1
+        else:
+            walive = False
+        return ("s", first, run, alive, w0, wrun, walive)
+
+    def reading(st):
+        if st[0] == "w":
+            first, run, w0, wrun = None, 0, (st[1][0] if st[1] else None), len(st[1])
+        else:
+            _, first, run, _, w0, wrun, _ = st
+        sp = syms[first].pays[run - 1] if first is not None and syms[first].kind == PAY and run else 0
+        wp = syms[w0].pays[wrun - 1] if w0 is not None and wild[w0] and syms[w0].pays and wrun else 0
+        return (sp, run) if sp > wp else (wp, wrun if wp else 0)
+
+    start = ("w", ())
+    index, states, frontier = {start: 0}, [start], [start]
+    rows: dict[int, list[int]] = {}
+    for _ in range(R):
+        nxt = []
+        for st in frontier:
+            row = []
+            for c in range(nsym):
+                t = step(st, c)
+                if t not in index:
+                    index[t] = len(states)
+                    states.append(t)
+                    nxt.append(t)
+                row.append(index[t])
+            rows[index[st]] = row
+        frontier = nxt
+    table = np.zeros((len(states), nsym), dtype=np.int64)
+    for i, row in rows.items():
+        table[i] = row
+    read = [reading(st) for st in states]
+    return table, np.array([p for p, _ in read], dtype=np.int64), np.array([r for _, r in read], dtype=np.int64)
