@@ -751,7 +751,7 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     model = ms.model
     path = phase_path(model)      # a rule without per-reel terms: its fast path, or exact enumeration
     if path is not None:
-        return (enumerated_phase if path == "enumeration" else path)(ms, phase)
+        return enumerated_phase(ms, phase, shared) if path == "enumeration" else path(ms, phase)
     if model.is_lines:
         return analyse_lines_phase(ms, phase)
     refuse_ways_rules(model)

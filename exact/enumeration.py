@@ -23,6 +23,10 @@ conditional mean, not their distribution.
 """
 from __future__ import annotations
 
+import dataclasses
+import multiprocessing as mp
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -54,15 +58,15 @@ def _check_limit(n: int) -> None:
                               f"'rtp prove --exhaustive' enumerates it on Dask", rule="enumeration", analysis="report")
 
 
-def stop_blocks(lengths):
-    """Every stop combination of reels of ``lengths``, in blocks of :data:`BLOCK` rows (int64, (m, reels)),
-    the last reel turning fastest.
+def stop_blocks(lengths, lo: int = 0, hi: int | None = None):
+    """The stop combinations ``lo .. hi - 1`` (default all) of reels of ``lengths``, in blocks of
+    :data:`BLOCK` rows (int64, (m, reels)), the last reel turning fastest.
 
     >>> [b.tolist() for b in stop_blocks((2, 2))]
     [[[0, 0], [0, 1], [1, 0], [1, 1]]]
     """
-    n = combinations_of(lengths)
-    for start in range(0, n, BLOCK):
+    n = combinations_of(lengths) if hi is None else hi
+    for start in range(lo, n, BLOCK):
         rest = np.arange(start, min(n, start + BLOCK), dtype=np.int64)
         stops = np.empty((rest.size, len(lengths)), dtype=np.int64)
         for r in range(len(lengths) - 1, -1, -1):
@@ -254,17 +258,25 @@ def _expand(ev, plain: int, items) -> dict[int, Fraction]:
     return out
 
 
-def _outcomes(ev: FallEvaluator, lengths):
-    """(FallsOutcome, quiet) per block of stop combinations: with the quiet filter of a line game
-    (:meth:`exact.falls.FallEvaluator.quiet_filter`) only the spins whose fall 1 pays are played, the
-    others counted by award index in ``quiet``; else every combination is played."""
+def _units(ev: FallEvaluator) -> tuple[int, tuple[int, ...]]:
+    """(number of units, the reels they enumerate): the stop combinations of the reels but the last when the
+    quiet filter plays the last reel's stops at once, else every stop combination."""
+    reels = ev.lengths[:-1] if ev.filters_quiet else ev.lengths
+    return combinations_of(reels), reels
+
+
+def _outcomes(ev: FallEvaluator, lo: int = 0, hi: int | None = None):
+    """(FallsOutcome, quiet) per block of the units ``lo .. hi - 1`` (:func:`_units`): with the quiet filter
+    of a line game (:meth:`exact.falls.FallEvaluator.quiet_filter`) only the spins whose fall 1 pays are
+    played, the others counted by award index in ``quiet``; else every combination is played."""
+    _, reels = _units(ev)
     if not ev.filters_quiet:
-        for stops in stop_blocks(lengths):
+        for stops in stop_blocks(reels, lo, hi):
             yield ev.play(stops), {}
         return
-    L = lengths[-1]
+    L = ev.lengths[-1]
     bits = np.arange(L, dtype=np.uint64)
-    for prefix in stop_blocks(lengths[:-1]):
+    for prefix in stop_blocks(reels, lo, hi):
         for lo in range(0, prefix.shape[0], max(1, BLOCK // L)):
             part = prefix[lo:lo + max(1, BLOCK // L)]
             mask, quiet = ev.quiet_filter(part)
@@ -273,7 +285,21 @@ def _outcomes(ev: FallEvaluator, lengths):
             yield ev.play(stops), quiet
 
 
-def analyse_phase(ms: MathSet, phase: Phase) -> EnumeratedPhase:
+def _scaled(a: EnumeratedPhase, phase: Phase) -> EnumeratedPhase:
+    """The analysis ``a`` of a phase with multiplier 1 for ``phase``, whose every win is ``phase.multiplier``
+    times as large (W -> mW: means x m, second moments x m^2, the law's wins x m)."""
+    m = phase.multiplier
+
+    def split(c: CountSplit) -> CountSplit:
+        return CountSplit(c.prob, tuple(w * m for w in c.win), tuple(w * m * m for w in c.win2))
+
+    falls = a.falls and dataclasses.replace(a.falls, mean=tuple(x * m for x in a.falls.mean))
+    return dataclasses.replace(a, phase=phase, mean=a.mean * m, second=a.second * m * m, ways_mean=a.ways_mean * m,
+                               scatter_mean=a.scatter_mean * m, by_scatter=split(a.by_scatter), by_key=split(a.by_key),
+                               distribution=tuple((i, w * m, p) for i, w, p in a.distribution), falls=falls)
+
+
+def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> EnumeratedPhase:
     """Exact analysis of one spin of ``phase`` by enumerating every stop combination through the
     vectorised literal reading of its falls (:class:`exact.falls.FallEvaluator`), every multiplier-symbol
     value drawn summed with its exact probability.
@@ -304,45 +330,120 @@ def analyse_phase(ms: MathSet, phase: Phase) -> EnumeratedPhase:
     n = combinations_of(lengths)
     _check_limit(n)
     ev = FallEvaluator(ms, phase)
-    joint: dict[tuple[int, int], int] = {}
-    mixed: dict[tuple, int] = {}
-    reach: list[int] = []
-    fall_plain: list[int] = []
-    fall_drawn: list[dict] = []
-    scatter_plain = 0
-    scatter_drawn: dict[int, int] = {}
-    cut = paid = awards = 0
-    for out, quiet in _outcomes(ev, lengths):
+    key = ("enumeration",) + ev.key()
+    if shared is not None and key in shared:     # the same spins but for the level multiplier (free spins)
+        return _scaled(shared[key], phase)
+    unit = dataclasses.replace(phase, multiplier=1)
+    a = _enumerate(ms, unit, ev, n)
+    if shared is not None:
+        shared[key] = a
+    return _scaled(a, phase)
+
+
+@dataclass
+class _Tally:
+    """The integer sums of an enumeration (mergeable across workers): the joint counts of (award index, win)
+    for spins without drawn values, the spins with drawn values by (award, plain, signature credits), the
+    spins reaching each fall and the credits of each fall, scatter credits, cut and paying spins."""
+
+    joint: dict = dataclasses.field(default_factory=dict)
+    mixed: dict = dataclasses.field(default_factory=dict)
+    reach: list = dataclasses.field(default_factory=list)
+    fall_plain: list = dataclasses.field(default_factory=list)
+    fall_drawn: list = dataclasses.field(default_factory=list)
+    scatter_plain: int = 0
+    scatter_drawn: dict = dataclasses.field(default_factory=dict)
+    cut: int = 0
+    paid: int = 0
+
+    def _fall(self, k: int) -> None:
+        while len(self.reach) <= k:
+            self.reach.append(0), self.fall_plain.append(0), self.fall_drawn.append({})
+
+    def add(self, out, quiet: dict) -> None:
+        """Add one block's outcome and its quiet spins."""
         for a, c in quiet.items():        # spins that pay nothing and end at fall 1, counted in bulk
-            joint[(a, 0)] = joint.get((a, 0), 0) + c
-            if not reach:
-                reach.append(0), fall_plain.append(0), fall_drawn.append({})
-            reach[0] += c
+            self.joint[(a, 0)] = self.joint.get((a, 0), 0) + c
+            self._fall(0)
+            self.reach[0] += c
         for k, st in enumerate(out.per_fall):
-            if k == len(reach):
-                reach.append(0), fall_plain.append(0), fall_drawn.append({})
-            reach[k] += st["spins"]
-            fall_plain[k] += st["plain"]
-            for s, a in st["drawn"].items():
-                fall_drawn[k][s] = fall_drawn[k].get(s, 0) + a
-        cut += int(out.cut.sum())
-        paid += int(out.paid.sum())
-        scatter_plain += int(out.scatter_plain.sum())
+            self._fall(k)
+            self.reach[k] += st["spins"]
+            self.fall_plain[k] += st["plain"]
+            _add_counts(self.fall_drawn[k], st["drawn"])
+        self.cut += int(out.cut.sum())
+        self.paid += int(out.paid.sum())
+        self.scatter_plain += int(out.scatter_plain.sum())
         plain_only = np.ones(out.plain.shape[0], dtype=bool)
         for i, items in out.drawn.items():
             plain_only[i] = False
             merged: dict[int, int] = {}
             for s, a, sc in items:
                 merged[s] = merged.get(s, 0) + a
-                scatter_drawn[s] = scatter_drawn.get(s, 0) + sc
+                self.scatter_drawn[s] = self.scatter_drawn.get(s, 0) + sc
             key = (int(out.award[i]), int(out.plain[i]), tuple(sorted(merged.items())))
-            mixed[key] = mixed.get(key, 0) + 1
-        wins, awards = out.plain[plain_only], out.award[plain_only]
+            self.mixed[key] = self.mixed.get(key, 0) + 1
+        wins, index = out.plain[plain_only], out.award[plain_only]
         span = int(wins.max(initial=0)) + 1
-        vals, cnt = np.unique(awards * span + wins, return_counts=True)     # one int64 key per (award, win)
-        for key, c in zip(vals.tolist(), cnt.tolist()):
-            a, w = divmod(key, span)
-            joint[(a, w)] = joint.get((a, w), 0) + c
+        vals, cnt = np.unique(index * span + wins, return_counts=True)     # one int64 key per (award, win)
+        self.joint = _add_counts(self.joint, {divmod(key, span): c for key, c in zip(vals.tolist(), cnt.tolist())})
+
+    def merge(self, other: "_Tally") -> "_Tally":
+        """This tally plus ``other`` (in place)."""
+        _add_counts(self.joint, other.joint)
+        _add_counts(self.mixed, other.mixed)
+        for k in range(len(other.reach)):
+            self._fall(k)
+            self.reach[k] += other.reach[k]
+            self.fall_plain[k] += other.fall_plain[k]
+            _add_counts(self.fall_drawn[k], other.fall_drawn[k])
+        self.scatter_plain += other.scatter_plain
+        _add_counts(self.scatter_drawn, other.scatter_drawn)
+        self.cut += other.cut
+        self.paid += other.paid
+        return self
+
+
+def _add_counts(acc: dict, more: dict) -> dict:
+    for k, v in more.items():
+        acc[k] = acc.get(k, 0) + v
+    return acc
+
+
+#: Stop combinations from which an enumeration runs on every core (a process per core, fork).
+PARALLEL_FROM = 4_000_000
+
+
+def _tally_part(ms: MathSet, phase: Phase, lo: int, hi: int) -> _Tally:
+    """The tally of the units ``lo .. hi - 1`` of ``phase`` (a worker's part)."""
+    ev = FallEvaluator(ms, phase)
+    tally = _Tally()
+    for out, quiet in _outcomes(ev, lo, hi):
+        tally.add(out, quiet)
+    return tally
+
+
+def _tally(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int) -> _Tally:
+    """The whole tally: in this process, or split over the cores for :data:`PARALLEL_FROM` combinations or more."""
+    units, _ = _units(ev)
+    workers = min(os.cpu_count() or 1, 8)
+    if n < PARALLEL_FROM or workers < 2 or units < workers or "fork" not in mp.get_all_start_methods():
+        return _tally_part(ms, phase, 0, units)
+    cuts = [units * i // workers for i in range(workers + 1)]
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+        parts = list(pool.map(_tally_part, [ms] * workers, [phase] * workers, cuts[:-1], cuts[1:]))
+    total = parts[0]
+    for p in parts[1:]:
+        total.merge(p)
+    return total
+
+
+def _enumerate(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int) -> EnumeratedPhase:
+    """:func:`analyse_phase` of ``phase`` (its multiplier applied to the law) through ``ev``."""
+    t = _tally(ms, phase, ev, n)
+    joint, mixed, reach, fall_plain, fall_drawn = t.joint, t.mixed, t.reach, t.fall_plain, t.fall_drawn
+    scatter_plain, scatter_drawn, cut, paid = t.scatter_plain, t.scatter_drawn, t.cut, t.paid
+    awards = 0
     mult = phase.multiplier
     law: dict[tuple[int, int], Fraction] = {(a, w * mult): Fraction(c, n) for (a, w), c in joint.items()}
     for (a, plain, items), c in mixed.items():

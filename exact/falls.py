@@ -156,6 +156,12 @@ class FallEvaluator:
         self.fall_mult = [fall_multiplier(self.cfg, phase, k) for k in range(1, self.max_falls + 1)]
         self._check_overflow()
 
+    def key(self) -> tuple:
+        """What the spins of the phase depend on besides the level multiplier (phases with equal keys
+        differ only by it): strips, the multiplier symbol's table, the fall multipliers, the award table."""
+        table = self.mcfg.table(self.phase.weights) if self.mcfg is not None else None
+        return (self.phase.strips, table, tuple(self.fall_mult), tuple(self.award_tab.tolist()), self.sum_awards)
+
     def _check_overflow(self) -> None:
         """Refuse (ValueError) strips whose spin win could overflow int64: every pay, multiplier and fall."""
         big = int(self.paytab.max(initial=0)) * max(self.npay, 1) * self.R * self.rows
