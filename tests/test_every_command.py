@@ -219,6 +219,9 @@ KNOWN: dict = {}
 #: endless retrigger of the external game): run with RTP_SLOW=1, left out of the default run to keep it
 #: under CI's 10 minutes (comply on these sets is tested with --no-distribution elsewhere).
 SLOW = {("comply", "rules_page")}   # the bundled round distribution: 20 s (African Simba's: under 2 s, by the cycle lemma)
+# Gonzo's Quest: 50,722,560 stop combinations with cascades, enumerated (about 40 s each, above the default
+# enumeration limit of 2 x 10^7: by default a one-line refusal); its figures: tests/test_external_cascade.py
+SLOW |= {(c, "gonzos_quest") for c in COMMANDS if c != "spin"}
 
 
 class Hang(Exception):
