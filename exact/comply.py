@@ -58,6 +58,7 @@ from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
 from markov.retrigger import retrigger_of
 from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
+from exact.falls import falls_game
 from exact.rules import require
 from markov.round import round_result
 from strips.errors import MathSetError
@@ -635,8 +636,12 @@ def _widen_for_wheel_spins(found: list[Award], rr) -> list[Award]:
 def odds_not_computed(sheet: ParSheet) -> dict[str, str]:
     """Bet mode -> why :func:`mode_awards` leaves its award odds out (a respin: its held-reel
     spins are not played by :func:`awards`); every other mode's odds are computed."""
-    return {name: f"respin on {m.set.model.respin.count} {m.set.model.respin.symbol}"
-            for name, m in sheet.modes.items() if name != DEFAULT_MODE and m.set.model.respin is not None}
+    out = {name: f"respin on {m.set.model.respin.count} {m.set.model.respin.symbol}"
+           for name, m in sheet.modes.items() if name != DEFAULT_MODE and m.set.model.respin is not None}
+    default = sheet.modes.get(DEFAULT_MODE)
+    if default is not None and falls_game(default.set.model):   # enumerated spins: no per-award odds (yet)
+        out[DEFAULT_MODE] = "the odds of each award over a spin's falls are not computed (enumerated game)"
+    return out
 
 
 def mode_awards(ms: MathSet, sheet: ParSheet) -> list[Award]:
@@ -644,7 +649,7 @@ def mode_awards(ms: MathSet, sheet: ParSheet) -> list[Award]:
     other bet mode without a respin, each item prefixed ``"bet mode NAME: "`` (per round of that mode:
     its own strips and trigger)."""
     out = []
-    modes = [(DEFAULT_MODE, ms, sheet.analysis, sheet.round)]
+    modes = [(DEFAULT_MODE, ms, sheet.analysis, sheet.round)] if DEFAULT_MODE not in odds_not_computed(sheet) else []
     modes += [(n, m.set, m.analysis, m.round) for n, m in sheet.modes.items()
               if n != DEFAULT_MODE and n not in odds_not_computed(sheet)]
     for name, mset, analysis, rr in modes:
@@ -722,6 +727,8 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
                 out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
             if distribution is not None:
                 out.append(_top_award(rule, distribution))
+        elif m == "pattern_odds_ways" and falls_game(ms.model):
+            continue                     # ways patterns of one window: not the awards of a spin's falls
         elif m == "pattern_odds_ways":   # per base spin of each bet mode (its own strips)
             for name, mset in [(DEFAULT_MODE, ms)] + [(n, x.set) for n, x in sheet.modes.items() if n != DEFAULT_MODE]:
                 prefix = "" if name == DEFAULT_MODE else f"bet mode {name}: "

@@ -61,6 +61,9 @@ import math
 
 import numpy as np
 
+from exact.engine import analyse_phase
+from exact.enumeration import awards_model
+from exact.falls import falls_game
 from exact.formatting import decimal_text
 from exact.notebook import distribution_frame, frames as _frames
 from exact.plot import plot_distribution
@@ -427,6 +430,17 @@ def phase_outcomes(ms: MathSet, phase: Phase) -> list[ReelOutcomes]:
     return [reel_outcomes(ms.model, s, phase.weights) for s in ms.phase_strips(phase).codes]
 
 
+def enumerated_spin_distribution(ms: MathSet, phase: Phase) -> SpinDistribution:
+    """The one-spin distribution of a game whose spins fall, from its enumeration
+    (:attr:`exact.enumeration.EnumeratedPhase.distribution`): joint with its award index (the scatter count
+    of fall 1, or the free spins its falls award, as the phase's trigger split), ``count`` = ``"scatter"``."""
+    a = analyse_phase(ms, phase)
+    total = lcm(*(p.denominator for _, _, p in a.distribution))
+    rows = [(i, w, int(p * total)) for i, w, p in a.distribution]
+    return SpinDistribution(phase, SCATTER_COUNT, total, np.array([r[0] for r in rows], dtype=np.int64),
+                            np.array([r[1] for r in rows], dtype=np.int64), np.array([r[2] for r in rows], dtype=object))
+
+
 def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
                       outcomes: Sequence[ReelOutcomes] | None = None) -> SpinDistribution:
     """Exact joint distribution of (count, win) of one spin of ``phase``.
@@ -464,6 +478,8 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     """
     if count not in (SCATTER_COUNT, KEY_COUNT):
         raise ValueError(f"unknown count {count!r} (scatter or key)")
+    if falls_game(ms.model):      # enumerated falls: the exact joint law of (award index, win)
+        return enumerated_spin_distribution(ms, phase)
     if ms.model.catalogue_rule:   # the payline and trigger rules: this DP knows ways games only
         raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {ms.model.catalogue_rule}",
                               rule=ms.model.catalogue_rule, analysis="distribution")
@@ -1579,6 +1595,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     stage("free-spin levels")
     levels = tuple(spin_distribution(ms, model.level_phase(lv), count) for lv in model.levels) if model.trigger \
         else ()
+    if falls_game(model):         # awards summed over falls: the tables read the splits indexed by spins
+        model = awards_model(ms)
     starts = sorted({model.initial_spins(n) for n in base_by if model.initial_spins(n) > 0})
     if not starts:
         g = _gcd_of_wins([base])

@@ -38,13 +38,15 @@ from exact.formatting import decimal_text
 from exact.rules.multiplier_symbol import combined_value, value_law
 from exact.windows import WindowEvaluator
 from markov.moments import CountSplit, PhaseAnalysis
+from markov.round import by_spins_awarded
 from strips import limits as _limits
 from strips.errors import UnsupportedRule
+from strips.fingerprint import fingerprint
 from strips.limits import combinations_of
 from strips.model import MathSet, Phase
 
 __all__ = ["BLOCK", "SpinHistogram", "spin_histogram", "FallStatistics", "EnumeratedPhase", "analyse_phase",
-           "EnumerationSection", "enumeration_sections"]
+           "EnumerationSection", "enumeration_sections", "awards_model"]
 
 #: Stop combinations evaluated per block.
 BLOCK = 1 << 16
@@ -285,6 +287,10 @@ def _outcomes(ev: FallEvaluator, lo: int = 0, hi: int | None = None):
             yield ev.play(stops), quiet
 
 
+#: Enumerated phases (multiplier 1) by (set fingerprint, what the spins depend on): at most 8, oldest out.
+_RESULTS: dict = {}
+
+
 def _scaled(a: EnumeratedPhase, phase: Phase) -> EnumeratedPhase:
     """The analysis ``a`` of a phase with multiplier 1 for ``phase``, whose every win is ``phase.multiplier``
     times as large (W -> mW: means x m, second moments x m^2, the law's wins x m)."""
@@ -330,14 +336,17 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Enum
     n = combinations_of(lengths)
     _check_limit(n)
     ev = FallEvaluator(ms, phase)
-    key = ("enumeration",) + ev.key()
+    key = ("enumeration", fingerprint(ms)) + ev.key()
     if shared is not None and key in shared:     # the same spins but for the level multiplier (free spins)
         return _scaled(shared[key], phase)
-    unit = dataclasses.replace(phase, multiplier=1)
-    a = _enumerate(ms, unit, ev, n)
+    if key not in _RESULTS:                        # the same set's phases, enumerated once per process
+        unit = dataclasses.replace(phase, multiplier=1)
+        if len(_RESULTS) >= 8:
+            _RESULTS.pop(next(iter(_RESULTS)))
+        _RESULTS[key] = _enumerate(ms, unit, ev, n)
     if shared is not None:
-        shared[key] = a
-    return _scaled(a, phase)
+        shared[key] = _RESULTS[key]
+    return _scaled(_RESULTS[key], phase)
 
 
 @dataclass
@@ -546,3 +555,15 @@ class EnumerationSection:
 def enumeration_sections(analysis, bet: int) -> dict:
     """{"enumeration": EnumerationSection} when the base phase of ``analysis`` (a GameAnalysis) was enumerated."""
     return {"enumeration": EnumerationSection(analysis.base, bet)} if isinstance(analysis.base, EnumeratedPhase) else {}
+
+
+def awards_model(ms: MathSet):
+    """``ms.model`` with the trigger and retrigger tables that read the splits of its enumerated phases: the
+    model itself, or under ``scatters = "every_fall"`` the tables indexed by the free spins a spin awards
+    (:func:`markov.round.by_spins_awarded`)."""
+    model = ms.model
+    base = analyse_phase(ms, model.base_phase)
+    if not base.awards_by_spins:
+        return model
+    levels = [analyse_phase(ms, model.level_phase(lv)) for lv in model.levels]
+    return by_spins_awarded(model, base, levels)

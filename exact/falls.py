@@ -26,10 +26,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from exact.rules.anywhere import count_pay
-from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of
+from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
+from exact.rules.registry import phase_path
 from strips.model import PAY, SCATTER, WILD, MathSet, Phase, window_codes
 
-__all__ = ["FallEvaluator", "FallsOutcome"]
+__all__ = ["FallEvaluator", "FallsOutcome", "play_falls", "falls_game"]
+
+
+def falls_game(model) -> bool:
+    """Whether a phase of ``model`` is computed by enumeration through the falls (the registry's
+    :func:`exact.rules.registry.phase_path`): its spins are then read by :func:`play_falls`.
+
+    >>> from strips.loader import load_math_set
+    >>> falls_game(load_math_set("rules_page").model)
+    False
+    """
+    return phase_path(model) == "enumeration"
 
 
 @dataclass

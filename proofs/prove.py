@@ -32,9 +32,11 @@ import time
 from exact import __version__
 from exact.bonus import ModeResult
 from exact.engine import analyse
+from exact.falls import falls_game
 from strips.model import DEFAULT_MODE
 from proofs import certificate, enumerate as en, exhaustive as ex, simulate as sim
 from proofs.dask_runner import Cluster
+from proofs.simulate_falls import falls_certificate
 from proofs.certificate import decimal, fraction_text, render
 
 BEGIN = "<!-- BEGIN deterministic part: exact figures only; tests regenerate it and fail on any difference -->"
@@ -192,6 +194,8 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
         A rule or size the enumeration or simulation cannot handle, a
         checkpoint that cannot be used, a scheduler that cannot be reached.
     """
+    if falls_game(ms.model):      # spins that fall: the exact figures are an exhaustive enumeration already
+        return falls_certificate(ms, rounds, seed)
     cluster = cluster or Cluster(workers=workers)
     timings = []
     t0 = time.perf_counter()

@@ -242,3 +242,47 @@ def brute_force(game, strips, level=None):
             hit |= win > 0
         hits += hit
     return law, reach, Fraction(cut, n), Fraction(hits, n)
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f'"{k}" = {_toml_value(x)}' for k, x in v.items()) + " }"
+    return str(v)
+
+
+def write_set(directory, game, strips):
+    """Write ``game`` (the dict of :func:`random_game`) as ``game.toml`` and its strips as ``base.csv``."""
+    lines = []
+    for table, body in game.items():
+        if table == "symbols":
+            for name, spec in body.items():
+                lines.append(f"[symbols.{name}]")
+                lines += [f"{k} = {_toml_value(v)}" for k, v in spec.items()]
+            continue
+        if table == "free_spins":
+            lines.append("[free_spins]")
+            lines += [f"{k} = {_toml_value(v)}" for k, v in body.items() if k != "levels"]
+            for lv in body["levels"]:
+                lines.append("[[free_spins.levels]]")
+                lines += [f"{k} = {_toml_value(v)}" for k, v in lv.items()]
+            continue
+        lines.append(f"[{table}]")
+        lines += [f"{k} = {_toml_value(v)}" for k, v in body.items()]
+    lines += ["[strips]", 'base = "base.csv"']
+    (directory / "game.toml").write_text("\n".join(lines) + "\n")
+    reels = strips["base"]
+    rows = ["reel" + ",reel".join(str(i + 1) for i in range(len(reels)))]
+    for i in range(max(len(s) for s in reels)):
+        rows.append(",".join(s[i] if i < len(s) else "" for s in reels))
+    (directory / "base.csv").write_text("\n".join(rows) + "\n")
+    lengths = [len(s) for s in reels]
+    if len(set(lengths)) > 1:
+        text = (directory / "game.toml").read_text()
+        (directory / "game.toml").write_text(text + f"[strip_rules]\nlengths = {lengths}\n")
+    return directory

@@ -7,15 +7,18 @@ reading, the literal reading of :func:`exact.rules.cascade.play_falls`, the roun
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 
 import pytest
 
 import exact
+from exact.cli import main
 from exact.engine import analyse_phase
 from exact.rules import supports
 from exact.rules.cascade import play_falls
-from gen_cascade import brute_force, random_game, replay
+from gen_cascade import brute_force, random_game, replay, write_set
+from strips.loader import load_math_set
 
 CASES = [(seed, ev, mult) for seed, (ev, mult) in enumerate(itertools.product(
     ("ways", "lines", "anywhere", "clusters"), (None, ("cell", "sum"), ("reel", "product"))))]
@@ -113,3 +116,44 @@ def test_sensitivity_and_tune_refuse_in_one_line():
     for analysis in ("sensitivity", "tune"):
         s = supports(ms, analysis)
         assert not s and s.rule == "cluster pays" and "\n" not in s.message()
+
+
+def test_spin_command_shows_every_fall_as_the_replay(tmp_path, capsys):
+    """rtp spin --json: each fall's window and removed cells, the win equal to the replay's."""
+    game, strips = random_game(5, "anywhere", multiplier=("cell", "sum"))
+    d = write_set(tmp_path, game, strips)
+    ms = load_math_set(d)
+    for stops in itertools.product(*(range(len(s)) for s in strips["base"])):
+        assert main(["spin", "--set", str(d), "--stops", ",".join(map(str, stops)), "--values", "3,2,3", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        keys = {("cell", i): v for i, v in enumerate([3, 2, 3] + [2] * 9)}
+        win, _, falls, _, _ = replay(game, strips["base"], stops, values=keys)
+        assert (out["win"], len(out["falls"])) == (win, falls)
+        assert all(f["removed"] or i == len(out["falls"]) - 1 for i, f in enumerate(out["falls"]))
+    assert ms.model.evaluation == "anywhere"
+
+
+def test_distribution_equals_brute_force_and_simulation_passes(tmp_path, capsys):
+    game, strips = random_game(11, "clusters", multiplier=("reel", "sum"))
+    ms = exact.math_set(game, strips)
+    law, _, _, _ = brute_force(game, strips)
+    wd = exact.win_distribution(ms)
+    marginal: dict = {}
+    for (_, w), p in law.items():
+        marginal[w] = marginal.get(w, 0) + p
+    assert dict(wd.base.marginal()) == {w: p for w, p in marginal.items() if p}
+    assert wd.round.is_exact and wd.round.exact == {w: p for w, p in marginal.items() if p}
+    d = write_set(tmp_path, game, strips)
+    assert main(["simulate", "--set", str(d), "--rounds", "20000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["simulated"] and out["passed"] and out["rounds"] == 20000
+
+
+@pytest.mark.parametrize("command", ["sensitivity", "tune"])
+def test_commands_without_the_falls_refuse_in_one_line(tmp_path, capsys, command):
+    game, strips = random_game(2, "ways")
+    d = write_set(tmp_path, game, strips)
+    extra = {"export": ["--xlsx", str(tmp_path / "x.xlsx")], "tune": ["--out", str(tmp_path / "t"), "--target-rtp", "0.9"]}.get(command, [])
+    assert main([command, "--set", str(d)] + extra) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "unsupported rule" in err

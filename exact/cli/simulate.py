@@ -6,7 +6,9 @@ import sys
 
 from exact.cli.args import (UsageError, add_cluster_arguments, add_mode_arguments, add_set_argument, cluster_of,
                             int64_refusal, int_range, refuse_unsupported)
+from exact.falls import falls_game
 from proofs.simulate import DEFAULT_ROUNDS, DEFAULT_SEED, format_report, run_simulation
+from proofs.simulate_falls import simulate_falls
 from strips.limits import exceeds, refusal
 from strips.loader import load_math_set
 
@@ -48,6 +50,13 @@ def run(args) -> int:
     """Simulate, print the figures beside their exact values; exit 1 if one lies outside its interval."""
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'simulate')
+    if falls_game(ms.model):   # spins that fall: every spin played fall by fall (proofs.simulate_falls)
+        limit = exceeds("rounds", args.rounds)
+        if limit is not None:
+            raise UsageError(f"rtp simulate: {ms.name}: {refusal('rounds', args.rounds, limit, 'simulated game rounds')}")
+        fr = simulate_falls(ms, args.rounds, args.seed)
+        print(json.dumps({"set": ms.name, **fr.to_json()}, indent=2) if args.json else fr.text(ms.name))
+        return 0 if fr.passed else 1
     cluster = cluster_of(args)
     rep = simulation(ms, args, cluster, not args.no_progress and not args.json and sys.stderr.isatty(),
                      "rtp simulate")

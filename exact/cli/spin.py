@@ -9,7 +9,9 @@ import json
 
 from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupported
 from exact.bonus import starts_feature
+from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
+from exact.falls import falls_game
 from strips.loader import load_math_set
 
 
@@ -24,6 +26,9 @@ def add_arguments(p) -> None:
                    "value of each); games with drawn WILD multipliers only")
     p.add_argument("--combination", type=int, default=None, help="the combination WILD multiplier drawn for "
                    "the spin (default: its lowest value); games with a combination multiplier only")
+    p.add_argument("--values", default=None, help="values of the multiplier symbol, in the order its cells (per "
+                   "reel: its reels) appear in the spin, reel by reel, top to bottom, then at each refill "
+                   "(default: its first value each); games with a multiplier symbol only")
     p.add_argument("--mode", default="default", help="bet mode of the game's [modes] (default: the game's own); "
                    "its strips, trigger table and respin apply")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -67,6 +72,9 @@ def run(args) -> int:
     for r, (s, n) in enumerate(zip(stops, strips.lengths)):
         if not 0 <= s < n:
             raise UsageError(f"rtp: stop {s} of reel {r + 1} is outside 0..{n - 1}")
+    if falls_game(model):      # a rule without per-reel terms: every fall by the literal reading
+        values = None if args.values is None else int_list(args.values, "--values")
+        return print_falls(ms, phase, stops, args.json, values)
     window = strips.window(stops, model.rows)
     fish = None if args.fish is None else int_list(args.fish, "--fish")
     wild = None if args.wild is None else int_list(args.wild, "--wild")

@@ -50,7 +50,7 @@ ANALYSES: dict[str, str] = {
 
 #: The analyses that compute a game by exact enumeration of its literal reading (a rule without per-reel
 #: terms: cascades, pay anywhere, clusters, the multiplier symbol).
-ENUMERATED = frozenset({"report", "check", "diff", "chain"})
+ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", "distribution", "export", "comply", "prove"})
 
 
 class Refusal(str):

@@ -204,7 +204,7 @@ def play_falls(model, phase, strips, stops, draw=None) -> SpinFalls:
     draw : callable ``(key) -> int``, optional
         The multiplier symbol's value for ``key`` = ``(symbol, k)`` (the k-th cell showing it in the
         spin, 0-based, in order of appearance: reel by reel, top to bottom, at the start then at each
-        refill) or ``(symbol, "reel", r)`` for ``per = "reel"``; default: its first value.
+        refill) or ``(symbol, "reel", r)`` for ``per = "reel"``; default (or None returned): its first value.
 
     Returns
     -------
@@ -239,7 +239,8 @@ def play_falls(model, phase, strips, stops, draw=None) -> SpinFalls:
         if mcfg.per != "reel":
             serial[0] += 1
         if key not in drawn:
-            drawn[key] = draw(key) if draw is not None else mtable[0][0]
+            value = draw(key) if draw is not None else None
+            drawn[key] = mtable[0][0] if value is None else value
         return (name, key)
 
     cols = [[cell(r, strips[r][(pos[r] + i) % L[r]]) for i in range(rows)] for r in range(model.reels)]
