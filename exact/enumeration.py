@@ -300,7 +300,7 @@ def _scaled(a: EnumeratedPhase, phase: Phase) -> EnumeratedPhase:
         return CountSplit(c.prob, tuple(w * m for w in c.win), tuple(w * m * m for w in c.win2))
 
     falls = a.falls and dataclasses.replace(a.falls, mean=tuple(x * m for x in a.falls.mean))
-    return dataclasses.replace(a, phase=phase, mean=a.mean * m, second=a.second * m * m, ways_mean=a.ways_mean * m,
+    return dataclasses.replace(a, phase=phase, mean=a.mean * m, second=a.second * m * m, pays_mean=a.pays_mean * m,
                                scatter_mean=a.scatter_mean * m, by_scatter=split(a.by_scatter), by_key=split(a.by_key),
                                distribution=tuple((i, w * m, p) for i, w, p in a.distribution), falls=falls)
 
@@ -484,7 +484,7 @@ def _enumerate(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int) -> Enumerat
         awards = sum((p * a for (a, _), p in law.items()), Fraction(0))   # spins awarded per spin
     by_key = CountSplit((Fraction(1),), (mean,), (second,))
     return EnumeratedPhase(
-        phase=phase, mean=mean, second=second, ways_mean=mean - scatter_mean, collect_mean=Fraction(0),
+        phase=phase, mean=mean, second=second, pays_mean=mean - scatter_mean, collect_mean=Fraction(0),
         ways_by_symbol={}, oak_prob={}, by_scatter=split, by_key=by_key, hit_frequency=Fraction(paid, n),
         scatter_mean=scatter_mean, method=f"enumeration of {n:,} stop combinations", combinations=n, falls=falls,
         distribution=tuple((a, w, p) for (a, w), p in sorted(law.items())), awards_by_spins=ev.sum_awards,
