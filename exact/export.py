@@ -239,7 +239,7 @@ def round_rows(rep: ParSheet, distribution=None) -> list[list]:
 
 
 def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, distribution=None,
-               meta: Mapping[str, str] | None = None) -> list[Sheet]:
+               meta: Mapping[str, str] | None = None, round_distribution=None) -> list[Sheet]:
     """Every table of the PAR workbook.
 
     Parameters
@@ -255,6 +255,9 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
         (float cells where the distribution is within a bound, never in ``Exact``).
     meta : mapping, optional
         ``version`` and ``date`` of the run (Summary).
+    round_distribution : exact.distribution.WinDistribution, optional
+        Gives the Summary's round hit frequency and max win without the distribution's own sheets
+        (``rtp export`` passes it when the distribution is cheap); ``distribution`` does both.
 
     Returns
     -------
@@ -299,7 +302,7 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
                  ["trigger, odds", _one_in(r.trigger_probability), "1 in N base spins", ONE_IN],
                  ["free spins awarded (q)", r.q, "spins per round", PROB],
                  ["free spins played", r.free_spins_played, "spins per round", PROB]]
-    rows += round_rows(rep, distribution)
+    rows += round_rows(rep, distribution if distribution is not None else round_distribution)
     book.add("Summary", "summary", ("figure", "value", "unit"), [row[:3] for row in rows], (None, ROW, None),
              [row[3] for row in rows])
 

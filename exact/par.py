@@ -31,6 +31,7 @@ from exact.rounds import apply_sections, round_sections
 from exact.rules import require
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
+from exact.scatter_pays import ScatterPayRow, scatter_pay_rows
 from exact.tables import html_tables, par_tables
 from markov.round import RoundResult
 from strips.fingerprint import fingerprint
@@ -43,7 +44,7 @@ BAND_ROUNDS = (10**3, 10**5, 10**7)
 #: Keys of the JSON report that are not exact figures (names, hashes, text, display floats).
 NOT_FIGURES = frozenset({"set", "fingerprint", "strips", "rtp_percent", "sd_per_bet", "volatility_index", "rtp_band",
                          "published", "findings", "compliance", "compliance_not_computed",
-                         "compliance_top_award"})
+                         "compliance_top_award", "scatter_pays", "free_spin_symbols", "round_figures"})
 
 
 @dataclass(frozen=True)
@@ -287,6 +288,11 @@ class ParSheet:
             rows.append(SymbolRow(s, oaks, tuple(base.oak_prob[s][n - 1] for n in oaks),
                                   tuple(ways[n - 1] / self.bet for n in oaks)))
         return rows
+
+    def scatter_pays(self) -> list[ScatterPayRow]:
+        """Scatter pays by count of the base spin (:mod:`exact.scatter_pays`): symbol, count, pay,
+        probability, RTP share; empty for a game whose scatters pay nothing."""
+        return scatter_pay_rows(self.modes["default"].set) if self.modes else []
 
     #: The exact figures in JSON order (attribute names = JSON keys).
     FIGURES = ("bet", "rtp", "mean_win", "variance", "components", "free_spins_by_level", "trigger", "trigger_any",

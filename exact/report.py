@@ -10,16 +10,64 @@ table), 13 (2+ KEY); the JSON schema: README, section "JSON".
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
+from exact.budget import budget_seconds, within
+from exact.distribution import certain_text, one_in_text, sig_fraction, win_distribution
 from exact.formatting import decimal_text, fraction_text, one_in, percent, short_fraction_text, table_lines
 from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet
+from exact.tables import level_symbol_rows
 
-#: Blocks of the JSON report whose exact figures have no ``_float`` companion.
-NO_FLOATS = frozenset({"symbols", "awards"})
+#: Blocks of the JSON report whose exact figures have no ``_float`` companion (wheel awards are keyed by text).
+NO_FLOATS = frozenset({"awards"})
+
+#: What the report says when the round's win distribution is not computed.
+ROUND_NOT_COMPUTED = "not computed, run rtp distribution"
 
 
-def report_text(rep: ParSheet, digits: int = 6) -> str:
-    """The PAR report as aligned text sections."""
+def cheap_distribution(ms):
+    """(the win distribution, None) when it is computed within the report's time budget
+    (:func:`exact.budget.budget_seconds`, 2 s), else (None, why not): over the budget, or a rule it refuses."""
+    try:
+        wd, why = within(budget_seconds(), win_distribution, ms, progress=False)
+    except ValueError as e:
+        return None, f"the win distribution refuses this game: {e}"
+    return wd, None if wd is not None else f"the win distribution {why}"
+
+
+def round_text(wd, why: str | None) -> list[str]:
+    """The report's ROUND lines: hit frequency of the round and max win with its probability, or why not."""
+    out = ["", "ROUND (from the win distribution)"]
+    if wd is None:
+        return out + [f"hit frequency and max win of the round: {ROUND_NOT_COMPUTED} ({why})"]
+    hf, hb = wd.hit_frequency
+    p = wd.max_round_win_probability
+    exact = wd.max_round_exact and not isinstance(p, float)
+    pb = 0.0 if exact else wd.round.bound
+    return out + [f"hit frequency of the round   {certain_text(hf, hb)} ({one_in_text(hf, hb)})",
+                  f"max win of a round           {wd.max_round_win:,} credits "
+                  f"({sig_fraction(Fraction(wd.max_round_win, wd.bet), 8)} x bet), P = {certain_text(p, pb)} "
+                  f"({one_in_text(p, pb)}), " + ("exact" if exact else "within the distribution's bound")]
+
+
+def round_json(wd, why: str | None) -> dict:
+    """JSON ``round_figures``: ``computed``; the round's hit frequency and max win (exact ``"p/q"`` or a float
+    within ``*_bound``) when computed, else ``reason``."""
+    if wd is None:
+        return {"computed": False, "reason": f"{ROUND_NOT_COMPUTED} ({why})"}
+    hf, hb = wd.hit_frequency
+    p = wd.max_round_win_probability
+    def num(x):
+        return x if isinstance(x, float) else fraction_text(x)
+    return {"computed": True, "hit_frequency": num(hf), "hit_frequency_float": float(hf), "hit_frequency_bound": hb,
+            "max_win": int(wd.max_round_win), "max_win_bets": fraction_text(Fraction(wd.max_round_win, wd.bet)),
+            "max_win_bets_float": wd.max_round_win / wd.bet, "max_win_probability": num(p),
+            "max_win_probability_float": float(p), "max_win_exact": bool(wd.max_round_exact)}
+
+
+def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | None = None) -> str:
+    """The PAR report as aligned text sections; ``distribution`` (or ``why`` it is not there) gives the
+    round's hit frequency and max win (:func:`cheap_distribution`)."""
     r = rep.round
     a = rep.analysis
     out: list[str] = []
@@ -71,6 +119,7 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
         cells.append(percent(row.rtp_total, 4))
         rows.append(cells)
     out += table_lines(["symbol"] + [f"P({n} OAK)" for n in oaks] + [f"RTP {n} OAK" for n in oaks] + ["RTP"], rows)
+    out += scatter_pays_text(rep, digits)
     add("")
     add("HIT FREQUENCY AND VOLATILITY")
     add(f"base spin hit frequency  {percent(a.base.hit_frequency, 4)} ({one_in(a.base.hit_frequency)})")
@@ -85,6 +134,8 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
         rows.append([f"{n:,}"] + [f"{100 * lo:.4f}% .. {100 * hi:.4f}%" for lo, hi in
                                   (rep.rtp_band(n, c) for c in CONFIDENCE)])
     out += table_lines(["rounds"] + [f"{int(c * 100)}% band" for c in CONFIDENCE], rows)
+    if distribution is not None or why is not None:
+        out += round_text(distribution, why)
     if r.features:
         add("")
         add("FREE SPINS TRIGGER (per base spin)")
@@ -134,6 +185,7 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
             rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
                          percent(lv.hit_frequency, 3)] + ([percent(lv.key_2plus, 4)] if rep.has_collect else []))
         out += table_lines(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
+        out += free_spin_symbols_text(rep)
     if rep.facts:
         checked = [f for f in rep.facts if f.is_fact]
         failed = [f for f in checked if f.failed]
@@ -149,7 +201,40 @@ def report_text(rep: ParSheet, digits: int = 6) -> str:
     return "\n".join(out) + "\n"
 
 
-def report_json(rep: ParSheet, digits: int = 6) -> dict:
+def scatter_pays_text(rep: ParSheet, digits: int = 6) -> list[str]:
+    """SCATTER PAYS BY COUNT: per scatter and count, pay, probability, 1 in N, RTP share (none: no lines)."""
+    rows = [[r.symbol, f"{r.count}+" if r.or_more else str(r.count), str(r.pay), sig_fraction(r.probability, 6),
+             one_in(r.probability), percent(r.rtp, 4)] for r in rep.scatter_pays()]
+    if not rows:
+        return []
+    return ["", "SCATTER PAYS BY COUNT (per base spin; n+ = n or more)"] + table_lines(
+        ["scatter", "count", "pay", "probability", "frequency", "RTP"], rows, "llrrrr")
+
+
+def free_spin_symbols_text(rep: ParSheet) -> list[str]:
+    """FREE SPINS BY SYMBOL: the per-symbol OAK table of the free-spin strips, one table per level."""
+    out: list[str] = []
+    for i, lv in enumerate(rep.analysis.levels, start=1):
+        rows = [[s, str(n), sig_fraction(p, 6), one_in(p), decimal_text(w, 6)] for s, n, p, w in level_symbol_rows(rep, i)
+                if p]
+        out += ["", f"FREE SPINS LEVEL {i} (x{lv.phase.multiplier}) BY SYMBOL (per free spin, {lv.phase.strips} strips)"]
+        out += table_lines(["symbol", "OAK", "probability", "frequency", "mean win (credits)"], rows, "llrrr")
+    return out
+
+
+def free_spin_symbols_json(rep: ParSheet) -> dict:
+    """``free_spin_symbols`` {level: {symbol: {OAK: {probability, mean_win (credits per free spin)}}}} with floats."""
+    out: dict = {}
+    for i in range(1, len(rep.analysis.levels) + 1):
+        level: dict = {}
+        for s, n, p, w in level_symbol_rows(rep, i):
+            level.setdefault(s, {})[str(n)] = {"probability": fraction_text(p), "probability_float": float(p),
+                                               "mean_win": fraction_text(w), "mean_win_float": float(w)}
+        out[str(i)] = level
+    return out
+
+
+def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | None = None) -> dict:
     """The PAR report as one JSON-ready dict.
 
     Exact figures (:meth:`ParSheet.tree`) are ``"p/q"`` strings (counts stay
@@ -197,6 +282,13 @@ def report_json(rep: ParSheet, digits: int = 6) -> dict:
         out["paylines"] = [{"line": i + 1, "rtp": fraction_text(m / rep.bet), "rtp_float": float(m / rep.bet),
                             "hit": fraction_text(h), "hit_float": float(h)}
                            for i, (m, h) in enumerate(zip(base.line_means, base.line_hits))]
+    out["scatter_pays"] = [{"symbol": x.symbol, "count": x.count, "or_more": x.or_more, "pay": x.pay,
+                            "probability": fraction_text(x.probability), "probability_float": float(x.probability),
+                            "rtp": fraction_text(x.rtp), "rtp_float": float(x.rtp)} for x in rep.scatter_pays()]
+    if rep.analysis.levels:
+        out["free_spin_symbols"] = free_spin_symbols_json(rep)
+    if distribution is not None or why is not None:
+        out["round_figures"] = round_json(distribution, why)
     out["findings"] = [str(f) for f in rep.findings]
     return out
 

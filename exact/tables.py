@@ -195,9 +195,9 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                    [("level",), ("multiplier", "count"), ("mean win", "credits", "credits per spin"),
                     ("hit frequency", "probability", "per spin")]
                    + ([("P(2+ KEY)", "probability", "per spin")] if sheet.has_collect else []), rows))
-    scatter = getattr(sheet, "scatter_pays", None)
-    if callable(scatter):
-        add(scatter_pays_table(sheet))
+    add(scatter_pays_table(sheet))
+    for i, lv in enumerate(a.levels, start=1):
+        add(level_symbols_table(sheet, i))
     if len(sheet.modes) > 1 or any(m.round.respin_prob for m in sheet.modes.values()):
         rows = []
         for m in sheet.modes.values():
@@ -240,11 +240,30 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
 
 
 def scatter_pays_table(sheet) -> Table:
-    """Scatter pays by count: probability, 1 in N and RTP share per count (empty without scatter pays)."""
-    rows = [(name, n, p, _inv(p), x) for name, n, p, x in sheet.scatter_pays()]
-    return _table("scatter_pays", "Scatter pays by count (per base spin)",
-                  [("scatter",), ("count", "count"), ("probability", "probability", "per base spin"),
+    """Scatter pays by count: pay, probability, 1 in N and RTP share per count (empty without scatter pays)."""
+    rows = [(r.symbol, f"{r.count}+" if r.or_more else str(r.count), r.pay, r.probability, _inv(r.probability), r.rtp)
+            for r in sheet.scatter_pays()]
+    return _table("scatter_pays", "Scatter pays by count (per base spin; n+ = n or more)",
+                  [("scatter",), ("count",), ("pay", "count", "credits"), ("probability", "probability", "per base spin"),
                    ("1 in N", "odds"), ("RTP", "rtp", "fraction of the bet")], rows)
+
+
+def level_symbol_rows(sheet, level: int) -> list[tuple]:
+    """(symbol, OAK, P(OAK) per free spin, mean win per free spin in credits) of free-spin level ``level``
+    (1-based): the per-symbol OAK table of the free-spin strips, the level's multiplier and weights applied."""
+    lv = sheet.analysis.levels[level - 1]
+    return [(s, n, lv.oak_prob[s][n - 1], ways[n - 1]) for s, ways in lv.ways_by_symbol.items()
+            for n in sheet.paying_oaks[s]]
+
+
+def level_symbols_table(sheet, level: int) -> Table:
+    """The free-spin symbol table of one level (empty without free spins)."""
+    lv = sheet.analysis.levels[level - 1]
+    rows = [(s, n, p, _inv(p), w, w / sheet.bet) for s, n, p, w in level_symbol_rows(sheet, level)]
+    return _table(f"free_spin_symbols_{level}", f"Free spins level {level} (x{lv.phase.multiplier}) by symbol "
+                  f"(per free spin, {lv.phase.strips} strips)",
+                  [("symbol",), ("OAK", "count"), ("probability", "probability", "per free spin"), ("1 in N", "odds"),
+                   ("mean win", "credits", "credits per free spin"), ("share of the bet", "rtp", "per free spin")], rows)
 
 
 def compliance_table(sheet) -> Table:

@@ -89,12 +89,19 @@ def add_limit_arguments(p: argparse.ArgumentParser) -> None:
 
     See :mod:`strips.limits` for the limits and their defaults.
     """
-    g = p.add_argument_group("input limits (checked before any work; see README 'Input limits')")
+    # the usage line names the command's own options and "[input limits]"; the limits have one help section
+    fmt = p._get_formatter()
+    fmt.add_usage(None, p._actions, p._mutually_exclusive_groups, prefix="")
+    p.usage = fmt.format_help().strip().replace("%", "%%") + " [input limits]"
     defaults = _limits.Limits()
-    for name, what in _limits.DESCRIPTIONS.items():
+    listed = "; ".join(f"{_limits.option(name)} N: {what} (default {getattr(defaults, name):,})"
+                       for name, what in _limits.DESCRIPTIONS.items())
+    g = p.add_argument_group("input limits", f"checked before any work (README 'Input limits'): {listed}; "
+                                             "--no-limits: lift every input limit (memory and time unbounded)")
+    for name in _limits.DESCRIPTIONS:
         g.add_argument(_limits.option(name), dest=f"max_{name}", type=int_range(1), default=None, metavar="N",
-                       help=f"limit: {what} (default {getattr(defaults, name):,})")
-    g.add_argument("--no-limits", action="store_true", help="lift every input limit (memory and time unbounded)")
+                       help=argparse.SUPPRESS)
+    g.add_argument("--no-limits", action="store_true", help=argparse.SUPPRESS)
 
 
 def limits_of(args: argparse.Namespace) -> _limits.Limits:

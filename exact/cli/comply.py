@@ -81,6 +81,8 @@ def run(args) -> int:
         raise UsageError(f"rtp comply: {ms.name}: {e}") from None
     failed = [c for c in checks if not c.passed]
     skipped = odds_not_computed(sheet)
+    # the top award is an award_odds check: say so wherever it is skipped (summary line and JSON)
+    top_skipped = why if why and any(c.rule.measure == "award_odds" for c in checks) else None
     if args.json:
         print(json.dumps({"set": ms.name, "passed": not failed, "checks": [
             {"rule": c.rule.id, "jurisdiction": c.rule.jurisdiction, "measure": c.rule.measure, "item": c.item,
@@ -91,12 +93,12 @@ def run(args) -> int:
              "min": None if c.rule.min is None else fraction_text(c.rule.min),
              "max": None if c.rule.max is None else fraction_text(c.rule.max),
              "pass": c.passed, "source": f"{c.rule.source}, {c.rule.section} ({c.rule.version})"}
-            for c in checks], **({"top_award_not_checked": why} if why else {}),
+            for c in checks], "top_award_checked": top_skipped is None,
+            **({"top_award_not_checked": top_skipped} if top_skipped else {}),
             **({"award_odds_not_computed_for_modes": skipped} if skipped else {})}, indent=2))
         return 1 if failed else 0
-    print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass")
-    if why:
-        print(f"top award (max win) not checked: {why}")
+    print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass"
+          + (f"; top award not checked ({top_skipped})" if top_skipped else ""))
     for mode, reason in skipped.items():
         print(f"bet mode {mode}: RTP checked, award odds not computed ({reason})")
     rows = [[c.rule.id, c.rule.jurisdiction, c.item, _value_text(c), _limit_text(c.rule),

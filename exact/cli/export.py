@@ -10,6 +10,7 @@ from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
 from exact.facts import checked_sheet
+from exact.report import cheap_distribution
 
 
 def add_arguments(p) -> None:
@@ -35,9 +36,10 @@ def run(args) -> int:
     try:
         rep = checked_sheet(ms)
         dist, _ = distribution_or_reason(ms, not args.distribution)
+        cheap = dist if dist is not None else cheap_distribution(ms)[0]   # the Summary's round figures when cheap
         checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist)
         meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
-        sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist)
+        sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist, round_distribution=cheap)
         data = xlsx_bytes(sheets, f"{ms.model.title or ms.name} ({ms.name})") if kind == "xlsx" else csv_files(sheets)
     except ValueError as e:
         raise UsageError(f"rtp export: {ms.name}: {e}") from None

@@ -6,7 +6,7 @@ import json
 from exact.cli.args import UsageError, add_set_argument, int_range, refuse_unsupported
 from exact import load_math_set
 from exact.comply import comply, load_rules, summary
-from exact.report import published_ok, report_json, report_text
+from exact.report import cheap_distribution, published_ok, report_json, report_text
 from exact.facts import checked_sheet
 
 
@@ -34,15 +34,16 @@ def run(args) -> int:
         why = None
     except ValueError as e:
         counts, why = {}, str(e)
+    dist, dist_why = cheap_distribution(ms)   # the round's hit frequency and max win when cheap (< 2 s)
     if args.json:
-        out = report_json(rep, args.digits)
+        out = report_json(rep, args.digits, dist, dist_why)
         out["compliance"] = {j: {"passed": a, "checks": b} for j, (a, b) in counts.items()}
         if why:
             out["compliance_not_computed"] = why
         out["compliance_top_award"] = TOP_AWARD_NOTE
         print(json.dumps(out, indent=2))
     else:
-        text = report_text(rep, args.digits)
+        text = report_text(rep, args.digits, dist, dist_why)
         line = "; ".join(f"{j}: {a} of {b} pass"
                          for j, (a, b) in counts.items()) or f"not computed ({why})"
         print(text + f"\nCOMPLIANCE (rtp comply lists every check)\n{line}\n({TOP_AWARD_NOTE})\n", end="")

@@ -1,0 +1,73 @@
+"""A computation given a time budget: its result when it ends within the budget, else a reason it was not run.
+
+``rtp report`` and the workbook's Summary show the round's hit frequency and max win when the win
+distribution is cheap: :func:`within` runs ``exact.win_distribution`` under a timer of
+:func:`budget_seconds` (2 s; ``RTP_ROUND_BUDGET`` in the environment sets another, ``0`` never runs
+it) and stops it when the timer fires (``SIGALRM``: the computation is pure, nothing is left half
+written), so a report costs at most the budget more than before.  Where no such timer exists (not the
+main thread, or a system without ``setitimer``) nothing is run and the reason says so.
+
+Source: issue "The whole PAR sheet ... in the notebook and the workbook" (round hit frequency and max
+win in the report when the distribution takes under 2 s, else "not computed, run rtp distribution").
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+__all__ = ["BUDGET", "budget_seconds", "within", "OverBudget"]
+
+#: Seconds the report gives the round's win distribution.
+BUDGET = 2.0
+
+
+class OverBudget(Exception):
+    """Raised inside the computation when its time budget runs out."""
+
+
+def budget_seconds() -> float:
+    """The budget in seconds: ``RTP_ROUND_BUDGET`` when set (a number >= 0), else :data:`BUDGET`.
+
+    >>> os.environ.pop("RTP_ROUND_BUDGET", None) and None
+    >>> budget_seconds()
+    2.0
+    """
+    text = os.environ.get("RTP_ROUND_BUDGET", "").strip()
+    try:
+        return max(0.0, float(text)) if text else BUDGET
+    except ValueError:
+        return BUDGET
+
+
+def within(seconds: float, fn, *args, **kwargs) -> tuple[object, str | None]:
+    """``(fn(*args, **kwargs), None)`` when it returns within ``seconds``; ``(None, reason)`` when the budget
+    runs out, is 0, or cannot be kept here.  Exceptions of ``fn`` propagate.
+
+    >>> within(1.0, sum, [1, 2, 3])
+    (6, None)
+    >>> within(0.05, time.sleep, 2)[1]
+    'takes over 0.05 s'
+    >>> within(0, sum, [1])[1]
+    'the time budget is 0 s'
+    """
+    if seconds <= 0:
+        return None, "the time budget is 0 s"
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return None, "no timer to stop it here"
+
+    def expire(signum, frame):
+        raise OverBudget
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return fn(*args, **kwargs), None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except OverBudget:
+        return None, f"takes over {seconds:g} s"
+    finally:
+        signal.signal(signal.SIGALRM, previous)
