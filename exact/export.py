@@ -12,6 +12,9 @@ Sheets, one table each (a sheet with nothing in it is left out):
 ``Combinations``
     per symbol and OAK of the base game: hits per cycle (an exact integer),
     probability, 1 in N, RTP contribution.
+``Scatter pays``, ``Free-spin combinations``
+    scatter pays by count (pay, probability, 1 in N, RTP share); per free-spin level, symbol and
+    OAK: probability, 1 in N, mean win per free spin (games with these only).
 ``Features``
     per trigger: probability, 1 in N, spins, the chain's feature figures;
     per level: multiplier, spins, reach, RTP.
@@ -71,6 +74,7 @@ from typing import Mapping, Sequence
 
 from exact.formatting import fraction_text, scientific
 from exact.par import CONFIDENCE, ParSheet
+from exact.tables import level_symbol_rows
 from exact.rules import require
 from strips.model import FISH, PAY, MathSet
 
@@ -336,6 +340,18 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
               ("hits per cycle", f"of {cycle:,} stop combinations"), ("probability", "per base spin"),
               ("odds", "1 in N base spins"), ("RTP contribution", "% of the bet")), rows,
              (None, COUNT, COUNT, COUNT, PROB, ONE_IN, PERCENT), keys=2)
+
+    rows = [[x.symbol, f"{x.count}+" if x.or_more else str(x.count), x.pay, x.probability, _one_in(x.probability),
+             x.rtp] for x in rep.scatter_pays()]
+    book.add("Scatter pays", "scatter_pays", ("scatter", ("count", "n+ = n or more"), ("pay", "credits"),
+                                              ("probability", "per base spin"), ("odds", "1 in N base spins"),
+                                              ("RTP contribution", "% of the bet")), rows,
+             (None, None, COUNT, PROB, ONE_IN, PERCENT), keys=2)
+    rows = [[i, s, n, p, _one_in(p), w] for i in range(1, len(a.levels) + 1)
+            for s, n, p, w in level_symbol_rows(rep, i) if p]
+    book.add("Free-spin combinations", "free_spin_combinations",
+             ("level", "symbol", "OAK", ("probability", "per free spin"), ("odds", "1 in N free spins"),
+              ("mean win", "credits per free spin")), rows, (COUNT, None, COUNT, PROB, ONE_IN, CREDITS), keys=3)
 
     # ---- Features ---------------------------------------------------------------
     levels = len(a.levels)

@@ -47,7 +47,8 @@ def test_workbook_round_trips_with_the_exact_figures(math_set, tmp_path, capsys)
     rr = round_result(ms.model, an.base, an.levels)
     # "Published" is there when the set publishes facts (the rules-page game's facts on this random set)
     assert [n for n in wb.sheetnames if n != "Published"] == [
-        "Summary", "Paytable", "Symbol counts", "Combinations", "Features", "Levels", "Compliance", "Strips base",
+        "Summary", "Paytable", "Symbol counts", "Combinations", "Free-spin combinations", "Features", "Levels",
+        "Compliance", "Strips base",
         "Strips bonus", "Fish weights", "Exact"]
 
     # every exact figure: a numeric cell in its sheet, its "p/q" in the Exact sheet, both the same number

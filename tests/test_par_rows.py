@@ -61,6 +61,11 @@ def test_scatter_pays_by_count_equal_the_enumeration():
     sheet = exact.par_sheet(ms)
     assert sum(r.rtp for r in rows) * ms.model.bet == sheet.analysis.base.scatter_mean   # the engine's share
     assert sheet.table("scatter_pays")["pay"].tolist() == [2, 10, 40] if _has_pandas() else True
+    from exact.export import par_sheets
+    sheets = {sh.name: sh for sh in par_sheets(sheet, ms)}
+    exact_cells = {(row[2], row[3]): Fraction(row[4]) for row in sheets["Exact"].rows if row[0] == "Scatter pays"}
+    assert [exact_cells[f"FS {r[1]}", "probability"] for r in sheets["Scatter pays"].rows] == [r.probability for r in rows]
+    assert [exact_cells[f"FS {r[1]}", "RTP contribution"] for r in sheets["Scatter pays"].rows] == [r.rtp for r in rows]
 
 
 def _has_pandas() -> bool:
