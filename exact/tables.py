@@ -388,25 +388,30 @@ def cell_text(value, kind: str) -> str:
     return f"{v.numerator:,}" if v.denominator == 1 else _sig(v)
 
 
+#: The HTML view's style: numbers right-aligned, text (class ``l``) left-aligned.
+HTML_STYLE = ("<style>table.rtp td, table.rtp th {text-align: right; padding: 1px 6px} "
+              "table.rtp .l {text-align: left} table.rtp caption {text-align: left}</style>")
+
+
 def html_table(t: Table) -> str:
     """One table as HTML: a caption, a header row with units, right-aligned numbers."""
-    heads = "".join(f"<th style='text-align:{'left' if c.kind in ('text', 'bool') else 'right'}'>"
-                    f"{html.escape(c.label)}{'<br><small>' + html.escape(c.unit) + '</small>' if c.unit else ''}</th>"
-                    for c in t.columns)
+    def cls(kind):
+        return " class='l'" if kind in ("text", "bool") else ""
+    heads = "".join(f"<th{cls(c.kind)}>{html.escape(c.label)}"
+                    f"{'<br><small>' + html.escape(c.unit) + '</small>' if c.unit else ''}</th>" for c in t.columns)
     body = []
     for row in t.rows:
         kinds = [c.kind for c in t.columns]
         if [c.label for c in t.columns[1:3]] == ["value", "unit"]:   # a (figure, value, unit) table
             kinds[1] = {"fraction of the bet": "rtp", "probability": "probability"}.get(row[2], kinds[1])
-        cells = "".join(f"<td style='text-align:{'left' if k in ('text', 'bool') else 'right'}'>"
-                        f"{html.escape(cell_text(v, k))}</td>" for v, k in zip(row, kinds))
-        body.append(f"<tr>{cells}</tr>")
+        body.append("<tr>" + "".join(f"<td{cls(k)}>{html.escape(cell_text(v, k))}</td>" for v, k in zip(row, kinds))
+                    + "</tr>")
     note = f"<p><small>{html.escape(t.note)}</small></p>" if t.note else ""
-    return (f"<table><caption style='text-align:left'><b>{html.escape(t.title)}</b></caption>"
+    return (f"<table class='rtp'><caption><b>{html.escape(t.title)}</b></caption>"
             f"<thead><tr>{heads}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}")
 
 
 def html_tables(title: str, tables, lines=()) -> str:
     """An HTML page section: a title, some lines of text, then every table (no raw arrays)."""
     head = f"<h3>{html.escape(title)}</h3>" + "".join(f"<p>{html.escape(x)}</p>" for x in lines)
-    return "<div>" + head + "".join(html_table(t) for t in tables) + "</div>"
+    return "<div>" + HTML_STYLE + head + "".join(html_table(t) for t in tables) + "</div>"

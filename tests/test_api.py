@@ -174,7 +174,8 @@ def test_repr_is_short_and_html_is_a_table(bundled_sheet):
     assert len(text) < 2000 and text.startswith("ParSheet(") and bundled_sheet.fingerprint[:16] in text
     assert "Fraction(" not in text
     page = bundled_sheet._repr_html_()
-    assert page.startswith("<div>") and "<table>" in page and "rules_page" in page and len(page) < 60000
+    assert page.startswith("<div>") and "<table class='rtp'>" in page and "rules_page" in page and len(page) < 100000
+    assert "array(" not in page and "Fraction(" not in page
 
 
 def test_one_liner_of_the_readme_runs_in_a_fresh_interpreter():
