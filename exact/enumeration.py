@@ -37,7 +37,8 @@ from exact.falls import FallEvaluator
 from exact.formatting import decimal_text
 from exact.rules.multiplier_symbol import combined_value, value_law
 from exact.windows import WindowEvaluator
-from markov.moments import CountSplit, PhaseAnalysis
+from exact.phase_law import EnumeratedPhase, FallStatistics
+from markov.moments import CountSplit
 from markov.round import by_spins_awarded
 from strips import limits as _limits
 from strips.errors import UnsupportedRule
@@ -168,79 +169,6 @@ def spin_histogram(ms: MathSet, phase: Phase | None = None) -> SpinHistogram:
 # ---------------------------------------------------------------------------
 # one phase's exact analysis by enumeration: every figure the round needs
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class FallStatistics:
-    """Per-fall figures of one spin of a phase, by enumeration (credits per spin, the level multiplier included).
-
-    Attributes
-    ----------
-    reach : tuple of int
-        ``reach[k-1]`` = stop combinations whose spin evaluates a k-th fall (``reach[0]`` = the cycle).
-    mean : tuple of Fraction
-        E[win of fall k] at index k-1, credits per spin (multipliers included).
-    cut : int
-        Stop combinations whose fall ``max_falls`` still removed cells (the spin was ended there).
-    max_falls : int
-    combinations : int
-    """
-
-    reach: tuple[int, ...]
-    mean: tuple[Fraction, ...]
-    cut: int
-    max_falls: int
-    combinations: int
-
-    def at_least(self, k: int) -> Fraction:
-        """P(a spin evaluates at least k falls)."""
-        return Fraction(self.reach[k - 1] if k <= len(self.reach) else 0, self.combinations)
-
-    @property
-    def mean_falls(self) -> Fraction:
-        """E[falls per spin] = sum over k of P(at least k falls)."""
-        return Fraction(sum(self.reach), self.combinations)
-
-    @property
-    def cut_probability(self) -> Fraction:
-        """P(the spin is ended at ``max_falls`` while still removing cells)."""
-        return Fraction(self.cut, self.combinations)
-
-
-@dataclass(frozen=True)
-class EnumeratedPhase(PhaseAnalysis):
-    """A :class:`markov.moments.PhaseAnalysis` computed by enumeration, with what only enumeration gives.
-
-    Attributes (besides those of PhaseAnalysis)
-    ----------
-    method : str
-        ``"enumeration of N stop combinations"``.
-    combinations : int
-        N, the cycle.
-    falls : FallStatistics or None
-        Per-fall statistics (None without a cascade).
-    distribution : tuple of (int, int, Fraction)
-        (award index, win in credits, probability), the exact joint law of a spin.
-    awards_by_spins : bool
-        The trigger split is indexed by the free spins a spin awards over its falls (``scatters =
-        "every_fall"`` under a cascade), not by a scatter count.
-    awards_per_spin : Fraction
-        E[free spins awarded per spin] over its falls (0 unless ``awards_by_spins``).
-    """
-
-    method: str = ""
-    combinations: int = 0
-    falls: FallStatistics | None = None
-    distribution: tuple = ()
-    awards_by_spins: bool = False
-    awards_per_spin: Fraction = Fraction(0)
-
-    def win_probabilities(self) -> dict[int, Fraction]:
-        """Win in credits -> probability (the award index summed out)."""
-        out: dict[int, Fraction] = {}
-        for _, w, p in self.distribution:
-            out[w] = out.get(w, Fraction(0)) + p
-        return dict(sorted(out.items()))
-
-
 def _expand(ev, plain: int, items) -> dict[int, Fraction]:
     """The law of ``plain + sum of credits x combined value`` over the multiplier symbol's draws, for the
     (signature, credits) ``items`` of one spin (its values drawn once and kept for its falls)."""
@@ -532,7 +460,8 @@ class EnumerationSection:
         return out
 
     def lines(self) -> list[str]:
-        out = [f"method       {self.method} (the literal reading of every fall)"]
+        how = " (the literal reading of every fall)" if self.method.startswith("enumeration") else ""
+        out = [f"method       {self.method}{how}"]
         f = self.base.falls
         if f is None:
             return out

@@ -34,14 +34,15 @@ __all__ = ["FallEvaluator", "FallsOutcome", "play_falls", "falls_game"]
 
 
 def falls_game(model) -> bool:
-    """Whether a phase of ``model`` is computed by enumeration through the falls (the registry's
-    :func:`exact.rules.registry.phase_path`): its spins are then read by :func:`play_falls`.
+    """Whether a phase of ``model`` is computed by a rule without per-reel terms (the registry's
+    :func:`exact.rules.registry.phase_path`: enumeration through the falls, or that rule's own fast path):
+    its spins are then read by :func:`play_falls`.
 
     >>> from strips.loader import load_math_set
     >>> falls_game(load_math_set("rules_page").model)
     False
     """
-    return phase_path(model) == "enumeration"
+    return phase_path(model) is not None
 
 
 @dataclass

@@ -47,14 +47,37 @@ def test_base_spin_equals_brute_force(seed, evaluation, multiplier):
     assert {(i, w): p for i, w, p in a.distribution} == {k: p for k, p in law.items() if p}
 
 
-@pytest.mark.parametrize("evaluation", ["ways", "lines", "anywhere", "clusters"])
-def test_no_cascade_equals_brute_force(evaluation):
-    game, strips = random_game(40, evaluation, cascade=False, multiplier=("cell", "sum") if evaluation != "ways" else None)
+@pytest.mark.parametrize("evaluation,multiplier", [("ways", None), ("lines", ("cell", "sum")),
+                                                   ("anywhere", ("cell", "sum")), ("clusters", ("reel", "sum")),
+                                                   ("anywhere", None)])
+def test_no_cascade_equals_brute_force(evaluation, multiplier):
+    """Without [cascade]; pay anywhere without a multiplier symbol takes its per-reel product of counts."""
+    game, strips = random_game(40, evaluation, cascade=False, multiplier=multiplier)
     ms = exact.math_set(game, strips)
     a = analyse_phase(ms, ms.model.base_phase)
     law, _, _, hit = brute_force(game, strips)
-    mean, second, _ = _figures(law)
+    mean, second, by_index = _figures(law)
     assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
+    assert {i: p for i, p in enumerate(a.by_scatter.prob) if p} == {i: p for i, p in by_index.items() if p}
+    if evaluation == "ways":      # a ways game without falls or multiplier symbols: the engine's factorisation
+        assert not hasattr(a, "method")
+        return
+    assert {(i, w): p for i, w, p in a.distribution} == {k: p for k, p in law.items() if p}
+    product = evaluation == "anywhere" and multiplier is None
+    assert a.method.startswith("per-reel product" if product else "enumeration")
+
+
+def test_anywhere_product_with_free_spins_equals_brute_force():
+    game, strips = random_game(21, "anywhere", cascade=False, free_spins=True)
+    ms = exact.math_set(game, strips)
+    base_law, _, _, _ = brute_force(game, strips)
+    free_law, _, _, _ = brute_force(game, strips, level=1)
+    mu_b, _, idx_b = _figures(base_law)
+    mu_f, _, idx_f = _figures(free_law)
+    q = sum(p * (2 if i >= 2 else 0) for i, p in idx_b.items())
+    r = sum(p * (1 if i >= 3 else 0) for i, p in idx_f.items())
+    sheet = exact.par_sheet(ms)
+    assert sheet.mean_win == mu_b + q * mu_f / (1 - r) and sheet.method.startswith("per-reel product")
 
 
 @pytest.mark.parametrize("evaluation,scatters", [("ways", "every_fall"), ("anywhere", "first_fall"),

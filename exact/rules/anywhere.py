@@ -15,10 +15,18 @@ vectors (distinct vectors only), with the scatter counts carried along for the t
 """
 from __future__ import annotations
 
+from fractions import Fraction
+from math import prod
+
+import numpy as np
+
+from exact.phase_law import EnumeratedPhase
 from exact.rules.base import ENUMERATED, Rule
+from markov.moments import CountSplit
 from strips import plugins
 
-__all__ = ["Anywhere", "AnywhereWin", "anywhere_wins", "count_pay", "refuse_beside_cell_pays", "CellPays"]
+__all__ = ["Anywhere", "AnywhereWin", "anywhere_wins", "count_pay", "refuse_beside_cell_pays", "CellPays",
+           "count_product_phase", "count_states", "PRODUCT_STATES"]
 
 ANYWHERE = "anywhere"
 
@@ -100,6 +108,131 @@ def refuse_beside_cell_pays(t, model) -> None:
                           f"{model.evaluation} game")
 
 
+def count_product_phase(ms, phase):
+    """One spin of ``phase`` of a pay-anywhere game without cascades, exactly, by the product over reels of
+    per-reel count polynomials (the fast path of :class:`Anywhere`).
+
+    The win of a window depends only on its vector of counts: per pay symbol ``N_p`` (its cells and its
+    substituting WILDs), per paying WILD its own cells, per scatter symbol its cells; each count is a sum
+    of per-reel counts, and a pay symbol's count above its ``pays`` list pays as the list's last entry,
+    so the counts can be capped there (``min(a + b, c) = min(min(a, c) + b, c)``).  The exact joint law
+    of the capped vector is the product over reels of each reel's law of its vector (a polynomial in one
+    variable per count, truncated at the caps), built reel by reel on integer-encoded states with integer
+    weights (no float); the spin's win, trigger count and scatter pays are functions of the final state.
+
+    Returns
+    -------
+    exact.phase_law.EnumeratedPhase
+        With ``method`` "per-reel product of count polynomials (N stop combinations)" and the joint law
+        of (trigger count, win); credits per spin, the level multiplier included.
+
+    Examples
+    --------
+    Three cells of one reel, A paying for 2 cells or more (the last entry for 3):
+
+    >>> from exact import math_set
+    >>> game = {"game": {"reels": 1, "rows": 3, "bet": 2, "evaluation": "anywhere"},
+    ...         "symbols": {"A": {"class": "pay", "pays": [0, 4]}, "B": {"class": "pay", "pays": [1]}}}
+    >>> one = math_set(game, {"base": [["A", "A", "B", "B"]]})
+    >>> count_product_phase(one, one.model.base_phase).distribution
+    ((0, 1, Fraction(1, 2)), (0, 5, Fraction(1, 2)))
+    """
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    rows = model.rows
+    cells = model.reels * rows
+    syms = model.symbols
+    # the counts: pay symbols (with their WILDs), paying WILDs alone, scatter symbols
+    counted = [(p.pays, [c for c, s in enumerate(syms) if s.name == p.name or s.substitutes_for(p.name)])
+               for p in model.pay_symbols]
+    counted += [(w.pays, [model.code(w.name)]) for w in model.of_kind("wild") if w.pays and any(w.pays)]
+    n_pays = len(counted)
+    scatters = model.of_kind("scatter")
+    counted += [(s.pays, list(model.scatter_codes(s))) for s in scatters]
+    caps = np.array([min(len(p), cells) if i < n_pays else cells for i, (p, _) in enumerate(counted)], dtype=np.int64)
+    radix = np.cumprod(np.concatenate([[1], caps[:-1] + 1])).astype(np.int64)
+    member = np.zeros((len(syms), len(counted)), dtype=np.int64)
+    for j, (_, codes) in enumerate(counted):
+        member[codes, j] = 1
+    size = int(np.prod(caps + 1))
+    states = np.zeros((1, len(counted)), dtype=np.int64)
+    wtype = np.int64 if prod(len(c) for c in strips.codes) < 1 << 62 else object    # weights <= the cycle
+    weights = np.ones(1, dtype=wtype)
+    n = 1
+    for codes in strips.codes:
+        win = window_of(np.asarray(codes, dtype=np.int64), rows)                 # (L, rows)
+        vals, cnt = np.unique(member[win].sum(axis=1), axis=0, return_counts=True)
+        n *= len(codes)
+        dense = np.zeros(size, dtype=wtype)         # integer weights of every capped count vector
+        for v, c in zip(vals, cnt.tolist()):
+            np.add.at(dense, np.minimum(states + v, caps) @ radix, weights * c)
+        nz = np.flatnonzero(dense)
+        states = (nz[:, None] // radix[None, :]) % (caps + 1)[None, :]
+        weights = dense[nz]
+    weights = weights.tolist()
+    pay_tabs = [np.array([count_pay(p, k) for k in range(cells + 1)], dtype=np.int64) for p, _ in counted]
+    win = np.zeros(states.shape[0], dtype=np.int64)
+    scat = np.zeros(states.shape[0], dtype=np.int64)
+    for j, tab in enumerate(pay_tabs):
+        win += tab[states[:, j]]
+        if j >= n_pays:
+            scat += tab[states[:, j]]
+    tsym = model.trigger_symbol
+    t_idx = n_pays + [s.name for s in scatters].index(tsym.name) if tsym is not None else None
+    trig = states[:, t_idx] if t_idx is not None else np.zeros(states.shape[0], dtype=np.int64)
+    m = phase.multiplier
+    law: dict = {}
+    for a, w, x in zip(trig.tolist(), win.tolist(), weights):
+        law[(a, w * m)] = law.get((a, w * m), 0) + x
+    size = max(a for a, _ in law) + 1
+    prob, wsum, w2sum = [0] * size, [0] * size, [0] * size
+    for (a, w), x in law.items():
+        prob[a] += x
+        wsum[a] += x * w
+        w2sum[a] += x * w * w
+    split = CountSplit(*(tuple(Fraction(v, n) for v in t) for t in (prob, wsum, w2sum)))
+    scatter_mean = Fraction(sum(int(s) * x for s, x in zip(scat.tolist(), weights)) * m, n)
+    hit = Fraction(sum(x for (a, w), x in law.items() if w > 0), n)
+    return EnumeratedPhase(
+        phase=phase, mean=split.mean, second=split.second, pays_mean=split.mean - scatter_mean,
+        collect_mean=Fraction(0), ways_by_symbol={}, oak_prob={}, by_scatter=split,
+        by_key=CountSplit((Fraction(1),), (split.mean,), (split.second,)), hit_frequency=hit,
+        scatter_mean=scatter_mean, method=f"per-reel product of count polynomials ({n:,} stop combinations)",
+        combinations=n, distribution=tuple((a, w, Fraction(x, n)) for (a, w), x in sorted(law.items())))
+
+
+#: The largest number of capped count vectors the product takes (a dense int64 array of that size, about
+#: 1.6 MB); a game with more is enumerated.
+PRODUCT_STATES = 200_000
+
+
+def count_states(model) -> int:
+    """The number of capped count vectors of :func:`count_product_phase` for ``model``: the product over the
+    counts (pay symbols capped at their ``pays`` length, paying WILDs likewise, scatters uncapped) of cap + 1.
+
+    >>> count_states(type("M", (), {"reels": 2, "rows": 1, "pay_symbols": (), "of_kind": lambda self, k: ()})())
+    1
+    """
+    cells = model.reels * model.rows
+    caps = [min(len(p.pays), cells) for p in model.pay_symbols]
+    caps += [min(len(w.pays), cells) for w in model.of_kind("wild") if w.pays and any(w.pays)]
+    caps += [cells for _ in model.of_kind("scatter")]
+    out = 1
+    for c in caps:
+        out *= c + 1
+    return out
+
+
+def window_of(codes, rows: int):
+    """The window column of every stop of a reel strip (wrap-around): shape (len(codes), rows).
+
+    >>> window_of(np.array([0, 1, 2]), 2).tolist()
+    [[0, 1], [1, 2], [2, 0]]
+    """
+    L = len(codes)
+    return codes[(np.arange(L)[:, None] + np.arange(rows)[None, :]) % L]
+
+
 class CellPays(Rule):
     """The common part of the evaluations that pay by cells (anywhere, clusters): exact by enumeration,
     collect and WILD multipliers refused at load; subclasses set ``name``, ``keys`` and ``evaluation``."""
@@ -131,6 +264,15 @@ class Anywhere(CellPays):
     name = "pay-anywhere evaluation"
     keys = '[game] evaluation = "anywhere"'
     evaluation = ANYWHERE
+
+    @classmethod
+    def phase_path(cls, model):
+        """The per-reel product of count polynomials (:func:`count_product_phase`) when it is the game's only
+        rule without per-reel terms (no cascade, no multiplier symbol), without trigger reels or a WILD
+        counted as a scatter; else None (enumeration)."""
+        if model.trigger_reels or any(s.counts_as_scatter for s in model.symbols):
+            return None
+        return count_product_phase if count_states(model) <= PRODUCT_STATES else None
 
 
 plugins.register(Anywhere.name, (), Anywhere.parse)
