@@ -191,6 +191,21 @@ def _catalogue_changes(ma: GameModel, mb: GameModel) -> list[str]:
     return out
 
 
+def _rule_changes(ma: GameModel, mb: GameModel) -> list[str]:
+    """Changes of the rules whose modules parse their own keys (a win cap: ``win cap none -> 5,000 x bet``)."""
+    def by_name(m):
+        return {c.rule: c for c in m.rules}
+    a, b = by_name(ma), by_name(mb)
+    out = []
+    for name in list(a) + [n for n in b if n not in a]:
+        x, y = a.get(name), b.get(name)
+        if x != y:
+            def text(c):
+                return "none" if c is None else (c.describe() if hasattr(c, "describe") else value_text(c))
+            out.append(f"{name} {text(x)} -> {text(y)}")
+    return out
+
+
 def _multiplier_text(m) -> str:
     """A WILD multiplier in words: none, x2, or the drawn values, mode and weight tables."""
     if m is None:
@@ -239,7 +254,8 @@ def model_changes(a: MathSet, b: MathSet) -> list[str]:
     out += _ladder_changes(ma, mb)
     out += _catalogue_changes(ma, mb)
     skip = {"name", "title", "reels", "rows", "bet", "symbols", "levels", "trigger", "evaluation", "paylines",
-            "trigger_reels", "multiplier_by_trigger", "scatter"}
+            "trigger_reels", "multiplier_by_trigger", "scatter", "rules"}
+    out += _rule_changes(ma, mb)
     for f in dataclasses.fields(GameModel):
         if f.name in skip:
             continue

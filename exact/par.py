@@ -448,6 +448,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
     default = analyse_mode(ms)
     analysis, rr = default.analysis, default.round
     rr = apply_sections(rr, sections)     # a rule on the round's total replaces the round's moments
+    default = dataclasses.replace(default, round=rr)     # and every figure built on the round takes it
     sections = {**enumeration_sections(analysis, ms.model.bet), **sections}
     sheet = ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                      analysis=analysis, round=rr, findings=ms.findings,

@@ -17,9 +17,8 @@ from fractions import Fraction
 from exact.distribution import spin_distribution, win_distribution
 from exact.enumeration import spin_histogram
 from exact.engine import analyse_phase
-from exact.rules import rules_of
+from exact.rules import rules_of, one_spin_round
 from exact.rules.registry import phase_path
-from exact.rules.win_cap import one_spin_round
 from strips.errors import UnsupportedRule
 from strips.model import MathSet
 

@@ -143,7 +143,7 @@ def _with_cap(model, bets):
     return dataclasses.replace(model, rules=model.rules + (WinCapConfig(bets=bets),))
 
 
-def _game(seed: int, cap: int | None, reels=3, rows=2, stops=5, scatter=False):
+def _game(seed: int, cap: int | None, reels=3, rows=2, stops=5, scatter=False, **tables):
     rng = random.Random(seed)
     names = ["A", "B", "C", "W"] + (["S"] if scatter else [])
     symbols = {"A": {"class": "pay", "pays": [0, 4, 20][:reels] + [40] * (reels - 3)},
@@ -153,7 +153,8 @@ def _game(seed: int, cap: int | None, reels=3, rows=2, stops=5, scatter=False):
     if scatter:
         symbols["S"] = {"class": "scatter", "pays": [0, 3] + [10] * (reels * rows - 2),
                         "reels": {"base": list(range(1, reels + 1))}}
-    game = {"game": {"reels": reels, "rows": rows, "bet": 2, **({"max_win": cap} if cap else {})}, "symbols": symbols}
+    game = {"game": {"reels": reels, "rows": rows, "bet": 2, **({"max_win": cap} if cap else {})}, "symbols": symbols,
+            **tables}
     strips = [[rng.choice(names) for _ in range(stops)] for _ in range(reels)]
     return exact.math_set(game, {"base": strips})
 
@@ -260,7 +261,7 @@ def test_raises_bad_max_win(tmp_path, value):
 def _write(tmp_path, ms) -> Path:
     """A math set written to disk from an in-memory one (the game.toml and CSV texts the builder rendered)."""
     d = tmp_path / "capped"
-    d.mkdir()
+    d.mkdir(parents=True)
     for name, data in ms.sources.items():
         (d / name).write_bytes(data)
     return d
@@ -277,3 +278,36 @@ def test_count_tables_of_the_engines_equal_the_literal_readings():
             assert m.feature_multiplier(n) == by_count(m.multiplier_by_trigger, n, 1)
             for s in m.of_kind("scatter"):
                 assert m.symbol_scatter_pay(s, n) == scatter_pay(s.pays, n)
+
+
+GAMBLE = {"gamble": {"min_win": 1, "max_win": 100, "multiplier": 2, "probability": "2/5"}}
+
+
+def test_win_cap_figures_built_on_the_round_take_the_cap():
+    """The gamble's RTP without gamble is the capped RTP (it once was the uncapped one)."""
+    sheet = exact.par_sheet(_game(2, 3, **GAMBLE))
+    assert sheet.sections["win cap"].reached
+    assert sheet.gamble["rtp_without_gamble"] == sheet.rtp != exact.par_sheet(_game(2, None, **GAMBLE)).rtp
+
+
+def test_win_cap_with_bet_modes_or_buys_is_refused_by_name(tmp_path, capsys):
+    modes = _game(2, 3, modes={"double": {"cost": 4}})
+    s = rules.supports(modes, "report")
+    assert not s and s.reason.startswith("win cap with [modes]") and "win distribution" in s.reason
+    for analysis in ("simulate", "prove"):
+        assert rules.supports(modes, analysis).rule == "win cap"
+    d = _write(tmp_path, modes)
+    assert main(["simulate", "--set", str(d), "--rounds", "1000"]) == 2
+    assert "unsupported rule: win cap with [modes]" in capsys.readouterr().err
+
+
+def test_diff_and_spin_say_the_cap(tmp_path, capsys):
+    a, b = _write(tmp_path / "a", _game(2, None)), _write(tmp_path / "b", _game(2, 3))
+    main(["diff", str(a), str(b)])
+    assert "win cap none -> 3 x bet" in capsys.readouterr().out
+    ms = _game(2, 3)
+    strips = ms.strips["base"]
+    stops = next(st for st in itertools.product(*(range(n) for n in strips.lengths))
+                 if evaluate(ms.model, strips.window(st, ms.model.rows)).win > 6)
+    assert main(["spin", "--set", str(b), "--stops", ",".join(map(str, stops))]) == 0
+    assert "win cap        3 x bet: this spin is the whole round and pays 6 credits" in capsys.readouterr().out

@@ -11,6 +11,7 @@ from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupp
 from exact.bonus import starts_feature
 from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
+from exact.rules import one_spin_round, rules_of
 from exact.falls import falls_game
 from strips.loader import load_math_set
 
@@ -112,6 +113,7 @@ def run(args) -> int:
         if model.combination_wilds:
             out["combination"] = res.combination
         out.update(bonus_starts(model, phase, window, res))
+        out.update(round_rules(model, phase, res.win, as_json=True))
         if multiplied:  # games with WILD multipliers: each WILD's multiplier, window layout
             out["wild_multipliers"] = [[cells[r][i] if model.symbol(window[r][i]).kind == "wild" else None
                                         for r in range(model.reels)] for i in range(model.rows)]
@@ -164,7 +166,27 @@ def run(args) -> int:
         print(f"respin         reels {', '.join(map(str, starts['respin_holds']))} hold, the others spin again")
     print(f"multiplier     x{res.multiplier}")
     print(f"win            {res.win} credits")
+    for line in round_rules(model, phase, res.win):
+        print(line)
     return 0
+
+
+def round_rules(model, phase, win: int, as_json: bool = False):
+    """The rules on the round's total (a win cap) for one spin: what they cap, and what this spin's round
+    pays when the spin is the whole round (a base spin of a game whose round is one spin)."""
+    whole = phase.name == "base" and one_spin_round(model)
+    lines, out = [], {}
+    for rule in rules_of(model):
+        if not rule.acts_on_round:
+            continue
+        config = rule.config(model)
+        paid = rule.literal(config, model.bet, win)
+        key = rule.name.replace(" ", "_")
+        out[key] = {"rule": config.describe(), **({"round_pays": paid} if whole else {})}
+        lines.append(f"{rule.name:<14} {config.describe()}: " + (
+            f"this spin is the whole round and pays {paid} credits" if whole
+            else "applies to the round's total win (base spin and its features)"))
+    return out if as_json else lines
 
 
 def awarded(model, res, phase) -> int:

@@ -14,9 +14,9 @@ README "Adding a mechanic".
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, Refusal, Rule
+from exact.rules.base import ANALYSES, Refusal, Rule, one_spin_round
 from exact.rules.registry import RULES, Support, require, rules_of, support_table, supports
 from exact.rules.scatter import by_count, scatter_pay
 
-__all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "require", "rules_of", "support_table", "supports",
+__all__ = ["ANALYSES", "Refusal", "Rule", "one_spin_round", "RULES", "Support", "require", "rules_of", "support_table", "supports",
            "by_count", "scatter_pay"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "ENUMERATED"]
+__all__ = ["Rule", "ANALYSES", "Refusal", "one_spin_round", "ENUMERATED"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
 ANALYSES: dict[str, str] = {
@@ -142,3 +142,13 @@ class Rule:
     def config(cls, model) -> Any:
         """The rule's configuration kept on ``model.rules`` (None when absent)."""
         return next((c for c in getattr(model, "rules", ()) if getattr(c, "rule", None) == cls.name), None)
+
+
+def one_spin_round(model) -> bool:
+    """Whether a round of ``model`` is one base spin: no free spins, respin, prize wheels, bet modes or buys.
+
+    >>> from strips.loader import load_math_set
+    >>> one_spin_round(load_math_set("rules_page").model)
+    False
+    """
+    return not model.trigger and model.respin is None and not model.wheels and not model.modes and not model.buys

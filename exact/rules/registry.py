@@ -107,7 +107,8 @@ def supports(ms, analysis: str, ignoring: frozenset = frozenset()) -> Support:
         if need:
             rest = supports(model, need, ignoring | {rule})
             if not rest:
-                why = f"{rule.name} needs {ANALYSES[need]}, which refuses {rest.reason}"
+                why = (f"{rule.name} with {rest.reason} (the {rule.name} needs {ANALYSES[need]}, "
+                       f"which does not model {rest.reason})")
         if why:
             return Support(analysis, False, rule.name, str(why))
     return Support(analysis, True)

@@ -30,10 +30,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from exact.rules.base import Rule
+from exact.rules.base import Rule, one_spin_round
 from strips import plugins
 
-__all__ = ["WinCap", "WinCapConfig", "WinCapSection", "capped", "one_spin_round"]
+__all__ = ["WinCap", "WinCapConfig", "WinCapSection", "capped"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,10 @@ class WinCapConfig:
 
     bets: int
     rule: str = "win cap"
+
+    def describe(self) -> str:
+        """The cap in words, as ``rtp diff`` lists a change of it."""
+        return f"{self.bets:,} x bet"
 
 
 def capped(win: int, cap: int) -> int:
@@ -96,11 +100,12 @@ class WinCapSection:
 
     def lines(self) -> list[str]:
         """The report's lines of the section."""
+        credits = f"{self.cap:,} credit{'s' if self.cap != 1 else ''}"
         if not self.reached:
-            return [f"win cap      {self.bets:,} x bet ({self.cap:,} credits): never reached "
+            return [f"win cap      {self.bets:,} x bet ({credits}): never reached "
                     f"(largest round win {self.max_win:,} credits); every figure is uncapped"]
         p = float(self.probability)
-        return [f"win cap      {self.bets:,} x bet ({self.cap:,} credits): reached with probability "
+        return [f"win cap      {self.bets:,} x bet ({credits}): reached with probability "
                 f"{p:.6e} (1 in {1 / p:,.2f}); it removes {float(self.removed):.6f} credits per round; "
                 f"RTP and variance are of the capped round",
                 f"method       {self.method} (the cap is not linear in the stops)"]
@@ -124,7 +129,7 @@ class WinCap(Rule):
     keys = "[game] max_win"
     implements = frozenset({"report", "spin", "check", "diff", "simulate", "prove"})
     parses = (("game", "max_win"),)
-    narrows = frozenset({"report"})
+    narrows = frozenset({"report", "simulate", "prove"})
     #: The rule acts on the round's total win: the report needs the round's exact distribution.
     acts_on_round = True
 
@@ -144,10 +149,17 @@ class WinCap(Rule):
 
     @classmethod
     def needs(cls, model, analysis: str) -> str | None:
-        """The exact report of a round that is more than one base spin needs its win distribution."""
-        if analysis == "report" and not one_spin_round(model):
+        """The exact capped round of a round that is more than one base spin needs its win distribution:
+        the report, and the simulation and the proof that compare with it."""
+        if analysis in ("report", "simulate", "prove") and not one_spin_round(model):
             return "distribution"
         return None
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        if analysis in ("report", "simulate", "prove") and model.buys:
+            return "a win cap with bought features (the cap of a bought round is not modelled)"
+        return super().refusal(model, analysis)
 
     @staticmethod
     def literal(config: WinCapConfig, bet: int, win: int) -> int:
@@ -186,11 +198,6 @@ class WinCap(Rule):
         c_second = sum((capped(x, cap) ** 2 * p for x, p in dist.items()), Fraction(0))
         prob = sum((p for x, p in dist.items() if x >= cap), Fraction(0))
         return WinCapSection(config.bets, cap, True, prob, c_mean, c_second, mean - c_mean, top, method)
-
-
-def one_spin_round(model) -> bool:
-    """Whether a round of ``model`` is one base spin: no free spins, respin, wheels or bet modes."""
-    return not model.trigger and model.respin is None and not model.wheels and not model.modes
 
 
 plugins.register(WinCap.name, WinCap.parses, WinCap.parse)
