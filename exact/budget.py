@@ -1,9 +1,10 @@
 """A computation given a time budget: its result when it ends within the budget, else a reason it was not run.
 
 ``rtp report`` and the workbook's Summary show the round's hit frequency and max win when the win
-distribution is cheap: :func:`within` runs ``exact.win_distribution`` under a timer of
-:func:`budget_seconds` (2 s; ``RTP_ROUND_BUDGET`` in the environment sets another, ``0`` never runs
-it) and stops it when the timer fires (``SIGALRM``: the computation is pure, nothing is left half
+distribution is cheap.  By default that is decided by the game, not by a clock (a round that is one
+base spin: :func:`exact.report.cheap_distribution`), so the report is the same on every machine;
+``RTP_ROUND_BUDGET=S`` in the environment instead runs ``exact.win_distribution`` under a timer of
+``S`` seconds (``0`` never runs it) and stops it when the timer fires (``SIGALRM``: the computation is pure, nothing is left half
 written), so a report costs at most the budget more than before.  Where no such timer exists (not the
 main thread, or a system without ``setitimer``) nothing is run and the reason says so.
 
@@ -19,7 +20,7 @@ import time
 
 __all__ = ["BUDGET", "budget_seconds", "within", "OverBudget"]
 
-#: Seconds the report gives the round's win distribution.
+#: Seconds the report gives the round's win distribution when ``RTP_ROUND_BUDGET`` is not a number.
 BUDGET = 2.0
 
 
@@ -27,16 +28,23 @@ class OverBudget(Exception):
     """Raised inside the computation when its time budget runs out."""
 
 
-def budget_seconds() -> float:
-    """The budget in seconds: ``RTP_ROUND_BUDGET`` when set (a number >= 0), else :data:`BUDGET`.
+def budget_seconds() -> float | None:
+    """The budget in seconds: ``RTP_ROUND_BUDGET`` when set (a number >= 0; anything else is
+    :data:`BUDGET`), else None (no timer: the report decides by the game).
 
-    >>> os.environ.pop("RTP_ROUND_BUDGET", None) and None
+    >>> saved = os.environ.pop("RTP_ROUND_BUDGET", None)
+    >>> budget_seconds() is None
+    True
+    >>> os.environ["RTP_ROUND_BUDGET"] = "2"
     >>> budget_seconds()
     2.0
+    >>> _ = os.environ.pop("RTP_ROUND_BUDGET") if saved is None else os.environ.update(RTP_ROUND_BUDGET=saved)
     """
     text = os.environ.get("RTP_ROUND_BUDGET", "").strip()
+    if not text:
+        return None
     try:
-        return max(0.0, float(text)) if text else BUDGET
+        return max(0.0, float(text))
     except ValueError:
         return BUDGET
 

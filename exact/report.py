@@ -13,6 +13,7 @@ import math
 from fractions import Fraction
 
 from exact.budget import budget_seconds, within
+from exact.rules import one_spin_round
 from exact.distribution import certain_text, one_in_text, sig_fraction, win_distribution
 from exact.formatting import decimal_text, fraction_text, one_in, percent, short_fraction_text, table_lines
 from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet
@@ -26,10 +27,20 @@ ROUND_NOT_COMPUTED = "not computed, run rtp distribution"
 
 
 def cheap_distribution(ms):
-    """(the win distribution, None) when it is computed within the report's time budget
-    (:func:`exact.budget.budget_seconds`, 2 s), else (None, why not): over the budget, or a rule it refuses."""
+    """(the win distribution, None) when the report computes it, else (None, why not).
+
+    By default the report computes it only where it is cheap by construction: a round that is one base
+    spin (the one-spin DP, no feature chain), so the report's content, time and memory never depend
+    on the machine's speed.  ``RTP_ROUND_BUDGET=S`` in the environment instead tries any game within
+    ``S`` seconds (:func:`exact.budget.within`; the result then depends on the machine)."""
+    seconds = budget_seconds()
+    if seconds is None:
+        if not one_spin_round(ms.model):
+            return None, ("the round has free spins, a respin, wheels or bet modes: its distribution takes "
+                          "seconds (RTP_ROUND_BUDGET=S tries it within S seconds)")
     try:
-        wd, why = within(budget_seconds(), win_distribution, ms, progress=False)
+        wd, why = (within(seconds, win_distribution, ms, progress=False) if seconds is not None
+                   else (win_distribution(ms, progress=False), None))
     except ValueError as e:
         return None, f"the win distribution refuses this game: {e}"
     return wd, None if wd is not None else f"the win distribution {why}"
