@@ -35,7 +35,7 @@ import numpy as np
 
 from exact.falls import FallEvaluator
 from exact.formatting import decimal_text
-from exact.rules.multiplier_symbol import combined_value, value_law
+from exact.rules import combined_value, value_law
 from exact.windows import WindowEvaluator
 from exact.phase_law import EnumeratedPhase, FallStatistics
 from markov.moments import CountSplit

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules.anywhere import count_pay
-from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
+from exact.rules import cascade_of, count_pay, fall_multiplier, multiplier_of, play_falls
 from exact.rules.registry import phase_path
 from strips.model import PAY, SCATTER, WILD, MathSet, Phase, window_codes
 

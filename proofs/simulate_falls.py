@@ -15,7 +15,7 @@ import numpy as np
 
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
-from exact.rules.multiplier_symbol import combined_value
+from exact.rules import combined_value
 
 __all__ = ["FallSimulation", "simulate_falls", "Z"]
 

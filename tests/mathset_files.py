@@ -17,8 +17,6 @@ from strips.loader import GAME_FILE, bundled_path, parse_game
 BUNDLED_DIR = bundled_path("rules_page")
 BUNDLED_GAME = BUNDLED_DIR / GAME_FILE
 MODEL = parse_game(BUNDLED_GAME.read_bytes(), str(BUNDLED_GAME))
-#: the bundled reel strips exist (another helper builds them)
-BUNDLED_STRIPS = all((BUNDLED_DIR / f).is_file() for f in ("base.csv", "bonus.csv"))
 
 #: pay symbols in an order with never more than one AUS in sequence
 PAY_CYCLE = ("PIC1", "AUS1", "PIC2", "AUS2", "PIC3", "AUS3", "PIC4", "AUS4", "PIC5", "AUS5")

@@ -29,8 +29,9 @@ from strips.errors import MathSetError
 from strips.fingerprint import fingerprint
 from strips.loader import bundled_path
 from mathset_files import write_set
-from test_bonus import ALT, BASE, BONUS, GAME, csv_text
-from test_report import TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2, brute_force_round, run
+from generators import (
+    ALT, BASE, BONUS, MODES_GAME, TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2, brute_force_round, run)
+from mathset_files import csv_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -244,7 +245,7 @@ def test_round_result_of_the_sheet_is_the_markov_round(scatter_game):
 # a game with bet modes, a respin, a prize wheel and buys (issue 16): the same API
 # ---------------------------------------------------------------------------
 def test_bonus_game_figures_split_and_in_memory_build(tmp_path):
-    game = tomllib.loads(GAME)     # the issue-16 test game (modes, respin, wheel, buy)
+    game = tomllib.loads(MODES_GAME)     # the issue-16 test game (modes, respin, wheel, buy)
     ms = exact.math_set(game, {"base": BASE, "bonus": BONUS, Path(next(
         f for m in game["modes"].values() for f in m.get("strips", {}).values())).stem: ALT})
     p = exact.par_sheet(ms)
@@ -252,7 +253,7 @@ def test_bonus_game_figures_split_and_in_memory_build(tmp_path):
         assert sum(m.round.components.values()) == m.round.mean
         assert sum(m.round.rtp_split.values()) == m.rtp
     assert p.wheel and p.modes_figures and "wheel" in p.round.components
-    d = write_set(tmp_path / "wheel", base=BASE, bonus=BONUS, game=GAME)
+    d = write_set(tmp_path / "wheel", base=BASE, bonus=BONUS, game=MODES_GAME)
     (d / "alt.csv").write_text(csv_text(ALT))
     code, out, err = run(["--set", str(d), "--json"])
     assert code == 0, err

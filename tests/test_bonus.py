@@ -20,78 +20,8 @@ from exact.bonus import analyse_buys, analyse_mode, analyse_modes
 from exact.cli import main
 from mathset_files import csv_text, write_set
 from strips.loader import load_math_set
+from generators import ALT, BASE, BONUS, MODES_GAME
 
-GAME = """
-[game]
-name = "tiny_wheel"
-reels = 3
-rows = 2
-bet = 10
-
-[strips]
-base = "base.csv"
-bonus = "bonus.csv"
-
-[symbols.A]
-class = "pay"
-pays = [0, 2, 5]
-[symbols.B]
-class = "pay"
-pays = [0, 1, 3]
-[symbols.W]
-class = "wild"
-reels = { base = [2, 3], bonus = [2, 3] }
-[symbols.S]
-class = "scatter"
-reels = { base = [1, 2, 3], bonus = [1, 3] }
-[symbols.X]
-class = "scatter"
-reels = { base = [1, 2, 3] }
-
-[free_spins]
-strips = "bonus"
-scatter = "S"
-trigger = { 2 = 2, 3 = 3 }
-[[free_spins.levels]]
-multiplier = 2
-
-[jackpots]
-Mini = 50
-Major = 500
-
-[wheel.bonus]
-symbol = "X"
-tables = { 2 = "w1", 3 = "w2" }
-[wheel.bonus.prizes.w1]
-awards = ["credits 20", "jackpot Mini", "free_spins 1"]
-weights = [5, 2, 1]
-[wheel.bonus.prizes.w2]
-awards = ["jackpot Major", "free_spins 2", "credits 0"]
-weights = [1, 1, 2]
-
-[modes.ante]
-cost = 15
-respin = { symbol = "X", count = 1 }
-[modes.pairs]
-cost = 20
-respin = { symbol = "A", count = 2 }
-[modes.plain]
-cost = 20
-[modes.alt]
-cost = 30
-strips = { base = "alt.csv" }
-trigger = { 3 = 1 }
-
-[buy.fs]
-cost = 40
-trigger = 2
-[buy.big]
-cost = 100
-trigger = 3
-"""
-BASE = [["A", "S", "X", "B", "A"], ["B", "W", "S", "A", "X", "B"], ["X", "A", "B", "S", "W"]]
-BONUS = [["A", "B", "S", "A"], ["B", "W", "A", "B"], ["A", "S", "B", "W"]]
-ALT = [["A", "A", "X", "B"], ["W", "B", "X"], ["S", "A", "X", "S"]]
 WHEEL = ("X", {2: [(("credits", 20), 5), (("jackpot", 50), 2), (("free_spins", 1), 1)],
                3: [(("jackpot", 500), 1), (("free_spins", 2), 1), (("credits", 0), 2)]})
 # the oracle's copy of each mode: (cost, base strips, trigger table, respin)
@@ -111,7 +41,7 @@ def run(argv) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def set_dir(tmp_path_factory):
-    d = write_set(tmp_path_factory.mktemp("tiny_wheel"), base=BASE, bonus=BONUS, game=GAME)
+    d = write_set(tmp_path_factory.mktemp("tiny_wheel"), base=BASE, bonus=BONUS, game=MODES_GAME)
     (d / "alt.csv").write_text(csv_text(ALT))
     return d
 
@@ -232,8 +162,8 @@ def _line_col(text: str, needle: str) -> tuple[int, int]:
     ('awards = ["credits 20"', 'awards = ["coins 20"', 'awards = ["coins 20"', "is not 'credits N'"),
 ])
 def test_bad_input_is_one_line_with_file_row_and_column(tmp_path, old, new, at, message):
-    assert GAME.count(old) == 1
-    game = GAME.replace(old, new)
+    assert MODES_GAME.count(old) == 1
+    game = MODES_GAME.replace(old, new)
     d = write_set(tmp_path, base=BASE, bonus=BONUS, game=game)
     (d / "alt.csv").write_text(csv_text(ALT))
     code, out, err = run(["--set", str(d)])
@@ -246,7 +176,7 @@ def test_bad_input_is_one_line_with_file_row_and_column(tmp_path, old, new, at, 
 @pytest.mark.parametrize("table", ["[gamble]\nmin_win = 10\nmax_win = 40\nmultiplier = 2\nprobability = 0.48\n",
                                    "[gamble]\nmin_win = 10\nmax_win = 40\nmultiplier = 2\nprobability = \"3/2\"\n"])
 def test_gamble_probability_must_be_an_exact_fraction(tmp_path, table):
-    game = GAME + table
+    game = MODES_GAME + table
     d = write_set(tmp_path, base=BASE, bonus=BONUS, game=game)
     (d / "alt.csv").write_text(csv_text(ALT))
     code, _, err = run(["--set", str(d)])
@@ -283,7 +213,7 @@ def test_diff_carries_the_modes(set_dir, tmp_path):
     other.mkdir()
     for f in set_dir.iterdir():
         (other / f.name).write_bytes(f.read_bytes())
-    (other / "game.toml").write_text(GAME.replace("[modes.ante]\ncost = 15", "[modes.ante]\ncost = 16"))
+    (other / "game.toml").write_text(MODES_GAME.replace("[modes.ante]\ncost = 15", "[modes.ante]\ncost = 16"))
     code, out, err = run(["diff", str(set_dir), str(other), "--json"])
     assert code == 0, err
     figures = {f["figure"] for f in json.loads(out)["figures"] if f["before"] != f["after"]}
@@ -353,7 +283,7 @@ GAMBLE = '\n[gamble]\nmin_win = 10\nmax_win = {max_win}\nmultiplier = {mult}\npr
 @pytest.mark.parametrize("max_win, mult, p", [(40, 2, "12/25"), (1000, 3, "1/3"), (19, 2, "1/2")])
 def test_gamble_returns_equal_brute_force(tmp_path, oracle, max_win, mult, p):
     from exact.gamble import gamble_of_distribution
-    d = write_set(tmp_path, base=BASE, bonus=BONUS, game=GAME + GAMBLE.format(max_win=max_win, mult=mult, p=p))
+    d = write_set(tmp_path, base=BASE, bonus=BONUS, game=MODES_GAME + GAMBLE.format(max_win=max_win, mult=mult, p=p))
     (d / "alt.csv").write_text(csv_text(ALT))
     code, out, err = run(["--set", str(d), "--json"])
     assert (code, err) == (0, ""), err
@@ -399,7 +329,7 @@ def test_fft_convolution_is_exact_modulo_the_prime():
 
 
 def test_gamble_refused_for_a_rule_it_does_not_model(tmp_path):
-    game = (GAME.replace("[[free_spins.levels]]\nmultiplier = 2\n",
+    game = (MODES_GAME.replace("[[free_spins.levels]]\nmultiplier = 2\n",
                          "[[free_spins.levels]]\nmultiplier = 2\n[[free_spins.levels]]\nthreshold = 1\nspins = 1\nmultiplier = 3\n")
             + GAMBLE.format(max_win=40, mult=2, p="1/2"))
     d = write_set(tmp_path, base=BASE, bonus=BONUS, game=game)

@@ -21,7 +21,7 @@ from exact.rules import by_count
 from mathset_files import write_set
 from strips.errors import MathSetError
 from strips.loader import load_math_set
-from test_report import TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2
+from generators import NO_FS_GAME, TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2, rare_set
 
 
 def windows(strips, rows):
@@ -221,33 +221,6 @@ def test_without_free_spins_a_combination_is_the_engines_oak_probability():
     trig = {a.item: a.probability.low for a in awards(ms, an) if a.kind == "trigger"}
     split = an.base.by_scatter.prob
     assert trig == {"trigger 3 FS": split[3], "trigger 4 FS": split[4], "trigger 5 FS": sum(split[5:], F(0))}
-
-
-NO_FS_GAME = """
-[game]
-name = "rare top"
-reels = 5
-rows = 3
-bet = 1
-
-[strips]
-base = "base.csv"
-
-[symbols.PIC1]
-class = "pay"
-pays = [0, 0, 5, 50, 5000]
-[symbols.AUS1]
-class = "pay"
-pays = [0, 0, 1, 2, 3]
-[symbols.AUS2]
-class = "pay"
-pays = [0, 0, 1, 2, 3]
-"""
-
-
-def rare_set(tmp_path, length=150):
-    cols = [["PIC1"] + [("AUS1", "AUS2")[(i // (4 + r)) % 2] for i in range(length - 1)] for r in range(5)]
-    return write_set(tmp_path, base=cols, bonus=None, game=NO_FS_GAME)
 
 
 def test_no_free_spins_combination_odds_are_the_engines_oak_probabilities(tmp_path):
@@ -471,7 +444,6 @@ def test_line_game_per_line_probabilities_and_round_bounds_hold_the_literal_valu
         truth = round_contains_with(ms, line_shows)
         assert a.probability.low <= truth <= a.probability.high, a.item
         assert a.probability.low > 0
-
 
 
 # ---------------------------------------------------------------------------

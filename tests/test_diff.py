@@ -14,8 +14,7 @@ from exact.facts import check_facts, checked_sheet
 from exact.par import par_sheet
 from exact.sensitivity import StripEdit, sensitivity
 from strips.loader import bundled_path, load_math_set
-from test_proofs_sets import write_random_set
-from test_sensitivity import full_rtp, write_edited, write_strips
+from generators import full_rtp, write_edited, write_random_set, write_strips
 
 
 def run(capsys, *argv):

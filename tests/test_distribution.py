@@ -16,7 +16,7 @@ from exact.distribution import (KEY_COUNT, SCATTER_COUNT, from_limbs, limb_produ
 from exact.engine import analyse, analyse_phase
 from exact.rules import by_count
 from oracle import brute_spin_distribution, make_set, marginal_of, small_fish_model
-from test_engine import small_sets, with_partial_wild, with_scatter_pays, with_wild_multiplier
+from generators import small_sets, with_partial_wild, with_scatter_pays, with_wild_multiplier
 
 #: examples per brute-force test (the thorough profile of tests/test_engine.py multiplies them)
 EXAMPLES = 15 if os.environ.get("HYPOTHESIS_PROFILE", "default") == "default" else 200
@@ -138,7 +138,7 @@ def round_sets(draw):
     if draw(st.booleans()):
         model = with_scatter_pays(model)
     if draw(st.booleans()):
-        from test_engine import wild_multipliers
+        from generators import wild_multipliers
         model = with_wild_multiplier(model, "WILD", draw(wild_multipliers()), range(1, 3))
     kind = draw(st.sampled_from(("two levels", "three levels", "retrigger")))
     # the scatter may stand on the free-spin strips too (the retrigger needs it)

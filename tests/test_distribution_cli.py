@@ -136,7 +136,7 @@ def test_an_endless_retrigger_too_costly_for_the_float_pass_is_refused_up_front(
     """E[R] = 0.55 needs about 10^12 grid operations: one line, exit 2, at once (no hour-long run)."""
     import sys
     sys.path.insert(0, str(Path(__file__).parent))
-    from test_every_command import write_variant
+    from generators import write_variant
     d = write_variant(tmp_path / "rt", "retrigger")
     assert main(["distribution", "--set", str(d)]) == 2
     err = capsys.readouterr().err.strip().splitlines()

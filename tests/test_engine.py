@@ -5,15 +5,15 @@ Set HYPOTHESIS_PROFILE=thorough for hundreds of random strip sets (opt-in, long)
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from exact.engine import analyse, analyse_phase
-from strips.model import Symbol, WildMultiplier
+from strips.model import WildMultiplier
 from oracle import brute_force, make_set, small_fish_model
+from generators import small_sets, with_partial_wild, with_scatter_pays, with_wild_multiplier
 
 settings.register_profile("default", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -29,93 +29,6 @@ def padded(values, n):
 
 def from_dict(d, n):
     return tuple(d.get(i, Fraction(0)) for i in range(n))
-
-
-def with_two_oak_pay(model):
-    """Give PIC1 a 2 OAK pay so the 2 OAK path of the engine is exercised too."""
-    syms = tuple(dataclasses.replace(s, pays=(0, 1) + s.pays[2:]) if s.name == "PIC1" else s for s in model.symbols)
-    return dataclasses.replace(model, symbols=syms)
-
-
-def with_scatter_pays(model):
-    """FS pays 1, 2, 5, ... credits for 1, 2, 3, ... scatters anywhere in the window."""
-    syms = tuple(dataclasses.replace(s, pays=(1, 2, 5, 20, 80)) if s.kind == "scatter" else s for s in model.symbols)
-    return dataclasses.replace(model, symbols=syms)
-
-
-def with_partial_wild(model):
-    """WILD substitutes for the PIC symbols only, and a second wild WILD2 (base reels 1-2, bonus reel 1)
-    substitutes for AUS1 and PIC1 only."""
-    pics = frozenset(s.name for s in model.pay_symbols if s.name.startswith("PIC"))
-    syms = [dataclasses.replace(s, substitutes=pics) if s.kind == "wild" else s for s in model.symbols]
-    syms.append(Symbol("WILD2", "wild", pays=(0,) * model.reels,
-                       reels={"base": frozenset({0, 1}), "bonus": frozenset({0})},
-                       substitutes=frozenset({"AUS1", "PIC1"})))
-    return dataclasses.replace(model, symbols=tuple(syms))
-
-
-TABLES = ("base", "level1", "level2", "level3", "level4")
-
-
-def with_wild_multiplier(model, name, mult, bonus_reels=None):
-    """Give WILD symbol ``name`` the multiplier ``mult`` (a WildMultiplier or None), optionally
-    also letting it stand on ``bonus_reels`` of the bonus strips (so the free-spin levels see it)."""
-    def change(s):
-        if s.name != name:
-            return s
-        reels = dict(s.reels)
-        if bonus_reels is not None:
-            reels["bonus"] = frozenset(bonus_reels)
-        return dataclasses.replace(s, multiplier=mult, reels=reels)
-    return dataclasses.replace(model, symbols=tuple(change(s) for s in model.symbols))
-
-
-@st.composite
-def wild_multipliers(draw):
-    """None, a fixed multiplier, or two small values drawn per WILD (mode wild) or per reel (mode
-    reel), each phase with its own weight table (a zero weight allowed, the sum positive)."""
-    kind = draw(st.sampled_from((None, "fixed", "wild", "reel")))
-    values = draw(st.sampled_from(((1, 2), (2, 3), (1, 4))))
-    if kind is None:
-        return None
-    if kind == "fixed":
-        return WildMultiplier(values=values[-1:])
-    pairs = st.tuples(st.integers(0, 3), st.integers(1, 3))
-    return WildMultiplier(values=values, weights={t: draw(pairs) for t in TABLES}, mode=kind)
-
-
-@st.composite
-def small_sets(draw, reels=(3, 4), max_len=5, multipliers=None):
-    """A small random math set; ``multipliers`` True always gives the WILDs multipliers (None: drawn)."""
-    n_reels = draw(st.sampled_from(reels))
-    rows = draw(st.sampled_from((2, 3, 4)))
-    model = small_fish_model(reels=n_reels, rows=rows)
-    if draw(st.booleans()):
-        model = with_two_oak_pay(model)
-    if draw(st.booleans()):
-        model = with_scatter_pays(model)
-    if draw(st.booleans()):
-        model = with_partial_wild(model)
-    wilds = []
-    if multipliers or (multipliers is None and draw(st.booleans())):  # WILD multipliers; WILD then also stands on bonus reels 2.. (free-spin levels)
-        wilds = [s.name for s in model.symbols if s.kind == "wild"]
-        for w in wilds:
-            model = with_wild_multiplier(model, w, draw(wild_multipliers()),
-                                         range(1, n_reels) if w == "WILD" else None)
-    pays = [s.name for s in model.pay_symbols]
-
-    def strip(set_name, r):
-        allowed = [s.name for s in model.symbols if s.allowed_on(set_name, r)]
-        length = draw(st.integers(rows, max_len))
-        # pay symbols twice as likely, so windows mix pays with (several) specials; with WILD
-        # multipliers the WILDs are 4 times as likely, so several WILDs share windows and ways
-        extra = [w for w in wilds if w in allowed] * 3 + pays[:3] * 3
-        return draw(st.lists(st.sampled_from(allowed + pays + (extra if wilds else [])),
-                             min_size=length, max_size=length))
-
-    base = [strip("base", r) for r in range(n_reels)]
-    bonus = [strip("bonus", r) for r in range(n_reels)]
-    return make_set(model, base, bonus)
 
 
 def assert_phase_equal(ms, phase):

@@ -20,6 +20,7 @@ from exact.cli import COMMANDS, main
 from proofs.enumerate import fast_path_takes
 from proofs.exhaustive import combinations_to_enumerate
 from strips.loader import GAME_FILE, load_math_set
+from generators import VARIANTS, write_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "external"
@@ -36,138 +37,6 @@ def bundled_sets() -> list[tuple[str, Path, Path | None]]:
         else:
             out.append((d.name, d, SHARED / d.name.replace("_", "-")))
     return out
-
-
-GAME = """\
-[game]
-name = "{name}"
-reels = 5
-rows = 3
-bet = 10
-
-[strips]
-base = "base.csv"
-{bonus_file}
-[symbols.A]
-class = "pay"
-pays = [0, 0, 5, 20, 50]
-[symbols.B]
-class = "pay"
-pays = [0, 1, 3, 10, 30]
-[symbols.C]
-class = "pay"
-pays = [0, 0, 2, 5, 15]
-
-[symbols.WILD]
-class = "wild"
-reels = {{ base = [2, 3, 4]{wild_bonus} }}
-{wild_multiplier}
-[symbols.STAR]
-class = "scatter"
-reels = {{ base = [1, 2, 3, 4, 5]{star_bonus} }}
-{star_pays}
-{second_scatter}
-[free_spins]
-strips = "{fs_strips}"
-{fs_scatter}trigger = {{ 3 = 5 }}
-{retrigger}
-[[free_spins.levels]]
-multiplier = 2
-{level_weights}
-"""
-
-WHEEL_MODES = """
-[jackpots]
-Mini = 100
-
-[wheel.moon]
-symbol = "MOON"
-tables = { 2 = "prizes" }
-[wheel.moon.prizes.prizes]
-awards = ["credits 20", "jackpot Mini", "free_spins 3"]
-weights = [5, 1, 2]
-
-[modes.heavy]
-cost = 15
-strips = { base = "heavy.csv" }
-respin = { symbol = "MOON", count = 1 }
-
-[buy.feature]
-cost = 400
-trigger = 3
-
-[gamble]
-min_win = 20
-max_win = 2000
-multiplier = 2
-probability = "1/2"
-"""
-
-#: name -> options of a test set (each exercises one rule beyond the rules page)
-VARIANTS = {
-    "retrigger": dict(retrigger="retrigger = { 3 = 5 }"),
-    "retrigger_capped": dict(retrigger="retrigger = { 3 = 5 }\nretrigger_cap = 15"),
-    "wild_fixed_x2": dict(wild_multiplier="multiplier = 2"),
-    "wild_drawn_per_wild": dict(wild_multiplier='multiplier = { values = [2, 3], mode = "wild", '
-                                                'weights.base = [3, 1], weights.level1 = [1, 1] }',
-                                level_weights='weights = "level1"', bonus=True),
-    "wild_drawn_per_reel": dict(wild_multiplier='multiplier = { values = [1, 5], mode = "reel", '
-                                                'weights.base = [4, 1], weights.level1 = [1, 3] }'),
-    "scatter_pays": dict(star_pays="pays = [0, 2, 10, 50, 200]"),
-    "two_scatters": dict(second_scatter='[symbols.MOON]\nclass = "scatter"\nreels = { base = [1, 5] }\n'
-                                        'pays = [0, 0, 5]\n', fs_scatter='scatter = "STAR"\n'),
-    "bonus_strips": dict(bonus=True, retrigger="retrigger = { 3 = 5 }\nretrigger_cap = 20"),
-    # a Dolphin's Pearl-like line game: 5 paylines, a WILD on every reel with own pays and a combination
-    # multiplier (x2 for a line using it), scatter pays, free spins x3 with retrigger
-    "lines": dict(lines=True, wild_bonus="", wild_multiplier='pays = [0, 10, 25, 100, 500]\n'
-                  'multiplier = { values = [2], mode = "combination" }', star_pays="pays = [0, 2, 5, 20, 100]",
-                  retrigger="retrigger = { 3 = 5 }"),
-    # several scatters starting different things: a prize wheel on MOON with a jackpot, a bet mode with its
-    # own strips and a respin on MOON, a buy and a gamble (the rules of the bundled wheel game)
-    "wheel_modes": dict(second_scatter='[symbols.MOON]\nclass = "scatter"\nreels = { base = [1, 5] }\n',
-                        fs_scatter='scatter = "STAR"\n', tail=WHEEL_MODES),
-}
-
-SYMBOLS = ("A", "B", "C", "A", "B", "C", "A", "B", "B", "C", "C")
-
-
-def write_variant(directory: Path, name: str) -> Path:
-    """A 5x3 ways game with 11-13 stops per reel and the rule ``name`` of :data:`VARIANTS`."""
-    opt = dict(bonus_file="", wild_bonus="", star_bonus="", star_pays="", second_scatter="", retrigger="",
-               wild_multiplier="", level_weights="", fs_strips="base", fs_scatter="")
-    v = dict(VARIANTS[name])
-    line_game = v.pop("lines", False)
-    tail = v.pop("tail", "")
-    if v.pop("bonus", False):
-        opt.update(bonus_file='bonus = "bonus.csv"\n', wild_bonus=", bonus = [2, 3, 4]",
-                   star_bonus=", bonus = [1, 3, 5]", fs_strips="bonus")
-    opt.update(v)
-    directory.mkdir(parents=True, exist_ok=True)
-    text = GAME.format(name=name, **opt) + tail
-    if line_game:   # paylines, the WILD on every reel
-        text = text.replace("bet = 10\n", 'bet = 5\nevaluation = "lines"\n\n[lines]\npaylines = [[2, 2, 2, 2, 2], '
-                            '[1, 1, 1, 1, 1], [3, 3, 3, 3, 3], [1, 2, 3, 2, 1], [3, 2, 1, 2, 3]]\n')
-        text = text.replace("reels = { base = [2, 3, 4] }", "reels = { base = [1, 2, 3, 4, 5] }")
-    (directory / GAME_FILE).write_text(text)
-    sets = ("base", "bonus") if "bonus.csv" in opt["bonus_file"] else ("base",)
-    for strip_set in sets + (("heavy",) if "[modes.heavy]" in tail else ()):
-        cols = []
-        for r in range(5):
-            col = [SYMBOLS[(i * (r + 2) + r) % len(SYMBOLS)] for i in range(11 + r % 3)]
-            col[3] = "STAR"
-            if r in (1, 2, 3) or (line_game and r in (0, 4)):
-                col[7] = "WILD"
-            if strip_set == "heavy":
-                col[5] = "MOON" if r in (0, 4) else col[5]
-            if "MOON" in opt["second_scatter"] and r in (0, 4):
-                col[9] = "MOON"
-            if strip_set == "bonus" and r not in (0, 2, 4):
-                col[3] = "C"
-            cols.append(col)
-        lines = [",".join(f"reel{i + 1}" for i in range(5))]
-        lines += [",".join(c[i] if i < len(c) else "" for c in cols) for i in range(max(map(len, cols)))]
-        (directory / f"{strip_set}.csv").write_text("\n".join(lines) + "\n")
-    return directory
 
 
 def recipes(d: str, ms, out: Path) -> dict[str, list[list[str]]]:

@@ -18,7 +18,7 @@ from exact.formatting import scientific
 from markov.round import round_result
 from exact.facts import checked_sheet
 from strips.loader import load_math_set
-from test_proofs_sets import write_random_set
+from generators import write_random_set
 
 
 @pytest.fixture
@@ -131,7 +131,7 @@ def test_workbook_figures_equal_the_json_report(math_set, tmp_path, capsys):
 
 
 def test_a_game_without_fish_or_free_spins_leaves_those_sheets_out(tmp_path, capsys):
-    from test_comply import rare_set
+    from generators import rare_set
     d = rare_set(tmp_path / "s", 12)
     out = tmp_path / "par.xlsx"
     assert main(["export", "--set", str(d), "--xlsx", str(out)]) == 0
@@ -215,7 +215,7 @@ def test_game_file_of_the_bundled_game_is_protected(math_set, capsys):
 def test_the_win_distribution_sheets_hold_the_distributions_figures(tmp_path, capsys):
     """A small exact game: the range table and the max win in the workbook are the distribution's."""
     from exact.distribution import win_distribution
-    from test_comply import TINY_BASE, TINY_BONUS, TINY_GAME
+    from generators import TINY_BASE, TINY_BONUS, TINY_GAME
     from mathset_files import write_set
     d = write_set(tmp_path / "tiny", base=TINY_BASE, bonus=TINY_BONUS,
                   game=TINY_GAME.replace("weights.level2 = [1, 3]\n", ""))

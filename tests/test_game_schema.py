@@ -183,7 +183,7 @@ def test_raises_respin_count_larger_than_the_window():
 
 def test_raises_duplicated_payline_naming_both_lines():
     """A payline listed twice would pay twice: refused, naming both line numbers."""
-    from test_lines import game_text
+    from generators import game_text
     text = game_text(3, 3, [(0, 0, 0), (1, 1, 1), (0, 1, 2), (1, 1, 1)])
     with pytest.raises(MathSetError, match=r"lines\.paylines: payline 4 repeats payline 2 \(\[2, 2, 2\]\)") as e:
         parse_game(text.encode(), "game.toml")

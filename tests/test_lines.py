@@ -24,95 +24,13 @@ from markov.moments import CountSplit
 from markov.round import round_result
 from oracle import brute_force_lines, make_set
 from strips.errors import MathSetError
-from strips.loader import parse_game
+from generators import game_text, line_games, model_of, ways_games_with_catalogue_rules
 
 settings.register_profile("default", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("thorough", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
-PAY = ("A", "B", "C")
-
-
-def game_text(reels, rows, lines, *, wild_pays=None, comb=None, wild2=False, scatter_pays=None,
-              scatter2_pays=None, counts_as_scatter=False, trigger_reels=None, free_spins=True,
-              multiplier_by_trigger=None, level_multiplier=2, retrigger=True, cap=4, pays=None):
-    """A line game's game.toml as text (the loader is part of what is tested)."""
-    pays = pays or {"A": [0, 5, 10, 20, 50], "B": [0, 0, 4, 8, 30], "C": [1, 2, 3, 4, 5]}
-    out = [f'[game]\nreels = {reels}\nrows = {rows}\nbet = {len(lines)}\nevaluation = "lines"',
-           f"[lines]\npaylines = {[[r + 1 for r in line] for line in lines]}",
-           '[strips]\nbase = "base.csv"\nbonus = "bonus.csv"']
-    for s in PAY:
-        out.append(f'[symbols.{s}]\nclass = "pay"\npays = {pays[s][:reels]}')
-    every = list(range(1, reels + 1))
-    w = f'[symbols.W]\nclass = "wild"\nreels = {{ base = {every}, bonus = {every} }}'
-    if wild_pays:
-        w += f"\npays = {wild_pays[:reels]}"
-    if comb:
-        w += "\nmultiplier = " + comb
-    if counts_as_scatter:
-        w += "\ncounts_as_scatter = true"
-    out.append(w)
-    if wild2:
-        out.append(f'[symbols.V]\nclass = "wild"\nsubstitutes = ["A", "B"]\nreels = {{ base = {every}, bonus = {every} }}')
-    s = f'[symbols.S]\nclass = "scatter"\nreels = {{ base = {every}, bonus = {every} }}'
-    if scatter_pays:
-        s += f"\npays = {scatter_pays}"
-    out.append(s)
-    if scatter2_pays is not None:
-        out.append(f'[symbols.T]\nclass = "scatter"\nreels = {{ base = {every}, bonus = {every} }}\npays = {scatter2_pays}')
-    if free_spins:
-        fs = '[free_spins]\nstrips = "bonus"\ntrigger = { 2 = 2, 3 = 3 }'
-        if retrigger:
-            fs += f"\nretrigger = {{ 2 = 1 }}\nretrigger_cap = {cap}"
-        if scatter2_pays is not None:
-            fs += '\nscatter = "S"'
-        if trigger_reels:
-            fs += f"\ntrigger_reels = {trigger_reels}"
-        if multiplier_by_trigger:
-            fs += f"\nmultiplier_by_trigger = {multiplier_by_trigger}"
-        out.append(fs)
-        out.append(f"[[free_spins.levels]]\nmultiplier = {level_multiplier}")
-    return "\n\n".join(out) + "\n"
-
-
-def model_of(text):
-    return parse_game(text.encode(), "game.toml")
-
-
-@st.composite
-def line_games(draw, max_stops=None):
-    reels = draw(st.integers(3, 5))
-    rows = draw(st.integers(3, 4))
-    n_lines = draw(st.integers(1, 20))
-    lines = list(dict.fromkeys([tuple(draw(st.integers(0, rows - 1)) for _ in range(reels)) for _ in range(n_lines)]))   # distinct: a repeated payline is refused
-    wild_pays = draw(st.sampled_from((None, [0, 3, 12, 40, 100], [0, 0, 60, 200, 500])))
-    comb = draw(st.sampled_from((None, '{ values = [2], mode = "combination" }',
-                                 '{ values = [2, 3], weights.base = [1, 2], weights.level1 = [3, 1], '
-                                 'mode = "combination" }')))
-    wild2 = wild_pays is None and draw(st.booleans())
-    scatter_pays = draw(st.sampled_from((None, [0, 2, 7, 30, 100])))
-    scatter2 = draw(st.sampled_from((None, [1, 4, 9])))
-    cas = draw(st.booleans())
-    trigger_reels = draw(st.sampled_from((None, [1], [1, reels])))
-    text = game_text(reels, rows, lines, wild_pays=wild_pays, comb=comb, wild2=wild2, scatter_pays=scatter_pays,
-                     scatter2_pays=scatter2, counts_as_scatter=cas, trigger_reels=trigger_reels,
-                     level_multiplier=draw(st.integers(1, 3)))
-    model = model_of(text)
-    names = [s.name for s in model.symbols]
-    max_stops = max_stops or {3: 5, 4: 4, 5: 3}[reels]
-    # pay symbols more often, WILDs and scatters often enough to share windows and lines
-    pool = names + ["A", "B", "C", "W"]
-
-    def strip():
-        n = draw(st.integers(rows, max(rows, max_stops)))
-        return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
-
-    # a reel needs at least `rows` stops; keep the enumeration small
-    base = [strip()[:max(rows, max_stops)] for _ in range(reels)]
-    bonus = [strip()[:max(rows, max_stops)] for _ in range(reels)]
-    return make_set(model, base, bonus)
 
 
 def padded(t, n):
@@ -331,27 +249,6 @@ def test_scipy_product_path_equals_brute_force(ms):
         assert_lines_phase_equal(ms, ms.model.base_phase)
     finally:
         lines_module.SCIPY_ROWS = old
-
-
-@st.composite
-def ways_games_with_catalogue_rules(draw):
-    """Ways games with the trigger rules of issue 15: trigger reels, a second paying scatter counted on
-    its own, a WILD that counts as the triggering scatter."""
-    reels = draw(st.integers(3, 4))
-    rows = draw(st.integers(2, 3))
-    text = game_text(reels, rows, [(0,) * reels], scatter_pays=draw(st.sampled_from((None, [0, 2, 7, 30]))),
-                     scatter2_pays=draw(st.sampled_from((None, [1, 4, 9]))), counts_as_scatter=draw(st.booleans()),
-                     trigger_reels=draw(st.sampled_from((None, [1], [1, reels]))), level_multiplier=2)
-    text = text.replace('evaluation = "lines"', "").replace(f"[lines]\npaylines = {[[1] * reels]}", "")
-    model = model_of(text)
-    names = [s.name for s in model.symbols]
-    pool = names + ["A", "B", "W", "S"]
-
-    def strip():
-        n = draw(st.integers(rows, 4))
-        return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
-
-    return make_set(model, [strip() for _ in range(reels)], [strip() for _ in range(reels)])
 
 
 @given(ways_games_with_catalogue_rules())

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from strips.errors import MathSetError
 from strips.model import Finding
-from mathset_files import (BUNDLED_GAME, BUNDLED_STRIPS, MODEL, csv_text, snapshot,
+from mathset_files import (BUNDLED_GAME, MODEL, csv_text, snapshot,
                            valid_columns, write_set)
 from strips.loader import bundled_names, bundled_path, load_math_set, parse_game, resolve
 
@@ -383,7 +383,6 @@ def test_directory_wins_over_bundled_name(tmp_path, monkeypatch):
     assert directory == Path("rules_page") and directory.resolve() == (tmp_path / "rules_page").resolve()
 
 
-@pytest.mark.skipif(not BUNDLED_STRIPS, reason="bundled strips/rules_page/{base,bonus}.csv not built yet")
 def test_bundled_set_loads_by_name():
     ms = load_math_set("rules_page")
     assert ms.strips["base"].lengths == (100,) * 5 and ms.strips["bonus"].lengths == (100,) * 5

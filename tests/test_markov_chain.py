@@ -28,7 +28,7 @@ from markov.chain import (
     play,
     validate_split,
 )
-from test_markov_oracle import enumerate_feature, phase_analysis, rules_page_model, simulate_feature, split_of
+from generators import enumerate_feature, phase_analysis, rules_page_model, simulate_feature, split_of
 
 HALF = F(1, 2)
 

@@ -17,7 +17,7 @@ from markov.graph import (
     read_graphml,
     write_graph,
 )
-from test_markov_oracle import rules_page_model, split_of
+from generators import rules_page_model, split_of
 
 HALF = F(1, 2)
 

@@ -40,9 +40,8 @@ from markov.retrigger import (
     unlimited_features,
 )
 from markov.round import round_result
-from test_markov_oracle import phase_analysis, rules_page_model, split_of
+from generators import phase_analysis, rules_page_inputs, rules_page_model, split_of
 from strips.loader import load_math_set
-from test_markov_round import rules_page_inputs
 
 Z999 = 3.2905  # two-sided 99.9% standard normal quantile
 

@@ -9,10 +9,9 @@ from fractions import Fraction as F
 import pytest
 
 from strips.model import GameModel, Level, StripRules
-from markov.moments import CountSplit
 from markov.chain import feature_result, ladder_of
 from markov.round import round_result
-from test_markov_oracle import feature_paths, phase_analysis, rules_page_model, split_of
+from generators import feature_paths, phase_analysis, rules_page_inputs, split_of
 
 HALF = F(1, 2)
 
@@ -65,21 +64,6 @@ def test_round_invariants_tiny():
     s = r.rtp_split
     assert sum(s.values()) == r.rtp and s["base scatter"] == 0
     assert r.rtp_by_level["level 1"] + r.rtp_by_level["level 2"] == s["free spins"]
-
-
-def rules_page_inputs():
-    """The rules-page model with hand-built base and level analyses: (model, base, levels).
-
-    Base FS split: P(3, 4, 5 FS) = 8, 1, 1 per 1000; each level spin shows 1 KEY w.p. 1/10.
-    """
-    model = rules_page_model()
-    scatter = CountSplit(tuple(F(x, 1000) for x in (900, 60, 30, 8, 1, 1)),
-                         tuple(F(x, 100) for x in (300, 30, 20, 10, 1, 2)),
-                         tuple(F(x, 10) for x in (9000, 900, 800, 300, 90, 200)))
-    base = phase_analysis(scatter, "base", scatter=scatter)
-    levels = [phase_analysis(split_of([(F(9, 10), 0, F(lv.multiplier)), (F(1, 10), 1, F(3 * lv.multiplier))]))
-              for lv in model.levels]
-    return model, base, levels
 
 
 def test_round_rules_page_shape():

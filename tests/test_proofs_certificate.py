@@ -14,10 +14,9 @@ from proofs.certificate import build, count_formula, decimal, example_checks
 from proofs.enumerate import enumerate_phase
 from proofs.prove import BEGIN, END, deterministic_part, render_deterministic
 from strips.loader import bundled_path, load_math_set
-from test_proofs_sets import random_set, write_random_set
+from generators import random_set, write_random_set
 
 COMMITTED = Path(__file__).resolve().parents[1] / "proofs" / "CERTIFICATE.md"
-BUNDLED_READY = (bundled_path("rules_page") / "base.csv").is_file()
 
 
 def test_decimal_is_exact_half_up():
@@ -92,7 +91,6 @@ def test_deterministic_part_is_deterministic(tmp_path):
         deterministic_part("no markers")
 
 
-@pytest.mark.skipif(not BUNDLED_READY, reason="bundled strips not yet in the tree")
 def test_committed_certificate_matches_a_fresh_run():
     ms = load_math_set()
     cert = build(ms)

@@ -24,7 +24,7 @@ from proofs.enumerate import (
     record_checksum,
     set_hash,
 )
-from test_proofs_sets import random_set, write_random_set
+from generators import random_set, write_random_set
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,7 @@ from proofs.dask_runner import IN_PROCESS, Cluster
 from proofs.enumerate import enumerate_phase
 from proofs.simulate import exact_values, prepare, report, run_simulation, simulate
 from strips.loader import load_math_set
-from test_proofs_sets import random_set, write_random_set
+from generators import random_set
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 5 * (1 << 16) + 123  # six seed streams, the last one short

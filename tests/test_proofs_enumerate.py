@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from exact.engine import analyse_phase
-from exact.evaluator import SpinResult, evaluate
+from exact.evaluator import evaluate
 from proofs.enumerate import (
     block_plan,
     compare,
@@ -24,7 +24,7 @@ from proofs.enumerate import (
     window_tables,
 )
 from strips.loader import GAME_FILE, bundled_path, load_math_set
-from test_proofs_sets import random_set, write_random_set
+from generators import random_set, write_random_set
 
 
 def literal(ms, phase):
@@ -79,8 +79,6 @@ def test_random_set_equals_literal_evaluator_and_engine(tmp_path):
         assert [c.figure for c in checks if not c.equal] == []
 
 
-@pytest.mark.skipif("scatter_pay" not in SpinResult.__dataclass_fields__,
-                    reason="evaluator without WILD substitution sets and scatter pays")
 def test_wild_substitution_sets_and_scatter_pays(tmp_path):
     ms = random_set(tmp_path / "s", 13, lengths=(7, 8, 6, 9, 7), special_share=0.25)
     m = ms.model
@@ -134,10 +132,6 @@ def test_bad_slice_is_refused(tmp_path):
         enumerate_phase(ms, workers=1, first_stops=[9])
 
 
-def _bundled_available() -> bool:
-    return (bundled_path("rules_page") / "base.csv").is_file()
-
-
 def cut_bundled(directory: Path, stops: int = 10) -> Path:
     """The bundled strips cut to their first ``stops`` positions per reel (bundled game.toml)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -149,7 +143,6 @@ def cut_bundled(directory: Path, stops: int = 10) -> Path:
     return directory
 
 
-@pytest.mark.skipif(not _bundled_available(), reason="bundled strips not yet in the tree")
 def test_bundled_strips_cut_to_10_stops(tmp_path):
     ms = load_math_set(str(cut_bundled(tmp_path / "cut")))
     phase = ms.model.base_phase

@@ -25,9 +25,7 @@ from proofs.dask_runner import Cluster
 from proofs.exhaustive import prove_exhaustively
 from proofs.prove import _enumeration_section
 from strips.loader import GAME_FILE, bundled_path, load_math_set
-from test_engine import small_sets
-from test_lines import line_games, ways_games_with_catalogue_rules
-from test_proofs_windows import exact_mean
+from generators import exact_mean, line_games, small_sets, ways_games_with_catalogue_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 PEARL = ROOT.parent / "shared" / "external" / "dolphins-pearl"

@@ -14,8 +14,7 @@ from exact.evaluator import evaluate, wild_draws
 from proofs.enumerate import compare, enumerate_phase, window_tables
 from proofs.simulate import WildDraw, exact_values, report, simulate, spin_tables, spin_wins
 from strips.loader import GAME_FILE, bundled_path, load_math_set
-from test_every_command import VARIANTS, write_variant
-from test_proofs_sets import write_random_set
+from generators import VARIANTS, write_random_set, write_variant
 
 MODES = {
     "fixed x3": "multiplier = 3",

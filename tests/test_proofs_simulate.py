@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from exact.cli import main
-from exact.evaluator import SpinResult, evaluate
+from exact.evaluator import evaluate
 from proofs.simulate import (
     exact_values,
     proportion_ci99,
@@ -20,7 +20,7 @@ from proofs.simulate import (
     spin_tables,
     spin_wins,
 )
-from test_proofs_sets import MODEL, random_set, write_random_set
+from generators import MODEL, random_set, write_random_set
 
 
 @pytest.fixture(scope="module")
@@ -117,8 +117,6 @@ def test_cli_bad_rounds(tmp_path, capsys):
     assert "--rounds" in capsys.readouterr().err
 
 
-@pytest.mark.skipif("scatter_pay" not in SpinResult.__dataclass_fields__,
-                    reason="evaluator without WILD substitution sets and scatter pays")
 def test_spin_win_with_substitution_sets_and_scatter_pays(small):
     m = small.model
     symbols = tuple(dataclasses.replace(s, substitutes=frozenset({"PIC1", "AUS3"})) if s.name == "WILD" else

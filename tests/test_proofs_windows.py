@@ -23,40 +23,11 @@ from exact.evaluator import evaluate, wild_draws
 from oracle import make_set
 from exact.windows import SUM_HEADROOM, WindowEvaluator
 from strips.model import FISH, WildMultiplier
-from test_engine import small_sets
-from test_lines import line_games, ways_games_with_catalogue_rules
+from generators import exact_mean, line_games, small_sets, ways_games_with_catalogue_rules
 
 
 def all_stops(ev):
     return np.array(list(itertools.product(*(range(n) for n in ev.lengths))), dtype=np.int64)
-
-
-def exact_mean(ms, phase, window):
-    """The evaluator's win (level multiplier 1) averaged over every draw, exactly, and the draw-free fields."""
-    model = ms.model
-    fish = [model.symbol(n) for col in window for n in col if model.symbol(n).kind == FISH]
-    wilds = [model.symbol(window[r][i]).multiplier for r, i in wild_draws(model, window)]
-    comb = model.combination_wilds
-    choices = [list(zip(s.values, s.weights[phase.weights])) for s in fish] + \
-        [list(m.table(phase.weights)) for m in wilds]
-    ctable = list(comb[0].multiplier.combination_table(phase.weights)) if comb else [(None, 1)]
-    total, weight, res0, every_draw_wins = Fraction(0), 0, None, True
-    lines = [Fraction(0)] * len(model.paylines)
-    for assignment in itertools.product(*choices):
-        for cv, cw in ctable:
-            w = prod(x[1] for x in assignment) * cw
-            if not w:
-                continue
-            vals = [x[0] for x in assignment]
-            res = evaluate(model, window, vals[:len(fish)], 1, vals[len(fish):], combination=cv)
-            total += w * res.win
-            weight += w
-            every_draw_wins &= res.win > 0
-            for lw in res.lines:
-                lines[lw.line - 1] += w * lw.pay
-            res0 = res
-    exact_mean.lines = [x / weight for x in lines]   # per payline, for the line games' checks
-    return total / weight, res0, every_draw_wins
 
 
 def check_exact(ms, phase):
@@ -197,7 +168,7 @@ def test_strip_override_and_bad_stops():
 
 def test_a_leading_wild_that_substitutes_pays_the_run_it_starts():
     """Line W V C with V substituting for A and B only: C's run is W alone (1 OAK, pays 1), as in the evaluator."""
-    from test_lines import game_text, model_of
+    from generators import game_text, model_of
     model = model_of(game_text(3, 3, [(0, 0, 0)], wild2=True, retrigger=False))
     ms = make_set(model, [["A", "A", "W"], ["A", "A", "V"], ["A", "A", "C"]])
     check_exact(ms, model.base_phase)

@@ -14,32 +14,20 @@ Source: rules page sections 2 (round win), 6-11 (spin win, trigger, ladder),
 """
 from __future__ import annotations
 
-import contextlib
 import io
-import itertools
 import json
 import re
 import sys
 from fractions import Fraction as F
-from math import prod
 
 import pytest
 
-from exact.cli import main
-from exact.evaluator import evaluate
 from strips.model import FISH
-from mathset_files import BUNDLED_GAME, BUNDLED_STRIPS, copy_bundled_game, valid_columns, write_set
+from mathset_files import BUNDLED_GAME, copy_bundled_game, valid_columns, write_set
 from strips.loader import load_math_set
+from generators import TINY_BASE, TINY_BONUS, TINY_GAME, TINY_LEVEL2, TINY_TRIGGER, brute_force_round, run
 
 EXACT = re.compile(r"^-?\d+(/\d+)?$")
-
-
-def run(argv) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of ``rtp argv`` in process."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    return code, out.getvalue(), err.getvalue()
 
 
 def report_json(set_dir, *extra) -> dict:
@@ -239,192 +227,9 @@ def test_check_exits_1_when_a_trigger_probability_breaks(tmp_path):
     assert run(["--set", str(tmp_path)])[0] == 0                      # without --check: the report only
 
 
-@pytest.mark.skipif(not BUNDLED_STRIPS, reason="bundled strips/rules_page/{base,bonus}.csv not built yet")
 def test_check_exits_0_on_the_bundled_set():
     code, out, err = run(["--check"])
     assert (code, err) == (0, "") and "PAR report" in out
-
-
-# ---------------------------------------------------------------------------
-# the whole round against brute force, on a tiny game
-# ---------------------------------------------------------------------------
-TINY_GAME = """
-[game]
-name = "tiny"
-reels = 5
-rows = 2
-bet = 10
-
-[strips]
-base = "base.csv"
-bonus = "bonus.csv"
-
-[symbols.PIC1]
-class = "pay"
-pays = [0, 0, 5, 10, 20]
-[symbols.AUS1]
-class = "pay"
-pays = [0, 1, 2, 3, 4]
-[symbols.WILD]
-class = "wild"
-reels = { base = [2, 3, 4, 5] }
-[symbols.KEY]
-class = "key"
-aliases = ["HOOK"]
-reels = { base = [1, 2, 3], bonus = [1, 2, 3] }
-[symbols.FS]
-class = "scatter"
-reels = { base = [1, 2, 3, 4, 5] }
-[symbols.FISH1]
-class = "fish"
-reels = { base = [1, 2, 3, 4, 5], bonus = [1, 2, 3, 4, 5] }
-values = [1, 5]
-weights.base = [3, 1]
-weights.level1 = [1, 1]
-weights.level2 = [1, 3]
-
-[free_spins]
-strips = "bonus"
-trigger = { 2 = 1, 3 = 2 }
-
-[[free_spins.levels]]
-multiplier = 1
-weights = "level1"
-"""
-TINY_LEVEL2 = """
-[[free_spins.levels]]
-threshold = 1
-spins = 1
-multiplier = 3
-weights = "level2"
-"""
-# the oracle's own copy of the rules above: FS count -> initial spins; ladder
-TINY_TRIGGER = {2: 1, 3: 2}
-TINY_THRESHOLDS, TINY_SPINS, TINY_MULT = (0, 1), (None, 1), (1, 3)
-TINY_FISH = {"base": (3, 1), "level1": (1, 1), "level2": (1, 3)}   # weights of values 1, 5
-# windows with several specials on one reel, WILD next to FS, two KEYs: the rules hold for any window
-TINY_BASE = [["PIC1", "FS", "AUS1", "KEY", "FISH1"], ["WILD", "PIC1", "FS", "AUS1"],
-             ["AUS1", "FISH1", "PIC1", "FS", "KEY"], ["PIC1", "WILD", "FS", "AUS1"],
-             ["FS", "AUS1", "FISH1", "PIC1", "WILD"]]
-TINY_BONUS = [["KEY", "PIC1", "AUS1", "FISH1"], ["AUS1", "HOOK", "PIC1", "AUS1", "PIC1"],
-              ["PIC1", "AUS1", "KEY", "FISH1"], ["PIC1", "PIC1", "AUS1", "AUS1"],
-              ["AUS1", "FISH1", "PIC1", "PIC1"]]
-
-
-def spin_outcomes(model, columns, rows, weights, multiplier):
-    """Every stop combination x FISH value assignment of one spin, evaluated literally.
-
-    Returns
-    -------
-    (den, outcomes): outcomes is a list of (weight, win, FS count, KEY count, ways pays,
-    collect), integers; the probability of an outcome is weight / den.  Amounts are
-    credits after the multiplier.
-    """
-    lengths = [len(c) for c in columns]
-    w_total = sum(weights)
-    windows = [[[c[(s + i) % len(c)] for i in range(rows)] for c, s in zip(columns, stops)]
-               for stops in itertools.product(*(range(n) for n in lengths))]
-    n_fish = [sum(model.symbol(x).kind == FISH for col in w for x in col) for w in windows]
-    top = max(n_fish)
-    out = []
-    for window, nf in zip(windows, n_fish):
-        for values in itertools.product((0, 1), repeat=nf):
-            weight = prod(weights[v] for v in values) * w_total ** (top - nf)
-            res = evaluate(model, window, [(1, 5)[v] for v in values], multiplier)
-            out.append((weight, res.win, res.scatters, res.keys, multiplier * res.ways_pays,
-                        multiplier * res.collect))
-    return len(windows) * w_total ** top, out
-
-
-def grouped(spin) -> tuple[int, list[tuple[int, int, int]]]:
-    """(den, [(weight, KEY count, win)]) with equal (KEY count, win) merged: one level's spin outcomes."""
-    den, outcomes = spin
-    acc: dict[tuple[int, int], int] = {}
-    for weight, win, _, keys, _, _ in outcomes:
-        acc[keys, win] = acc.get((keys, win), 0) + weight
-    return den, [(w, k, x) for (k, x), w in sorted(acc.items())]
-
-
-def add(d: dict, key, p) -> None:
-    d[key] = d.get(key, 0) + p
-
-
-def play_feature(level_outcomes, initial_spins: int) -> dict[tuple[int, ...], F]:
-    """Section 11 literally: P(the free spins end with these wins of each level played).
-
-    ``level_outcomes[i]``: (den, [(weight, KEY count, win)]) of one spin of level i + 1.
-    Level 1 plays ``initial_spins``; at the end of each level the next one starts
-    when the KEY counter (never reset) reaches its threshold, else the free spins end.
-
-    Returns
-    -------
-    dict: tuple of the win of each level played (credits) -> probability
-    """
-    ended: dict[tuple[int, ...], F] = {}
-    starting = {(0, ()): 1}                                  # (KEY counter, wins of the levels played)
-    scale = 1                                                # every weight below is over this denominator
-    for level, (den, outcomes) in enumerate(level_outcomes):
-        spins = initial_spins if level == 0 else TINY_SPINS[level]
-        states = {(c, wins, 0): p for (c, wins), p in starting.items()}
-        for _ in range(spins):
-            nxt: dict = {}
-            for (c, wins, w), p in states.items():
-                for q, k, x in outcomes:
-                    add(nxt, (c + k, wins, w + x), p * q)
-            states, scale = nxt, scale * den
-        starting = {}
-        for (c, wins, w), p in states.items():
-            if level + 1 < len(level_outcomes) and c >= TINY_THRESHOLDS[level + 1]:
-                add(starting, (c, wins + (w,)), p)
-            else:
-                add(ended, wins + (w,), F(p, scale))
-    return ended
-
-
-def feature_figures(ended: dict[tuple[int, ...], F], levels: int, initial_spins: int) -> dict:
-    """Mean, E[F^2], reach, expected spins and win by level of a feature from its end distribution."""
-    out = dict(mean=F(0), second=F(0), reach=[F(0)] * levels, spins=F(0), by_level=[F(0)] * levels)
-    for wins, p in ended.items():
-        total = sum(wins)
-        out["mean"] += p * total
-        out["second"] += p * total * total
-        for i, w in enumerate(wins):
-            out["reach"][i] += p
-            out["by_level"][i] += p * w
-            out["spins"] += p * (initial_spins if i == 0 else TINY_SPINS[i])
-    assert sum(ended.values()) == 1
-    return out
-
-
-def brute_force_round(model, levels: int) -> dict:
-    den, base = spin_outcomes(model, TINY_BASE, 2, TINY_FISH["base"], 1)
-    assert sum(o[0] for o in base) == den
-    level_outcomes = [grouped(spin_outcomes(model, TINY_BONUS, 2, TINY_FISH[f"level{i + 1}"], TINY_MULT[i]))
-                      for i in range(levels)]
-
-    def initial(n):
-        return max((s for c, s in TINY_TRIGGER.items() if n >= c), default=0)
-
-    features = {s: feature_figures(play_feature(level_outcomes, s), levels, s) for s in set(TINY_TRIGGER.values())}
-    mean = second = ways = collect = F(0)
-    p_fs: dict[int, F] = {}
-    by_level = [F(0)] * levels
-    for weight, b, n, _, w, c in base:
-        p = F(weight, den)
-        ways += p * w
-        collect += p * c
-        add(p_fs, n, p)
-        s = initial(n)
-        fm, f2 = (features[s]["mean"], features[s]["second"]) if s else (F(0), F(0))
-        mean += p * (b + fm)                                   # round win X = B + F, section 2
-        second += p * (b * b + 2 * b * fm + f2)                # F independent of B given the trigger
-        if s:
-            by_level = [x + p * y for x, y in zip(by_level, features[s]["by_level"])]
-    level_den, level1 = level_outcomes[0]
-    key2 = {"base": F(sum(o[0] for o in base if o[3] >= 2), den),
-            "free": F(sum(q for q, k, _ in level1 if k >= 2), level_den)}
-    return dict(mean=mean, variance=second - mean * mean, ways=ways, collect=collect, free=mean - ways - collect,
-                by_level=by_level, p_fs=p_fs, features=features, initial=initial, key2=key2)
 
 
 @pytest.fixture(scope="module")

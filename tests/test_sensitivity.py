@@ -16,7 +16,6 @@ import json
 import random
 from fractions import Fraction
 from math import prod
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,43 +26,9 @@ from exact.engine import analyse
 from exact.evaluator import evaluate
 from strips.model import FISH, KEY, SCATTER
 from exact.sensitivity import StripEdit, big_dot, key_fish_moment, sensitivity
-from markov.round import round_result
 from oracle import make_set, small_fish_model
-from strips.loader import load_math_set, resolve
-from test_proofs_sets import MODEL, write_random_set
-
-
-# --------------------------------------------------------------------------
-# helpers shared with test_diff and test_export
-# --------------------------------------------------------------------------
-def write_strips(path: Path, reels) -> None:
-    """Write one strip-set CSV (header reel1..reelN, columns may differ in length)."""
-    lines = [",".join(f"reel{i + 1}" for i in range(len(reels)))]
-    for i in range(max(len(r) for r in reels)):
-        lines.append(",".join(r[i] if i < len(r) else "" for r in reels))
-    path.write_text("\n".join(lines) + "\n")
-
-
-def write_edited(ms, directory: Path, edits=()) -> Path:
-    """Write ``ms``'s game file, published.toml and strips (with ``edits`` applied) as a math set in ``directory``; returns it."""
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, rs in ms.strips.items():
-        reels = [list(r) for r in rs.reels]
-        for e in edits:
-            if e.strip_set == name:
-                assert reels[e.reel][e.position] == e.old
-                reels[e.reel][e.position] = e.new
-        write_strips(directory / ms.model.strip_files[name], reels)
-    (directory / "game.toml").write_bytes(ms.sources["game.toml"])   # the set's own game file
-    published = resolve(ms.name)[1] / "published.toml"                 # and its published facts
-    if published.is_file():
-        (directory / "published.toml").write_bytes(published.read_bytes())
-    return directory
-
-
-def full_rtp(ms) -> Fraction:
-    a = analyse(ms)
-    return round_result(ms.model, a.base, a.levels).rtp
+from strips.loader import load_math_set
+from generators import MODEL, full_rtp, write_edited, write_random_set
 
 
 # --------------------------------------------------------------------------

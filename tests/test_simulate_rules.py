@@ -29,14 +29,14 @@ from proofs.simulate import (GambleDraw, Tally, exact_units, prepare_mode, prepa
                              run_simulation, simulate_mode_block, simulate_units, split_rounds, split_text,
                              units_of)
 from strips.loader import load_math_set
-from test_bonus import ALT, BASE, BONUS, GAME
+from generators import ALT, BASE, BONUS, MODES_GAME
 
 HERE = Cluster(mode=IN_PROCESS)
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    d = write_set(tmp_path_factory.mktemp("tiny_wheel_sim"), base=BASE, bonus=BONUS, game=GAME)
+    d = write_set(tmp_path_factory.mktemp("tiny_wheel_sim"), base=BASE, bonus=BONUS, game=MODES_GAME)
     (d / "alt.csv").write_text(csv_text(ALT))
     return load_math_set(str(d))
 
@@ -458,7 +458,7 @@ def test_the_general_round_equals_the_fast_one_on_games_without_the_new_rules(na
     # same seed: the same stops, FISH values, WILD multipliers and features, so the same exact tally (the
     # KEY ladder, retrigger with a cap, drawn WILD multipliers, scatter pays through the general code)
     from proofs.simulate import simulate
-    from test_every_command import write_variant
+    from generators import write_variant
     ms = load_math_set(name if name == "rules_page" else str(write_variant(tmp_path / name, name)))
     fast = simulate(ms, 150_000, 4, cluster=HERE)
     general = simulate_units(ms, [150_000], 4, units_of(ms), (prepare_mode(ms),), cluster=HERE)[0]

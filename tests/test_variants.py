@@ -8,7 +8,6 @@ files compared byte for byte.
 """
 from __future__ import annotations
 
-import dataclasses
 import doctest
 import hashlib
 import json
@@ -27,84 +26,11 @@ from exact.variants import (allowed_edits, exact_rtp, game_file_with_weights, hi
                             separation, tune, with_strips, with_weights)
 from markov.moments import CountSplit, PhaseAnalysis
 from markov.round import round_result
-from mathset_files import csv_text
 from oracle import brute_force
 from exact.facts import check_facts
 from strips.loader import bundled_path, load_math_set
 from strips.published import Printed, window_positions
-
-SMALL_GAME = """
-[game]
-name = "small"
-reels = 3
-rows = 2
-bet = 5
-[strips]
-base = "base.csv"
-bonus = "bonus.csv"
-[strip_rules]
-max_run = { symbols = ["A1", "A2"], length = 2 }
-[symbols.P1]
-class = "pay"
-pays = [0, 2, 10]
-[symbols.P2]
-class = "pay"
-pays = [0, 1, 5]
-[symbols.A1]
-class = "pay"
-pays = [0, 0, 3]
-[symbols.A2]
-class = "pay"
-pays = [0, 1, 2]
-[symbols.W]
-class = "wild"
-reels = { base = [2, 3], bonus = [2, 3] }
-[symbols.K]
-class = "key"
-reels = { base = [1], bonus = [1, 2] }
-[symbols.S]
-class = "scatter"
-reels = { base = [1, 2, 3] }
-[symbols.F]
-class = "fish"
-reels = { base = [2, 3], bonus = [2, 3] }
-values = [1, 5]
-weights.base = [3, 1]
-weights.level1 = [1, 1]
-weights.level2 = [1, 2]
-[free_spins]
-strips = "bonus"
-trigger = { 2 = 3, 3 = 5 }
-retrigger = false
-[[free_spins.levels]]
-multiplier = 1
-weights = "level1"
-[[free_spins.levels]]
-threshold = 2
-spins = 3
-multiplier = 2
-weights = "level2"
-"""
-PAYS = ["P1", "P2", "A1", "A2"]
-SPECIALS = {"base": [["K", "S"], ["W", "S", "F"], ["W", "S", "F"]],
-            "bonus": [["K"], ["W", "K", "F"], ["W", "F"]]}
-
-
-def write_small(directory: Path, seed: int) -> Path:
-    """A random small set of SMALL_GAME: 3 reels of 6-8 stops, each allowed special once or twice."""
-    rng = random.Random(seed)
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "game.toml").write_text(SMALL_GAME)
-    for strip_set, specials in SPECIALS.items():
-        cols = []
-        for r in range(3):
-            n = rng.randint(6, 8)
-            col = [rng.choice(PAYS) for _ in range(n)]
-            for x, i in zip(specials[r] + [rng.choice(specials[r])], rng.sample(range(n), len(specials[r]) + 1)):
-                col[i] = x
-            cols.append(col)
-        (directory / f"{strip_set}.csv").write_text(csv_text(cols))
-    return directory
+from generators import PAYS, _frac_arg, reachable_target, write_small
 
 
 def brute_rtp(ms) -> Fraction:
@@ -130,23 +56,6 @@ def brute_rtp(ms) -> Fraction:
 
 def files_digest(directory: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir()) if p.is_file()}
-
-
-def reachable_target(ms, seed: int) -> Fraction:
-    """The exact RTP after two random allowed edits that keep the separation: a target the search can reach."""
-    rng = random.Random(seed)
-    cands = allowed_edits(ms, sensitivity(ms).edits)
-    a = rng.choice(cands)
-    far = [c for c in cands if c.edit.strip_set != a.edit.strip_set or c.edit.reel != a.edit.reel]
-    b = rng.choice(far)
-    strips = {k: [list(r) for r in v.reels] for k, v in ms.strips.items()}
-    for e in (a.edit, b.edit):
-        strips[e.strip_set][e.reel][e.position] = e.new
-    return exact_rtp(with_strips(ms, strips))
-
-
-def _frac_arg(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -255,7 +255,7 @@ def test_prove_out_is_written_atomically(tmp_path, capsys):
 # rtp tune --out: a whole math-set directory through write_output_dir
 # --------------------------------------------------------------------------
 def _tune_argv(src: Path, out: Path) -> list[str]:
-    from test_variants import _frac_arg, reachable_target  # the small sets of the tune tests
+    from generators import _frac_arg, reachable_target  # the small sets of the tune tests
 
     from strips.loader import load_math_set
     target = reachable_target(load_math_set(str(src)), 1)
@@ -264,7 +264,7 @@ def _tune_argv(src: Path, out: Path) -> list[str]:
 
 @pytest.fixture
 def tune_sets(tmp_path):
-    from test_variants import write_small
+    from generators import write_small
     real = write_small(tmp_path / "sets" / "v2", 1)
     link = tmp_path / "linkset"
     link.mkdir()

@@ -17,6 +17,11 @@ from __future__ import annotations
 from exact.rules.base import ANALYSES, Refusal, Rule, one_spin_round
 from exact.rules.registry import RULES, Support, require, rules_of, support_table, supports
 from exact.rules.scatter import by_count, scatter_pay
+# literal readings the analyses share (they reach a rule module only through this package)
+from exact.rules.anywhere import count_pay
+from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
+from exact.rules.multiplier_symbol import combined_value, value_law
 
-__all__ = ["ANALYSES", "Refusal", "Rule", "one_spin_round", "RULES", "Support", "require", "rules_of", "support_table", "supports",
-           "by_count", "scatter_pay"]
+__all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of", "support_table",
+           "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
+           "play_falls", "combined_value", "value_law"]
