@@ -5,21 +5,15 @@ Set HYPOTHESIS_PROFILE=thorough for hundreds of random strip sets (opt-in, long)
 """
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from exact.engine import analyse, analyse_phase
 from strips.model import WildMultiplier
 from oracle import brute_force, make_set, small_fish_model
 from generators import small_sets, with_partial_wild, with_scatter_pays, with_wild_multiplier
 
-settings.register_profile("default", max_examples=25, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("thorough", max_examples=400, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def padded(values, n):

@@ -12,11 +12,10 @@ Set HYPOTHESIS_PROFILE=thorough for hundreds of random sets (opt-in, long).
 from __future__ import annotations
 
 import dataclasses
-import os
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from exact.engine import analyse, analyse_phase
 from exact.evaluator import evaluate, line_pays
@@ -26,11 +25,6 @@ from oracle import brute_force_lines, make_set
 from strips.errors import MathSetError
 from generators import game_text, line_games, model_of, ways_games_with_catalogue_rules
 
-settings.register_profile("default", max_examples=25, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("thorough", max_examples=400, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def padded(t, n):
