@@ -220,7 +220,9 @@ def test_sigkill_of_a_running_enumeration_then_resume(tmp_path):
         time.sleep(0.02)
     else:
         pytest.fail("no checkpoint records within 120 s")
-    # a second run on the same directory while the first one runs: refused, naming the lock file
+    # stopped where it is (so it cannot finish while the second run starts), then a second run on the same
+    # directory: refused, naming the lock file the first one holds
+    os.killpg(proc.pid, signal.SIGSTOP)
     second = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert second.returncode == 2 and LOCK_FILE in second.stderr, second.stderr
     os.killpg(proc.pid, signal.SIGKILL)
