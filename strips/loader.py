@@ -507,6 +507,9 @@ def parse_game(data: bytes, file: str) -> GameModel:
     doc = _parse_toml(text, file)
     t = _Toml(text, file)
     _check_document(t, doc)
+    whole = plugins.game_parser(doc)    # a game without reel strips ([grid]): its rule module parses it
+    if whole is not None:
+        return whole(t, doc)
     game = t.get(doc, (), "game", dict)
     reels = t.get(game, ("game",), "reels", int)
     rows = t.get(game, ("game",), "rows", int)

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-__all__ = ["register", "keys_of", "parsers"]
+__all__ = ["register", "keys_of", "parsers", "register_game", "game_parser"]
 
 _PARSERS: dict[str, tuple[tuple[tuple[str, ...], ...], Callable]] = {}
+_GAMES: dict[str, tuple[str, Callable]] = {}
 
 
 def register(name: str, paths: tuple[tuple[str, ...], ...], parser: Callable) -> None:
@@ -93,3 +94,19 @@ def register_symbol_class(name: str, keys: tuple[str, ...]) -> None:
 def symbol_classes() -> dict[str, tuple[str, ...]]:
     """Symbol class -> its keys, for the classes registered by rule modules."""
     return dict(_CLASSES)
+def register_game(name: str, table: str, parser: Callable) -> None:
+    """Register rule ``name`` as the parser of a whole game file that holds the top-level ``table``
+    (``"grid"``: a grid of independent cells has neither ``[game] reels/rows`` nor ``[strips]``).
+    ``parser(t, doc) -> GameModel``; the loader hands it such a file instead of parsing reels and strips.
+
+    >>> register_game("example", "example_grid", lambda t, doc: "a model")
+    >>> game_parser({"example_grid": {}})(None, {}), game_parser({"game": {}})
+    ('a model', None)
+    >>> _ = _GAMES.pop("example")
+    """
+    _GAMES[name] = (table, parser)
+
+
+def game_parser(doc: dict) -> Callable | None:
+    """The registered whole-file parser whose table ``doc`` holds, or None (a reel-strip game)."""
+    return next((parser for table, parser in _GAMES.values() if table in doc), None)

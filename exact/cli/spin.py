@@ -13,13 +13,21 @@ from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
 from exact.rules import one_spin_round, rules_of
 from exact.falls import falls_game
+from exact.cli import grid as grid_cli
+from exact.grid import is_grid
 from strips.loader import load_math_set
 
 
 def add_arguments(p) -> None:
     add_set_argument(p)
     p.add_argument("--phase", default="base", help="base or a free-spin level number 1..4 (default base)")
-    p.add_argument("--stops", required=True, help="stop positions, one per reel, e.g. 10,11,81,14,32")
+    p.add_argument("--stops", default=None, help="stop positions, one per reel, e.g. 10,11,81,14,32")
+    p.add_argument("--cells", default=None, help="grid games: the grid, rows top first, separated by '/', e.g. "
+                   "'C K W / B B C / C C C'")
+    p.add_argument("--refill", default=None, help="grid games: the refill symbols in order (path order from "
+                   "the entry, evaluation after evaluation), e.g. C,C,C,C")
+    p.add_argument("--seed", type=int, default=None, help="grid games: draw the refills (and, without --cells, "
+                   "the grid) with this seed")
     p.add_argument("--fish", default=None, help="value of each FISH in the window, reel-major, top to bottom "
                    "(default: the lowest value of each)")
     p.add_argument("--wild", default=None, help="drawn multiplier of each WILD in the window (mode wild) or of "
@@ -61,6 +69,10 @@ def run(args) -> int:
     win (credits); ``--json``: the same as one object (``fish_values`` in the window's row layout)."""
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'spin')
+    if is_grid(ms):   # a grid of independent cells: no stops, the cascade of a given grid
+        return grid_cli.spin(args, ms)
+    if args.stops is None or args.cells is not None or args.refill is not None or args.seed is not None:
+        raise UsageError("rtp spin: give --stops (--cells, --refill, --seed are for grid games)")
     if args.mode not in ms.mode_names:
         raise UsageError(f"rtp: --mode must be one of {', '.join(ms.mode_names)}, got {args.mode!r}")
     ms = ms.mode(args.mode)

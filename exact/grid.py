@@ -1,0 +1,122 @@
+"""Analyses of grid games (``[grid]``, :mod:`exact.rules.grid`): the literal cascade of ``rtp spin``.
+
+The rule module holds the literal reading (the oracle); this module turns a
+math set and command-line text into a played cascade and its display.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from exact.rules.grid import Cascade, GridConfig, drawer, grid_config, initial_drop, play_cascade
+from strips.errors import UsageError
+
+__all__ = ["is_grid", "config_of", "parse_cells", "spin_cascade", "SpinResult", "grid_text"]
+
+
+def is_grid(ms) -> bool:
+    """Whether the math set (or GameModel) ``ms`` is a grid game."""
+    return grid_config(getattr(ms, "model", ms)) is not None
+
+
+def config_of(ms) -> GridConfig:
+    """The GridConfig of a grid game's math set."""
+    return grid_config(getattr(ms, "model", ms))
+
+
+def parse_cells(cfg: GridConfig, text: str) -> tuple[str, ...]:
+    """A grid written row by row, top row first: rows separated by ``/``, cells by commas or spaces.
+
+    Raises
+    ------
+    UsageError
+        A row count or row length that is not the grid's, or an unknown symbol.
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> parse_cells(grid_config_of(2, 3, {"A": (0, 0, 1), "B": (0, 0, 1)}), "A B W / B,A,A")
+    ('A', 'B', 'W', 'B', 'A', 'A')
+    """
+    rows = [r.replace(",", " ").split() for r in text.split("/")]
+    if len(rows) != cfg.rows or any(len(r) != cfg.columns for r in rows):
+        raise UsageError(f"rtp: --cells needs {cfg.rows} rows of {cfg.columns} symbols separated by '/', "
+                         f"got {text!r}")
+    known = set(cfg.pay_symbols) | {cfg.wild, cfg.key} - {None}
+    cells = tuple(s for r in rows for s in r)
+    for s in cells:
+        if s not in known:
+            raise UsageError(f"rtp: --cells: unknown symbol {s!r} (the grid shows {', '.join(sorted(known))})")
+    if cells.count(cfg.key) > 1 if cfg.key else False:
+        raise UsageError(f"rtp: --cells: the key {cfg.key!r} shows more than once")
+    return cells
+
+
+@dataclass(frozen=True)
+class SpinResult:
+    """A cascade played by ``rtp spin``: the configuration, the ``cascade``, the refill ``source``
+    (``"--refill"`` or ``"--seed N"``), and the free spins the key awards (0 or ``[free_spins] spins``)."""
+
+    config: GridConfig
+    cascade: Cascade
+    source: str
+    free_spins: int
+
+
+def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, seed: int | None,
+                 phase: str = "base") -> SpinResult:
+    """Play one drop through the literal reading: ``cells`` (or drawn with ``seed``: the key on the entry
+    in the base game) and its refills (``refill`` in order, path order from the entry per evaluation, then
+    drawn from the phase's weight table with ``seed``).
+
+    Raises
+    ------
+    UsageError
+        Neither cells nor seed, refills that run out, an unknown symbol or phase.
+
+    >>> import exact
+    >>> from exact.rules.grid import grid_config_of
+    >>> r = spin_cascade(grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 1)}), ("A", "A", "A", "B", "A", "B"),
+    ...                  ["B", "A", "B"], None)
+    >>> r.cascade.win, len(r.cascade.evaluations)
+    (5, 2)
+    """
+    cfg = ms if isinstance(ms, GridConfig) else config_of(ms)
+    tables = {"base": "base"}
+    if cfg.free_table:
+        tables["free"] = cfg.free_table
+    if phase not in tables:
+        raise UsageError(f"rtp: --phase must be one of {', '.join(tables)}, got {phase!r}")
+    rng = random.Random(seed)
+    draw = drawer(cfg, tables[phase], rng)
+    if cells is None:
+        if seed is None:
+            raise UsageError("rtp: give --cells (the grid) or --seed N (draw it)")
+        cells = initial_drop(cfg, draw, phase == "base" and cfg.key is not None)
+    drawn = draw if seed is not None else None
+    supply = iter(refill or ())
+
+    def refills(n):
+        out = [next(supply, None) for _ in range(n)]
+        missing = out.count(None)
+        if missing and drawn is None:
+            raise UsageError(f"rtp: --refill ran out: the cascade needs more than the {len(refill)} refill "
+                             f"symbols given (or add --seed N to draw the rest)" if refill else
+                             "rtp: the cascade needs refill symbols: give --refill S,S,... or --seed N")
+        return out[:n - missing] + (list(drawn(missing)) if missing else [])
+    try:
+        cascade = play_cascade(cfg, cells, refills)
+    except UsageError:
+        raise
+    except ValueError as e:
+        raise UsageError(f"rtp: {e}") from None
+    source = " then ".join(([f"--refill ({len(refill)} given)"] if refill else []) +
+                           ([f"--seed {seed}"] if seed is not None else [])) or "none needed"
+    key_end = cfg.key is not None and cascade.final[cfg.path[-1]] == cfg.key
+    return SpinResult(cfg, cascade, source, cfg.free_spins if key_end and phase == "base" else 0)
+
+
+def grid_text(cfg: GridConfig, grid: Sequence[str | None]) -> list[str]:
+    """The grid as lines, top row first, ``.`` for an empty cell."""
+    width = max([1] + [len(s) for s in grid if s]) + 1
+    return ["  ".join(f"{s or '.':<{width}}" for s in grid[i * cfg.columns:(i + 1) * cfg.columns]).rstrip()
+            for i in range(cfg.rows)]
