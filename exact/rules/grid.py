@@ -52,7 +52,7 @@ from strips.model import PAY, WILD, GameModel, StripRules, Symbol
 
 __all__ = ["GridConfig", "Win", "Evaluation", "Cascade", "RoundPlay", "Grid", "GridKey", "parse_grid_game",
            "find_wins", "evaluate", "play_cascade", "initial_drop", "play_round", "grid_config", "MAX_EVALUATIONS",
-           "grid_config_of", "spiral", "refilled", "drawer"]
+           "grid_config_of", "spiral", "refilled", "drawer", "middle_cell"]
 
 #: The readings of ``wild_only`` and ``wild_explodes`` the rule implements.
 WILD_ONLY = ("if_no_other_win",)
@@ -248,7 +248,7 @@ def find_wins(cfg: GridConfig, grid: Sequence[str | None]) -> tuple[Win, ...]:
     return tuple(wins)
 
 
-def _middle(cfg: GridConfig, cells: tuple[int, ...]) -> int:
+def middle_cell(cfg: GridConfig, cells: tuple[int, ...]) -> int:
     """The middle cell of a run; of the two centre cells of an even run the one with the larger path index."""
     n = len(cells)
     if n % 2:
@@ -279,7 +279,7 @@ def evaluate(cfg: GridConfig, grid: Sequence[str | None]) -> Evaluation:
         removed.update(w.cells)
         for c in w.wilds:
             removed.update(n for n in cfg.neighbours(c) if cfg.key is None or grid[n] != cfg.key)
-    new_wilds = sorted({_middle(cfg, w.cells) for w in wins if not w.wilds})
+    new_wilds = sorted({middle_cell(cfg, w.cells) for w in wins if not w.wilds})
     after = [None if c in removed else v for c, v in enumerate(grid)]
     for c in new_wilds:
         after[c] = cfg.wild

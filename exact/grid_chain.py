@@ -1,0 +1,280 @@
+"""The round of a small grid game as an absorbing Markov chain, solved exactly (or within a stated bound).
+
+**States.** After an evaluation with a win, what the next evaluation depends on
+is the grid left by the removal and the move (the key's place included): the
+cells at the path's positions ``e .. n-1`` and ``e`` empty cells at its entry,
+which the next refill draws independently.  That grid is the state.  The
+round's start is the state whose every cell but the key's is empty (the
+initial drop draws them); a free spin's start has every cell empty.  From a
+state, each refill ``r`` (probability ``prod w(r_k) / T^e``) gives a full grid;
+if it has a win the evaluation pays and moves to the next state, else the
+cascade ends (absorbed), with the key on the path's end or not.
+
+**Cycles.** The graph has cycles (on the 3x3 spiral, ``C K W / B B C / C C C``
+comes back to itself when the four refilled cells draw C), so a cascade can
+last any number of evaluations.  The chain is solved component by component
+(:func:`markov.absorbing.solve_absorbing`): exact Fractions when every strongly
+connected component has at most ``max_scc`` states, else floating point with
+the stated bound.
+
+**Figures** (each the solution of ``x = b + P x`` for a reward ``b``): the mean
+win ``m`` (``b`` = expected pay of the evaluation, plus ``E[F]`` on absorbing
+with the key on the path's end, ``F`` the free spins' total), its second moment
+(``b = E[pay^2 + 2 pay m(next)] + E[F^2]`` on the key's absorption), P(free
+spins), expected evaluations (``b = 1``), and P(round win = 0) on the chain of
+zero-pay wins.  The free spins are ``spins`` independent cascades from a full
+drop of their table, solved by the same chain without the key:
+``E[F] = k c``, ``E[F^2] = k c2 + k (k - 1) c^2``, ``P(F = 0) = z^k``.
+
+Transitions are found with the vectorised literal reading (:mod:`exact.grid_sim`,
+itself checked against :mod:`exact.rules.grid` step by step), and
+``tests/test_grid_chain.py`` checks the figures against a literal replay of
+every board and refill truncated at ``k`` evaluations, within its tail.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from exact.grid_sim import GridTables, evaluate_batch, grid_tables, move
+from exact.rules.grid import GridConfig
+from markov.absorbing import solve_absorbing
+from strips.errors import UnsupportedRule
+
+__all__ = ["GridChain", "build_chain", "ChainFigures", "chain_figures", "MAX_SCC", "MAX_GRID_STATES"]
+
+#: Largest strongly connected component solved with exact Fractions (2x3 and 3x2 grids pass).
+MAX_SCC = 200
+#: Most states a chain may have (a 3x3 grid with 3 symbols passes); beyond, the simulation.
+MAX_GRID_STATES = 400_000
+#: Most refills of one state (the start draws every cell but the key's).
+MAX_REFILLS = 2_000_000
+
+
+@dataclass
+class GridChain:
+    """The chain of one phase: ``states`` (grid codes as bytes; state 0 the start), per state the
+    refill weight total ``denom`` (``T^e``), ``edges`` {next: [weight, weight x pay, weight of zero-pay
+    wins]}, ``pay1``/``pay2`` (sums of weight x pay and weight x pay^2 over its winning refills) and
+    ``end_key``/``end_other`` (weights of the refills whose grid has no win, with the key on the
+    path's end or not)."""
+
+    table: str
+    states: list
+    denom: list
+    edges: list
+    pay1: list
+    pay2: list
+    end_key: list
+    end_other: list
+
+
+def _refills(t: GridTables, table: str, cells: np.ndarray):
+    """Every refill of ``cells`` (in order): codes (k, len) int8 and integer weights (k,) object."""
+    cum = t.cumulative(table)
+    w = np.diff(np.concatenate([[0], cum]))
+    syms = [s for s in range(t.symbols) if w[s] > 0]
+    if len(syms) ** len(cells) > MAX_REFILLS:
+        raise UnsupportedRule(f"grid chain: a drop of {len(cells)} cells has {len(syms) ** len(cells):,} "
+                              f"refills, more than {MAX_REFILLS:,}: the round of this grid is simulated "
+                              f"('rtp simulate', 'rtp report --target-halfwidth H')",
+                              rule="grid of independent cells", analysis="report")
+    combos = np.array(list(itertools.product(syms, repeat=len(cells))), dtype=np.int8).reshape(-1, len(cells))
+    weights = np.ones(len(combos), dtype=object)
+    for k in range(len(cells)):
+        weights = weights * w[combos[:, k]].astype(object)
+    return combos, weights
+
+
+def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, max_states: int = MAX_GRID_STATES,
+                tables: GridTables | None = None) -> GridChain:
+    """Enumerate the chain of ``table``'s cascade from its start (the key on the entry when ``key``).
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More than ``max_states`` states (naming the simulation).
+    """
+    t = tables or grid_tables(cfg)
+    key = (cfg.key is not None and table == "base") if key is None else key
+    start = np.full(t.cells, t.empty, dtype=np.int8)
+    if key and t.key_cell >= 0:
+        start[t.key_cell] = t.key
+    ch = GridChain(table, [start.tobytes()], [], [], [], [], [], [])
+    index = {ch.states[0]: 0}
+    i = 0
+    total = int(t.cumulative(table)[-1])
+    while i < len(ch.states):
+        g = np.frombuffer(ch.states[i], dtype=np.int8)
+        holes = np.nonzero(g == t.empty)[0]
+        holes = holes[np.argsort(np.argsort(t.path)[holes])]          # in path order
+        combos, weights = _refills(t, table, holes)
+        grids = np.repeat(g[None, :], len(combos), axis=0)
+        grids[:, holes] = combos
+        pay, anywin, removed, nw = evaluate_batch(t, grids)
+        edges: dict = {}
+        p1 = p2 = ek = eo = 0
+        stop = ~anywin
+        if stop.any():
+            at_end = grids[stop][:, t.end_cell] == t.key
+            ws = weights[stop]
+            ek += int(ws[at_end].sum()) if at_end.any() else 0
+            eo += int(ws[~at_end].sum()) if (~at_end).any() else 0
+        if anywin.any():
+            moved, _ = move(t, grids[anywin], removed[anywin], nw[anywin])
+            pw = pay[anywin].astype(object)
+            ww = weights[anywin]
+            p1 += int((ww * pw).sum())
+            p2 += int((ww * pw * pw).sum())
+            keys = [m.tobytes() for m in moved]
+            for kb, wv, pv in zip(keys, ww, pw):
+                j = index.get(kb)
+                if j is None:
+                    j = index[kb] = len(ch.states)
+                    ch.states.append(kb)
+                    if len(ch.states) > max_states:
+                        raise UnsupportedRule(
+                            f"grid chain: more than {max_states:,} states (raise it with --max-grid-states N): "
+                            f"the round of this grid is simulated ('rtp simulate', 'rtp report "
+                            f"--target-halfwidth H')", rule="grid of independent cells", analysis="report")
+                e = edges.setdefault(j, [0, 0, 0])
+                e[0] += wv
+                e[1] += wv * pv
+                if pv == 0:
+                    e[2] += wv
+        ch.denom.append(total ** len(holes))
+        ch.edges.append(edges)
+        ch.pay1.append(p1)
+        ch.pay2.append(p2)
+        ch.end_key.append(ek)
+        ch.end_other.append(eo)
+        i += 1
+    return ch
+
+
+@dataclass(frozen=True)
+class ChainFigures:
+    """Round figures from the chain: ``mean`` and ``second`` (coins, coins^2 per round), ``p_free_spins``,
+    ``evaluations`` (base cascade, the last counted), ``p_zero`` (P(round win = 0)); Fractions when
+    ``exact``, else floats within ``bound`` (the largest of the solves' bounds); ``states``,
+    ``largest`` (component), ``free`` (the free spins' per-spin mean, second moment, P(0))."""
+
+    mean: object
+    second: object
+    p_free_spins: object
+    evaluations: object
+    p_zero: object
+    exact: bool
+    bound: float
+    states: int
+    largest: int
+    free_states: int
+
+    @property
+    def variance(self):
+        return self.second - self.mean * self.mean
+
+
+def _solve(ch: GridChain, rewards, max_scc: int, zero: bool = False):
+    n = len(ch.states)
+    edges = [{j: Fraction(e[2 if zero else 0], ch.denom[i]) for j, e in ch.edges[i].items() if e[2 if zero else 0]}
+             for i in range(n)]
+    return solve_absorbing(n, edges, rewards, max_scc)
+
+
+def chain_figures(cfg: GridConfig, max_scc: int = MAX_SCC, max_states: int = MAX_GRID_STATES) -> ChainFigures:
+    """The exact (or bounded) figures of a whole round of a small grid game.
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More than ``max_states`` states in the base or the free-spin chain.
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> f = chain_figures(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)}))
+    >>> f.mean, f.exact
+    (Fraction(15, 14), True)
+    """
+    tables = grid_tables(cfg)
+    fc = fc2 = Fraction(0)
+    fz = Fraction(1)
+    k = cfg.free_spins if cfg.free_table else 0
+    free_states = 0
+    exact = True
+    bound = 0.0
+    largest = 0
+    if k:
+        fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables)
+        free_states = len(fch.states)
+        c = _phase_solve(fch, 0, 0, max_scc)
+        z = _solve(fch, [[Fraction(fch.end_other[i] + fch.end_key[i], fch.denom[i]) for i in range(free_states)]],
+                   max_scc, zero=True)
+        fc, fc2, fz = c["mean"], c["second"], z.values[0][0]
+        exact, bound, largest = c["exact"] and z.exact, max(c["bound"], z.bounds[0]), c["largest"]
+        ef, ef2, pf0 = k * fc, k * fc2 + k * (k - 1) * fc * fc, fz ** k
+    else:
+        ef = ef2 = 0
+        pf0 = 1
+    ch = build_chain(cfg, "base", max_states=max_states, tables=tables)
+    n = len(ch.states)
+    r = _phase_solve(ch, ef, ef2, max_scc)
+    p = _solve(ch, [[Fraction(ch.end_key[i], ch.denom[i]) for i in range(n)], [Fraction(1)] * n], max_scc)
+    z = _solve(ch, [[Fraction(ch.end_other[i], ch.denom[i]) + Fraction(ch.end_key[i], ch.denom[i]) * pf0
+                     for i in range(n)]], max_scc, zero=True)
+    exact = exact and r["exact"] and p.exact and z.exact
+    bound = max(bound, r["bound"], *p.bounds, z.bounds[0])
+    largest = max(largest, r["largest"], p.largest)
+    return ChainFigures(r["mean"], r["second"], p.values[0][0], p.values[1][0], z.values[0][0], exact, bound,
+                        n, largest, free_states)
+
+
+def _phase_solve(ch: GridChain, ef, ef2, max_scc: int) -> dict:
+    """Mean and second moment of the cascade's win plus ``F`` (moments ``ef``, ``ef2``) on the key's
+    absorption."""
+    n = len(ch.states)
+    d = ch.denom
+    b1 = [Fraction(ch.pay1[i], d[i]) + Fraction(ch.end_key[i], d[i]) * ef for i in range(n)]
+    m = _solve(ch, [b1], max_scc)
+    mv = m.values[0]
+    b2 = [Fraction(ch.pay2[i], d[i]) + Fraction(ch.end_key[i], d[i]) * ef2
+          + 2 * sum((Fraction(e[1], d[i]) * mv[j] for j, e in ch.edges[i].items()), Fraction(0))
+          for i in range(n)] if m.exact else [
+        float(ch.pay2[i]) / d[i] + float(ch.end_key[i]) / d[i] * float(ef2)
+        + 2 * sum(float(e[1]) / d[i] * mv[j] for j, e in ch.edges[i].items()) for i in range(n)]
+    s = _solve(ch, [b2], max_scc)
+    return {"mean": mv[0], "second": s.values[0][0], "exact": m.exact and s.exact,
+            "bound": max(m.bounds[0], s.bounds[0]), "largest": m.largest}
+
+
+def truncated(ch: GridChain, depth: int) -> dict:
+    """The cascade's first ``depth`` evaluations by forward propagation on the chain, exactly: the mean
+    pay of those evaluations, P(the key's award within them), E[min(evaluations, depth)] and the tail
+    P(more than ``depth`` evaluations) (no free spins counted).
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> truncated(build_chain(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)})), 1)["tail"]
+    Fraction(1, 4)
+    """
+    mass = {0: Fraction(1)}
+    out = {"mean": Fraction(0), "award": Fraction(0), "evals": Fraction(0), "tail": Fraction(0)}
+    for _ in range(depth):
+        nxt: dict = {}
+        for s, p in mass.items():
+            d = ch.denom[s]
+            out["evals"] += p
+            out["mean"] += p * Fraction(ch.pay1[s], d)
+            out["award"] += p * Fraction(ch.end_key[s], d)
+            for j, e in ch.edges[s].items():
+                nxt[j] = nxt.get(j, Fraction(0)) + p * Fraction(e[0], d)
+        mass = nxt
+    out["tail"] = sum(mass.values(), Fraction(0))
+    return out
+
+
+def state_means(ch: GridChain, max_scc: int = MAX_SCC) -> tuple:
+    """The expected remaining pay of the cascade (no free spins) from every state."""
+    n = len(ch.states)
+    return _solve(ch, [[Fraction(ch.pay1[i], ch.denom[i]) for i in range(n)]], max_scc).values[0]

@@ -1,0 +1,98 @@
+"""The round of small grid games as an absorbing chain, against a literal replay of every board and
+refill truncated at k evaluations (within the replay's remaining tail)."""
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
+from exact.grid_chain import build_chain, chain_figures, state_means, truncated
+from exact.rules.grid import evaluate, grid_config_of, refilled
+from tests.gen_grid import random_config
+
+
+def replay(cfg, table, key, depth):
+    """Literal replay of every board and refill to ``depth`` evaluations: (mean win so far, P(award)
+    so far, E[min(evaluations, depth)], tail mass = P(more than ``depth`` evaluations))."""
+    w = dict(cfg.table(table))
+    total = sum(w.values())
+    syms = [s for s in cfg.pay_symbols if w[s]]
+    start = [None] * cfg.cells
+    if key:
+        start[cfg.path[0]] = cfg.key
+    out = {"mean": Fraction(0), "award": Fraction(0), "evals": Fraction(0), "tail": Fraction(0)}
+
+    def go(grid, holes, p, step):
+        for fill in itertools.product(syms, repeat=len(holes)):
+            q = p
+            for s in fill:
+                q *= Fraction(w[s], total)
+            g = refilled(grid, holes, fill)
+            ev = evaluate(cfg, g)
+            out["evals"] += q
+            out["mean"] += q * ev.pay
+            if not ev.wins:
+                if key and g[cfg.path[-1]] == cfg.key:
+                    out["award"] += q
+                continue
+            if step + 1 == depth:
+                out["tail"] += q
+                continue
+            go(ev.moved, ev.refill, q, step + 1)
+
+    go(tuple(start), [c for c in cfg.path if start[c] is None], Fraction(1), 0)
+    return out
+
+
+CASES = [(2, 3, 2, 4), (3, 2, 2, 4), (2, 3, 3, 3), (1, 4, 3, 4)]
+
+
+@pytest.mark.parametrize("rows,columns,symbols,depth", CASES)
+def test_the_chain_equals_a_truncated_literal_replay_within_its_tail(rows, columns, symbols, depth):
+    rng = random.Random(rows * 100 + columns * 10 + symbols)
+    base = random_config(rng, rows, columns, symbols=symbols, key=True)
+    cfg = grid_config_of(rows, columns, dict(base.pays), wild="W", weights=dict(base.table("base")), key="K")
+    f = chain_figures(cfg)
+    ch = build_chain(cfg)
+    r = replay(cfg, "base", True, depth)
+    assert truncated(ch, depth) == r                       # the chain's first k evaluations, exactly
+    assert f.exact
+    tail = r["tail"]
+    assert r["award"] <= f.p_free_spins <= r["award"] + tail
+    assert r["evals"] <= f.evaluations
+    means = state_means(ch)
+    assert f.mean == means[0]
+    assert r["mean"] <= f.mean <= r["mean"] + tail * max(means)   # the tail pays at most its best state
+
+
+def test_deeper_replays_close_on_the_chain():
+    cfg = grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)})
+    f = chain_figures(cfg)
+    gaps = [f.mean - replay(cfg, "base", False, d)["mean"] for d in (2, 4, 6, 8)]
+    assert all(a > b > 0 for a, b in zip(gaps, gaps[1:]))
+    assert f.mean == Fraction(15, 14)      # m0 = 5/8 + m1/4, m1 = 5/4 + m0/2 (the module's example, by hand)
+
+
+def test_free_spins_add_spins_times_their_cascade():
+    pays = {"A": (0, 0, 6), "B": (0, 0, 2)}
+    with_fs = chain_figures(grid_config_of(2, 3, pays, key="K", free_spins=3))
+    without = chain_figures(grid_config_of(2, 3, pays, key="K"))
+    free = chain_figures(grid_config_of(2, 3, pays))      # a free spin: no key, the same table
+    assert with_fs.mean == without.mean + with_fs.p_free_spins * 3 * free.mean
+    assert with_fs.p_free_spins == without.p_free_spins > 0
+
+
+def test_the_spiral_cycle_is_a_component_of_the_3x3_chain():
+    """C K W / B B C / C C C after its evaluation is a state that returns to itself."""
+    from exact.grid_sim import codes_of, evaluate_batch, grid_tables, move
+    import numpy as np
+    cfg = grid_config_of(3, 3, {"A": (0, 0, 20), "B": (0, 0, 10), "C": (0, 0, 5)}, key="K", free_spins=2)
+    t = grid_tables(cfg)
+    g = codes_of(cfg, "C K W B B C C C C".split())[None, :]
+    pay, _, rm, nw = evaluate_batch(t, g)
+    moved, _ = move(t, g, rm, nw)
+    again = moved.copy()
+    again[0, [6, 7, 8, 5]] = 2          # four C refilled
+    assert (again == g).all()
