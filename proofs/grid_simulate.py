@@ -47,7 +47,7 @@ from exact.rules.grid import GridConfig
 from proofs.cluster import Cluster, run_tasks
 from proofs.simulate import proportion_ci99
 
-__all__ = ["GridStats", "GridSimulation", "simulate_grid", "TASK_ROUNDS", "Z99"]
+__all__ = ["GridStats", "GridSimulation", "simulate_grid", "TASK_ROUNDS", "Z99", "cheap_distribution"]
 
 #: Rounds per task (each task is played in blocks of :data:`BLOCK`).
 TASK_ROUNDS = 400_000
@@ -327,7 +327,7 @@ def simulate_grid(cfg: GridConfig, seed: int, *, rounds: int | None = None, targ
     """
     cluster = cluster or Cluster(workers=1)
     tables = tables or grid_tables(cfg)
-    fd = fd or first_drop(cfg, distribution=_cheap(cfg))
+    fd = fd or first_drop(cfg, distribution=cheap_distribution(cfg))
     start = time.perf_counter()
     st = GridStats()
     done = 0
@@ -361,7 +361,7 @@ def _next_task(used: list[int]) -> int:
     return (max(used) + 1) if used else 0
 
 
-def _cheap(cfg: GridConfig) -> bool:
+def cheap_distribution(cfg: GridConfig) -> bool:
     """Whether the exact first-drop distribution is cheap (a second or so): the cell-by-cell DP's
     states grow like (S x run lengths)^columns."""
     S = len(cfg.pay_symbols)

@@ -2,10 +2,14 @@
 (wins, WILD creation and explosion, the path avalanche, the key) and ``rtp spin --cells``."""
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+
 import pytest
 
 from exact import rules
 from exact.cli import main
+from exact.grid_chain import chain_figures
 from exact.rules.grid import evaluate, find_wins, grid_config, grid_config_of, play_cascade, spiral
 from strips.errors import MathSetError
 from strips.loader import load_math_set
@@ -174,3 +178,30 @@ def test_commands_that_need_reel_strips_refuse_in_one_line(tmp_path, capsys, com
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unsupported rule: grid of independent cells (no reel strips)" in err, err
+
+
+def test_report_of_a_2x3_grid_is_exact_and_of_a_large_grid_simulated(tmp_path, capsys):
+    small = str(write_grid(tmp_path / "small", rows=2, columns=3))
+    assert main(["report", "--set", small, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "exact" and "/" in out["rtp"] and out["first_drop"]["no_win"].count("/") == 1
+    assert Fraction(out["rtp"]) * 10 == chain_figures(grid_config(load_math_set(small).model)).mean
+    assert main(["report", "--set", small, "--max-grid-states", "3", "--target-halfwidth", "0.05", "--json"]) == 0
+    sim = json.loads(capsys.readouterr().out)
+    assert sim["method"] == "simulation" and sim["rtp_ci99"][0] <= sim["rtp"] <= sim["rtp_ci99"][1]
+    assert sim["rtp_halfwidth99"] < 0.05 and {"rounds", "seed", "sd_per_bet", "variance_reduction"} <= set(sim)
+    assert sim["rtp_ci99"][0] <= float(Fraction(out["rtp"])) <= sim["rtp_ci99"][1]
+
+
+def test_simulate_of_a_grid_game_text_and_json(tmp_path, capsys):
+    d = str(write_grid(tmp_path / "g", rows=2, columns=3))
+    assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "RTP" in text and "simulated, 99% interval" in text and "first drop   exact" in text
+    assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3", "--json"]) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3", "--json", "--workers", "1"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert a["rtp"] == b["rtp"] and a["rounds"] == 20000 and a["p_free_spins_ci99"][0] <= a["p_free_spins"]
+    assert main(["simulate", "--set", d, "--mode", "x"]) == 2
+    assert "no bet modes" in capsys.readouterr().err

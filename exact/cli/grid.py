@@ -1,10 +1,21 @@
-"""The commands on a grid game (``[grid]``): ``rtp spin`` shows every evaluation of a cascade."""
+"""The commands on a grid game (``[grid]``): ``rtp spin`` shows every evaluation of a cascade;
+``rtp report`` solves the round's chain on small grids (exact, or within a stated bound) and runs the
+certified simulation otherwise; ``rtp simulate`` runs the simulation."""
 from __future__ import annotations
 
 import json
 
-from exact.cli.args import UsageError
+from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
 from exact.grid import config_of, grid_text, parse_cells, spin_cascade
+from exact.grid_chain import MAX_GRID_STATES, MAX_SCC, chain_figures
+from exact.grid_drop import first_drop
+from proofs.grid_simulate import cheap_distribution, simulate_grid
+from proofs.simulate import DEFAULT_SEED
+from strips.errors import UnsupportedRule
+from strips.limits import active
+
+#: RTP half-width (99%, per bet) of a simulated grid report: by default, and with --quick.
+DEFAULT_HALFWIDTH, QUICK_HALFWIDTH = 0.001, 0.005
 
 
 def spin(args, ms) -> int:
@@ -64,3 +75,125 @@ def _drawn(evs, k: int) -> list:
 
 def _rc(rc) -> str:
     return f"[{rc[0]},{rc[1]}]"
+
+
+def _q(x) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+def add_report_arguments(p) -> None:
+    """Options of ``rtp report`` that only grid games use (and the cluster of their simulation)."""
+    p.add_argument("--target-halfwidth", type=float, default=None, metavar="H",
+                   help=f"grid games simulated: run until the RTP's 99%% half-width is below H (default "
+                        f"{DEFAULT_HALFWIDTH}, --quick {QUICK_HALFWIDTH}) or --max-rounds")
+    p.add_argument("--quick", action="store_true", help=f"grid games simulated: half-width {QUICK_HALFWIDTH}")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"grid games simulated: the seed "
+                   f"(default {DEFAULT_SEED})")
+    p.add_argument("--max-scc", type=int, default=MAX_SCC, metavar="N",
+                   help=f"grid games: largest strongly connected component of the round's chain solved with "
+                        f"exact Fractions (default {MAX_SCC}); larger ones in floating point with a stated bound")
+    p.add_argument("--max-grid-states", type=int, default=MAX_GRID_STATES, metavar="N",
+                   help=f"grid games: most states of the round's chain (default {MAX_GRID_STATES:,}); beyond, "
+                        f"the certified simulation")
+    add_cluster_arguments(p)
+
+
+def add_simulate_arguments(p) -> None:
+    """``rtp simulate --target-halfwidth H`` (grid games)."""
+    p.add_argument("--target-halfwidth", type=float, default=None, metavar="H",
+                   help="grid games: simulate until the RTP's 99%% half-width is below H (or --max-rounds) "
+                        "instead of --rounds")
+
+
+def _target(args):
+    h = args.target_halfwidth
+    if h is not None and not h > 0:
+        raise UsageError(f"rtp: --target-halfwidth must be > 0, got {h}")
+    return h
+
+
+def _simulate(args, ms, cfg, target, rounds=None):
+    try:
+        return simulate_grid(cfg, args.seed, rounds=rounds, target=target,
+                             max_rounds=active().rounds or 10 ** 15, cluster=cluster_of(args))
+    except ValueError as e:
+        raise UsageError(f"rtp: {ms.name}: {e}") from None
+
+
+def simulate(args, ms) -> int:
+    """``rtp simulate`` on a grid game: the certified simulation (``--rounds`` or ``--target-halfwidth``)."""
+    if getattr(args, "mode", None) or getattr(args, "buy", None):
+        raise UsageError(f"rtp simulate: {ms.name}: a grid game has no bet modes or buys")
+    cfg = config_of(ms)
+    target = _target(args)
+    sim = _simulate(args, ms, cfg, target, None if target else args.rounds)
+    if args.json:
+        print(json.dumps({"set": ms.name, **sim.to_json()}, indent=2))
+    else:
+        print(f"math set {ms.name}: grid {cfg.rows}x{cfg.columns} of independent cells, bet {cfg.bet} coins")
+        print("\n".join(sim.lines()))
+    return 0
+
+
+def report(args, ms) -> int:
+    """``rtp report`` on a grid game: the chain's exact (or bounded) figures, else the simulation."""
+    cfg = config_of(ms)
+    target = _target(args)
+    if args.quick and target is None:
+        target = QUICK_HALFWIDTH
+    fd = first_drop(cfg, distribution=cheap_distribution(cfg))
+    head = f"math set {ms.name}: grid {cfg.rows}x{cfg.columns} of independent cells, bet {cfg.bet} coins"
+    figs, why = None, ""
+    if target is None:
+        try:
+            figs = chain_figures(cfg, max_scc=args.max_scc, max_states=args.max_grid_states)
+        except UnsupportedRule as e:
+            why = str(e)
+    if figs is None:
+        sim = _simulate(args, ms, cfg, target or DEFAULT_HALFWIDTH)
+        if args.json:
+            print(json.dumps({"set": ms.name, **sim.to_json(), **({"chain_not_solved": why} if why else {})},
+                             indent=2))
+        else:
+            print(head + ("\n" + f"(the round's chain is not solved: {why})" if why else ""))
+            print("\n".join(sim.lines(args.digits)))
+        return 0
+    bet = cfg.bet
+    rtp, var = figs.mean / bet, figs.variance / (bet * bet)
+    hit = 1 - figs.p_zero
+    if args.json:
+        num = _q if figs.exact else float
+        out = {"set": ms.name, "method": "exact" if figs.exact else "chain", "rtp": num(rtp),
+               "variance_per_bet2": num(var), "sd_per_bet": float(var) ** 0.5, "hit_frequency": num(hit),
+               "p_free_spins": num(figs.p_free_spins), "evaluations_mean": num(figs.evaluations),
+               "chain": {"states": figs.states, "free_spin_states": figs.free_states,
+                         "largest_component": figs.largest, "max_scc": args.max_scc},
+               "first_drop": fd.figures()}
+        if not figs.exact:
+            out["bound"] = figs.bound
+        print(json.dumps(out, indent=2))
+        return 0
+    d = args.digits
+    how = ("exact Fractions" if figs.exact else f"floating point (a component of {figs.largest} states > "
+           f"--max-scc {args.max_scc}), every figure within {figs.bound:.1e} of the chain's solution")
+    tag = "exact" if figs.exact else "chain"
+    one = lambda p: f"1 in {1 / float(p):,.2f}" if p else "never"      # noqa: E731
+    lines = [head,
+             f"method       {tag}: the round as an absorbing Markov chain of {figs.states:,} states "
+             f"(+ {figs.free_states:,} of a free spin; largest strongly connected component {figs.largest}), "
+             f"solved component by component in {how}",
+             f"RTP          {100 * float(rtp):.{d}f}%" + (f"  = {_q(rtp)}" if figs.exact else ""),
+             f"SD           {float(var) ** 0.5:.6f} per bet (variance {float(var):.6f})",
+             f"hit frequency {100 * float(hit):.{d}f}% (P(round win > 0))",
+             f"P(free spins) {100 * float(figs.p_free_spins):.{d}f}% ({one(figs.p_free_spins)})",
+             f"evaluations  {float(figs.evaluations):.6f} per round (the base cascade; the last, without a win, "
+             f"counted)",
+             f"first drop   exact: P(no win) {float(fd.no_win):.6f} ({_q(fd.no_win)}), mean "
+             f"{float(fd.mean) / bet:.6f} per bet ({_q(fd.mean / bet)})"]
+    if fd.distribution is not None:
+        lines.append("first drop distribution (win in coins: probability): " + ", ".join(
+            f"{w}: {float(p):.6g}" for w, p in fd.distribution[:12]) + (" ..." if len(fd.distribution) > 12 else ""))
+    lines.append("not computed: the round win distribution (the chain gives its moments, hit frequency and "
+                 "award odds)")
+    print("\n".join(lines))
+    return 0

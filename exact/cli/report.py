@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 
+from exact.cli import grid as grid_cli
 from exact.cli.args import UsageError, add_set_argument, int_range, refuse_unsupported
+from exact.grid import is_grid
 from exact import load_math_set
 from exact.comply import comply, load_rules, summary
 from exact.report import cheap_distribution, published_ok, report_json, report_text
@@ -15,6 +17,7 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object; exact figures as \"p/q\" strings")
     p.add_argument("--digits", type=int_range(0, 50), default=6, help="decimal places of percentages (default 6)")
     p.add_argument("--check", action="store_true", help="exit 1 if a published figure fails")
+    grid_cli.add_report_arguments(p)
 
 
 #: The report's compliance summary leaves out the one check that needs the win distribution.
@@ -25,6 +28,8 @@ def run(args) -> int:
     """``rtp report``: print the PAR report; exit 1 with --check when a published figure fails."""
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'report')
+    if is_grid(ms):   # a grid of independent cells: its chain, or its certified simulation
+        return grid_cli.report(args, ms)
     try:
         rep = checked_sheet(ms)
     except ValueError as e:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
+from exact.cli import grid as grid_cli
+from exact.grid import is_grid
 from exact.cli.args import (UsageError, add_cluster_arguments, add_mode_arguments, add_set_argument, cluster_of,
                             int64_refusal, int_range, refuse_unsupported)
 from exact.falls import falls_game
@@ -22,6 +24,7 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED, help=f"seed (default {DEFAULT_SEED})")
     add_mode_arguments(p)
     add_cluster_arguments(p)
+    grid_cli.add_simulate_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
@@ -50,6 +53,10 @@ def run(args) -> int:
     """Simulate, print the figures beside their exact values; exit 1 if one lies outside its interval."""
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'simulate')
+    if is_grid(ms):   # a grid of independent cells: the certified simulation of its rounds
+        return grid_cli.simulate(args, ms)
+    if args.target_halfwidth is not None:
+        raise UsageError("rtp simulate: --target-halfwidth is for grid games (give --rounds)")
     if falls_game(ms.model):   # spins that fall: every spin played fall by fall (proofs.simulate_falls)
         limit = exceeds("rounds", args.rounds)
         if limit is not None:
