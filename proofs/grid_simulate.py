@@ -2,7 +2,7 @@
 
 Rounds are played by the vectorised literal reading (:mod:`exact.grid_sim`) in
 tasks of fixed size, each with its own seed ``SeedSequence(seed, spawn_key=(task,))``,
-on the Dask runner (:func:`proofs.cluster.run_tasks`: in process, a local
+on the Dask runner (:func:`proofs.dask_runner.run_tasks`: in process, a local
 cluster or ``--scheduler``).  Each task returns exact integer sums, merged in
 any order, so the figures never depend on the worker count.
 
@@ -44,7 +44,7 @@ import numpy as np
 from exact.grid_drop import FirstDrop, first_drop
 from exact.grid_sim import GridTables, grid_tables, play_rounds
 from exact.rules.grid import GridConfig
-from proofs.cluster import Cluster, run_tasks
+from proofs.dask_runner import Cluster, run_tasks
 from proofs.simulate import proportion_ci99
 
 __all__ = ["GridStats", "GridSimulation", "simulate_grid", "TASK_ROUNDS", "Z99", "cheap_distribution"]
@@ -311,7 +311,7 @@ def simulate_grid(cfg: GridConfig, seed: int, *, rounds: int | None = None, targ
         Half-width of the RTP's 99% interval to reach (per bet, e.g. 0.001 = 0.1 points).
     max_rounds : int
         Rounds at most with ``target``.
-    cluster : proofs.cluster.Cluster, optional
+    cluster : proofs.dask_runner.Cluster, optional
         Default: in process.
 
     Raises
