@@ -70,6 +70,8 @@ class GridChain:
     pay2: list
     end_key: list
     end_other: list
+    #: per state {(next state, pay): weight}: the edges split by the evaluation's pay
+    split: list = None
 
 
 def _refills(t: GridTables, table: str, cells: np.ndarray):
@@ -103,7 +105,7 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
     start = np.full(t.cells, t.empty, dtype=np.int8)
     if key and t.key_cell >= 0:
         start[t.key_cell] = t.key
-    ch = GridChain(table, [start.tobytes()], [], [], [], [], [], [])
+    ch = GridChain(table, [start.tobytes()], [], [], [], [], [], [], [])
     index = {ch.states[0]: 0}
     i = 0
     total = int(t.cumulative(table)[-1])
@@ -116,6 +118,7 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
         grids[:, holes] = combos
         pay, anywin, removed, nw = evaluate_batch(t, grids)
         edges: dict = {}
+        split: dict = {}
         p1 = p2 = ek = eo = 0
         stop = ~anywin
         if stop.any():
@@ -141,12 +144,14 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
                             f"the round of this grid is simulated ('rtp simulate', 'rtp report "
                             f"--target-halfwidth H')", rule="grid of independent cells", analysis="report")
                 e = edges.setdefault(j, [0, 0, 0])
+                split[j, pv] = split.get((j, pv), 0) + wv
                 e[0] += wv
                 e[1] += wv * pv
                 if pv == 0:
                     e[2] += wv
         ch.denom.append(total ** len(holes))
         ch.edges.append(edges)
+        ch.split.append(split)
         ch.pay1.append(p1)
         ch.pay2.append(p2)
         ch.end_key.append(ek)
@@ -278,3 +283,79 @@ def state_means(ch: GridChain, max_scc: int = MAX_SCC) -> tuple:
     """The expected remaining pay of the cascade (no free spins) from every state."""
     n = len(ch.states)
     return _solve(ch, [[Fraction(ch.pay1[i], ch.denom[i]) for i in range(n)]], max_scc).values[0]
+
+
+#: The round distribution is propagated until the mass still in the cascade is below this.
+CUT = 1e-15
+
+
+def cascade_distribution(ch: GridChain, cut: float = CUT, max_entries: int = 2_000_000):
+    """The distribution of a cascade's win by forward propagation on the chain, in floating point:
+    ({win: P(win, absorbed without the key on the end)}, {win: P(win, the key on the end)}, the mass
+    left in the cascade when it falls below ``cut``, evaluations propagated).
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More than ``max_entries`` (state, win) pairs at once.
+    """
+    mass = {(0, 0): 1.0}
+    other: dict = {}
+    keyed: dict = {}
+    steps = 0
+    while mass and sum(mass.values()) >= cut:
+        nxt: dict = {}
+        for (s, w), p in mass.items():
+            d = ch.denom[s]
+            if ch.end_other[s]:
+                other[w] = other.get(w, 0.0) + p * ch.end_other[s] / d
+            if ch.end_key[s]:
+                keyed[w] = keyed.get(w, 0.0) + p * ch.end_key[s] / d
+            for (j, pay), wt in ch.split[s].items():
+                k = (j, w + pay)
+                nxt[k] = nxt.get(k, 0.0) + p * wt / d
+        if len(nxt) > max_entries:
+            raise UnsupportedRule(f"grid chain: the round distribution needs more than {max_entries:,} "
+                                  f"(state, win) pairs", rule="grid of independent cells", analysis="report")
+        mass = nxt
+        steps += 1
+    return other, keyed, sum(mass.values()), steps
+
+
+def _convolve(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, 0.0) + p * q
+    return out
+
+
+def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int = MAX_GRID_STATES):
+    """The round win's distribution {coins: probability} (floating point) and the cut mass (the
+    probability left unassigned: cascades still running when their mass fell below ``cut``).
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> d, cut = round_distribution(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)}))
+    >>> round(sum(d.values()) + cut, 12), cut < 1e-15
+    (1.0, True)
+    """
+    tables = grid_tables(cfg)
+    ch = build_chain(cfg, "base", max_states=max_states, tables=tables)
+    other, keyed, left, _ = cascade_distribution(ch, cut)
+    if keyed and cfg.free_table and cfg.free_spins:
+        fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables)
+        fo, fk, fleft, _ = cascade_distribution(fch, cut)
+        one = _convolve(fo, {0: 1.0}) if not fk else {**fo, **{w: fo.get(w, 0.0) + p for w, p in fk.items()}}
+        total = {0: 1.0}
+        for _ in range(cfg.free_spins):
+            total = _convolve(total, one)
+        lost = 1 - sum(total.values())
+        dist = dict(other)
+        for w, p in _convolve(keyed, total).items():
+            dist[w] = dist.get(w, 0.0) + p
+        left += sum(keyed.values()) * max(lost, 0.0)
+    else:
+        dist = dict(other)
+        for w, p in keyed.items():
+            dist[w] = dist.get(w, 0.0) + p
+    return dict(sorted(dist.items())), left

@@ -6,9 +6,11 @@ import itertools
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
-from exact.grid_chain import build_chain, chain_figures, state_means, truncated
+from exact.grid_chain import build_chain, chain_figures, round_distribution, state_means, truncated
+from exact.grid_sim import codes_of, evaluate_batch, grid_tables, move
 from exact.rules.grid import evaluate, grid_config_of, refilled
 from tests.gen_grid import random_config
 
@@ -86,8 +88,6 @@ def test_free_spins_add_spins_times_their_cascade():
 
 def test_the_spiral_cycle_is_a_component_of_the_3x3_chain():
     """C K W / B B C / C C C after its evaluation is a state that returns to itself."""
-    from exact.grid_sim import codes_of, evaluate_batch, grid_tables, move
-    import numpy as np
     cfg = grid_config_of(3, 3, {"A": (0, 0, 20), "B": (0, 0, 10), "C": (0, 0, 5)}, key="K", free_spins=2)
     t = grid_tables(cfg)
     g = codes_of(cfg, "C K W B B C C C C".split())[None, :]
@@ -96,3 +96,12 @@ def test_the_spiral_cycle_is_a_component_of_the_3x3_chain():
     again = moved.copy()
     again[0, [6, 7, 8, 5]] = 2          # four C refilled
     assert (again == g).all()
+
+
+def test_the_round_distribution_has_the_chain_s_mean_and_zero_mass():
+    cfg = grid_config_of(2, 3, {"A": (0, 0, 6), "B": (0, 0, 2)}, key="K", free_spins=2)
+    d, cut = round_distribution(cfg)
+    f = chain_figures(cfg)
+    assert cut < 1e-14 and abs(sum(d.values()) + cut - 1) < 1e-12
+    assert abs(sum(w * p for w, p in d.items()) - float(f.mean)) < 1e-9
+    assert abs(d[0] - float(f.p_zero)) < 1e-12
