@@ -18,6 +18,7 @@ The load average is printed: other processes lower the figures.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -70,13 +71,13 @@ def first_drop_bench(args) -> None:
         print(f"distribution: {len(d)} win values in {time.perf_counter() - t2:.2f} s")
 
 
-def child(argv: list[str]) -> tuple[float, float]:
-    """Seconds and peak MiB (children) of ``rtp ARGV``."""
+def child(argv: list[str]) -> tuple[float, float, str]:
+    """Seconds, peak MiB (children) and standard output of ``rtp ARGV``."""
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import sys; from exact.cli import main; sys.exit(main(sys.argv[1:]))",
-                    *argv], check=True, stdout=subprocess.DEVNULL)
+    out = subprocess.run([sys.executable, "-c", "import sys; from exact.cli import main; sys.exit(main(sys.argv[1:]))",
+                          *argv], check=True, capture_output=True, text=True).stdout
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return time.perf_counter() - t, peak
+    return time.perf_counter() - t, peak, out
 
 
 def main(argv=None) -> int:
@@ -93,15 +94,18 @@ def main(argv=None) -> int:
         first_drop_bench(args)
     elif args.what == "simulate":
         d = write_game(args.symbols)
-        s, mib = child(["simulate", "--set", str(d), "--rounds", str(args.rounds), "--workers", str(args.workers),
-                        "--no-progress"])
+        s, mib, _ = child(["simulate", "--set", str(d), "--rounds", str(args.rounds), "--workers", str(args.workers),
+                           "--no-progress"])
         print(f"{args.rounds:,} rounds in {s:.1f} s whole process: {args.rounds / s:,.0f} rounds/s; "
               f"peak memory of a process {mib:,.0f} MiB")
     else:
         d = write_game(args.symbols)
-        s, mib = child(["report", "--set", str(d), "--target-halfwidth", str(args.halfwidth),
-                        "--workers", str(args.workers)])
-        print(f"RTP to a 99% half-width of {args.halfwidth} in {s:.1f} s whole process; peak {mib:,.0f} MiB")
+        s, mib, out = child(["report", "--set", str(d), "--target-halfwidth", str(args.halfwidth),
+                             "--workers", str(args.workers), "--json"])
+        rep = json.loads(out)
+        print(f"RTP {rep['rtp']:.5f} to a 99% half-width of {args.halfwidth} ({rep['rtp_halfwidth99']:.5f}) in "
+              f"{s:.1f} s whole process: {rep['rounds']:,} rounds, variance reduction x{rep['variance_reduction']:.2f}; "
+              f"peak {mib:,.0f} MiB")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
