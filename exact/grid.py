@@ -9,10 +9,12 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
+from exact import grid_chain
 from exact.rules.grid import Cascade, GridConfig, drawer, grid_config, initial_drop, play_cascade
-from strips.errors import UsageError
+from strips.errors import UnsupportedRule, UsageError
 
-__all__ = ["is_grid", "config_of", "parse_cells", "spin_cascade", "SpinResult", "grid_text"]
+__all__ = ["is_grid", "config_of", "parse_cells", "spin_cascade", "SpinResult", "grid_text", "refuse_grid",
+           "grid_report"]
 
 
 def is_grid(ms) -> bool:
@@ -120,3 +122,33 @@ def grid_text(cfg: GridConfig, grid: Sequence[str | None]) -> list[str]:
     width = max([1] + [len(s) for s in grid if s]) + 1
     return ["  ".join(f"{s or '.':<{width}}" for s in grid[i * cfg.columns:(i + 1) * cfg.columns]).rstrip()
             for i in range(cfg.rows)]
+
+
+def refuse_grid(ms) -> None:
+    """Raise :class:`strips.errors.UnsupportedRule` for a grid game handed to the reel-strip PAR sheet
+    (:func:`exact.par_sheet`): its report is :func:`grid_report` (``rtp report`` runs it).
+
+    >>> refuse_grid(__import__("strips.loader").loader.load_math_set("rules_page"))
+    """
+    if is_grid(ms):
+        raise UnsupportedRule("unsupported rule: grid of independent cells: the reel-strip PAR sheet "
+                              "(exact.par_sheet) does not model it; exact.grid.grid_report(ms) gives its "
+                              "report (rtp report)", rule="grid of independent cells", analysis="report")
+
+
+def grid_report(ms, max_scc: int | None = None, max_states: int | None = None):
+    """The round figures of a small grid game by its absorbing chain
+    (:func:`exact.grid_chain.chain_figures`: exact Fractions, or floats within a stated bound).
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        A chain too large: the certified simulation (``proofs.grid_simulate.simulate_grid``,
+        ``rtp report``) computes such a game.
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> grid_report(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)})).mean
+    Fraction(15, 14)
+    """
+    cfg = ms if isinstance(ms, GridConfig) else config_of(ms)
+    return grid_chain.chain_figures(cfg, max_scc or grid_chain.MAX_SCC, max_states or grid_chain.MAX_GRID_STATES)

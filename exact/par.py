@@ -25,6 +25,7 @@ from typing import Mapping
 
 from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
 from exact.gamble import GambleResult, gamble_result, round_eligible
+from exact.grid import refuse_grid
 from exact.engine import GameAnalysis
 from exact.enumeration import enumeration_sections
 from exact.rounds import apply_sections, round_sections
@@ -444,6 +445,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
     True
     """
     require(ms, "report")
+    refuse_grid(ms)                       # a grid game's report is exact.grid.grid_report (no reel strips)
     sections = round_sections(ms)
     default = analyse_mode(ms)
     analysis, rr = default.analysis, default.round

@@ -11,7 +11,9 @@ from exact import rules
 from exact.cli import main
 from exact.grid_chain import chain_figures
 from exact.rules.grid import evaluate, find_wins, grid_config, grid_config_of, play_cascade, spiral
-from strips.errors import MathSetError
+import exact
+from exact.grid import grid_report
+from strips.errors import MathSetError, UnsupportedRule
 from strips.loader import load_math_set
 from tests.gen_grid import grid_toml, write_grid
 
@@ -205,3 +207,13 @@ def test_simulate_of_a_grid_game_text_and_json(tmp_path, capsys):
     assert a["rtp"] == b["rtp"] and a["rounds"] == 20000 and a["p_free_spins_ci99"][0] <= a["p_free_spins"]
     assert main(["simulate", "--set", d, "--mode", "x"]) == 2
     assert "no bet modes" in capsys.readouterr().err
+
+
+def test_the_api_refuses_a_grid_game_in_the_reel_strip_par_sheet_and_names_its_report(tmp_path):
+    ms = load_math_set(str(write_grid(tmp_path / "g", rows=2, columns=3)))
+    with pytest.raises(UnsupportedRule, match="exact.grid.grid_report"):
+        exact.par_sheet(ms)
+    for call in (exact.win_distribution, lambda m: exact.require(m, "sensitivity")):
+        with pytest.raises(UnsupportedRule, match="grid of independent cells"):
+            call(ms)
+    assert grid_report(ms).exact
