@@ -11,8 +11,9 @@ table's total weight), returned as Fractions:
   tensor with one (symbol, run length 1 or 2) axis pair per column: the run
   length each column has so far of its last symbol, i.e. what it still needs for
   a vertical run; a row's own runs are evaluated within the row (its factor is
-  zero where it holds a run of 3).  ``(S+1)^C 2^C`` exact integers
-  (5x5, 7 symbols: about a million).
+  zero where it holds a run of 3).  ``(S+1)^C 2^C`` integers (5x5, 7 symbols:
+  about a million), modulo primes below 2^31 and recovered exactly by the
+  Chinese remainder theorem.
 * :func:`first_drop_mean` — linearity: the sum over lines, symbols, starts and
   lengths of ``pays[n-1]`` times the probability of that maximal run.
 * :func:`first_drop_distribution` — the whole distribution by the same DP over
@@ -132,38 +133,61 @@ def _row_factor(cfg: GridConfig, cells: list[dict[int, int]], i: int, syms: int)
     return f
 
 
-def no_win_probability(cfg: GridConfig, table: str = "base", key: bool | None = None) -> Fraction:
-    """P(the initial drop has no win), exactly, by the transfer-matrix DP over the rows.
+def _is_prime(n: int) -> bool:
+    """Deterministic Miller-Rabin for n < 3,215,031,751 (bases 2, 3, 5, 7)."""
+    if n < 2 or n % 2 == 0:
+        return n == 2
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in (2, 3, 5, 7):
+        if a % n == 0:
+            continue
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
 
-    The tensor has, per column, a symbol axis (the pay symbols, then the key) and a length axis (1 or 2:
-    the column's last symbols; a third equal one would be a win and is dropped).
 
-    >>> from exact.rules.grid import grid_config_of
-    >>> no_win_probability(grid_config_of(3, 1, {"A": (0, 0, 5), "B": (0, 0, 2)}))
-    Fraction(3, 4)
-    """
-    key = _with_key(cfg, table, key)
-    cells, total = cell_weights(cfg, table, key)
+def _primes(bits: int) -> list[int]:
+    """Primes just below 2^31 whose product exceeds 2^bits (residues multiply within int64)."""
+    out, n, prod = [], (1 << 31) - 1, 1
+    while prod.bit_length() <= bits + 1:
+        if _is_prime(n):
+            out.append(n)
+            prod *= n
+        n -= 2
+    return out
+
+
+def _no_win_count(cfg: GridConfig, factors: list, mod: int) -> int:
+    """The integer weight of the drops without a win, modulo the prime ``mod`` (int64 residues);
+    ``factors`` the rows' exact factors (:func:`_row_factor`)."""
     S = len(cfg.pay_symbols) + 1
     C = cfg.columns
     v = None
     for i in range(cfg.rows):
-        f = _row_factor(cfg, cells, i, S)
+        f = (factors[i] % mod).astype(np.int64)
         f = f.reshape(tuple(d for _ in range(C) for d in (S, 1)))
         if v is None:
-            shape = tuple(d for _ in range(C) for d in (S, 2))
-            v = np.zeros(shape, dtype=object)
+            v = np.zeros(tuple(d for _ in range(C) for d in (S, 2)), dtype=np.int64)
             v[(slice(None), 0) * C] = f.reshape((S,) * C)
             continue
         for j in range(C):       # the column kernel: (s, l) -> (x, 1) for x != s, (s, 1) -> (s, 2)
             ax = 2 * j
-            run = v.take(0, axis=ax + 1)                       # (s, 1) -> (s, 2)
-            tot = v.sum(axis=(ax, ax + 1), keepdims=True)      # every old state
-            same = v.sum(axis=ax + 1, keepdims=True)           # old states of symbol x
+            run = v.take(0, axis=ax + 1)                                   # (s, 1) -> (s, 2)
+            tot = v.sum(axis=(ax, ax + 1), keepdims=True) % mod           # every old state
+            same = v.sum(axis=ax + 1, keepdims=True) % mod                # old states of symbol x
             new = np.zeros_like(v)
             idx0 = [slice(None)] * v.ndim
             idx0[ax + 1] = 0
-            new[tuple(idx0)] = (tot - same).take(0, axis=ax + 1)
+            new[tuple(idx0)] = ((tot - same) % mod).take(0, axis=ax + 1)
             idx1 = list(idx0)
             idx1[ax + 1] = 1
             new[tuple(idx1)] = run
@@ -173,8 +197,35 @@ def no_win_probability(cfg: GridConfig, table: str = "base", key: bool | None = 
             key_ix[ax + 1] = 1
             new[tuple(key_ix)] = 0
             v = new
-        v = v * f
-    return Fraction(int(v.sum()), total ** cfg.cells)
+        v = (v * f) % mod
+    return int(v.sum() % mod)
+
+
+def no_win_probability(cfg: GridConfig, table: str = "base", key: bool | None = None) -> Fraction:
+    """P(the initial drop has no win), exactly, by the transfer-matrix DP over the rows.
+
+    The tensor has, per column, a symbol axis (the pay symbols, then the key) and a length axis (1 or 2:
+    the column's last symbols; a third equal one would be a win and is dropped).  The count (at most
+    ``T^cells``) is computed modulo primes just below 2^31 (int64 residues) and recovered exactly by the
+    Chinese remainder theorem.
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> no_win_probability(grid_config_of(3, 1, {"A": (0, 0, 5), "B": (0, 0, 2)}))
+    Fraction(3, 4)
+    """
+    key = _with_key(cfg, table, key)
+    cells, total = cell_weights(cfg, table, key)
+    denom = total ** cfg.cells
+    count, modulus = 0, 1
+    S = len(cfg.pay_symbols) + 1
+    factors = [_row_factor(cfg, cells, i, S) for i in range(cfg.rows)]
+    for p in _primes(denom.bit_length()):
+        r = _no_win_count(cfg, factors, p)
+        # CRT: count = r mod p and count (so far) mod modulus
+        t = ((r - count) * pow(modulus, -1, p)) % p
+        count += modulus * t
+        modulus *= p
+    return Fraction(count, denom)
 
 
 def first_drop_mean(cfg: GridConfig, table: str = "base", key: bool | None = None) -> Fraction:
