@@ -34,6 +34,7 @@ reach ``--max-rounds``.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
@@ -185,6 +186,8 @@ class GridSimulation:
     bet: int
     seconds: float = 0.0
     where: str = ""
+    #: The RTP half-width asked for (``--target-halfwidth``), None for a fixed number of rounds.
+    target: float | None = None
 
     @property
     def halfwidth(self) -> float:
@@ -205,6 +208,8 @@ class GridSimulation:
                             for e, p, ci in self.evaluations],
             "max_win_observed": self.max_win, "first_drop": self.first_drop.figures(),
             "seconds": round(self.seconds, 3), "where": self.where,
+            **({"target_halfwidth": self.target, "target_reached": self.halfwidth < self.target}
+               if self.target is not None else {}),
         }
 
     def lines(self, digits: int = 4) -> list[str]:
@@ -212,6 +217,11 @@ class GridSimulation:
         pct = lambda v: f"{100 * v:.{digits}f}%"          # noqa: E731
         ci = lambda c: f"[{pct(c[0])}, {pct(c[1])}]"       # noqa: E731
         fd = self.first_drop
+        if self.target is not None and self.halfwidth >= self.target:
+            out_note = [f"NOTE         the target half-width {self.target} was not reached within --max-rounds "
+                        f"({self.rounds:,} rounds)"]
+        else:
+            out_note = []
         one = lambda p: f"1 in {1 / p:,.1f}" if p > 0 else "never"   # noqa: E731
         out = [f"method       simulation of {self.rounds:,} whole rounds (seed {self.seed}; {self.where}; "
                f"{self.seconds:.1f} s), stratified on the exact first drop with its exact mean as control variate",
@@ -223,7 +233,7 @@ class GridSimulation:
                f"P(free spins) {pct(self.p_free_spins)} ({one(self.p_free_spins)})  simulated, 99% interval "
                f"{ci(self.p_free_spins_ci99)}",
                f"evaluations  {self.evaluations_mean:.4f} per round (the last, without a win, counted)  simulated, "
-               f"99% interval [{self.evaluations_mean_ci99[0]:.4f}, {self.evaluations_mean_ci99[1]:.4f}]"]
+               f"99% interval [{self.evaluations_mean_ci99[0]:.4f}, {self.evaluations_mean_ci99[1]:.4f}]"] + out_note
         for e, p, c in self.evaluations[:8]:
             tag = "exact (P(no first-drop win))" if e == 1 else f"simulated, 99% interval {ci(c)}"
             out.append(f"  {e:>3} evaluations  {pct(p)}  {tag}")
@@ -354,7 +364,8 @@ def simulate_grid(cfg: GridConfig, seed: int, *, rounds: int | None = None, targ
             need = int(done * (sim.halfwidth / target) ** 2 * 1.1) - done
             run(min(max_rounds - done, max(need, 2 * task_rounds)))
     where = cluster.describe(small=done <= 2 * task_rounds)
-    return figures(st, fd.no_win, fd.mean, cfg.bet, seed, fd, time.perf_counter() - start, where)
+    sim = figures(st, fd.no_win, fd.mean, cfg.bet, seed, fd, time.perf_counter() - start, where)
+    return dataclasses.replace(sim, target=target)
 
 
 def _next_task(used: list[int]) -> int:

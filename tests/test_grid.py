@@ -9,6 +9,7 @@ import pytest
 
 from exact import rules
 from exact.cli import main
+from exact.comply import load_rules
 from exact.grid_chain import chain_figures
 from exact.rules.grid import evaluate, find_wins, grid_config, grid_config_of, play_cascade, spiral
 import exact
@@ -170,8 +171,8 @@ def test_spin_refuses_in_one_line(tmp_path, capsys):
         assert words in err and err.count("\n") == 1, err
 
 
-@pytest.mark.parametrize("command", ["sensitivity", "tune", "comply", "export", "distribution", "chain",
-                                     "check", "diff", "prove"])
+@pytest.mark.parametrize("command", ["sensitivity", "tune", "export", "distribution", "chain", "check", "diff",
+                                     "prove"])
 def test_commands_that_need_reel_strips_refuse_in_one_line(tmp_path, capsys, command):
     d = str(write_grid(tmp_path / "g"))
     extra = {"tune": ["--target-rtp", "0.9", "--out", str(tmp_path / "o")], "export": ["--xlsx", str(tmp_path / "p.xlsx")],
@@ -217,3 +218,26 @@ def test_the_api_refuses_a_grid_game_in_the_reel_strip_par_sheet_and_names_its_r
         with pytest.raises(UnsupportedRule, match="grid of independent cells"):
             call(ms)
     assert grid_report(ms).exact
+
+
+def test_comply_uses_exact_figures_or_the_whole_interval(tmp_path, capsys):
+    small = str(write_grid(tmp_path / "small", rows=2, columns=3))
+    code = main(["comply", "--set", small, "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["figures"] == "exact" and code == (0 if out["passed"] else 1)
+    assert any(c["item"] == "free spins" for c in out["checks"])
+    big = str(write_grid(tmp_path / "big", rows=4, columns=4))      # its chain is refused: simulated
+    code = main(["comply", "--set", big, "--json", "--target-halfwidth", "0.05", "--workers", "1",
+                 "--max-rounds", "40000"])
+    sim = json.loads(capsys.readouterr().out)
+    assert sim["figures"].startswith("simulated")
+    assert main(["simulate", "--set", big, "--json", "--target-halfwidth", "0.0001", "--workers", "1",
+                 "--max-rounds", "20000"]) == 0
+    short = json.loads(capsys.readouterr().out)
+    assert short["rounds"] == 20000 and short["target_reached"] is False
+    for c in sim["checks"]:
+        if c["measure"] == "rtp":
+            lo, hi = c["value_ci99"]
+            rule = next(r for r in load_rules() if r.id == c["rule"])
+            assert c["pass"] == ((rule.min is None or lo >= rule.min) and (rule.max is None or hi <= rule.max))
+    assert code == (0 if sim["passed"] else 1)

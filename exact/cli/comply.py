@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 
+from exact.cli import grid as grid_cli
 from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
+from exact.grid import is_grid
 from exact.comply import comply, load_rules, odds_not_computed
 from exact.distribution import win_distribution
 from exact.par import par_sheet
@@ -24,6 +26,7 @@ def add_arguments(p) -> None:
     p.add_argument("--rules", metavar="FILE", default=None,
                    help="a rules file of your own (the format of exact/jurisdictions.toml), added to the package's")
     p.add_argument("--json", action="store_true", help="one JSON object; exact values as \"p/q\" strings")
+    grid_cli.add_simulation_arguments(p)
     p.add_argument("--no-distribution", action="store_true",
                    help="skip the win distribution (faster): no top award, max_win_bets rules refused")
 
@@ -67,6 +70,8 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     # RTP of every mode and buy; award odds of every mode but one with a respin (exact.comply.odds_not_computed)
     refuse_unsupported(ms, 'comply')
+    if is_grid(ms):   # a grid of independent cells: exact or simulated figures, intervals for simulated ones
+        return grid_cli.comply(args, ms, rules, chosen)
     try:
         sheet = par_sheet(ms)
     except ValueError as e:

@@ -4,6 +4,7 @@ certified simulation otherwise; ``rtp simulate`` runs the simulation."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
 from exact.grid import config_of, grid_text, parse_cells, spin_cascade
@@ -83,18 +84,23 @@ def _q(x) -> str:
 
 def add_report_arguments(p) -> None:
     """Options of ``rtp report`` that only grid games use (and the cluster of their simulation)."""
-    p.add_argument("--target-halfwidth", type=float, default=None, metavar="H",
-                   help=f"grid games simulated: run until the RTP's 99%% half-width is below H (default "
-                        f"{DEFAULT_HALFWIDTH}, --quick {QUICK_HALFWIDTH}) or --max-rounds")
     p.add_argument("--quick", action="store_true", help=f"grid games simulated: half-width {QUICK_HALFWIDTH}")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"grid games simulated: the seed "
-                   f"(default {DEFAULT_SEED})")
     p.add_argument("--max-scc", type=int, default=MAX_SCC, metavar="N",
                    help=f"grid games: largest strongly connected component of the round's chain solved with "
                         f"exact Fractions (default {MAX_SCC}); larger ones in floating point with a stated bound")
     p.add_argument("--max-grid-states", type=int, default=MAX_GRID_STATES, metavar="N",
                    help=f"grid games: most states of the round's chain (default {MAX_GRID_STATES:,}); beyond, "
                         f"the certified simulation")
+    add_simulation_arguments(p)
+
+
+def add_simulation_arguments(p) -> None:
+    """``--target-halfwidth``, ``--seed`` and where the simulation of a grid game too large for its chain runs."""
+    p.add_argument("--target-halfwidth", type=float, default=None, metavar="H",
+                   help=f"grid games simulated: run until the RTP's 99%% half-width is below H (default "
+                        f"{DEFAULT_HALFWIDTH}; rtp report --quick {QUICK_HALFWIDTH}) or --max-rounds")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"grid games simulated: the seed "
+                   f"(default {DEFAULT_SEED})")
     add_cluster_arguments(p)
 
 
@@ -197,3 +203,84 @@ def report(args, ms) -> int:
                  "award odds)")
     print("\n".join(lines))
     return 0
+
+
+def _run_probability(cfg, symbol: str, n: int) -> Fraction:
+    """An exact lower bound of P(a round shows a win of ``n`` of ``symbol``): P(the initial drop shows a
+    maximal run of exactly ``n`` of it at the start of the first line without the key's cell)."""
+    w = dict(cfg.table("base"))
+    total = sum(w.values())
+    line = next((ln for ln in cfg.lines if len(ln) >= n and not (cfg.key and cfg.path[0] in ln)), None)
+    if line is None:
+        return Fraction(0)
+    p = Fraction(w[symbol], total) ** n
+    if n < len(line):
+        p *= 1 - Fraction(w[symbol], total)
+    return p
+
+
+def comply(args, ms, rules, chosen) -> int:
+    """``rtp comply`` on a grid game: RTP, SD and hit frequency from the chain (exact, or within its bound)
+    or the simulation (a rule passes only when its whole 99% interval passes); award odds by exact lower
+    bounds from the initial drop (each win) and the free spins' probability (its interval)."""
+    cfg = config_of(ms)
+    bet = cfg.bet
+    try:
+        figs = chain_figures(cfg)
+        lo_hi = lambda x, scale=1: (float(x) / scale - figs.bound / scale, float(x) / scale + figs.bound / scale)  # noqa: E731
+        exact_ = figs.exact
+        rtp = (figs.mean / bet, lo_hi(figs.mean, bet))
+        hit = (1 - figs.p_zero, lo_hi(1 - figs.p_zero))
+        pfs = (figs.p_free_spins, lo_hi(figs.p_free_spins))
+        sd = float(figs.variance / (bet * bet)) ** 0.5
+        how = "exact" if exact_ else f"chain, within {figs.bound:.1e}"
+    except UnsupportedRule:
+        sim = _simulate(args, ms, cfg, _target(args) or DEFAULT_HALFWIDTH)
+        exact_ = False
+        rtp, hit, pfs = (sim.rtp, sim.rtp_ci99), (sim.hit_frequency, sim.hit_frequency_ci99), \
+            (sim.p_free_spins, sim.p_free_spins_ci99)
+        sd = sim.sd_per_bet
+        how = f"simulated, 99% intervals ({sim.rounds:,} rounds, seed {sim.seed})"
+
+    def verdict(rule, lo, hi) -> bool:
+        return (rule.min is None or lo >= rule.min) and (rule.max is None or hi <= rule.max)
+
+    checks = []
+    for r in rules:
+        if chosen and r.jurisdiction not in [c.lower() for c in chosen]:
+            continue
+        if r.measure in ("rtp", "hit_frequency"):
+            v, (lo, hi) = rtp if r.measure == "rtp" else hit
+            ok = verdict(r, Fraction(v) if exact_ else lo, Fraction(v) if exact_ else hi) if exact_ else \
+                verdict(r, lo, hi)
+            checks.append((r, r.measure, v, (lo, hi), ok))
+        elif r.measure == "sd_per_bet":
+            checks.append((r, "SD per bet", sd, None, True))
+        elif r.measure == "award_odds":
+            for s, pays in cfg.pays:
+                for n in range(3, len(pays) + 1):
+                    if pays[n - 1] > 0:
+                        p = _run_probability(cfg, s, n)
+                        checks.append((r, f"{n} {s} (lower bound)", p, (float(p), 1.0), verdict(r, p, 1)))
+            if cfg.free_table:
+                v, (lo, hi) = pfs
+                checks.append((r, "free spins", v, (lo, hi), verdict(r, Fraction(v) if exact_ else lo, 1)))
+        elif r.measure == "max_win_bets":
+            checks.append((r, "max win (no upper bound: a cascade can last any number of evaluations)",
+                           float("inf"), None, r.max is None))
+        # pattern_odds_ways: a ways-game rule; a grid game has no ways
+    failed = [c for c in checks if not c[4]]
+    if args.json:
+        print(json.dumps({"set": ms.name, "passed": not failed, "figures": how, "checks": [
+            {"rule": r.id, "jurisdiction": r.jurisdiction, "measure": r.measure, "item": item,
+             "value": _q(v) if isinstance(v, Fraction) else v, "value_ci99": None if ci is None else list(ci),
+             "pass": ok, "source": f"{r.source}, {r.section} ({r.version})"} for r, item, v, ci, ok in checks]},
+            indent=2, default=str))
+        return 1 if failed else 0
+    print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass "
+          f"(figures {how}; a simulated figure passes only when its whole interval does)")
+    for r, item, v, ci, ok in checks:
+        shown = f"{float(v):.6g}" + (f" [{ci[0]:.6g}, {ci[1]:.6g}]" if ci and not isinstance(v, Fraction) else "")
+        print(f"  {r.id:<16} {r.jurisdiction:<13} {item:<40} {shown:<32} {r.limit_text():<22} "
+              f"{'PASS' if ok else 'FAIL'}")
+    return 1 if failed else 0

@@ -598,7 +598,7 @@ class Grid(Rule):
 
     name = "grid of independent cells"
     keys = "[grid] rows, columns, path, wild_only, wild_explodes; [cells] weights"
-    implements = frozenset({"spin", "report", "simulate"})
+    implements = frozenset({"spin", "report", "simulate", "comply"})
     parses = (("grid",), ("cells",))
 
     @classmethod
