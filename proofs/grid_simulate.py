@@ -263,6 +263,8 @@ def figures(st: GridStats, p0: Fraction, mu: Fraction, bet: int, seed: int, fd: 
     mux = float(mu / (1 - p0)) if p0 < 1 else 0.0
     m = st.stratum
     N = st.rounds
+    if p0 == 1:
+        raise ValueError("the initial drop can never win: every round pays 0 exactly (rtp report gives it)")
     if m < 2:
         raise ValueError(f"only {m} of {N:,} rounds had a first-drop win: simulate more rounds")
     sz = sz2 = 0.0
