@@ -140,7 +140,7 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
                     ch.states.append(kb)
                     if len(ch.states) > max_states:
                         raise UnsupportedRule(
-                            f"grid chain: more than {max_states:,} states (raise it with --max-grid-states N): "
+                            f"grid chain: more than {max_states:,} states (raise it with --chain-max-states N): "
                             f"the round of this grid is simulated ('rtp simulate', 'rtp report "
                             f"--target-halfwidth H')", rule="grid of independent cells", analysis="report")
                 e = edges.setdefault(j, [0, 0, 0])

@@ -85,10 +85,10 @@ def _q(x) -> str:
 def add_report_arguments(p) -> None:
     """Options of ``rtp report`` that only grid games use (and the cluster of their simulation)."""
     p.add_argument("--quick", action="store_true", help=f"grid games simulated: half-width {QUICK_HALFWIDTH}")
-    p.add_argument("--max-scc", type=int, default=MAX_SCC, metavar="N",
+    p.add_argument("--chain-max-scc", type=int, default=MAX_SCC, metavar="N",
                    help=f"grid games: largest strongly connected component of the round's chain solved with "
                         f"exact Fractions (default {MAX_SCC}); larger ones in floating point with a stated bound")
-    p.add_argument("--max-grid-states", type=int, default=MAX_GRID_STATES, metavar="N",
+    p.add_argument("--chain-max-states", type=int, default=MAX_GRID_STATES, metavar="N",
                    help=f"grid games: most states of the round's chain (default {MAX_GRID_STATES:,}); beyond, "
                         f"the certified simulation")
     add_simulation_arguments(p)
@@ -152,7 +152,7 @@ def report(args, ms) -> int:
     figs, why = None, ""
     if target is None:
         try:
-            figs = chain_figures(cfg, max_scc=args.max_scc, max_states=args.max_grid_states)
+            figs = chain_figures(cfg, max_scc=args.chain_max_scc, max_states=args.chain_max_states)
         except UnsupportedRule as e:
             why = str(e)
     if figs is None:
@@ -173,7 +173,7 @@ def report(args, ms) -> int:
                "variance_per_bet2": num(var), "sd_per_bet": float(var) ** 0.5, "hit_frequency": num(hit),
                "p_free_spins": num(figs.p_free_spins), "evaluations_mean": num(figs.evaluations),
                "chain": {"states": figs.states, "free_spin_states": figs.free_states,
-                         "largest_component": figs.largest, "max_scc": args.max_scc},
+                         "largest_component": figs.largest, "max_scc": args.chain_max_scc},
                "first_drop": fd.figures()}
         if not figs.exact:
             out["bound"] = figs.bound
@@ -181,7 +181,7 @@ def report(args, ms) -> int:
         return 0
     d = args.digits
     how = ("exact Fractions" if figs.exact else f"floating point (a component of {figs.largest} states > "
-           f"--max-scc {args.max_scc}), every figure within {figs.bound:.1e} of the chain's solution")
+           f"--chain-max-scc {args.chain_max_scc}), every figure within {figs.bound:.1e} of the chain's solution")
     tag = "exact" if figs.exact else "chain"
     one = lambda p: f"1 in {1 / float(p):,.2f}" if p else "never"      # noqa: E731
     lines = [head,
