@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from exact import grid_chain
-from exact.rules.grid import Cascade, GridConfig, drawer, grid_config, initial_drop, play_cascade
+from exact.rules import Cascade, GridConfig, drawer, grid_config, initial_drop, play_cascade
 from strips.errors import UnsupportedRule, UsageError
 
 __all__ = ["is_grid", "config_of", "parse_cells", "spin_cascade", "SpinResult", "grid_text", "refuse_grid",
@@ -35,7 +35,7 @@ def parse_cells(cfg: GridConfig, text: str) -> tuple[str, ...]:
     UsageError
         A row count or row length that is not the grid's, or an unknown symbol.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> parse_cells(grid_config_of(2, 3, {"A": (0, 0, 1), "B": (0, 0, 1)}), "A B W / B,A,A")
     ('A', 'B', 'W', 'B', 'A', 'A')
     """
@@ -76,7 +76,7 @@ def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, 
         Neither cells nor seed, refills that run out, an unknown symbol or phase.
 
     >>> import exact
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> r = spin_cascade(grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 1)}), ("A", "A", "A", "B", "A", "B"),
     ...                  ["B", "A", "B"], None)
     >>> r.cascade.win, len(r.cascade.evaluations)
@@ -146,7 +146,7 @@ def grid_report(ms, max_scc: int | None = None, max_states: int | None = None):
         A chain too large: the certified simulation (``proofs.grid_simulate.simulate_grid``,
         ``rtp report``) computes such a game.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> grid_report(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)})).mean
     Fraction(15, 14)
     """

@@ -40,7 +40,7 @@ from fractions import Fraction
 import numpy as np
 
 from exact.grid_sim import GridTables, evaluate_batch, grid_tables, move
-from exact.rules.grid import GridConfig
+from exact.rules import GridConfig
 from markov.absorbing import solve_absorbing
 from strips.errors import UnsupportedRule
 
@@ -198,7 +198,7 @@ def chain_figures(cfg: GridConfig, max_scc: int = MAX_SCC, max_states: int = MAX
     strips.errors.UnsupportedRule
         More than ``max_states`` states in the base or the free-spin chain.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> f = chain_figures(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)}))
     >>> f.mean, f.exact
     (Fraction(15, 14), True)
@@ -259,7 +259,7 @@ def truncated(ch: GridChain, depth: int) -> dict:
     pay of those evaluations, P(the key's award within them), E[min(evaluations, depth)] and the tail
     P(more than ``depth`` evaluations) (no free spins counted).
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> truncated(build_chain(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)})), 1)["tail"]
     Fraction(1, 4)
     """
@@ -334,7 +334,7 @@ def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int = MAX_
     """The round win's distribution {coins: probability} (floating point) and the cut mass (the
     probability left unassigned: cascades still running when their mass fell below ``cut``).
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> d, cut = round_distribution(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)}))
     >>> round(sum(d.values()) + cut, 12), cut < 1e-15
     (1.0, True)

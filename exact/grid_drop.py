@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from exact.rules.grid import GridConfig
+from exact.rules import GridConfig
 
 __all__ = ["FirstDrop", "first_drop", "no_win_probability", "first_drop_mean", "first_drop_distribution",
            "cell_weights"]
@@ -63,7 +63,7 @@ def first_drop_distribution(cfg: GridConfig, table: str = "base", key: bool | No
 
     ``key`` (default: the game has a key and ``table`` is ``base``) puts the key on the path's entry.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 5), "B": (0, 0, 2)})
     >>> first_drop_distribution(cfg)
     {0: Fraction(3, 4), 2: Fraction(1, 8), 5: Fraction(1, 8)}
@@ -209,7 +209,7 @@ def no_win_probability(cfg: GridConfig, table: str = "base", key: bool | None = 
     ``T^cells``) is computed modulo primes just below 2^31 (int64 residues) and recovered exactly by the
     Chinese remainder theorem.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> no_win_probability(grid_config_of(3, 1, {"A": (0, 0, 5), "B": (0, 0, 2)}))
     Fraction(3, 4)
     """
@@ -231,7 +231,7 @@ def no_win_probability(cfg: GridConfig, table: str = "base", key: bool | None = 
 def first_drop_mean(cfg: GridConfig, table: str = "base", key: bool | None = None) -> Fraction:
     """E[first evaluation's win] of the initial drop in coins, exactly, by linearity over maximal runs.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> first_drop_mean(grid_config_of(1, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}))
     Fraction(7, 8)
     """
@@ -279,7 +279,7 @@ class FirstDrop:
 def first_drop(cfg: GridConfig, table: str = "base", key: bool | None = None, distribution: bool = True) -> FirstDrop:
     """The exact first drop of ``table``: P(no win), the mean and (``distribution``) the distribution.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> d = first_drop(grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}))
     >>> d.no_win, d.mean, sum(p for _, p in d.distribution)
     (Fraction(9, 16), Fraction(7, 4), Fraction(1, 1))

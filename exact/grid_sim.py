@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 
-from exact.rules.grid import MAX_EVALUATIONS, GridConfig, find_wins, middle_cell
+from exact.rules import MAX_EVALUATIONS, GridConfig, find_wins, middle_cell
 
 __all__ = ["GridTables", "grid_tables", "evaluate_batch", "cascade_batch", "RoundBatch", "play_rounds",
            "codes_of", "names_of", "MAX_CELLS"]
@@ -138,7 +138,7 @@ def grid_tables(cfg: GridConfig) -> GridTables:
     ValueError
         More than :data:`MAX_CELLS` cells, or a line with more than :data:`MAX_PATTERNS` patterns.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> t = grid_tables(grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}))
     >>> t.reg_pay.size, int(t.reg_pay.max())
     (176, 5)
@@ -383,7 +383,7 @@ def initial_grids(t: GridTables, table: str, n: int, rng: np.random.Generator, k
 def play_rounds(t: GridTables, n: int, rng: np.random.Generator, grids: np.ndarray | None = None) -> RoundBatch:
     """Play ``n`` whole rounds (or the rounds of the initial ``grids`` given), every draw from ``rng``.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> t = grid_tables(grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}, key="K", free_spins=2))
     >>> r = play_rounds(t, 1000, np.random.default_rng(1))
     >>> bool((r.evaluations >= 1).all()), bool((r.win >= r.first_pay).all())

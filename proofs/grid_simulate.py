@@ -44,7 +44,7 @@ import numpy as np
 
 from exact.grid_drop import FirstDrop, first_drop
 from exact.grid_sim import GridTables, grid_tables, play_rounds
-from exact.rules.grid import GridConfig
+from exact.rules import GridConfig
 from proofs.dask_runner import Cluster, run_tasks
 from proofs.simulate import proportion_ci99
 
@@ -331,7 +331,7 @@ def simulate_grid(cfg: GridConfig, seed: int, *, rounds: int | None = None, targ
     ValueError
         Too few rounds with a first-drop win, a cascade beyond the literal player's limit.
 
-    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules import grid_config_of
     >>> cfg = grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}, key="K", free_spins=2)
     >>> s = simulate_grid(cfg, 1, rounds=20_000, task_rounds=5_000)
     >>> s.rounds, s.rtp_ci99[0] < s.rtp < s.rtp_ci99[1]

@@ -21,7 +21,10 @@ from exact.rules.scatter import by_count, scatter_pay
 from exact.rules.anywhere import count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
 from exact.rules.multiplier_symbol import combined_value, value_law
+from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
+                               grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 
 __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of", "support_table",
            "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
-           "play_falls", "combined_value", "value_law"]
+           "play_falls", "combined_value", "value_law", "MAX_EVALUATIONS", "Cascade", "GridConfig", "drawer", "evaluate",
+           "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral"]
