@@ -44,6 +44,7 @@ from markov.bonus import PreSplit, bonus_round, features_for_spins
 from markov.chain import ZERO, FeatureResult
 from markov.round import RoundResult, round_result
 from strips.model import DEFAULT_MODE, GameModel, MathSet, window_codes
+from exact.rules import beyond_count_tables, initial_spins, trigger_scatter_pay
 
 #: An operator approval rule: a buy's RTP may differ from its mode's by at most this.
 BUY_RTP_TOLERANCE = Fraction(5, 100)
@@ -131,7 +132,7 @@ def analyse_mode(ms: MathSet, name: str = DEFAULT_MODE) -> ModeResult:
     if not model.wheels and model.respin is None:
         rr = round_result(model, analysis.base, analysis.levels)
     else:
-        rule = "payline evaluation" if model.is_lines else model.catalogue_rule
+        rule = "payline evaluation" if model.is_lines else beyond_count_tables(model)
         if rule not in (None, "several scatter symbols"):
             raise ValueError(f"unsupported rule: {rule} with a prize wheel or a respin")
         pre, respin_mean, respin_prob = pre_feature_split(mset)
@@ -150,7 +151,7 @@ def analyse_modes(ms: MathSet, default: ModeResult | None = None) -> dict[str, M
 def analyse_buys(ms: MathSet, default: ModeResult) -> dict[str, BuyResult]:
     """Every ``[buy]`` of a math set: the free spins started as after the buy's trigger count (default mode)."""
     model = default.set.model
-    spins = {b.name: model.initial_spins(b.trigger) for b in ms.model.buys}
+    spins = {b.name: initial_spins(model, b.trigger) for b in ms.model.buys}
     features = features_for_spins(model, default.analysis.levels, spins.values())
     return {b.name: BuyResult(b.name, b.cost, b.trigger, features[spins[b.name]], default.rtp) for b in ms.model.buys}
 
@@ -197,14 +198,14 @@ class _Reels:
         scale2 = st.total // prod(t.stops for t in st.tables)
         out = {}
         for k, (p, w1, w2) in read_moments(acc, (st.w1, st.w2), stops * scale2, st.d, st.multiplier).items():
-            sp = st.multiplier * self.model.scatter_pay(k[0])
+            sp = st.multiplier * trigger_scatter_pay(self.model, k[0])
             out[k] = (p, w1 + sp * p, w2 + 2 * sp * w1 + sp * sp * p)
         return out
 
 
 def starts_feature(model: GameModel, k: tuple) -> bool:
     """Whether counts (n trigger scatters, wheel symbol counts ...) start the free spins or a wheel."""
-    return model.initial_spins(k[0]) > 0 or any(w.table_for(b) is not None for w, b in zip(model.wheels, k[1:]))
+    return initial_spins(model, k[0]) > 0 or any(w.table_for(b) is not None for w, b in zip(model.wheels, k[1:]))
 
 
 def _add(acc: dict, k, vals) -> None:

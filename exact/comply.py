@@ -59,7 +59,7 @@ from markov.retrigger import retrigger_of
 from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from exact.falls import falls_game
-from exact.rules import require
+from exact.rules import initial_spins, require, scatter_codes, symbol_scatter_pay
 from markov.round import round_result
 from strips.errors import MathSetError
 from strips.model import DEFAULT_MODE, PAY, SCATTER, MathSet, Phase, window_codes
@@ -295,7 +295,7 @@ def _reels(ms: MathSet, phase: Phase, chain_count: str) -> list[_Reel]:
         present = tuple(tuple(bool(v) for v in row) for row in (t.ways_count > 0))
         sc = tuple(int(v) for v in t.scatters)
         ch = sc if chain_count == "scatters" else tuple(int(v) for v in t.keys)
-        paying = {s.name: tuple(int(v) for v in t.counts[list(model.scatter_codes(s))].sum(axis=0))
+        paying = {s.name: tuple(int(v) for v in t.counts[list(scatter_codes(model, s))].sum(axis=0))
                   for s in model.of_kind(SCATTER) if s.pays and any(s.pays)}
         out.append(_Reel(present, sc, ch, t.stops, paying))
     return out
@@ -374,7 +374,7 @@ class _Round:
         self.chain = retrigger_of(model, analysis.levels) if self.retrigger and self.levels else None
 
     def feature_avoids(self, m: int, per_level: list[dict]) -> Bounds:
-        spins = self.model.initial_spins(m)
+        spins = initial_spins(self.model, m)
         if not spins or not self.levels:
             return Bounds(Fraction(1), Fraction(1))
         if self.chain is not None:
@@ -439,7 +439,7 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None) -> list[Award]:
     max_sc = model.reels * model.rows
     for s in model.of_kind(SCATTER):
         for m in range(1, min(len(s.pays), max_sc) + 1):
-            pay = model.symbol_scatter_pay(s, m)
+            pay = symbol_scatter_pay(s, m)
             if pay:   # the last paytable entry pays every larger count too: one award, "n or more"
                 top = m == len(s.pays)
                 is_trig = trig is not None and s.name == trig.name

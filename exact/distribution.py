@@ -69,7 +69,7 @@ from exact.notebook import distribution_frame, frames as _frames
 from exact.plot import plot_distribution
 from exact.progress import progress_of, stage
 from exact.tables import distribution_tables, html_tables
-from exact.rules import require
+from exact.rules import beyond_count_tables, initial_spins, require, retrigger_spins, trigger_scatter_pay
 from strips.errors import UnsupportedRule
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 from markov.chain import END, Ladder, model_ladder
@@ -466,7 +466,7 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     ValueError
         An unknown ``count``; a FISH symbol or drawn WILD multiplier on the
         strips without the phase's weight table; a rule of issue 15
-        (``GameModel.catalogue_rule``: paylines, several scatters, ...).
+        (``exact.rules.beyond_count_tables``: paylines, several scatters, ...).
 
     Examples
     --------
@@ -480,9 +480,9 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
         raise ValueError(f"unknown count {count!r} (scatter or key)")
     if falls_game(ms.model):      # enumerated falls: the exact joint law of (award index, win)
         return enumerated_spin_distribution(ms, phase)
-    if ms.model.catalogue_rule:   # the payline and trigger rules: this DP knows ways games only
-        raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {ms.model.catalogue_rule}",
-                              rule=ms.model.catalogue_rule, analysis="distribution")
+    if beyond_count_tables(ms.model):   # the payline and trigger rules: this DP knows ways games only
+        raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {beyond_count_tables(ms.model)}",
+                              rule=beyond_count_tables(ms.model), analysis="distribution")
     model = ms.model
     outs = list(outcomes) if outcomes is not None else phase_outcomes(ms, phase)
     R = len(outs)
@@ -496,7 +496,7 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     sc_final = [not any(any_sc[r + 1:]) for r in range(R)]
     sc_fold_at = sc_final.index(True)
     max_sc = sum(int(o.scatters.max(initial=0)) for o in outs)
-    sp = np.array([model.scatter_pay(i) for i in range(max_sc + 1)], dtype=np.int64)
+    sp = np.array([trigger_scatter_pay(model, i) for i in range(max_sc + 1)], dtype=np.int64)
     total = prod(o.total for o in outs)
     # state arrays: alive table index, paid, K, N, F, weight
     o = outs[0]
@@ -1597,7 +1597,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         else ()
     if falls_game(model):         # awards summed over falls: the tables read the splits indexed by spins
         model = awards_model(ms)
-    starts = sorted({model.initial_spins(n) for n in base_by if model.initial_spins(n) > 0})
+    starts = sorted({initial_spins(model, n) for n in base_by if initial_spins(model, n) > 0})
     if not starts:
         g = _gcd_of_wins([base])
         rd = GridDistribution(g, dict(base.marginal()))
@@ -1607,11 +1607,11 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         if len(levels) != 1:
             raise ValueError("unsupported rule: retrigger with a multi-level ladder")
         split = count_split(levels[0])
-        chain = RetriggerChain(split=split, extra=tuple(model.retrigger_spins(n) for n in range(len(split.prob))),
+        chain = RetriggerChain(split=split, extra=tuple(retrigger_spins(model, n) for n in range(len(split.prob))),
                                cap=model.retrigger_cap, multiplier=model.levels[0].multiplier)
         merged: dict[int, dict[int, Fraction]] = defaultdict(dict)
         for n, table in by_count(levels[0]).items():
-            e = model.retrigger_spins(n)
+            e = retrigger_spins(model, n)
             for w, p in table.items():
                 merged[e][w] = merged[e].get(w, 0) + p
         tables = dict(merged)
@@ -1630,8 +1630,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
 
     trigger_prob: dict[int, Fraction] = defaultdict(Fraction)
     for n, table in base_by.items():
-        if model.initial_spins(n):
-            trigger_prob[model.initial_spins(n)] += sum(table.values(), Fraction(0))
+        if initial_spins(model, n):
+            trigger_prob[initial_spins(model, n)] += sum(table.values(), Fraction(0))
     g = _gcd_of_wins([base, *levels])
     # the largest round win: exact (max-plus) for a finite chain; else bounded by the spins kept
     max_spins: dict[int, int | None] = {n0: None for n0 in starts}
@@ -1647,7 +1647,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         top = None
         for n, table in base_by.items():
             b = ma.kernel(table)
-            n0 = model.initial_spins(n)
+            n0 = initial_spins(model, n)
             v = ma.mul(b, max_feature[n0]) if n0 else b
             top = v if top is None else ma.add(top, v)
         max_round, max_round_p = top
@@ -1690,7 +1690,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         parts = []
         for n, table in sorted(base_by.items()):
             b = alg.kernel(table)
-            n0 = model.initial_spins(n)
+            n0 = initial_spins(model, n)
             parts.append(alg.mul(b, feats[n0]) if n0 else b)
         return _combine(alg, parts), feats
 

@@ -72,6 +72,7 @@ from markov.moments import CountSplit, PhaseAnalysis
 from exact.enumeration import analyse_phase as enumerated_phase
 from exact.lines import analyse_lines_phase, combination_table
 from exact.rules.registry import phase_path
+from exact.rules import combination_wilds, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay
 
 _INT64_SAFE = 2**62
 
@@ -250,7 +251,7 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int
                     ways_count[i] += counts[code]
     keys = counts[kinds == KEY].sum(axis=0)
     # the triggering scatter (and WILDs that count as it, issue 15); other scatters count on their own
-    scatters = counts[list(model.scatter_codes())].sum(axis=0) if model.trigger_symbol else counts[:0].sum(axis=0)
+    scatters = counts[list(scatter_codes(model))].sum(axis=0) if model.trigger_symbol else counts[:0].sum(axis=0)
     mean, var = fish_moments_scaled(model, table, d)
     scale, ways_mean, wild_var, wild_subst = wild_multiplier_tables(model, counts, pay_codes, ways_count, table, dm)
     t = ReelTables(counts=counts, ways_count=ways_count, keys=keys, scatters=scatters,
@@ -377,7 +378,7 @@ def product_terms(model: GameModel, tables: list[ReelTables], d: int, combinatio
     ``pure`` term with D value (1 - m), both closed by the full count.
     """
     terms = [Term("const", 0)]
-    comb = model.combination_wilds
+    comb = combination_wilds(model)
     for p, sym in enumerate(model.pay_symbols):
         multiplied = combination != 1 and any(w.substitutes_for(sym.name) for w in comb)
         for oak in range(1, model.reels + 1):
@@ -410,7 +411,7 @@ def term_factors(model: GameModel, terms: list[Term], r: int, t: ReelTables) -> 
     dtype = object if t.ways_mean.dtype == object else np.int64
     x = np.full((len(terms), t.stops), t.scale, dtype=dtype)
     phi = np.zeros(len(terms), dtype=bool)
-    comb = [model.code(w.name) for w in model.combination_wilds]
+    comb = [model.code(w.name) for w in combination_wilds(model)]
     for i, term in enumerate(terms):
         if term.kind in ("ways", "pure"):
             p = pay_index[term.symbol]
@@ -592,7 +593,7 @@ def extra_counts(model: GameModel) -> tuple[str, ...]:
     """Counts beyond (triggering scatters, KEYs) the split needs (issue 15): ``trig`` (trigger reels
     showing a triggering scatter) and ``sc:NAME`` for each other paying scatter."""
     out = ("trig",) if model.trigger_reels else ()
-    return out + tuple(f"sc:{s.name}" for s in model.other_scatters if s.pays and any(s.pays))
+    return out + tuple(f"sc:{s.name}" for s in other_scatters(model) if s.pays and any(s.pays))
 
 
 def count_array(model: GameModel, t: ReelTables, r: int, attr: str) -> np.ndarray:
@@ -615,7 +616,7 @@ def with_scatter_pays(joint: dict, model: GameModel, multiplier: int) -> dict:
     others = [(i, model.symbol(a[3:])) for i, a in enumerate(extra_counts(model), start=2) if a.startswith("sc:")]
     out = {}
     for key, (p, w1, w2) in joint.items():
-        sp = multiplier * (model.scatter_pay(key[0]) + sum(model.symbol_scatter_pay(s, key[i]) for i, s in others))
+        sp = multiplier * (trigger_scatter_pay(model, key[0]) + sum(symbol_scatter_pay(s, key[i]) for i, s in others))
         out[key] = (p, w1 + sp * p, w2 + 2 * sp * w1 + sp * sp * p)
     return out
 
@@ -756,7 +757,7 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
         return analyse_lines_phase(ms, phase)
     refuse_ways_rules(model)
     shared = {} if shared is None else shared
-    if model.combination_wilds:   # one value per spin: each value's analysis, mixed by its exact weight
+    if combination_wilds(model):   # one value per spin: each value's analysis, mixed by its exact weight
         parts = [(Fraction(w), _analyse_ways(ms, phase, shared, m))
                  for m, w in combination_table(model, phase.weights) if w]
         return mix_analyses(parts)
@@ -875,7 +876,7 @@ def refuse_ways_rules(model: GameModel) -> None:
     ValueError
         ``unsupported rule: a combination WILD multiplier with drawn WILD multipliers in a ways game``.
     """
-    if model.combination_wilds and any(s.has_random_multiplier for s in model.symbols):
+    if combination_wilds(model) and any(s.has_random_multiplier for s in model.symbols):
         raise ValueError("unsupported rule: a combination WILD multiplier with drawn WILD multipliers "
                          "in a ways game")
 
@@ -930,7 +931,7 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     # has its own field of bits above the KEY and FISH bits (issue 15: each counts on its own)
     trig = model.trigger_symbol
     fields = [(None, trig)] if trig is not None and trig.pays else []
-    fields += [(model.code(x.name), x) for x in model.other_scatters if x.pays and any(x.pays)]
+    fields += [(model.code(x.name), x) for x in other_scatters(model) if x.pays and any(x.pays)]
     caps = [len(x.pays) for _, x in fields]
     shifts = [2 + sum(c.bit_length() for c in caps[:i]) for i in range(len(caps))]
     # sure[L]: symbols whose every OAK from L on pays, so a combination of length L is a sure win
@@ -964,7 +965,7 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     last = sum(1 << p for p in range(n_pay) if pays[p][model.reels - 1] > 0)
     final = ((mask & last) != 0) | ((flag & 3) == 3)
     for (_, sym), cap, sh in zip(fields, caps, shifts):
-        paid = np.array([model.symbol_scatter_pay(sym, n) > 0 for n in range(cap + 1)])
+        paid = np.array([symbol_scatter_pay(sym, n) > 0 for n in range(cap + 1)])
         final = final | paid[(flag >> sh) & ((1 << cap.bit_length()) - 1)]
     won += int(count[final].sum())
     return Fraction(won, total)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Sequence
 
-from exact.rules import scatter_pay as literal_scatter_pay
+from exact.rules import combination_wilds, scatter_codes, scatter_pay as literal_scatter_pay
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel
 
 Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
@@ -313,7 +313,7 @@ def line_pays(model: GameModel, window: Window, combination: int = 1) -> tuple[L
     >>> line_pays(m, [["W"], ["W"], ["A"]], combination=2)   # the WILD-only 5 loses to 10 x 2
     (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
     """
-    comb = {s.name for s in model.combination_wilds}
+    comb = {s.name for s in combination_wilds(model)}
     wins = []
     for li in range(len(model.paylines)):
         cells = payline_cells(model, window, li)
@@ -349,7 +349,7 @@ def combination_ways(model: GameModel, window: Window, symbol: str, oak: int,
     combination WILDs (issue 15: a way through at least one of them is
     multiplied once by the combination value).
     """
-    comb = {s.name for s in model.combination_wilds}
+    comb = {s.name for s in combination_wilds(model)}
     pure, total = 1, 1
     for r, col in enumerate(window[:oak]):
         here = [(name, wild_multipliers[r][i]) for i, name in enumerate(col)
@@ -432,7 +432,7 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     for (n, s), v in zip(fish, fish_values):
         if v not in s.values:
             raise ValueError(f"{n} cannot show {v} (values: {', '.join(map(str, s.values))})")
-    comb_wilds = model.combination_wilds
+    comb_wilds = combination_wilds(model)
     if combination is None:
         combination = min(comb_wilds[0].multiplier.values) if comb_wilds else 1
     elif comb_wilds and combination not in comb_wilds[0].multiplier.values:
@@ -455,7 +455,7 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     counts = scatter_counts(model, window)
     trig = model.trigger_symbol
     scatters = dict(counts)[trig.name] if trig is not None else 0
-    shown = all(any(model.code(n) in model.scatter_codes() for n in window[r]) for r in model.trigger_reels)
+    shown = all(any(model.code(n) in scatter_codes(model) for n in window[r]) for r in model.trigger_reels)
     fish_sum = sum(fish_values)
     collect = keys * fish_sum
     scatter_pay = sum(literal_scatter_pay(model.symbol(n).pays, c) for n, c in counts)

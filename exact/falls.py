@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules import cascade_of, count_pay, fall_multiplier, multiplier_of, play_falls
+from exact.rules import (cascade_of, count_pay, fall_multiplier, initial_spins, multiplier_of, play_falls, retrigger_spins, scatter_codes, symbol_scatter_pay)
 from exact.rules.registry import phase_path
 from strips.model import PAY, SCATTER, WILD, MathSet, Phase, window_codes
 
@@ -153,11 +153,11 @@ class FallEvaluator:
         self.scatters = []
         for s in scat:
             mask = np.zeros(nsym, dtype=bool)
-            mask[list(model.scatter_codes(s))] = True
-            paytab = np.array([model.symbol_scatter_pay(s, n) for n in range(top)], dtype=np.int64)
+            mask[list(scatter_codes(model, s))] = True
+            paytab = np.array([symbol_scatter_pay(s, n) for n in range(top)], dtype=np.int64)
             self.scatters.append((mask, paytab, tsym is not None and s.name == tsym.name))
         base = phase.name == "base"
-        self.award_tab = np.array([(model.initial_spins(n) if base else model.retrigger_spins(n)) for n in range(top)],
+        self.award_tab = np.array([(initial_spins(model, n) if base else retrigger_spins(model, n)) for n in range(top)],
                                   dtype=np.int64)
         self.trigger_reels = sorted(model.trigger_reels)
         # the multiplier symbol of this phase (a phase without its weights shows it as a blank)

@@ -38,7 +38,7 @@ from typing import Mapping
 
 import numpy as np
 
-from exact.rules import require
+from exact.rules import initial_spins, require, scatter_codes, trigger_scatter_pay
 from strips.model import FISH, FREE_SPINS, KEY, WILD, Gamble, MathSet, Phase, window_codes
 
 _PRIME_BITS = 24
@@ -159,7 +159,7 @@ def spin_joint(ms: MathSet, phase: Phase, count_codes: tuple[tuple[int, ...], ..
     for (alive, paid, k), w in states.items():
         win = paid + sum(pays[i][reels - 1] * a for i, a in enumerate(alive))
         if count_codes:
-            win += model.scatter_pay(k[0])
+            win += trigger_scatter_pay(model, k[0])
         key = (k, win * phase.multiplier)
         out[key] = out.get(key, 0) + w
     return total, out
@@ -241,13 +241,13 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
     if lo > hi:
         return Fraction(0), Fraction(0)
     size = hi + 1
-    codes = (tuple(model.scatter_codes()),) + tuple((model.code(w.symbol),) for w in model.wheels)
+    codes = (tuple(scatter_codes(model)),) + tuple((model.code(w.symbol),) for w in model.wheels)
     base_total, base = spin_joint(ms, model.base_phase, codes)
     # classes of base spins: (initial free spins, prize table of each wheel) -> {win: weight}
     classes: dict = {}
     for (k, win), w in base.items():
         tables = tuple(wh.table_for(b) for wh, b in zip(model.wheels, k[1:]))
-        key = (model.initial_spins(k[0]), tuple(t.name if t else None for t in tables))
+        key = (initial_spins(model, k[0]), tuple(t.name if t else None for t in tables))
         cls = classes.setdefault(key, {})
         cls[win] = cls.get(win, 0) + w
     fs_total, fs = 1, {}

@@ -71,6 +71,7 @@ import numpy as np
 
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
+from exact.rules import combination_wilds, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay
 
 _INT64_SAFE = 2**62
 
@@ -111,7 +112,7 @@ def _raw_transitions(model: GameModel, combination: int):
     """
     syms = model.symbols
     n_reels = model.reels
-    comb = {s.name for s in model.combination_wilds}
+    comb = {s.name for s in combination_wilds(model)}
     wild_pays = {s.name: s.pays for s in model.of_kind(WILD) if s.pays}
 
     def lead_pay(seq):
@@ -255,8 +256,8 @@ class Tags:
 
 def scatter_tags(model: GameModel, strips) -> Tags:
     """The :class:`Tags` of a strip set (each stop's window, wrap-around as in section 3)."""
-    others = [s for s in model.other_scatters if s.pays and any(s.pays)]
-    trig_codes = np.array(model.scatter_codes(), dtype=np.int64)
+    others = [s for s in other_scatters(model) if s.pays and any(s.pays)]
+    trig_codes = np.array(scatter_codes(model), dtype=np.int64)
     stop_tag, tag_list = [], []
     for r, strip in enumerate(strips.codes):
         n = len(strip)
@@ -624,7 +625,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> in
         sym = windows[r][:, lines[:, r]]                       # (stops, lines)
         n_st = sym.shape[0]
         # each stop's count of each paying scatter (the triggering one with counts_as_scatter WILDs)
-        counts = np.stack([np.isin(windows[r], np.array(model.scatter_codes(s))).sum(axis=1)
+        counts = np.stack([np.isin(windows[r], np.array(scatter_codes(model, s))).sum(axis=1)
                            for s in pay_scatters], axis=1).astype(np.int16) if pay_scatters else \
             np.zeros((n_st, 0), dtype=np.int16)
         cls = state[:, :n_lines]
@@ -641,7 +642,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> in
         sc = np.minimum(state[:, n_lines:][:, None, :] + counts[None, :, :], caps[None, None, :])
         if r == len(windows) - 1:
             for i, s in enumerate(pay_scatters):
-                table_pay = np.array([model.symbol_scatter_pay(s, n) > 0 for n in range(int(caps[i]) + 1)])
+                table_pay = np.array([symbol_scatter_pay(s, n) > 0 for n in range(int(caps[i]) + 1)])
                 hit |= table_pay[sc[:, :, i]]
         cnt = np.broadcast_to(mult[:, None], hit.shape)
         won += int(cnt[hit].sum()) * total_rest[r]
@@ -666,7 +667,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> in
 def combination_table(model: GameModel, table: str) -> tuple[tuple[int, int], ...]:
     """(value, integer weight) of the combination multiplier drawn per spin in weight table ``table``;
     ((1, 1),) without a combination WILD."""
-    wilds = model.combination_wilds
+    wilds = combination_wilds(model)
     return wilds[0].multiplier.combination_table(table) if wilds else ((1, 1),)
 
 
@@ -727,10 +728,10 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     full_keys = boundary_keys(tags, lambda k: k)
     pair_keys = boundary_keys(tags, lambda k: k[:2])
     mult = phase.multiplier
-    others = [s for s in model.other_scatters if s.pays and any(s.pays)]
+    others = [s for s in other_scatters(model) if s.pays and any(s.pays)]
 
     def sp(key):
-        return model.scatter_pay(key[0]) + sum(model.symbol_scatter_pay(s, c) for s, c in zip(others, key[2:]))
+        return trigger_scatter_pay(model, key[0]) + sum(symbol_scatter_pay(s, c) for s, c in zip(others, key[2:]))
 
     # P(key): the tags alone
     dist = {full_keys[0][0][0]: 1}

@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from exact.evaluator import SpinResult, evaluate, wild_draws
-from exact.rules import by_count, rules_of
+from exact.rules import by_count, combination_wilds, rules_of
 from strips.model import CREDITS, FISH, FREE_SPINS, JACKPOT, MathSet, Phase
 
 __all__ = ["Chooser", "RandomChooser", "RoundPlay", "play_round", "round_distribution"]
@@ -130,7 +130,7 @@ def _spin(ms: MathSet, phase: Phase, chooser: Chooser, held: dict | None = None,
         table = model.symbol(window[r][i]).multiplier.table(phase.weights)
         wilds.append(table[chooser.choose([w for _, w in table])][0])
     combination = None
-    for s in model.combination_wilds:
+    for s in combination_wilds(model):
         table = s.multiplier.combination_table(phase.weights)
         combination = table[chooser.choose([w for _, w in table])][0]
     res = evaluate(model, window, fish, multiplier if multiplier is not None else phase.multiplier, wilds,

@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from strips.model import SCATTER, MathSet, Phase, window_codes
+from exact.rules import scatter_codes
 
 __all__ = ["ScatterPayRow", "scatter_count_distribution", "scatter_pay_rows"]
 
@@ -45,7 +46,7 @@ def scatter_count_distribution(ms: MathSet, symbol: str, phase: Phase | None = N
     """
     model = ms.model
     phase = phase or model.base_phase
-    codes = np.array(model.scatter_codes(model.symbol(symbol)), dtype=np.int64)
+    codes = np.array(scatter_codes(model, model.symbol(symbol)), dtype=np.int64)
     poly = [1]
     total = 1
     for strip in ms.phase_strips(phase).codes:

@@ -80,7 +80,7 @@ from typing import Sequence
 
 import numpy as np
 
-from exact.rules import require
+from exact.rules import initial_spins, require
 from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors)
 from strips.model import FISH, KEY, GameModel, MathSet, window_codes
 from markov.moments import CountSplit
@@ -540,7 +540,7 @@ def sensitivity(ms: MathSet, analysis: GameAnalysis | None = None, edits: bool =
     levels = [_phase(ms, fs, lv.weights, lv.multiplier) for lv in model.levels] if model.trigger else []
     for lv, ph, pa in zip(model.levels, levels, an.levels):
         _check(f"level {lv.number} mean", ph.mean, pa.mean)
-    initial = sorted({model.initial_spins(n) for n in feats})
+    initial = sorted({initial_spins(model, n) for n in feats})
     trig = {n: p for n, p in enumerate(p_scatter) if n in feats and p}
     # omega_L = sum_n P(n) spins_n(L) reach_n(L): expected spins of level L per round
     omega = [sum((p * feats[n].spins_by_level[i] for n, p in trig.items()), ZERO) for i in range(len(levels))]
@@ -679,7 +679,7 @@ def _bonus_edits(ms: MathSet, levels: list[_Phase], ladder: Ladder, initial: lis
                         dist.pop()
                     spins = reach_cache[dk] = _reach_spins(ladder, dist, initial)
                 new_means = [ph.mean + u * n for ph, u, n in zip(levels, level_unit, nums)]
-                delta = sum((p * (sum((s * m for s, m in zip(spins[model.initial_spins(n)], new_means)), ZERO)
+                delta = sum((p * (sum((s * m for s, m in zip(spins[initial_spins(model, n)], new_means)), ZERO)
                                   - feats[n].mean) for n, p in trig.items()), ZERO) / bet
             edit = StripEdit(fs, r, int(ed.positions[i]), strips.reels[r][ed.positions[i]],
                              model.symbols[ed.new_codes[i]].name)

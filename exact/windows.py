@@ -66,6 +66,7 @@ from typing import Sequence
 import numpy as np
 
 from strips.model import FISH, KEY, PAY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes
+from exact.rules import combination_wilds, scatter_codes, symbol_scatter_pay
 
 #: The evaluator guarantees that this many windows' numerators sum without int64 overflow.
 SUM_HEADROOM = 1 << 20
@@ -214,7 +215,7 @@ class WindowEvaluator:
         self.zero_fish = any(syms[c].kind == FISH and any(a == 0 and b for a, b in zip(v, x))
                              for c, (v, x) in self._tables.items())
         self._per_reel = np.array([s.has_random_multiplier and s.multiplier.mode == PER_REEL for s in syms])
-        comb = [s for s in model.combination_wilds if on[model.code(s.name)]]
+        comb = [s for s in combination_wilds(model) if on[model.code(s.name)]]
         self._comb_code = model.code(comb[0].name) if comb else None
         self._comb_table = tuple(comb[0].multiplier.combination_table(w)) if comb else ((1, 1),)
         cw = sum(x for _, x in self._comb_table)
@@ -281,10 +282,10 @@ class WindowEvaluator:
         self._trig_index = None if trig is None else self._scatter_names.index(trig.name)
         scat_of = np.zeros((nsym, len(scat)), dtype=np.int64)
         for j, s in enumerate(scat):
-            for c in model.scatter_codes(s):
+            for c in scatter_codes(model, s):
                 scat_of[c, j] = 1
         trig_codes = np.zeros(nsym, dtype=bool)
-        trig_codes[list(model.scatter_codes())] = True
+        trig_codes[list(scatter_codes(model))] = True
         self._trigger_reels = sorted(model.trigger_reels)
         # ---- per reel, per stop tables (the window column of each stop)
         self._col = []
@@ -320,7 +321,7 @@ class WindowEvaluator:
         self._flat = [(t["nz"].ravel(), t["all"].ravel(), t["pure"].ravel()) for t in self._col]
         self._bits = np.arange(npay, dtype=np.int64)
         max_sc = [sum(int(t["scat"][:, j].max(initial=0)) for t in self._col) for j in range(len(scat))]
-        self._scatter_pay_tab = [np.array([model.symbol_scatter_pay(s, n) for n in range(m + 1)], dtype=np.int64)
+        self._scatter_pay_tab = [np.array([symbol_scatter_pay(s, n) for n in range(m + 1)], dtype=np.int64)
                                  for s, m in zip(scat, max_sc)]
         if self.is_lines:
             self._paylines = [np.asarray(line, dtype=np.int64) for line in model.paylines]

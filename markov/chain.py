@@ -58,7 +58,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Iterable, Mapping, Sequence
 
-from strips.model import GameModel
+from strips.model import GameModel, count_table_value
 from markov.moments import CountSplit, PhaseAnalysis
 
 #: The absorbing state: the free spins have ended.
@@ -583,7 +583,7 @@ def features_by_trigger(model: GameModel, ladder, counts: Iterable[int],
     Counts with the same initial spins share one result.  Source: rules page
     sections 10 and 11.
     """
-    by_count = {n: model.initial_spins(n) for n in counts if model.initial_spins(n) > 0}
+    by_count = {n: s for n in counts if (s := count_table_value(model.trigger, n)) > 0}
     distinct = sorted(set(by_count.values()))
     res = dict(zip(distinct, (solve or feature_results)(ladder, distinct)))
     return {n: res[s] for n, s in by_count.items()}

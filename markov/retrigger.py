@@ -9,9 +9,9 @@ Rules
 The feature has one level (``GameModel.levels`` holds exactly one; its
 multiplier applies to every free spin and is included in the wins of the
 level's split).  It starts with ``N0`` initial free spins
-(``GameModel.initial_spins``).  Each free spin draws its scatter count ``n``
+(the trigger table, ``strips.model.count_table_value``).  Each free spin draws its scatter count ``n``
 and win ``W`` jointly from the level's :class:`~markov.moments.CountSplit`
-``by_scatter`` and adds ``e(n) = GameModel.retrigger_spins(n)`` spins to the
+``by_scatter`` and adds ``e(n)`` (the retrigger table of ``n``) spins to the
 spins still to play.  The feature ends when no spin is left.  Its win ``F`` is
 the sum of the wins of all its spins.
 
@@ -71,7 +71,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from strips.model import GameModel
+from strips.model import GameModel, count_table_value
 from markov.moments import CountSplit, PhaseAnalysis
 from markov.chain import ZERO, FeatureResult, Numerators, check_phase, validate_split
 
@@ -244,7 +244,8 @@ def retrigger_of(model: GameModel, levels: Sequence[PhaseAnalysis]) -> Retrigger
     check_phase(pa, pa.trigger_split, "free-spin scatter split")
     split = pa.trigger_split
     key_mean = sum((k * p for k, p in enumerate(pa.by_key.prob)), ZERO)
-    return RetriggerChain(split=split, extra=tuple(model.retrigger_spins(n) for n in range(len(split.prob))),
+    extra = tuple(count_table_value(model.retrigger, n) for n in range(len(split.prob)))
+    return RetriggerChain(split=split, extra=extra,
                           cap=model.retrigger_cap, multiplier=model.levels[0].multiplier, key_mean=key_mean)
 
 

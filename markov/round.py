@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from strips.model import GameModel
+from strips.model import GameModel, count_table_value
 from markov.moments import CountSplit, PhaseAnalysis
 from markov import retrigger
 from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, ladder_of, validate_split
@@ -247,7 +247,7 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         features = features_by_trigger(model, ladder, counts)
         n_levels, extra, cap = ladder.levels, ZERO, None
     if model.multiplier_by_trigger:
-        features = {n: scale_feature(f, model.feature_multiplier(n)) for n, f in features.items()}
+        features = {n: scale_feature(f, count_table_value(model.multiplier_by_trigger, n, 1)) for n, f in features.items()}
     trigger_prob = {n: prob[n] for n in features}
 
     def expect(value) -> Fraction:

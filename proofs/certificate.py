@@ -39,6 +39,7 @@ from exact.facts import check_facts
 from strips.model import KEY, SCATTER, MathSet, Phase, window_codes
 from proofs.enumerate import set_hash, window_tables
 from strips.published import EXAMPLES
+from exact.rules import scatter_codes
 
 #: What the page prints for examples 1-9 (sections 6, 8, 10, 11): the phase,
 #: the FISH values shown (reel-major, top to bottom; None = no FISH printed)
@@ -130,7 +131,7 @@ def count_formula(ms: MathSet, phase: Phase, kind: str) -> CountFormula:
     t = window_tables(ms, phase)
     per_reel = t.keys
     if kind == SCATTER:   # the triggering scatter (and the WILDs counting as it): other scatters count apart
-        codes = list(ms.model.scatter_codes())
+        codes = list(scatter_codes(ms.model))
         per_reel = [np.isin(window_codes(c, ms.model.rows), codes).sum(axis=1) for c in ms.phase_strips(phase).codes]
     if any(int(c.max(initial=0)) > 1 for c in per_reel):
         return CountFormula(kind, phase.name, (), (), (), (), t.reels, general=True)
@@ -275,7 +276,7 @@ def build(ms: MathSet, analysis=None) -> Certificate:
     if analysis is not None and analysis.base.mean != sheet.analysis.base.mean:
         raise ValueError("the analysis given is not the analysis of this math set")
     model = ms.model
-    labels = {SCATTER: "/".join(model.symbols[c].name for c in model.scatter_codes()),
+    labels = {SCATTER: "/".join(model.symbols[c].name for c in scatter_codes(model)),
               KEY: "/".join(s.name for s in model.of_kind(KEY))}
     formulas = [count_formula(ms, model.base_phase, SCATTER)]
     if labels[KEY]:

@@ -61,6 +61,7 @@ import numpy as np
 from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase
 from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from exact.windows import SUM_HEADROOM, WindowEvaluator
+from exact.rules import beyond_count_tables, trigger_scatter_pay
 
 #: Combinations evaluated in one numpy block (memory bound: a few arrays of this length).
 CHUNK = 1 << 18
@@ -239,7 +240,7 @@ def window_tables(ms: MathSet, phase: Phase, extra_phases: Sequence[Phase] = ())
                         pays=pays, counts=tuple(counts), keys=tuple(keys), scatters=tuple(scatters),
                         fish=tuple(fish), fish_codes=tuple(fish_codes), fish_names=fish_names,
                         denominator=d, multiplier=phase.multiplier,
-                        scatter_pays=tuple(model.scatter_pay(k) for k in range(max_scatters + 1)),
+                        scatter_pays=tuple(trigger_scatter_pay(model, k) for k in range(max_scatters + 1)),
                         ways_counts=tuple(ways_counts), ways_scale=tuple(ways_scale),
                         extra_fish=tuple(tuple(x) for x in extra_fish),
                         extra_denominators=tuple(e[0] for e in extras))
@@ -1182,7 +1183,7 @@ def fast_path_takes(ms: MathSet) -> bool:
     """Whether the fast rules-page path enumerates this game: a ways game without the rules of issue 15
     (one scatter symbol, no paylines, combination multipliers, counts_as_scatter, trigger_reels,
     multiplier_by_trigger).  Every other game goes through the generic path (:func:`generic_task_totals`)."""
-    return ms.model.catalogue_rule is None
+    return beyond_count_tables(ms.model) is None
 
 
 @dataclass(frozen=True)

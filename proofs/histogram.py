@@ -45,6 +45,7 @@ from exact.distribution import spin_distribution
 from proofs.enumerate import fish_weight_table, window_tables
 from strips.loader import load_math_set
 from strips.model import MathSet, Phase
+from exact.rules import has_wild_multipliers, trigger_scatter_pay
 
 #: Most suffix combinations evaluated in one numpy block.
 SUFFIX_MAX = 1 << 21
@@ -139,7 +140,7 @@ def enumerate_histogram(ms: MathSet, phase: Phase | None = None,
     t0 = time.perf_counter()
     model = ms.model
     phase = phase or model.base_phase
-    if ms.model.has_wild_multipliers:  # window_tables counts a WILD as 1 in ``counts`` (its means: ways_counts)
+    if has_wild_multipliers(ms.model):  # window_tables counts a WILD as 1 in ``counts`` (its means: ways_counts)
         raise ValueError("unsupported rule for the enumeration histogram: WILD multipliers")
     t = window_tables(ms, phase)
     R = t.reels
@@ -263,7 +264,7 @@ def distribution(hist: Histogram, ms: MathSet, count: str = "scatter",
     for (ways, keys, scatters, fish), n in hist.counts.items():
         p = Fraction(n, hist.combinations)
         c = scatters if count == "scatter" else keys
-        sp = model.scatter_pay(scatters)
+        sp = trigger_scatter_pay(model, scatters)
         for f, q in fish_sum(fish).items():
             out[(c, m * (ways + keys * f + sp))] += p * q
     return {k: v for k, v in out.items() if v}

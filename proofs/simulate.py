@@ -85,7 +85,7 @@ from strips.model import (CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, PER_WILD, 
 from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from proofs.enumerate import fish_weight_table, window_tables
 from exact.rounds import apply_sections, round_sections
-from exact.rules import rules_of
+from exact.rules import (beyond_count_tables, combination_wilds, feature_multiplier, has_wild_multipliers, initial_spins, retrigger_spins, round_rules, rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 
 #: Largest table of one reel group, in stop combinations.
@@ -318,7 +318,7 @@ def spin_tables(ms: MathSet, phase: Phase, limit: int = GROUP_LIMIT) -> SpinTabl
     t = window_tables(ms, phase)
     pays = t.pays  # (n_pay, reels)
     wild = None
-    if ms.model.has_wild_multipliers:
+    if has_wild_multipliers(ms.model):
         limit = 1  # each reel its own group: the ways counts are drawn per spin (WildWays)
         wild = wild_ways(ms, phase, t)
         top = max((max(s.multiplier.values) for s in ms.model.of_kind(WILD) if s.multiplier), default=1)
@@ -608,11 +608,11 @@ def prepare(ms: MathSet, limit: int = GROUP_LIMIT) -> Game:
     levels = [model.level_phase(lv) for lv in model.levels]
     bonus = spin_tables(ms, levels[0], limit) if levels else base
     max_fs = sum(int(g.scatters.max(initial=0)) for g in base.groups)
-    trigger = np.array([model.initial_spins(n) for n in range(max_fs + 1)], dtype=np.int64)
+    trigger = np.array([initial_spins(model, n) for n in range(max_fs + 1)], dtype=np.int64)
     retrigger = None
     if model.retrigger and levels:
         top = sum(int(g.scatters.max(initial=0)) for g in bonus.groups)
-        retrigger = np.array([model.retrigger_spins(n) for n in range(top + 1)], dtype=np.int64)
+        retrigger = np.array([retrigger_spins(model, n) for n in range(top + 1)], dtype=np.int64)
     names = base.wild.names if base.wild is not None else ()
     return Game(base=base, bonus=bonus, base_fish=fish_draw(ms, base_phase, base.fish_names),
                 level_fish=tuple(fish_draw(ms, p, bonus.fish_names) for p in levels),
@@ -858,7 +858,7 @@ def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: i
     strips = ms.phase_strips(phase)
     window = tables = wild = None
     fish = FishDraw((), ())
-    if model.is_lines or model.combination_wilds:
+    if model.is_lines or combination_wilds(model):
         window = WindowEvaluator(ms, phase)
     else:
         tables = spin_tables(ms, phase, limit)
@@ -869,12 +869,12 @@ def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: i
     scatter_pays = []
     for s in model.of_kind(SCATTER):
         if s.pays and any(s.pays):
-            t = column_counts(strips, model.rows, model.scatter_codes(s))
+            t = column_counts(strips, model.rows, scatter_codes(model, s))
             top = sum(int(x.max(initial=0)) for x in t)
-            scatter_pays.append((np.array([model.symbol_scatter_pay(s, c) for c in range(top + 1)], dtype=np.int64), t))
+            scatter_pays.append((np.array([symbol_scatter_pay(s, c) for c in range(top + 1)], dtype=np.int64), t))
     return PhaseSpins(
         lengths=strips.lengths, tables=tables, window=window, fish=fish, wild=wild,
-        trigger_shown=column_counts(strips, model.rows, model.scatter_codes()),
+        trigger_shown=column_counts(strips, model.rows, scatter_codes(model)),
         trigger_reels=tuple(sorted(model.trigger_reels)), scatter_pays=tuple(scatter_pays),
         counted=tuple(column_counts(strips, model.rows, (model.code(name),)) for name in counted))
 
@@ -1020,12 +1020,12 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
                                       if levels[0].wild is not None else None))
         levels.append(ps)
     top = _top(base.trigger_shown)
-    trigger = np.array([model.initial_spins(c) for c in range(top + 1)], dtype=np.int64)
+    trigger = np.array([initial_spins(model, c) for c in range(top + 1)], dtype=np.int64)
     retrigger = None
     if model.retrigger and levels:
         rtop = _top(levels[0].trigger_shown)
-        retrigger = np.array([model.retrigger_spins(c) for c in range(rtop + 1)], dtype=np.int64)
-    fmult = (np.array([model.feature_multiplier(c) for c in range(top + 1)], dtype=np.int64)
+        retrigger = np.array([retrigger_spins(model, c) for c in range(rtop + 1)], dtype=np.int64)
+    fmult = (np.array([feature_multiplier(model, c) for c in range(top + 1)], dtype=np.int64)
              if model.multiplier_by_trigger else None)
     wheels = tuple(wheel_draw(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
     respin = (model.respin.count, base.counted[-1]) if model.respin else None
@@ -1245,7 +1245,7 @@ def is_plain(ms: MathSet) -> bool:
     >>> is_plain(load_math_set("rules_page")), is_plain(load_math_set("wheel_game"))
     (True, False)
     """
-    return (not ms.model.catalogue_rule and not ms.model.bonus_rules()
+    return (not beyond_count_tables(ms.model) and not round_rules(ms.model)
             and not any(r.acts_on_round for r in rules_of(ms.model)))
 
 
@@ -1258,7 +1258,7 @@ def prepare_units(ms: MathSet, units: Sequence[Unit], limit: int = GROUP_LIMIT) 
         else:
             default = default or prepare_mode(ms, DEFAULT_MODE, limit)
             b = next(b for b in ms.model.buys if b.name == u.name)
-            out.append(BuyGame(default, ms.mode(DEFAULT_MODE).model.initial_spins(b.trigger)))
+            out.append(BuyGame(default, initial_spins(ms.mode(DEFAULT_MODE).model, b.trigger)))
     return tuple(out)
 
 

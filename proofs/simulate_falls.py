@@ -15,7 +15,7 @@ import numpy as np
 
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
-from exact.rules import combined_value
+from exact.rules import combined_value, initial_spins, retrigger_spins
 
 __all__ = ["FallSimulation", "simulate_falls", "Z"]
 
@@ -95,8 +95,8 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
     level = model.level_phase(model.levels[0]) if model.trigger and model.levels else None
     free = FallEvaluator(ms, level) if level is not None else None
     top = model.reels * model.rows + 1
-    start_tab = [model.initial_spins(n) for n in range(top)]
-    re_tab = [model.retrigger_spins(n) for n in range(top)]
+    start_tab = [initial_spins(model, n) for n in range(top)]
+    re_tab = [retrigger_spins(model, n) for n in range(top)]
     cap = model.retrigger_cap
     total = total2 = hits = falls2 = 0
     start = time.perf_counter()

@@ -279,6 +279,23 @@ class StripRules:
         return self.lengths if self.lengths is not None else dict(self.set_lengths).get(strip_set)
 
 
+def count_table_value(table, count: int, default: int = 0) -> int:
+    """The value of a count table (``trigger``, ``retrigger``, ``multiplier_by_trigger``: (count, value)
+    pairs, ascending) for ``count``: the value of the last entry whose count ``count`` reaches, else
+    ``default``.  The data layer's reading of the table, used by the engines and chains; the rules'
+    literal reading is :func:`exact.rules.by_count`, written apart so that the brute-force tests catch a
+    mistake in either.
+
+    >>> count_table_value(((3, 10), (4, 15)), 5), count_table_value(((3, 10),), 2), count_table_value(((3, 2),), 1, 1)
+    (15, 0, 1)
+    """
+    value = default
+    for c, v in table:
+        if count >= c:
+            value = v
+    return value
+
+
 @dataclass(frozen=True)
 class GameModel:
     """A whole game as data: shape, symbols, paytable, features.
@@ -418,38 +435,6 @@ class GameModel:
         """The base phase, then one phase per free-spin level."""
         return (self.base_phase,) + tuple(self.level_phase(lv) for lv in self.levels)
 
-    def initial_spins(self, scatters: int) -> int:
-        """Initial free spins for ``scatters`` scatter symbols (0 if no trigger), section 10."""
-        spins = 0
-        for count, n in self.trigger:
-            if scatters >= count:
-                spins = n
-        return spins
-
-    def retrigger_spins(self, scatters: int) -> int:
-        """Extra free spins for ``scatters`` scatter symbols in a free spin (0 if none)."""
-        spins = 0
-        for count, n in self.retrigger:
-            if scatters >= count:
-                spins = n
-        return spins
-
-    def scatter_pay(self, scatters: int) -> int:
-        """Pay in credits of the triggering scatter (:attr:`trigger_symbol`) for ``scatters`` of it in the window.
-
-        The other scatter symbols pay on their own counts (:meth:`symbol_scatter_pay`).
-        """
-        s = self.trigger_symbol
-        return self.symbol_scatter_pay(s, scatters) if s is not None else 0
-
-    @staticmethod
-    def symbol_scatter_pay(symbol: Symbol, count: int) -> int:
-        """Scatter pay in credits of one scatter symbol shown ``count`` times (0 if it pays nothing);
-        a count above its paytable takes the last entry."""
-        if not symbol.pays or count < 1:
-            return 0
-        return symbol.pays[min(count, len(symbol.pays)) - 1]
-
     @property
     def trigger_symbol(self) -> Symbol | None:
         """The scatter symbol counted for the trigger: ``[free_spins] scatter``, else the first scatter (None: none)."""
@@ -459,77 +444,9 @@ class GameModel:
         return sc[0] if sc else None
 
     @property
-    def other_scatters(self) -> tuple[Symbol, ...]:
-        """The scatter symbols other than :attr:`trigger_symbol`, each counted and paid on its own."""
-        t = self.trigger_symbol
-        return tuple(s for s in self.of_kind(SCATTER) if t is None or s.name != t.name)
-
-    def scatter_codes(self, symbol: Symbol | None = None) -> tuple[int, ...]:
-        """Codes counted as ``symbol`` (default the triggering scatter): the symbol itself, plus every
-        WILD with ``counts_as_scatter`` when it is the triggering scatter."""
-        t = self.trigger_symbol
-        symbol = t if symbol is None else symbol
-        if symbol is None:
-            return ()
-        out = [self.code(symbol.name)]
-        if t is not None and symbol.name == t.name:
-            out += [self.code(s.name) for s in self.of_kind(WILD) if s.counts_as_scatter]
-        return tuple(out)
-
-    def feature_multiplier(self, scatters: int) -> int:
-        """Multiplier set by ``multiplier_by_trigger`` for a trigger of ``scatters`` (1 without the rule)."""
-        m = 1
-        for count, v in self.multiplier_by_trigger:
-            if scatters >= count:
-                m = v
-        return m
-
-    @property
-    def catalogue_rule(self) -> str | None:
-        """The first rule of issue 15 the game uses (paylines, a WILD's own pays or combination
-        multiplier, counts_as_scatter, several scatters, trigger_reels, multiplier_by_trigger), or
-        None: for the parts that compute the rules page's ways games only and refuse the rest."""
-        if self.is_lines:
-            return "payline evaluation (evaluation = \"lines\")"
-        if self.combination_wilds:
-            return "a combination WILD multiplier"
-        if any(s.counts_as_scatter for s in self.symbols):
-            return "a WILD that counts as a scatter"
-        if len(self.of_kind(SCATTER)) > 1:
-            return "several scatter symbols"
-        if self.trigger_reels:
-            return "trigger_reels"
-        if self.multiplier_by_trigger:
-            return "multiplier_by_trigger"
-        return None
-
-    @property
     def is_lines(self) -> bool:
         """True for a payline game (``evaluation = "lines"``)."""
         return self.evaluation == LINES
-
-    @property
-    def combination_wilds(self) -> tuple[Symbol, ...]:
-        """WILDs whose multiplier has mode ``combination``."""
-        return tuple(s for s in self.of_kind(WILD) if s.multiplier is not None and s.multiplier.is_combination)
-
-    @property
-    def has_wild_multipliers(self) -> bool:
-        """True when a WILD counts as more than 1 in the ways (a fixed multiplier other than 1, or a drawn one)."""
-        return any(s.multiplier is not None and not s.multiplier.is_combination
-                   and (s.multiplier.is_random or s.multiplier.values != (1,))
-                   for s in self.of_kind(WILD))
-
-    def bonus_rules(self) -> tuple[str, ...]:
-        """The issue 16 rules the game uses, as their game-file tables: ``[modes]``, ``[buy]``, ... (empty if none)."""
-        return tuple(name for name, used in (("[modes]", self.modes), ("[buy]", self.buys),
-                                             ("respin", self.respin is not None), ("[wheel]", self.wheels),
-                                             ("[gamble]", self.gamble is not None)) if used)
-
-    @property
-    def min_trigger(self) -> int:
-        """Fewest scatter symbols that trigger the free spins."""
-        return self.trigger[0][0]
 
 
 @dataclass(frozen=True)

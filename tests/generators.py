@@ -30,6 +30,7 @@ from strips.model import FISH, Phase, Symbol, WildMultiplier
 
 from mathset_files import csv_text, write_set
 from oracle import make_set, small_fish_model
+from exact.rules import combination_wilds
 
 
 # ---- from test_proofs_sets.py --------------------------------------------
@@ -592,7 +593,7 @@ def exact_mean(ms, phase, window):
     model = ms.model
     fish = [model.symbol(n) for col in window for n in col if model.symbol(n).kind == FISH]
     wilds = [model.symbol(window[r][i]).multiplier for r, i in wild_draws(model, window)]
-    comb = model.combination_wilds
+    comb = combination_wilds(model)
     choices = [list(zip(s.values, s.weights[phase.weights])) for s in fish] + \
         [list(m.table(phase.weights)) for m in wilds]
     ctable = list(comb[0].multiplier.combination_table(phase.weights)) if comb else [(None, 1)]

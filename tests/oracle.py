@@ -16,6 +16,7 @@ import numpy as np
 from exact.evaluator import evaluate, wild_draws
 from strips.model import FISH, MathSet, ReelStrips
 from strips.loader import bundled_path, parse_game
+from exact.rules import combination_wilds
 
 
 def rules_page_model():
@@ -170,7 +171,7 @@ def brute_force_lines(ms: MathSet, phase) -> LinesBruteForce:
     model = ms.model
     strips = ms.phase_strips(phase)
     total = prod(strips.lengths)
-    comb = model.combination_wilds
+    comb = combination_wilds(model)
     table = comb[0].multiplier.combination_table(phase.weights) if comb else ((None, 1),)
     wsum = sum(w for _, w in table)
     out = LinesBruteForce({}, {}, {}, {}, {}, [Fraction(0)] * len(model.paylines),

@@ -12,6 +12,7 @@ from strips.model import GameModel, Level, StripRules
 from markov.chain import feature_result, ladder_of
 from markov.round import round_result
 from generators import feature_paths, phase_analysis, rules_page_inputs, split_of
+from exact.rules import initial_spins
 
 HALF = F(1, 2)
 
@@ -35,7 +36,7 @@ def test_round_mean_and_variance_equal_brute_force():
     # every base outcome, then every free-spin outcome sequence of its trigger; X = B + F literally
     mean = second = F(0)
     for p, n, b in BASE:
-        spins = TINY.initial_spins(n)
+        spins = initial_spins(TINY, n)
         paths = feature_paths(LEVELS, (0, 1), (None, 1), spins) if spins else [(F(1), [F(0)], 0, [0])]
         for q, wins, _, _ in paths:
             x = b + sum(wins)

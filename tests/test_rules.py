@@ -14,7 +14,7 @@ import pytest
 
 import exact
 from exact import rules
-from exact.rules import by_count, scatter_pay
+from exact.rules import by_count, feature_multiplier, initial_spins, retrigger_spins, scatter_pay, symbol_scatter_pay
 from exact.cli import main
 from exact.comply import comply, load_rules
 from exact.enumeration import spin_histogram
@@ -273,11 +273,11 @@ def test_count_tables_of_the_engines_equal_the_literal_readings():
     for _, ms in SETS:
         m = ms.model
         for n in range(m.reels * m.rows + 2):
-            assert m.initial_spins(n) == by_count(m.trigger, n)
-            assert m.retrigger_spins(n) == by_count(m.retrigger, n)
-            assert m.feature_multiplier(n) == by_count(m.multiplier_by_trigger, n, 1)
+            assert initial_spins(m, n) == by_count(m.trigger, n)
+            assert retrigger_spins(m, n) == by_count(m.retrigger, n)
+            assert feature_multiplier(m, n) == by_count(m.multiplier_by_trigger, n, 1)
             for s in m.of_kind("scatter"):
-                assert m.symbol_scatter_pay(s, n) == scatter_pay(s.pays, n)
+                assert symbol_scatter_pay(s, n) == scatter_pay(s.pays, n)
 
 
 GAMBLE = {"gamble": {"min_win": 1, "max_win": 100, "multiplier": 2, "probability": "2/5"}}

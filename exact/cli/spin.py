@@ -11,7 +11,7 @@ from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupp
 from exact.bonus import starts_feature
 from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
-from exact.rules import one_spin_round, rules_of
+from exact.rules import combination_wilds, feature_multiplier, initial_spins, one_spin_round, retrigger_spins, rules_of
 from exact.falls import falls_game
 from exact.cli import grid as grid_cli
 from exact.grid import is_grid
@@ -92,7 +92,7 @@ def run(args) -> int:
     fish = None if args.fish is None else int_list(args.fish, "--fish")
     wild = None if args.wild is None else int_list(args.wild, "--wild")
     try:
-        if args.combination is not None and not model.combination_wilds:
+        if args.combination is not None and not combination_wilds(model):
             raise ValueError("--combination: the game has no WILD with a combination multiplier")
         res = evaluate(model, window, fish, phase.multiplier, wild, args.combination)
         cells = cell_multipliers(model, window, wild)
@@ -122,7 +122,7 @@ def run(args) -> int:
             out["scatter_counts"] = dict(res.scatter_counts)
         if model.trigger_reels:
             out["trigger_reels_shown"] = res.trigger_reels_shown
-        if model.combination_wilds:
+        if combination_wilds(model):
             out["combination"] = res.combination
         out.update(bonus_starts(model, phase, window, res))
         out.update(round_rules(model, phase, res.win, as_json=True))
@@ -167,7 +167,7 @@ def run(args) -> int:
         print(f"scatter pay    {res.scatter_pay}")
     spins = awarded(model, res, phase)
     if spins:
-        times = (f", multiplier x{model.feature_multiplier(res.trigger_count)}"
+        times = (f", multiplier x{feature_multiplier(model, res.trigger_count)}"
                  if model.multiplier_by_trigger and phase.name == "base" else "")
         print(f"free spins     {spins} {'start' if phase.name == 'base' else 'more (retrigger)'} after this spin{times}")
     starts = bonus_starts(model, phase, window, res)
@@ -205,7 +205,7 @@ def awarded(model, res, phase) -> int:
     """Free spins the spin awards: initial spins in the base game, retrigger spins in a free spin
     (the count that triggers respects ``trigger_reels``)."""
     n = res.trigger_count
-    return model.initial_spins(n) if phase.name == "base" else model.retrigger_spins(n)
+    return initial_spins(model, n) if phase.name == "base" else retrigger_spins(model, n)
 
 
 def bonus_starts(model, phase, window, res) -> dict:

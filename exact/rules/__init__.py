@@ -15,8 +15,12 @@ README "Adding a mechanic".
 from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Refusal, Rule, one_spin_round
-from exact.rules.registry import RULES, Support, require, rules_of, support_table, supports
-from exact.rules.scatter import by_count, scatter_pay
+from exact.rules.registry import (RULES, Support, beyond_count_tables, require, round_rules, rules_of, support_table,
+                                  supports)
+from exact.rules.scatter import (by_count, feature_multiplier, other_scatters, scatter_codes, scatter_pay,
+                                 symbol_scatter_pay, trigger_scatter_pay)
+from exact.rules.free_spins import initial_spins, retrigger_spins
+from exact.rules.wild import combination_wilds, has_wild_multipliers
 # literal readings the analyses share (they reach a rule module only through this package)
 from exact.rules.anywhere import count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
@@ -27,4 +31,7 @@ from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, eval
 __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of", "support_table",
            "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
            "play_falls", "combined_value", "value_law", "MAX_EVALUATIONS", "Cascade", "GridConfig", "drawer", "evaluate",
-           "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral"]
+           "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral",
+           "beyond_count_tables", "round_rules", "feature_multiplier",
+           "other_scatters", "scatter_codes", "symbol_scatter_pay", "trigger_scatter_pay", "initial_spins",
+           "retrigger_spins", "combination_wilds", "has_wild_multipliers"]

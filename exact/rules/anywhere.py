@@ -22,6 +22,7 @@ import numpy as np
 
 from exact.phase_law import EnumeratedPhase
 from exact.rules.base import ENUMERATED, Rule
+from exact.rules.scatter import scatter_codes
 from markov.moments import CountSplit
 from strips import plugins
 
@@ -148,7 +149,7 @@ def count_product_phase(ms, phase):
     counted += [(w.pays, [model.code(w.name)]) for w in model.of_kind("wild") if w.pays and any(w.pays)]
     n_pays = len(counted)
     scatters = model.of_kind("scatter")
-    counted += [(s.pays, list(model.scatter_codes(s))) for s in scatters]
+    counted += [(s.pays, list(scatter_codes(model, s))) for s in scatters]
     caps = np.array([min(len(p), cells) if i < n_pays else cells for i, (p, _) in enumerate(counted)], dtype=np.int64)
     radix = np.cumprod(np.concatenate([[1], caps[:-1] + 1])).astype(np.int64)
     member = np.zeros((len(syms), len(counted)), dtype=np.int64)

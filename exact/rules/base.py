@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "one_spin_round", "ENUMERATED"]
+__all__ = ["Rule", "ANALYSES", "Refusal", "one_spin_round", "ENUMERATED", "first_present"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
 ANALYSES: dict[str, str] = {
@@ -116,6 +116,16 @@ class Rule:
         without per-reel terms, or None (then enumeration)."""
         return None
 
+    #: False for a rule the fast paths on per-reel count tables of a ways game with one triggering scatter
+    #: (the one-spin distribution DP, the fast exhaustive enumeration and simulation) do not model: paylines,
+    #: several scatters, a WILD counted as a scatter, trigger reels, multiplier_by_trigger, the combination
+    #: WILD multiplier (:func:`exact.rules.registry.beyond_count_tables`).
+    count_tables: ClassVar[bool] = True
+
+    #: True for a rule of the round beyond its spins (bet modes, buys, respins, prize wheels, the gamble):
+    #: :func:`exact.rules.registry.round_rules`.
+    round_stage: ClassVar[bool] = False
+
     #: True for a rule that acts on the round's total win (a win cap): the report hands it the round's
     #: exact win distribution (:mod:`exact.rounds`) and shows its section.
     acts_on_round: ClassVar[bool] = False
@@ -152,3 +162,18 @@ def one_spin_round(model) -> bool:
     False
     """
     return not model.trigger and model.respin is None and not model.wheels and not model.modes and not model.buys
+
+
+def first_present(model, rules) -> str | None:
+    """The name of the first of ``rules`` (Rule classes, in order) that ``model`` uses, or None.
+
+    >>> from strips.loader import load_math_set
+    >>> class Any(Rule):
+    ...     name = "any game"
+    ...     @classmethod
+    ...     def present(cls, model):
+    ...         return True
+    >>> first_present(load_math_set("rules_page").model, (Any,)), first_present(None, ())
+    ('any game', None)
+    """
+    return next((r.name for r in rules if r.present(model)), None)

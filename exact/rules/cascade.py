@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from exact.rules.anywhere import anywhere_wins
 from exact.rules.base import ENUMERATED, Rule
 from exact.rules.clusters import cluster_wins
+from exact.rules.free_spins import initial_spins, retrigger_spins
 from exact.rules.multiplier_symbol import MultiplierSymbolConfig, combined_value
+from exact.rules.scatter import scatter_codes, symbol_scatter_pay
 from strips import plugins
 
 __all__ = ["Cascade", "CascadeConfig", "Fall", "SpinFalls", "fall_wins", "play_falls", "fall_multiplier",
@@ -177,9 +179,9 @@ def _scatter_reading(model, window, phase, evaluate: bool):
     trig = 0
     tsym = model.trigger_symbol
     for s in model.of_kind("scatter"):
-        names = {model.symbols[c].name for c in model.scatter_codes(s)}
+        names = {model.symbols[c].name for c in scatter_codes(model, s)}
         cells = frozenset((r, i) for r, col in enumerate(window) for i, n in enumerate(col) if n in names)
-        pay = model.symbol_scatter_pay(s, len(cells)) if evaluate else 0
+        pay = symbol_scatter_pay(s, len(cells)) if evaluate else 0
         scat.append((s.name, len(cells), pay, cells))
         if tsym is not None and s.name == tsym.name:
             trig = len(cells)
@@ -188,7 +190,7 @@ def _scatter_reading(model, window, phase, evaluate: bool):
                 trig = 0
     if not evaluate:
         return tuple(scat), trig, 0
-    award = model.initial_spins(trig) if phase is None or phase.name == "base" else model.retrigger_spins(trig)
+    award = initial_spins(model, trig) if phase is None or phase.name == "base" else retrigger_spins(model, trig)
     return tuple(scat), trig, award
 
 

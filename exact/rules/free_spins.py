@@ -3,9 +3,32 @@ base strips.  The feature is an absorbing Markov chain (:mod:`markov.chain`, :mo
 """
 from __future__ import annotations
 
+from strips.model import count_table_value
+
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["Ladder", "Retrigger", "FreeSpinsOnBaseStrips"]
+__all__ = ["Ladder", "Retrigger", "FreeSpinsOnBaseStrips", "initial_spins", "retrigger_spins"]
+
+
+def initial_spins(model, scatters: int) -> int:
+    """Initial free spins of ``model``'s trigger table for ``scatters`` triggering scatters (0: no trigger);
+    a count above the largest entry takes that entry's spins (rules page section 10).
+
+    >>> from strips.loader import load_math_set
+    >>> [initial_spins(load_math_set("rules_page").model, n) for n in (2, 3, 9)]
+    [0, 10, 20]
+    """
+    return count_table_value(model.trigger, scatters)
+
+
+def retrigger_spins(model, scatters: int) -> int:
+    """Extra free spins of ``model``'s retrigger table for ``scatters`` scatters in a free spin (0 if none).
+
+    >>> from strips.loader import load_math_set
+    >>> retrigger_spins(load_math_set("rules_page").model, 3)
+    0
+    """
+    return count_table_value(model.retrigger, scatters)
 
 
 class Ladder(Rule):

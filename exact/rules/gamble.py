@@ -22,6 +22,7 @@ class Gamble(Rule):
     name = "[gamble]"
     keys = "[gamble] min_win, max_win, multiplier, probability"
     implements = frozenset(ANALYSES)
+    round_stage = True
 
     @classmethod
     def present(cls, model) -> bool:

@@ -20,6 +20,7 @@ class BetModes(Rule):
     name = "[modes]"
     keys = "[modes.NAME] cost, strips, trigger, respin"
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune"}
+    round_stage = True
 
     @classmethod
     def present(cls, model) -> bool:
@@ -32,6 +33,7 @@ class Buys(Rule):
     name = "[buy]"
     keys = "[buy.NAME] cost, trigger"
     implements = frozenset(ANALYSES)
+    round_stage = True
 
     @classmethod
     def present(cls, model) -> bool:

@@ -21,6 +21,7 @@ class Paylines(Rule):
     name = 'payline evaluation (evaluation = "lines")'
     keys = '[game] evaluation = "lines", [lines] paylines'
     implements = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
+    count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:

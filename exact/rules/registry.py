@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exact.rules.anywhere import Anywhere
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Rule, first_present
 from exact.rules.cascade import Cascade
 from exact.rules.clusters import Clusters
 from exact.rules.collect import Collect
@@ -30,7 +30,8 @@ from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, Wil
 from exact.rules.win_cap import WinCap
 from strips.errors import UnsupportedRule
 
-__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path"]
+__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables",
+           "round_rules"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -39,6 +40,30 @@ RULES: tuple[type[Rule], ...] = (
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
     Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey,
 )
+
+
+def beyond_count_tables(model) -> str | None:
+    """The first rule ``model`` uses that the fast paths on per-reel count tables of a ways game with one
+    triggering scatter do not model (:attr:`~exact.rules.base.Rule.count_tables` False: paylines, a
+    combination WILD multiplier, a WILD counted as a scatter, several scatters, trigger reels,
+    multiplier_by_trigger), or None.
+
+    >>> from strips.loader import load_math_set
+    >>> beyond_count_tables(load_math_set("rules_page").model) is None
+    True
+    """
+    return first_present(model, (r for r in RULES if not r.count_tables))
+
+
+def round_rules(model) -> tuple[str, ...]:
+    """The names of the rules of the round beyond its spins that ``model`` uses
+    (:attr:`~exact.rules.base.Rule.round_stage`: bet modes, buys, respins, prize wheels, the gamble).
+
+    >>> from strips.loader import load_math_set
+    >>> round_rules(load_math_set("rules_page").model), round_rules(load_math_set("wheel_game").model)
+    ((), ('[modes]', '[wheel]', '[gamble]'))
+    """
+    return tuple(r.name for r in RULES if r.round_stage and r.present(model))
 
 
 def rules_of(model) -> tuple[type[Rule], ...]:

@@ -5,9 +5,11 @@ Exact figures: :func:`exact.bonus.pre_feature_split` (the respin as one more sta
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Rule, first_present
+from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, TriggerReels
+from exact.rules.wild import CombinationWildMultiplier
 
-__all__ = ["Respin"]
+__all__ = ["Respin", "pre_feature_refusal"]
 
 
 class Respin(Rule):
@@ -23,6 +25,7 @@ class Respin(Rule):
     keys = "[modes.NAME] respin = { symbol, count }"
     narrows = frozenset({"report"})
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune", "comply", "export", "gamble"}
+    round_stage = True
 
     @classmethod
     def present(cls, model) -> bool:
@@ -31,15 +34,20 @@ class Respin(Rule):
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
         if analysis == "report":
-            rule = _catalogue_rule(model)
+            rule = pre_feature_refusal(model)
             if rule:
                 return f"{rule} with a prize wheel or a respin"
         return super().refusal(model, analysis)
 
 
-def _catalogue_rule(model) -> str | None:
-    """The payline or trigger rule the respin and wheel stage does not model (several scatters it does)."""
+def pre_feature_refusal(model) -> str | None:
+    """The payline or trigger rule the respin and wheel stage before the feature does not model
+    (several scatters it does), or None.
+
+    >>> from strips.loader import load_math_set
+    >>> pre_feature_refusal(load_math_set("wheel_game").model) is None
+    True
+    """
     if model.evaluation == "lines":
         return "payline evaluation"
-    rule = model.catalogue_rule
-    return None if rule in (None, "several scatter symbols") else rule
+    return first_present(model, (CombinationWildMultiplier, CountsAsScatter, TriggerReels, MultiplierByTrigger))

@@ -10,18 +10,21 @@ Literal reading: :func:`exact.evaluator.scatter_counts` and :meth:`exact.evaluat
 """
 from __future__ import annotations
 
+from strips.model import count_table_value
+
 from exact.rules.base import ANALYSES, Rule
 
 __all__ = ["ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels", "MultiplierByTrigger",
-           "scatter_pay", "by_count"]
+           "scatter_pay", "by_count", "symbol_scatter_pay", "trigger_scatter_pay", "other_scatters", "scatter_codes",
+           "feature_multiplier"]
 
 
 def scatter_pay(pays, count: int) -> int:
     """The literal reading of a scatter's ``pays`` list: credits for ``count`` of it anywhere in the
     window, ``pays[count - 1]``; a count beyond the list pays its last entry; none, or no list, pays 0.
 
-    The oracle's reading, written apart from the engines' count tables (:meth:`strips.model.GameModel.symbol_scatter_pay`)
-    so that a mistake in either is caught by the brute-force tests.
+    The oracle's reading, written apart from the engines' count tables so that a mistake in either is caught by the brute-force tests (the engines' table is
+    :func:`symbol_scatter_pay`).
 
     >>> scatter_pay((0, 0, 20, 100), 3), scatter_pay((0, 0, 20, 100), 7), scatter_pay((), 3), scatter_pay((5,), 0)
     (20, 100, 0, 0)
@@ -42,6 +45,72 @@ def by_count(table, count: int, default: int = 0) -> int:
     reached = [(c, v) for c, v in table if count >= c]
     return max(reached)[1] if reached else default
 
+def symbol_scatter_pay(symbol, count: int) -> int:
+    """The engines' scatter pay in credits of one scatter symbol (a :class:`strips.model.Symbol`) shown
+    ``count`` times (0 if it pays nothing); a count above its paytable takes the last entry.
+
+    >>> from strips.loader import load_math_set
+    >>> symbol_scatter_pay(load_math_set("rules_page").model.symbol("KEY"), 3)
+    0
+    """
+    if not symbol.pays or count < 1:
+        return 0
+    return symbol.pays[min(count, len(symbol.pays)) - 1]
+
+
+def trigger_scatter_pay(model, scatters: int) -> int:
+    """Pay in credits of the triggering scatter (``model.trigger_symbol``) for ``scatters`` of it in the
+    window; the other scatter symbols pay on their own counts (:func:`symbol_scatter_pay`).
+
+    >>> from strips.loader import load_math_set
+    >>> trigger_scatter_pay(load_math_set("rules_page").model, 3)
+    0
+    """
+    s = model.trigger_symbol
+    return symbol_scatter_pay(s, scatters) if s is not None else 0
+
+
+def other_scatters(model) -> tuple:
+    """The scatter symbols of ``model`` other than its triggering scatter, each counted and paid on its own.
+
+    >>> from strips.loader import load_math_set
+    >>> other_scatters(load_math_set("rules_page").model)
+    ()
+    """
+    t = model.trigger_symbol
+    return tuple(s for s in model.of_kind("scatter") if t is None or s.name != t.name)
+
+
+def scatter_codes(model, symbol=None) -> tuple[int, ...]:
+    """Symbol codes counted as ``symbol`` (default the triggering scatter): the symbol itself, plus every
+    WILD with ``counts_as_scatter`` when it is the triggering scatter (empty: no scatter).
+
+    >>> from strips.loader import load_math_set
+    >>> m = load_math_set("wheel_game").model
+    >>> [m.symbols[c].name for c in scatter_codes(m)]
+    ['SCATTER']
+    """
+    t = model.trigger_symbol
+    symbol = t if symbol is None else symbol
+    if symbol is None:
+        return ()
+    out = [model.code(symbol.name)]
+    if t is not None and symbol.name == t.name:
+        out += [model.code(s.name) for s in model.of_kind("wild") if s.counts_as_scatter]
+    return tuple(out)
+
+
+def feature_multiplier(model, scatters: int) -> int:
+    """The free-spin feature's multiplier set by ``multiplier_by_trigger`` for a trigger of ``scatters``
+    (1 without the rule).
+
+    >>> from strips.loader import load_math_set
+    >>> feature_multiplier(load_math_set("rules_page").model, 5)
+    1
+    """
+    return count_table_value(model.multiplier_by_trigger, scatters, 1)
+
+
 #: The analyses that model the trigger rules of real catalogues (paylines' companions).
 _CATALOGUE = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
 
@@ -60,7 +129,7 @@ class ScatterPays(Rule):
 
     @classmethod
     def present(cls, model) -> bool:
-        return any(model.scatter_pay(n) for n in range(model.reels * model.rows + 1)) or any(
+        return any(trigger_scatter_pay(model, n) for n in range(model.reels * model.rows + 1)) or any(
             s.pays for s in model.of_kind("scatter"))
 
 
@@ -70,6 +139,7 @@ class SeveralScatters(Rule):
     name = "several scatter symbols"
     keys = '[symbols.A] class = "scatter", [symbols.B] class = "scatter", [free_spins] scatter'
     implements = _CATALOGUE | {"gamble"}
+    count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:
@@ -82,6 +152,7 @@ class CountsAsScatter(Rule):
     name = "a WILD that counts as a scatter"
     keys = "[symbols.W] counts_as_scatter = true"
     implements = _CATALOGUE
+    count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:
@@ -94,6 +165,7 @@ class TriggerReels(Rule):
     name = "trigger_reels"
     keys = "[free_spins] trigger_reels"
     implements = _CATALOGUE
+    count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:
@@ -106,6 +178,7 @@ class MultiplierByTrigger(Rule):
     name = "multiplier_by_trigger"
     keys = "[free_spins] multiplier_by_trigger"
     implements = _CATALOGUE
+    count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:

@@ -6,7 +6,7 @@ Exact figures: :mod:`exact.bonus` and :mod:`markov.bonus`.
 from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Rule
-from exact.rules.respin import _catalogue_rule
+from exact.rules.respin import pre_feature_refusal
 
 __all__ = ["Wheels"]
 
@@ -23,6 +23,7 @@ class Wheels(Rule):
     keys = "[wheel.NAME] symbol, tables, prizes; [jackpots]"
     narrows = frozenset({"report"})
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune"}
+    round_stage = True
 
     @classmethod
     def present(cls, model) -> bool:
@@ -31,7 +32,7 @@ class Wheels(Rule):
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
         if analysis == "report":
-            rule = _catalogue_rule(model)
+            rule = pre_feature_refusal(model)
             if rule:
                 return f"{rule} with a prize wheel or a respin"
         return super().refusal(model, analysis)

@@ -12,7 +12,31 @@ from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier"]
+__all__ = ["WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier",
+           "combination_wilds", "has_wild_multipliers"]
+
+
+def combination_wilds(model) -> tuple:
+    """The WILDs of ``model`` whose multiplier has mode ``combination``.
+
+    >>> from strips.loader import load_math_set
+    >>> combination_wilds(load_math_set("rules_page").model)
+    ()
+    """
+    return tuple(s for s in model.of_kind("wild") if s.multiplier is not None and s.multiplier.is_combination)
+
+
+def has_wild_multipliers(model) -> bool:
+    """True when a WILD of ``model`` counts as more than 1 in the ways (a fixed multiplier other than 1,
+    or a drawn one).
+
+    >>> from strips.loader import load_math_set
+    >>> has_wild_multipliers(load_math_set("rules_page").model)
+    False
+    """
+    return any(s.multiplier is not None and not s.multiplier.is_combination
+               and (s.multiplier.is_random or s.multiplier.values != (1,))
+               for s in model.of_kind("wild"))
 
 
 class WildSubstitution(Rule):
@@ -66,6 +90,7 @@ class CombinationWildMultiplier(Rule):
     name = "a combination WILD multiplier"
     keys = '[symbols.W] multiplier = { values, mode = "combination" }'
     implements = frozenset(ANALYSES) - {"gamble", "sensitivity", "tune", "distribution"}
+    count_tables = False
     narrows = frozenset({"report"})
 
     @classmethod
