@@ -151,4 +151,4 @@ def grid_report(ms, max_scc: int | None = None, max_states: int | None = None):
     Fraction(15, 14)
     """
     cfg = ms if isinstance(ms, GridConfig) else config_of(ms)
-    return grid_chain.chain_figures(cfg, max_scc or grid_chain.MAX_SCC, max_states or grid_chain.MAX_GRID_STATES)
+    return grid_chain.chain_figures(cfg, max_scc, max_states)

@@ -34,22 +34,46 @@ every board and refill truncated at ``k`` evaluations, within its tail.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+from scipy import sparse
 
 from exact.grid_sim import GridTables, evaluate_batch, grid_tables, move
 from exact.rules import GridConfig
 from markov.absorbing import solve_absorbing
+from strips import limits as _limits
 from strips.errors import UnsupportedRule
 
-__all__ = ["GridChain", "build_chain", "ChainFigures", "chain_figures", "MAX_SCC", "MAX_GRID_STATES"]
+__all__ = ["GridChain", "build_chain", "ChainFigures", "chain_figures", "MAX_SCC", "MAX_GRID_STATES", "active_bounds",
+           "round_distribution", "truncated", "state_means", "cascade_distribution"]
 
-#: Largest strongly connected component solved with exact Fractions (2x3 and 3x2 grids pass).
-MAX_SCC = 200
-#: Most states a chain may have (a 3x3 grid with 3 symbols passes); beyond, the simulation.
-MAX_GRID_STATES = 400_000
+#: Largest strongly connected component solved with exact Fractions (2x3 and 3x2 grids pass): the
+#: default of the input limit ``scc`` (``--max-scc N``).
+MAX_SCC = _limits.Limits().scc
+#: Most states a chain may have (a 3x3 grid with 3 symbols passes); beyond, the simulation: the default
+#: of the input limit ``grid_states`` (``--max-grid-states N``).
+MAX_GRID_STATES = _limits.Limits().grid_states
+#: What an unbounded limit (``--no-limits``) stands for.
+_UNBOUNDED = 10 ** 18
+
+
+def active_bounds(max_scc: int | None = None, max_states: int | None = None) -> tuple[int, int]:
+    """``(max_scc, max_states)``: the arguments given, else the active input limits ``scc`` and
+    ``grid_states`` (:func:`strips.limits.active`; unbounded under ``--no-limits``).
+
+    >>> active_bounds()
+    (200, 400000)
+    >>> with _limits.using(_limits.Limits(scc=5)):
+    ...     active_bounds(max_states=9)
+    (5, 9)
+    """
+    lim = _limits.active()
+    return (max_scc if max_scc is not None else (lim.scc if lim.scc is not None else _UNBOUNDED),
+            max_states if max_states is not None else (lim.grid_states if lim.grid_states is not None
+                                                        else _UNBOUNDED))
 #: Most refills of one state (the start draws every cell but the key's).
 MAX_REFILLS = 2_000_000
 
@@ -91,7 +115,7 @@ def _refills(t: GridTables, table: str, cells: np.ndarray):
     return combos, weights
 
 
-def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, max_states: int = MAX_GRID_STATES,
+def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, max_states: int | None = None,
                 tables: GridTables | None = None) -> GridChain:
     """Enumerate the chain of ``table``'s cascade from its start (the key on the entry when ``key``).
 
@@ -101,6 +125,7 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
         More than ``max_states`` states (naming the simulation).
     """
     t = tables or grid_tables(cfg)
+    max_states = active_bounds(max_states=max_states)[1]
     key = (cfg.key is not None and table == "base") if key is None else key
     start = np.full(t.cells, t.empty, dtype=np.int8)
     if key and t.key_cell >= 0:
@@ -140,7 +165,7 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
                     ch.states.append(kb)
                     if len(ch.states) > max_states:
                         raise UnsupportedRule(
-                            f"grid chain: more than {max_states:,} states (raise it with --chain-max-states N): "
+                            f"grid chain: more than {max_states:,} states (raise it with --max-grid-states N): "
                             f"the round of this grid is simulated ('rtp simulate', 'rtp report "
                             f"--target-halfwidth H')", rule="grid of independent cells", analysis="report")
                 e = edges.setdefault(j, [0, 0, 0])
@@ -190,7 +215,7 @@ def _solve(ch: GridChain, rewards, max_scc: int, zero: bool = False):
     return solve_absorbing(n, edges, rewards, max_scc)
 
 
-def chain_figures(cfg: GridConfig, max_scc: int = MAX_SCC, max_states: int = MAX_GRID_STATES) -> ChainFigures:
+def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int | None = None) -> ChainFigures:
     """The exact (or bounded) figures of a whole round of a small grid game.
 
     Raises
@@ -203,6 +228,7 @@ def chain_figures(cfg: GridConfig, max_scc: int = MAX_SCC, max_states: int = MAX
     >>> f.mean, f.exact
     (Fraction(15, 14), True)
     """
+    max_scc, max_states = active_bounds(max_scc, max_states)
     tables = grid_tables(cfg)
     fc = fc2 = Fraction(0)
     fz = Fraction(1)
@@ -279,17 +305,72 @@ def truncated(ch: GridChain, depth: int) -> dict:
     return out
 
 
-def state_means(ch: GridChain, max_scc: int = MAX_SCC) -> tuple:
+def state_means(ch: GridChain, max_scc: int | None = None) -> tuple:
     """The expected remaining pay of the cascade (no free spins) from every state."""
     n = len(ch.states)
-    return _solve(ch, [[Fraction(ch.pay1[i], ch.denom[i]) for i in range(n)]], max_scc).values[0]
+    return _solve(ch, [[Fraction(ch.pay1[i], ch.denom[i]) for i in range(n)]], active_bounds(max_scc)[0]).values[0]
 
 
 #: The round distribution is propagated until the mass still in the cascade is below this.
 CUT = 1e-15
 
 
-def cascade_distribution(ch: GridChain, cut: float = CUT, max_entries: int = 2_000_000):
+#: Most (state, win value) entries the forward propagation of the round distribution holds at once.
+MAX_ENTRIES = 5_000_000
+
+
+def _unit(ch: GridChain) -> int:
+    """The gcd of every evaluation pay of the chain (1 without a pay): the win axis' step in coins."""
+    g = 0
+    for split in ch.split:
+        for _, pay in split:
+            g = math.gcd(g, int(pay))
+    return g or 1
+
+
+def _dense(ch: GridChain, cut: float, max_entries: int):
+    """Forward propagation on a dense (state, win / unit) array: (ended without the key, ended with the
+    key) as float arrays over win / unit, the mass left cascading, the steps, the unit."""
+    n = len(ch.states)
+    g = _unit(ch)
+    by_pay: dict = {}
+    for s, split in enumerate(ch.split):
+        for (j, pay), wt in split.items():
+            rows, cols, vals = by_pay.setdefault(int(pay) // g, ([], [], []))
+            rows.append(j)
+            cols.append(s)
+            vals.append(float(wt) / ch.denom[s])
+    mats = {k: sparse.csr_matrix((v, (r, c)), shape=(n, n)) for k, (r, c, v) in by_pay.items()}
+    end_o = np.array([float(ch.end_other[i]) / ch.denom[i] for i in range(n)])
+    end_k = np.array([float(ch.end_key[i]) / ch.denom[i] for i in range(n)])
+    top = max(mats, default=0)
+    mass = np.zeros((n, 1))
+    mass[0, 0] = 1.0
+    other, keyed = np.zeros(1), np.zeros(1)
+    steps = 0
+    while mass.sum() >= cut:
+        width = mass.shape[1]
+        if other.size < width:
+            other, keyed = np.pad(other, (0, width - other.size)), np.pad(keyed, (0, width - keyed.size))
+        other[:width] += end_o @ mass
+        keyed[:width] += end_k @ mass
+        if (width + top) * n > max_entries:
+            raise UnsupportedRule(f"grid chain: the round distribution needs more than {max_entries:,} "
+                                  f"(state, win) entries", rule="grid of independent cells", analysis="report")
+        nxt = np.zeros((n, width + top))
+        for k, m in mats.items():
+            nxt[:, k:k + width] += m @ mass
+        live = np.nonzero(nxt.any(axis=0))[0]
+        mass = nxt[:, :live[-1] + 1] if live.size else nxt[:, :1] * 0
+        steps += 1
+    return other, keyed, float(mass.sum()), steps, g
+
+
+def _as_dict(vec: np.ndarray, unit: int) -> dict:
+    return {int(i) * unit: float(vec[i]) for i in np.nonzero(vec)[0]}
+
+
+def cascade_distribution(ch: GridChain, cut: float = CUT, max_entries: int = MAX_ENTRIES):
     """The distribution of a cascade's win by forward propagation on the chain, in floating point:
     ({win: P(win, absorbed without the key on the end)}, {win: P(win, the key on the end)}, the mass
     left in the cascade when it falls below ``cut``, evaluations propagated).
@@ -297,40 +378,25 @@ def cascade_distribution(ch: GridChain, cut: float = CUT, max_entries: int = 2_0
     Raises
     ------
     strips.errors.UnsupportedRule
-        More than ``max_entries`` (state, win) pairs at once.
+        More than ``max_entries`` (state, win) entries at once.
+
+    >>> from exact.rules import grid_config_of
+    >>> o, k, left, steps = cascade_distribution(build_chain(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)})))
+    >>> round(o[0], 12), left < 1e-15
+    (0.75, True)
     """
-    mass = {(0, 0): 1.0}
-    other: dict = {}
-    keyed: dict = {}
-    steps = 0
-    while mass and sum(mass.values()) >= cut:
-        nxt: dict = {}
-        for (s, w), p in mass.items():
-            d = ch.denom[s]
-            if ch.end_other[s]:
-                other[w] = other.get(w, 0.0) + p * ch.end_other[s] / d
-            if ch.end_key[s]:
-                keyed[w] = keyed.get(w, 0.0) + p * ch.end_key[s] / d
-            for (j, pay), wt in ch.split[s].items():
-                k = (j, w + pay)
-                nxt[k] = nxt.get(k, 0.0) + p * wt / d
-        if len(nxt) > max_entries:
-            raise UnsupportedRule(f"grid chain: the round distribution needs more than {max_entries:,} "
-                                  f"(state, win) pairs", rule="grid of independent cells", analysis="report")
-        mass = nxt
-        steps += 1
-    return other, keyed, sum(mass.values()), steps
+    other, keyed, left, steps, g = _dense(ch, cut, max_entries)
+    return _as_dict(other, g), _as_dict(keyed, g), left, steps
 
 
-def _convolve(a: dict, b: dict) -> dict:
-    out: dict = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            out[x + y] = out.get(x + y, 0.0) + p * q
-    return out
+def _spread(d: dict, unit: int) -> np.ndarray:
+    v = np.zeros(max(d, default=0) // unit + 1)
+    for w, p in d.items():
+        v[w // unit] += p
+    return v
 
 
-def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int = MAX_GRID_STATES):
+def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None = None):
     """The round win's distribution {coins: probability} (floating point) and the cut mass (the
     probability left unassigned: cascades still running when their mass fell below ``cut``).
 
@@ -345,17 +411,33 @@ def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int = MAX_
     if keyed and cfg.free_table and cfg.free_spins:
         fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables)
         fo, fk, fleft, _ = cascade_distribution(fch, cut)
-        one = _convolve(fo, {0: 1.0}) if not fk else {**fo, **{w: fo.get(w, 0.0) + p for w, p in fk.items()}}
-        total = {0: 1.0}
+        unit = math.gcd(_unit(ch), _unit(fch))
+        one = _spread({w: fo.get(w, 0.0) + fk.get(w, 0.0) for w in set(fo) | set(fk)}, unit)
+        total = np.ones(1)
         for _ in range(cfg.free_spins):
-            total = _convolve(total, one)
-        lost = 1 - sum(total.values())
-        dist = dict(other)
-        for w, p in _convolve(keyed, total).items():
-            dist[w] = dist.get(w, 0.0) + p
-        left += sum(keyed.values()) * max(lost, 0.0)
+            total = np.convolve(total, one)
+        both = np.convolve(_spread(keyed, unit), total)
+        base = _spread(other, unit)
+        size = max(both.size, base.size)
+        dist = _as_dict(np.pad(base, (0, size - base.size)) + np.pad(both, (0, size - both.size)), unit)
+        left += sum(keyed.values()) * max(1 - float(total.sum()), 0.0)
     else:
         dist = dict(other)
         for w, p in keyed.items():
             dist[w] = dist.get(w, 0.0) + p
     return dict(sorted(dist.items())), left
+
+
+def win_ranges(dist: dict, bet: int, edges=(0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)) -> list:
+    """The distribution ``dist`` {coins: probability} by ranges of the win in bets: ``[(low, high, p), ...]``,
+    first the win 0 (``(0, 0, p)``), then ``low <= win / bet < high`` (``high`` None for the last).
+
+    >>> win_ranges({0: 0.5, 10: 0.25, 35: 0.25}, 10, edges=(0, 1, 2, 5))
+    [(0, 0, 0.5), (0, 1, 0.0), (1, 2, 0.25), (2, 5, 0.25), (5, None, 0.0)]
+    """
+    out = [(0, 0, dist.get(0, 0.0))]
+    bounds = list(edges) + [None]
+    for lo, hi in zip(bounds, bounds[1:]):
+        out.append((lo, hi, sum((p for w, p in dist.items() if w > 0 and lo * bet <= w
+                                 and (hi is None or w < hi * bet)), 0.0)))
+    return out

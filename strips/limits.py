@@ -28,6 +28,9 @@ limit              default     what it bounds
 ``combinations``   1e11        stop combinations of ``rtp prove --exhaustive``
 ``edit_work``      2e6         strip edits x window rows of ``rtp sensitivity`` (about a minute)
 ``rounds``         1e12        simulated game rounds of ``rtp simulate`` / ``rtp prove`` (days on 2 cores)
+``scc``            200         states of a strongly connected component of a grid game's round chain
+                              solved with exact Fractions (beyond: floating point, a stated bound)
+``grid_states``    400,000     states of a grid game's round chain (beyond: the certified simulation)
 =================  ==========  ===============================================
 
 Each is raised on the command line by ``--max-NAME N`` (``--max-retrigger-cap``
@@ -80,6 +83,8 @@ class Limits:
     edit_work: int | None = 2_000_000
     rounds: int | None = 1_000_000_000_000
     enumeration: int | None = 20_000_000
+    scc: int | None = 200
+    grid_states: int | None = 400_000
 
     def but(self, **changes) -> "Limits":
         """A copy with some limits changed."""
@@ -107,6 +112,9 @@ DESCRIPTIONS = {
     "edit_work": "strip edits x window rows of rtp sensitivity",
     "rounds": "simulated game rounds",
     "enumeration": "stop combinations the exact report enumerates in process (beyond: rtp prove --exhaustive)",
+    "scc": "states of a strongly connected component of a grid game's round chain solved with exact Fractions "
+           "(beyond: floating point within a stated bound)",
+    "grid_states": "states of a grid game's round chain (beyond: the certified simulation)",
 }
 
 _ACTIVE: ContextVar[Limits] = ContextVar("slot_exact_limits", default=Limits())

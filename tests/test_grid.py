@@ -189,7 +189,7 @@ def test_report_of_a_2x3_grid_is_exact_and_of_a_large_grid_simulated(tmp_path, c
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == "exact" and "/" in out["rtp"] and out["first_drop"]["no_win"].count("/") == 1
     assert Fraction(out["rtp"]) * 10 == chain_figures(grid_config(load_math_set(small).model)).mean
-    assert main(["report", "--set", small, "--chain-max-states", "3", "--target-halfwidth", "0.05", "--json"]) == 0
+    assert main(["report", "--set", small, "--max-grid-states", "3", "--target-halfwidth", "0.05", "--json"]) == 0
     sim = json.loads(capsys.readouterr().out)
     assert sim["method"] == "simulation" and sim["rtp_ci99"][0] <= sim["rtp"] <= sim["rtp_ci99"][1]
     assert sim["rtp_halfwidth99"] < 0.05 and {"rounds", "seed", "sd_per_bet", "variance_reduction"} <= set(sim)

@@ -3,6 +3,7 @@ refill truncated at k evaluations (within the replay's remaining tail)."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from fractions import Fraction
 
@@ -25,8 +26,9 @@ def replay(cfg, table, key, depth):
     if key:
         start[cfg.path[0]] = cfg.key
     out = {"mean": Fraction(0), "award": Fraction(0), "evals": Fraction(0), "tail": Fraction(0)}
+    ended = out["ended"] = {}       # round win -> P(the cascade ended within depth with that win)
 
-    def go(grid, holes, p, step):
+    def go(grid, holes, p, step, won=0):
         for fill in itertools.product(syms, repeat=len(holes)):
             q = p
             for s in fill:
@@ -38,11 +40,12 @@ def replay(cfg, table, key, depth):
             if not ev.wins:
                 if key and g[cfg.path[-1]] == cfg.key:
                     out["award"] += q
+                ended[won] = ended.get(won, Fraction(0)) + q
                 continue
             if step + 1 == depth:
                 out["tail"] += q
                 continue
-            go(ev.moved, ev.refill, q, step + 1)
+            go(ev.moved, ev.refill, q, step + 1, won + ev.pay)
 
     go(tuple(start), [c for c in cfg.path if start[c] is None], Fraction(1), 0)
     return out
@@ -59,6 +62,7 @@ def test_the_chain_equals_a_truncated_literal_replay_within_its_tail(rows, colum
     f = chain_figures(cfg)
     ch = build_chain(cfg)
     r = replay(cfg, "base", True, depth)
+    r.pop("ended")
     assert truncated(ch, depth) == r                       # the chain's first k evaluations, exactly
     assert f.exact
     tail = r["tail"]
@@ -105,3 +109,39 @@ def test_the_round_distribution_has_the_chain_s_mean_and_zero_mass():
     assert cut < 1e-14 and abs(sum(d.values()) + cut - 1) < 1e-12
     assert abs(sum(w * p for w, p in d.items()) - float(f.mean)) < 1e-9
     assert abs(d[0] - float(f.p_zero)) < 1e-12
+
+
+@pytest.mark.parametrize("rows,columns,symbols,depth", [(2, 3, 2, 5), (1, 4, 3, 5), (3, 2, 2, 4)])
+def test_the_round_distribution_lies_within_a_truncated_literal_replay_and_its_tail(rows, columns, symbols, depth):
+    """Each round win's probability is at least the replay's (cascades ended within ``depth``
+    evaluations) and at most that plus the replay's tail; the cut mass is below 1e-15."""
+    cfg = random_config(random.Random(rows * 7 + columns * 3 + symbols), rows, columns, symbols=symbols)
+    d, cut = round_distribution(cfg)
+    r = replay(cfg, "base", False, depth)
+    assert cut < 1e-15 and abs(sum(d.values()) + cut - 1) < 1e-12
+    assert set(r["ended"]) <= set(d)
+    for w, p in d.items():
+        low = float(r["ended"].get(w, 0))
+        assert low - 1e-12 <= p <= low + float(r["tail"]) + 1e-12, (w, p, low)
+    assert float(r["tail"]) < 0.5                    # the replay is deep enough to bound something
+
+
+def test_the_chain_limits_are_input_limits(tmp_path, capsys):
+    """--max-scc 1 solves the 2x3 chain in floating point within its bound; --max-grid-states refuses
+    the chain and the report is simulated; both listed among the input limits."""
+    from exact.cli import main
+    from tests.gen_grid import write_grid
+    d = str(write_grid(tmp_path / "g", rows=2, columns=3))
+    assert main(["report", "--set", d, "--json"]) == 0
+    exact_ = json.loads(capsys.readouterr().out)
+    assert main(["report", "--set", d, "--json", "--max-scc", "1"]) == 0
+    approx = json.loads(capsys.readouterr().out)
+    assert exact_["method"] == "exact" and approx["method"] == "chain"
+    assert abs(approx["rtp"] - float(Fraction(exact_["rtp"]))) <= approx["bound"] / 10 + 1e-15
+    from strips.limits import Limits, using
+    from strips.errors import UnsupportedRule
+    with using(Limits(grid_states=2)), pytest.raises(UnsupportedRule, match="--max-grid-states N"):
+        chain_figures(random_config(random.Random(1), 2, 3))
+    assert main(["report", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--max-scc N" in text and "--max-grid-states N" in text and "--chain-max" not in text

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
 from exact.grid import config_of, grid_text, parse_cells, spin_cascade
-from exact.grid_chain import MAX_GRID_STATES, MAX_SCC, chain_figures
+from exact.grid_chain import active_bounds, chain_figures, round_distribution, win_ranges
 from exact.grid_drop import first_drop
 from proofs.grid_simulate import cheap_distribution, simulate_grid
 from proofs.simulate import DEFAULT_SEED
@@ -85,12 +85,6 @@ def _q(x) -> str:
 def add_report_arguments(p) -> None:
     """Options of ``rtp report`` that only grid games use (and the cluster of their simulation)."""
     p.add_argument("--quick", action="store_true", help=f"grid games simulated: half-width {QUICK_HALFWIDTH}")
-    p.add_argument("--chain-max-scc", type=int, default=MAX_SCC, metavar="N",
-                   help=f"grid games: largest strongly connected component of the round's chain solved with "
-                        f"exact Fractions (default {MAX_SCC}); larger ones in floating point with a stated bound")
-    p.add_argument("--chain-max-states", type=int, default=MAX_GRID_STATES, metavar="N",
-                   help=f"grid games: most states of the round's chain (default {MAX_GRID_STATES:,}); beyond, "
-                        f"the certified simulation")
     add_simulation_arguments(p)
 
 
@@ -152,7 +146,7 @@ def report(args, ms) -> int:
     figs, why = None, ""
     if target is None:
         try:
-            figs = chain_figures(cfg, max_scc=args.chain_max_scc, max_states=args.chain_max_states)
+            figs = chain_figures(cfg)
         except UnsupportedRule as e:
             why = str(e)
     if figs is None:
@@ -167,21 +161,29 @@ def report(args, ms) -> int:
     bet = cfg.bet
     rtp, var = figs.mean / bet, figs.variance / (bet * bet)
     hit = 1 - figs.p_zero
+    try:
+        dist, cut = round_distribution(cfg)
+        no_dist = ""
+    except UnsupportedRule as e:
+        dist, cut, no_dist = None, None, str(e).removeprefix("unsupported rule: ")
     if args.json:
         num = _q if figs.exact else float
         out = {"set": ms.name, "method": "exact" if figs.exact else "chain", "rtp": num(rtp),
                "variance_per_bet2": num(var), "sd_per_bet": float(var) ** 0.5, "hit_frequency": num(hit),
                "p_free_spins": num(figs.p_free_spins), "evaluations_mean": num(figs.evaluations),
                "chain": {"states": figs.states, "free_spin_states": figs.free_states,
-                         "largest_component": figs.largest, "max_scc": args.chain_max_scc},
+                         "largest_component": figs.largest, "max_scc": active_bounds()[0]},
                "first_drop": fd.figures()}
         if not figs.exact:
             out["bound"] = figs.bound
+        out["round_distribution"] = {"method": "chain, floating point", "not_computed": no_dist} if dist is None \
+            else {"method": "chain, floating point", "cut_mass": cut,
+                  "distribution": [[w, p] for w, p in dist.items()]}
         print(json.dumps(out, indent=2))
         return 0
     d = args.digits
     how = ("exact Fractions" if figs.exact else f"floating point (a component of {figs.largest} states > "
-           f"--chain-max-scc {args.chain_max_scc}), every figure within {figs.bound:.1e} of the chain's solution")
+           f"--max-scc {active_bounds()[0]}), every figure within {figs.bound:.1e} of the chain's solution")
     tag = "exact" if figs.exact else "chain"
     one = lambda p: f"1 in {1 / float(p):,.2f}" if p else "never"      # noqa: E731
     lines = [head,
@@ -199,8 +201,15 @@ def report(args, ms) -> int:
     if fd.distribution is not None:
         lines.append("first drop distribution (win in coins: probability): " + ", ".join(
             f"{w}: {float(p):.6g}" for w, p in fd.distribution[:12]) + (" ..." if len(fd.distribution) > 12 else ""))
-    lines.append("not computed: the round win distribution (the chain gives its moments, hit frequency and "
-                 "award odds)")
+    if dist is None:
+        lines.append(f"round win distribution  not computed: {no_dist}")
+    else:
+        lines.append(f"round win distribution  by forward propagation on the chain in floating point, "
+                     f"{len(dist):,} win values, cut where the mass still cascading fell below 1e-15 (cut mass "
+                     f"{cut:.1e})")
+        for lo, hi, p in win_ranges(dist, bet):
+            what = "win = 0" if hi == 0 else f"{lo} < win/bet < {hi}" if lo == 0 else f"{lo} <= win/bet < {hi}" if hi else f"win/bet >= {lo}"
+            lines.append(f"  {what:<22} {p:.6g}")
     print("\n".join(lines))
     return 0
 
