@@ -69,12 +69,13 @@ from exact.notebook import distribution_frame, frames as _frames
 from exact.plot import plot_distribution
 from exact.progress import progress_of, stage
 from exact.tables import distribution_tables, html_tables
-from exact.rules import beyond_count_tables, initial_spins, require, retrigger_spins, trigger_scatter_pay
+from exact.rules import beyond_count_tables, initial_spins, require, trigger_scatter_pay
 from strips.errors import UnsupportedRule
 from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
-from markov.chain import END, Ladder, model_ladder
+from markov.feature import chain_class
 from markov.moments import CountSplit
-from markov.retrigger import RetriggerChain
+from markov.protocol import FeatureRun, run as run_feature
+from markov.retrigger import MAX_CYCLE_COEFFICIENT, MAX_CYCLE_TERMS, cycle_lemma_feature, cycle_lemma_terms
 
 #: The joint counts a one-spin distribution can be kept with.
 SCATTER_COUNT, KEY_COUNT = "scatter", "key"
@@ -584,7 +585,6 @@ EXACT_GRID = 3000
 EXACT_LIMIT = 20000
 _U = 2.0 ** -53            # unit roundoff of float64
 _ETA = 10 * _U             # error of one FFT pass (Higham 2002, Thm 24.2: mu + gamma_4 (sqrt 2 + mu), mu <= u)
-_MAX_LAYERS = 100_000
 #: Largest (grid points x feature states visited) of the float pass of an endless retrigger: a minute or
 #: two on 2 cores.  Beyond it the distribution is refused up front instead of running for hours.
 MAX_SPECTRAL_WORK = 2 * 10**10
@@ -867,182 +867,6 @@ def _combine(alg, parts):
     acc = None
     for v in parts:
         acc = v if acc is None else alg.add(acc, v)
-    return acc
-
-
-@dataclass(frozen=True)
-class FeatureRun:
-    """The win of the free spins from one start, in an algebra's form.
-
-    Attributes
-    ----------
-    value : object
-        The feature win's (sub-)distribution in the algebra (``None``: never ends, impossible).
-    truncated : float
-        Mass cut off because an endless retrigger went on (0 for a finite chain).
-    spins : int
-        Most free spins played on a path kept.
-    """
-
-    value: object
-    truncated: float
-    spins: int
-    visits: int = 0
-
-
-def run_feature(alg, chain, start, kernels, max_spins: int | None = None,
-                cut_below: float | None = None) -> FeatureRun:
-    """Play the chain from ``start`` one free spin at a time, in algebra ``alg``.
-
-    Parameters
-    ----------
-    chain : Ladder or RetriggerChain
-        Gives the successor of a state after a spin (``step``).
-    start : State or (left, played)
-    kernels : for a Ladder, list per level of {KEY count: kernel}; for a RetriggerChain,
-        {extra spins: kernel} (scatter counts merged by the spins they award).
-    max_spins : int, optional
-        Stop after this many spins (the cut-off of an endless retrigger); the live mass then is
-        the truncated mass.
-    cut_below : float, optional
-        Stop as soon as the live mass is below this (:data:`TRUNCATE_BELOW` for an endless retrigger).
-
-    Layer t holds every state after t spins (each transition plays one spin), so the layers
-    are processed in order and each state once; the ended mass collects in ``value``.
-    """
-    ladder = isinstance(chain, Ladder)
-    # without a cap the spins already played change nothing ahead: states with the same spins
-    # left merge (one state per count of spins left instead of one per (left, played))
-    merge = not ladder and getattr(chain, "cap", None) is None
-    live = {start: alg.one()}
-    ended = None
-    t = 0
-    visits = 0
-    while live:
-        if max_spins is not None and t >= max_spins:
-            break
-        if t >= _MAX_LAYERS:
-            raise ValueError(f"the free spins go on for more than {_MAX_LAYERS} spins")
-        nxt: dict = {}
-        visits += len(live)
-        for state, v in live.items():
-            ks = kernels[state.level - 1] if ladder else kernels
-            for k, kern in ks.items():
-                succ = chain.step(state, k)
-                if succ is None or succ == END:
-                    ended = alg.mul_add(ended, v, kern)
-                else:
-                    if merge:
-                        succ = (succ[0], 0)
-                    nxt[succ] = alg.mul_add(nxt.get(succ), v, kern)
-        live = nxt
-        t += 1
-        if cut_below is not None and sum(alg.mass(v) for v in live.values()) < cut_below:
-            break
-    truncated = sum(alg.mass(v) for v in live.values()) if live else 0.0
-    return FeatureRun(ended, truncated, t, visits)
-
-
-#: Most terms (vectors of retrigger counts) of :func:`cycle_lemma_feature`; beyond, the layer-by-layer run.
-MAX_CYCLE_TERMS = 20_000
-#: Largest coefficient of a term (its float must not overflow; see SpectralAlgebra.scale).
-MAX_CYCLE_COEFFICIENT = 10 ** 250
-
-
-def _power(alg, k, e: int):
-    """k^e (e >= 1) by squaring: about 2 log2(e) products."""
-    out, sq = None, k
-    while True:
-        if e & 1:
-            out = sq if out is None else alg.mul(out, sq)
-        e >>= 1
-        if not e:
-            return out
-        sq = alg.mul(sq, sq)
-
-
-def cycle_lemma_terms(s0: int, extras: Sequence[int], max_spins: int) -> list[tuple[tuple[int, ...], Fraction]] | None:
-    """The terms of :func:`cycle_lemma_feature`: (counts c_e of each extra e > 0, coefficient), or None
-    when there are more than :data:`MAX_CYCLE_TERMS` or a coefficient above :data:`MAX_CYCLE_COEFFICIENT`.
-
-    A vector c plays t = s0 + sum c_e e spins (t <= max_spins), c_0 = t - sum c_e of them awarding
-    nothing; its coefficient is (s0 / t) x t! / (c_0! prod c_e!).
-
-    >>> cycle_lemma_terms(2, [1], 4)   # 2, 3, 4 spins; ending at 4: 3 of the 6 orders of 2 awards
-    [((0,), Fraction(1, 1)), ((1,), Fraction(2, 1)), ((2,), Fraction(3, 1))]
-    """
-    out: list = []
-
-    def walk(i: int, counts: tuple[int, ...], used: int) -> bool:
-        if i == len(extras):
-            t = s0 + used
-            c0 = t - sum(counts)
-            coef = Fraction(s0, t) * math.factorial(t) / math.factorial(c0) / math.prod(map(math.factorial, counts))
-            if coef > MAX_CYCLE_COEFFICIENT or len(out) >= MAX_CYCLE_TERMS:
-                return False
-            out.append((counts, coef))
-            return True
-        c = 0
-        while s0 + used + c * extras[i] <= max_spins:
-            if not walk(i + 1, counts + (c,), used + c * extras[i]):
-                return False
-            c += 1
-        return True
-
-    return out if walk(0, (), 0) else None
-
-
-def cycle_lemma_feature(alg, s0: int, kernels: dict, max_spins: int):
-    """The feature of an endless (uncapped) retrigger from ``s0`` free spins, cut after ``max_spins``
-    spins, as a sum over the counts of each retrigger award instead of spin by spin; None when
-    :func:`cycle_lemma_terms` refuses (then :func:`run_feature` plays it layer by layer).
-
-    Each spin consumes one spin and awards e >= 0 more, so the spins left walk down by at most
-    one per spin and the feature ends at the first t with s0 + sum (e_i - 1) = 0.  By the cycle
-    lemma (the hitting-time theorem, Kemperman 1961; van der Hofstad and Keane 2008), for
-    i.i.d. spins P(the feature ends at spin t, its win = w) = (s0 / t) P(sum of e_i - 1 over t
-    spins = -s0, sum of the t wins = w): the win of a sequence is the same for all its cyclic
-    shifts, of which exactly s0 end at t.  So, with K_e the kernel of a spin awarding e,
-
-        feature = sum over c = (c_e)_{e > 0} of (s0 / t) multinomial(t; c_0, c) K_0^c_0 prod K_e^c_e,
-
-    t = s0 + sum c_e e <= max_spins, c_0 = t - sum c_e: the same truncation as :func:`run_feature`
-    (every feature that ends within ``max_spins`` spins), in about one product per term instead
-    of one per state and spin.  Exact in :class:`ExactAlgebra` (tested equal to the layered run).
-
-    References
-    ----------
-    Kemperman, J. H. B. (1961). *The Passage Problem for a Stationary Markov Chain*. Univ. of Chicago Press.
-    van der Hofstad, R., Keane, M. (2008). An elementary proof of the hitting time theorem.
-    *Amer. Math. Monthly* 115(8), 753-756.
-    """
-    if 0 not in kernels:
-        return None
-    extras = sorted(e for e in kernels if e > 0)
-    terms = cycle_lemma_terms(s0, extras, max_spins)
-    if terms is None:
-        return None
-    k0 = kernels[0]
-    steps = [alg.mul(_power(alg, k0, e - 1), kernels[e]) if e > 1 else kernels[e] for e in extras]
-    coefficient = dict(terms)
-    acc = None
-
-    def walk(i: int, value, counts: tuple[int, ...], used: int) -> None:
-        """Every term whose leading counts are ``counts``; ``value`` = K_0^s0 prod_{j<i} step_j^c_j."""
-        nonlocal acc
-        if i == len(extras):
-            term = alg.scale(value, coefficient[counts])
-            acc = term if acc is None else alg.add(acc, term)
-            return
-        c = 0
-        while True:
-            walk(i + 1, value, counts + (c,), used + c * extras[i])
-            c += 1
-            if s0 + used + c * extras[i] > max_spins:
-                return
-            value = alg.mul(value, steps[i])    # step_i = K_0^(e_i - 1) K_e_i: one more award of e_i
-
-    walk(0, _power(alg, k0, s0), (), 0)
     return acc
 
 
@@ -1590,11 +1414,10 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     stage("base spin")
     base = spin_distribution(ms, model.base_phase, SCATTER_COUNT)
     base_by = by_count(base)
-    retrig = bool(model.retrigger)
-    count = SCATTER_COUNT if retrig else KEY_COUNT
+    kind = chain_class(model)
     stage("free-spin levels")
-    levels = tuple(spin_distribution(ms, model.level_phase(lv), count) for lv in model.levels) if model.trigger \
-        else ()
+    levels = tuple(spin_distribution(ms, model.level_phase(lv), kind.count_by) for lv in model.levels) \
+        if model.trigger else ()
     if falls_game(model):         # awards summed over falls: the tables read the splits indexed by spins
         model = awards_model(ms)
     starts = sorted({initial_spins(model, n) for n in base_by if initial_spins(model, n) > 0})
@@ -1603,30 +1426,14 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         rd = GridDistribution(g, dict(base.marginal()))
         return WinDistribution(model.bet, base, levels, rd, {}, {}, base.max_win, base.max_win_probability, True, {},
                                cycle)
-    if retrig:
-        if len(levels) != 1:
-            raise ValueError("unsupported rule: retrigger with a multi-level ladder")
-        split = count_split(levels[0])
-        chain = RetriggerChain(split=split, extra=tuple(retrigger_spins(model, n) for n in range(len(split.prob))),
-                               cap=model.retrigger_cap, multiplier=model.levels[0].multiplier)
-        merged: dict[int, dict[int, Fraction]] = defaultdict(dict)
-        for n, table in by_count(levels[0]).items():
-            e = retrigger_spins(model, n)
-            for w, p in table.items():
-                merged[e][w] = merged[e].get(w, 0) + p
-        tables = dict(merged)
-        start_of = {n0: chain.start(n0) for n0 in starts}
-        finite = chain.cap is not None
-    else:
-        chain = model_ladder(model, [count_split(d) for d in levels])
-        tables = [by_count(d) for d in levels]
-        start_of = {n0: chain.start(n0) for n0 in starts}
-        finite = True
+    # the feature: the game's chain (markov.feature), its kernels' tables by the moves of its runner
+    chain = kind.of_splits(model, [count_split(d) for d in levels])
+    tables = chain.moves([by_count(d) for d in levels])
+    start_of = {n0: chain.start(n0) for n0 in starts}
+    finite = getattr(chain, "finite", True)
 
     def kernels(alg):
-        if retrig:
-            return {e: alg.kernel(t) for e, t in tables.items()}
-        return [{k: alg.kernel(t) for k, t in lv.items()} for lv in tables]
+        return [{k: alg.kernel(t) for k, t in law.items()} for law in tables]
 
     trigger_prob: dict[int, Fraction] = defaultdict(Fraction)
     for n, table in base_by.items():
@@ -1678,8 +1485,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         raise ValueError(f"the round win takes up to {size} values on its grid: too many for exact Fractions "
                          f"(at most {EXACT_LIMIT}); the float computation has a proven bound")
     def feature(alg, ks, n0):
-        if not finite:   # an endless retrigger: the cycle lemma's sum, else layer by layer
-            v = cycle_lemma_feature(alg, start_of[n0][0], ks, max_spins[n0])
+        if not finite:   # an endless feature: its own sum (the retrigger's cycle lemma), else layer by layer
+            v = chain.series(alg, start_of[n0], ks, max_spins[n0])
             if v is not None:
                 return v
         return run_feature(alg, chain, start_of[n0], ks, max_spins=max_spins[n0]).value

@@ -28,8 +28,9 @@ from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
 from strips.model import CREDITS, FREE_SPINS, JACKPOT, Award, GameModel, PrizeTable
-from markov import retrigger
-from markov.chain import ZERO, FeatureResult, feature_results, ladder_of
+from markov import protocol
+from markov.chain import ZERO, FeatureResult
+from markov.feature import feature_chain
 from markov.moments import CountSplit, PhaseAnalysis
 from markov.round import RoundResult, round_result
 
@@ -69,11 +70,7 @@ def features_for_spins(model: GameModel, levels: Sequence[PhaseAnalysis], spins:
     distinct = sorted(set(spins))
     if not distinct:
         return {}
-    if model.retrigger:
-        res = retrigger.feature_results(retrigger.retrigger_of(model, levels), distinct)
-    else:
-        res = feature_results(ladder_of(model, levels), distinct)
-    return dict(zip(distinct, res))
+    return dict(zip(distinct, protocol.features(feature_chain(model, levels), distinct)))
 
 
 def award_moments(award: Award, model: GameModel, features: Mapping[int, FeatureResult]) -> tuple[Fraction, Fraction]:

@@ -33,33 +33,30 @@ expected number of visits of a state equals the probability of reaching it.
 
 Exact solver
 ------------
-With ``p_k = P(k)``, ``w_k = E[W 1{k}]`` and ``v_k = E[W^2 1{k}]`` of the
-state's level and ``t_k`` the successor after ``k`` KEYs (``V(END) = V2(END)
-= 0``), the expected remaining win ``V`` and its second moment ``V2`` obey
-(the spin's win is independent of the rest of the feature given ``k``)::
+The ladder is an instance of the feature-chain protocol (:mod:`markov.protocol`): its
+``transitions`` give, per KEY count ``k`` of positive probability, ``p_k = P(k)``,
+``w_k = E[W 1{k}]``, ``v_k = E[W^2 1{k}]`` of the state's level and the successor
+``t_k``; :func:`markov.protocol.features` solves
 
     V(s)  = sum_k  w_k + p_k V(t_k)
     V2(s) = sum_k  v_k + 2 w_k V(t_k) + p_k V2(t_k)
 
-solved in reverse topological order (last level first, fewest spins left
-first).  To stay fast the solver works on integers: with ``D`` the common
-denominator of a level's split and ``R(L, s) = D_L^s R(L + 1, spins(L + 1))``
-(``R = 1`` after the top level) the numbers ``R V`` and ``R V2`` are integers,
-and a single ``Fraction`` is formed per result.  Probabilities of the KEY
-counter at level boundaries are propagated forward once per trigger the same
-way.  Each level's ``spins`` is fixed, so the expected number of spins of
-level ``L`` is ``spins(L) P(reach L)`` and, by Wald's identity, its expected
-win is ``spins(L) P(reach L) E[W_L]``.
+backwards and propagates the visit probabilities forwards, exactly, with the levels
+as the chain's stages (P(reach a level), P(end after it), its expected spins and win).
+Each level's ``spins`` is fixed, so the expected number of spins of level ``L`` is
+``spins(L) P(reach L)`` and, by Wald's identity, its expected win is
+``spins(L) P(reach L) E[W_L]``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
 from typing import Iterable, Mapping, Sequence
 
 from strips.model import GameModel, count_table_value
+from markov import protocol
 from markov.moments import CountSplit, PhaseAnalysis
+from markov.protocol import FeatureResult
 
 #: The absorbing state: the free spins have ended.
 END = "END"
@@ -141,32 +138,6 @@ def check_phase(phase: PhaseAnalysis, split: CountSplit, what: str) -> None:
     if split.mean != phase.mean or split.second != phase.second:
         raise ValueError(f"{what}: split moments ({split.mean}, {split.second}) differ from the "
                          f"phase's mean and second moment ({phase.mean}, {phase.second})")
-
-
-@dataclass(frozen=True)
-class Numerators:
-    """A split on one common denominator: integers, so the solvers avoid Fraction gcds.
-
-    Attributes
-    ----------
-    den : int
-        Common denominator of every entry of the split.
-    prob, win, win2 : tuple of int
-        ``den`` times the split's ``prob``, ``win`` (credits) and ``win2`` (credits^2).
-    """
-
-    den: int
-    prob: tuple[int, ...]
-    win: tuple[int, ...]
-    win2: tuple[int, ...]
-
-    @classmethod
-    def of(cls, split: CountSplit) -> "Numerators":
-        items = [Fraction(x) for x in (*split.prob, *split.win, *split.win2)]
-        den = lcm(*(x.denominator for x in items))
-        num = [x.numerator * (den // x.denominator) for x in items]
-        n = len(split.prob)
-        return cls(den, tuple(num[:n]), tuple(num[n:2 * n]), tuple(num[2 * n:]))
 
 
 @dataclass(frozen=True)
@@ -282,20 +253,79 @@ class Ladder:
         Returns
         -------
         tuple of State
-            In topological order: every transition goes from an earlier to a
+            In topological order (:meth:`order`): every transition goes from an earlier to a
             later state.
         """
-        seen = {self.start(n) for n in initial_spins}
-        frontier = sorted(seen)
-        while frontier:
-            nxt = set()
-            for s in frontier:
-                for *_, t in self.transitions(s):
-                    if t != END and t not in seen:
-                        seen.add(t)
-                        nxt.add(t)
-            frontier = sorted(nxt)
-        return tuple(sorted(seen, key=lambda s: (s.level, -s.spins_left, s.keys)))
+        return tuple(protocol.reachable(self, [self.start(n) for n in initial_spins]))
+
+    # -- the game's feature chain (markov.feature) ----------------------------
+    #: name of the chain in :data:`markov.feature.CHAINS`
+    kind = "ladder"
+    #: the count a level's per-spin split is by: the KEY count
+    count_by = "key"
+
+    @classmethod
+    def of(cls, model: GameModel, levels: Sequence[PhaseAnalysis]) -> "Ladder":
+        """:func:`ladder_of`."""
+        return ladder_of(model, levels)
+
+    @classmethod
+    def of_splits(cls, model: GameModel, splits: Sequence[CountSplit]) -> "Ladder":
+        """:func:`model_ladder`."""
+        return model_ladder(model, splits)
+
+    def round_figures(self) -> dict:
+        """Fields of :class:`markov.round.RoundResult` the ladder sets: none beyond the levels."""
+        return {}
+
+    # -- the protocol's optional members (markov.protocol) ------------------
+    @staticmethod
+    def order(state: State) -> tuple:
+        """Sort key growing along every transition: level, spins played on it, counter."""
+        return state.level, -state.spins_left, state.keys
+
+    @property
+    def stages(self) -> int:
+        """The levels are the chain's stages."""
+        return self.levels
+
+    @staticmethod
+    def stage(state: State) -> int:
+        """0-based level of ``state``."""
+        return state.level - 1
+
+    @staticmethod
+    def count(state: State, k: int, p: Fraction) -> Fraction:
+        """E[K 1{k}] of one spin: the KEY count of the outcome times its probability."""
+        return k * p
+
+    @staticmethod
+    def law(state: State) -> int:
+        """The distribution's runner plays the kernels of the state's level (0-based)."""
+        return state.level - 1
+
+    @staticmethod
+    def moves(tables: Sequence) -> list:
+        """The runner's tables per level: a level's tables by KEY count, unchanged."""
+        return list(tables)
+
+    @staticmethod
+    def node_id(state) -> str:
+        """Graph node id: ``"L2 s8 c3"`` or ``"END"``."""
+        return str(state)
+
+    def node_attributes(self, state: State) -> dict:
+        """Graph node attributes: level, spins left, counter, the level's multiplier."""
+        return dict(level=state.level, spins_left=state.spins_left, keys=state.keys,
+                    multiplier=self.multipliers[state.level - 1])
+
+    def graph_attributes(self) -> dict:
+        """Graph attributes: thresholds, spins (level 1 as 0), multipliers, the counter's cap."""
+        return dict(thresholds=tuple(self.thresholds), spins=(0,) + tuple(self.spins[1:]),
+                    multipliers=tuple(self.multipliers), cap=self.cap)
+
+    #: the attributes of the absorbing node of the graph export
+    end_attributes = dict(level=0, spins_left=0, keys=0, multiplier=0)
 
 
 def ladder_of(model: GameModel, levels: Sequence[PhaseAnalysis]) -> Ladder:
@@ -335,126 +365,6 @@ def model_ladder(model: GameModel, splits: Sequence[CountSplit]) -> Ladder:
                   splits=tuple(splits))
 
 
-@dataclass(frozen=True)
-class FeatureResult:
-    """Exact figures of one free-spin feature (all levels) for a given number of initial spins.
-
-    Source: rules page section 11.  All values are exact Fractions.
-
-    Attributes
-    ----------
-    initial_spins : int
-        Free spins of level 1 (section 10 trigger table).
-    mean : Fraction
-        E[F], F = total win of the free spins, credits per feature.
-    second : Fraction
-        E[F^2], credits^2 per feature.
-    reach : tuple of Fraction, length = levels
-        P(level i + 1 is played); ``reach[0] == 1``.
-    final_level : tuple of Fraction, length = levels
-        P(the free spins end after level i + 1); sums to 1.
-    spins_by_level : tuple of Fraction, length = levels
-        Expected free spins played on level i + 1, spins per feature.
-    win_by_level : tuple of Fraction, length = levels
-        Expected win of level i + 1's spins, credits per feature; sums to ``mean``.
-    keys : Fraction
-        Expected total KEY count of the feature (uncapped counter at the end).
-    """
-
-    initial_spins: int
-    mean: Fraction
-    second: Fraction
-    reach: tuple[Fraction, ...]
-    final_level: tuple[Fraction, ...]
-    spins_by_level: tuple[Fraction, ...]
-    win_by_level: tuple[Fraction, ...]
-    keys: Fraction
-
-    @property
-    def variance(self) -> Fraction:
-        """Var[F], credits^2 per feature."""
-        return self.second - self.mean * self.mean
-
-    @property
-    def spins(self) -> Fraction:
-        """Expected total free spins of the feature."""
-        return sum(self.spins_by_level, ZERO)
-
-
-def _backward(ladder: Ladder, max_initial: int) -> dict[int, tuple[Fraction, Fraction]]:
-    """Exact (E[F], E[F^2]) from every level-1 state ``(1, s, 0)``, s = 1 .. max_initial.
-
-    Integer form of the recursion in the module docstring; one pass serves
-    every trigger because a level-1 state does not depend on where it started.
-    """
-    cap = ladder.cap
-    nums = [Numerators.of(sp) for sp in ladder.splits]
-    # value vectors over the counter c = 0 .. cap of the layer last computed,
-    # scaled by that layer's R
-    nxt_v = nxt_v2 = None   # layer of the next level's start state
-    r_next = 1              # R of that layer (1 after the top level)
-    out: dict[int, tuple[Fraction, Fraction]] = {}
-    for li in range(ladder.levels - 1, -1, -1):
-        level = li + 1
-        nm = nums[li]
-        ks = [k for k in range(len(nm.prob)) if nm.prob[k]]
-        w_tot = sum(nm.win)
-        v_tot = sum(nm.win2)
-        n_spins = max_initial if level == 1 else ladder.spins[li]
-        # successor layer of the level's last spin: next level start or END
-        end_state = [ladder.after_level(level, c) for c in range(cap + 1)]
-        succ_v = [None if t == END else nxt_v[c] for c, t in enumerate(end_state)]
-        succ_v2 = [None if t == END else nxt_v2[c] for c, t in enumerate(end_state)]
-        r_succ = r_next
-        for s in range(1, n_spins + 1):
-            v, v2 = [0] * (cap + 1), [0] * (cap + 1)
-            base_v, base_v2 = r_succ * w_tot, r_succ * v_tot
-            for c in range(cap + 1):
-                acc_v, acc_v2 = base_v, base_v2
-                for k in ks:
-                    t = min(c + k, cap)
-                    sv = succ_v[t]
-                    if sv is not None:
-                        acc_v += nm.prob[k] * sv
-                        acc_v2 += 2 * nm.win[k] * sv + nm.prob[k] * succ_v2[t]
-                v[c], v2[c] = acc_v, acc_v2
-            r_succ *= nm.den
-            succ_v, succ_v2 = v, v2
-            if level == 1:
-                out[s] = (Fraction(v[0], r_succ), Fraction(v2[0], r_succ))
-        nxt_v, nxt_v2, r_next = succ_v, succ_v2, r_succ
-    return out
-
-
-def _reach(ladder: Ladder, initial_spins: int) -> list[Fraction]:
-    """Exact probability of reaching each level, level 1 first.
-
-    Propagates the distribution of the capped counter spin by spin (integer
-    numerators over the product of the levels' denominators).
-    """
-    cap = ladder.cap
-    dist = [1] + [0] * cap  # counter distribution at the level start, scaled by den
-    den = 1
-    reach: list[Fraction] = []
-    for li, sp in enumerate(ladder.splits):
-        level = li + 1
-        mass = sum(dist)
-        reach.append(Fraction(mass, den))
-        if mass == 0:
-            continue
-        nm = Numerators.of(sp)
-        ks = [k for k in range(len(nm.prob)) if nm.prob[k]]
-        for _ in range(ladder.level_spins(level, initial_spins)):
-            new = [0] * (cap + 1)
-            for c, x in enumerate(dist):
-                if x:
-                    for k in ks:
-                        new[min(c + k, cap)] += x * nm.prob[k]
-            dist, den = new, den * nm.den
-        dist = [x if ladder.after_level(level, c) != END else 0 for c, x in enumerate(dist)]
-    return reach
-
-
 def feature_results(ladder: Ladder, initial_spins: Sequence[int]) -> tuple[FeatureResult, ...]:
     """Exact :class:`FeatureResult` for each number of initial free spins.
 
@@ -475,29 +385,10 @@ def feature_results(ladder: Ladder, initial_spins: Sequence[int]) -> tuple[Featu
 
     Notes
     -----
-    One backward pass (the expected win and second moment from every level-1
-    state) serves all entries; the reach probabilities are propagated forward
-    once per entry.  Source: rules page section 11.
+    :func:`markov.protocol.features` on the ladder (its levels as the stages).  Source: rules
+    page section 11.
     """
-    for n in initial_spins:
-        ladder.start(n)
-    if not initial_spins:
-        return ()
-    values = _backward(ladder, max(initial_spins))
-    key_means = [sum((k * p for k, p in enumerate(sp.prob)), ZERO) for sp in ladder.splits]
-    results = []
-    for n in initial_spins:
-        reach = _reach(ladder, n)
-        spins = tuple(ladder.level_spins(i + 1, n) * r for i, r in enumerate(reach))
-        final = tuple(reach[i] - (reach[i + 1] if i + 1 < ladder.levels else 0)
-                      for i in range(ladder.levels))
-        mean, second = values[n]
-        results.append(FeatureResult(
-            initial_spins=n, mean=mean, second=second, reach=tuple(reach), final_level=final,
-            spins_by_level=spins,
-            win_by_level=tuple(s * sp.mean for s, sp in zip(spins, ladder.splits)),
-            keys=sum((s * km for s, km in zip(spins, key_means)), ZERO)))
-    return tuple(results)
+    return protocol.features(ladder, tuple(initial_spins))
 
 
 def feature_result(ladder: Ladder, initial_spins: int) -> FeatureResult:

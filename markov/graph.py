@@ -43,7 +43,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
-from markov.chain import END, ZERO, FeatureResult, Ladder, State
+from markov import protocol
+from markov.chain import END, ZERO, FeatureResult, State
 from markov.retrigger import RetriggerChain
 
 EXACT_EDGE_FIELDS = ("probability", "win", "win2", "key_count", "reward_mean")
@@ -51,19 +52,22 @@ TUPLE_GRAPH_FIELDS = ("thresholds", "spins", "multipliers")
 
 
 def node_id(state: State | str) -> str:
-    """Graph node id of a chain state: ``"L2 s8 c3"`` or ``"END"``."""
+    """Graph node id of a ladder state: ``"L2 s8 c3"`` or ``"END"``."""
     return str(state)
 
 
-def chain_graph(ladder: Ladder, initial_spins: Sequence[int]) -> nx.DiGraph:
-    """The chain of the states reachable from the given starts, as a networkx DiGraph.
+def chain_graph(chain, initial_spins: Sequence[int]) -> nx.DiGraph:
+    """Any finite chain of the protocol (:mod:`markov.protocol`) reachable from the given starts, as a
+    networkx DiGraph: the ladder, the capped retrigger chain, a new feature.
 
     Parameters
     ----------
-    ladder : Ladder
+    chain : FeatureChain
+        With the protocol's graph members ``node_id``, ``node_attributes``, ``graph_attributes`` and
+        ``end_attributes`` (defaults: ``str``, none, none, none) and ``count`` (edge ``key_count``).
     initial_spins : sequence of int
-        Starts to include, e.g. ``(10, 15, 20)``: the level-1 states of a
-        shorter start are shared with the longer ones.
+        Starts to include, e.g. ``(10, 15, 20)``: the states of a shorter start are shared with
+        the longer ones.
 
     Returns
     -------
@@ -73,21 +77,24 @@ def chain_graph(ladder: Ladder, initial_spins: Sequence[int]) -> nx.DiGraph:
     Raises
     ------
     ValueError
-        If an entry of ``initial_spins`` is < 1.
+        If an entry of ``initial_spins`` is < 1 (or above a cap), or the chain has infinitely many
+        states (free spins retriggered without a cap).
     """
-    g = nx.DiGraph(thresholds=tuple(ladder.thresholds), spins=(0,) + tuple(ladder.spins[1:]),
-                   multipliers=tuple(ladder.multipliers), cap=ladder.cap)
-    g.add_node(END, level=0, spins_left=0, keys=0, multiplier=0, kind="absorbing", start="")
-    states = ladder.reachable(initial_spins)
-    nodes = {s: dict(level=s.level, spins_left=s.spins_left, keys=s.keys,
-                     multiplier=ladder.multipliers[s.level - 1]) for s in states}
-    edges = {s: [(k, p, w, w2, k * p, t) for k, p, w, w2, t in ladder.transitions(s)] for s in states}
-    _add_states(g, nodes, edges, {n: ladder.start(n) for n in initial_spins}, node_id)
+    states = protocol.reachable(chain, [chain.start(n) for n in initial_spins])
+    ident = getattr(chain, "node_id", str)
+    attributes = getattr(chain, "node_attributes", lambda s: {})
+    count = getattr(chain, "count", lambda s, label, p: ZERO)
+    g = nx.DiGraph(**getattr(chain, "graph_attributes", dict)())
+    g.add_node(END, **getattr(chain, "end_attributes", {}), kind="absorbing", start="")
+    nodes = {s: attributes(s) for s in states}
+    edges = {s: [(k, p, w, w2, count(s, k, p), END if protocol.absorbed(t) else t)
+                 for k, p, w, w2, t in chain.transitions(s)] for s in states}
+    _add_states(g, nodes, edges, {n: chain.start(n) for n in initial_spins}, ident)
     return g
 
 
 def retrigger_graph(chain: RetriggerChain, initial_spins: Sequence[int]) -> nx.DiGraph:
-    """The capped retrigger chain (:mod:`markov.retrigger`) as a networkx DiGraph, like :func:`chain_graph`.
+    """The capped retrigger chain (:mod:`markov.retrigger`) as a networkx DiGraph: :func:`chain_graph`.
 
     Nodes ``"s{left} p{played}"`` (attributes ``level`` = 1, ``spins_left``,
     ``played``, ``keys`` = 0, ``multiplier``, ``kind``, ``start``) plus
@@ -103,21 +110,12 @@ def retrigger_graph(chain: RetriggerChain, initial_spins: Sequence[int]) -> nx.D
     ValueError
         If the chain has no cap, or a start is < 1 or above the cap.
     """
-    states = chain.reachable(initial_spins)
-    g = nx.DiGraph(thresholds=(0,), spins=(0,), multipliers=(chain.multiplier,), cap=chain.cap,
-                   retrigger=tuple(chain.extra))
-    g.add_node(END, level=0, spins_left=0, played=0, keys=0, multiplier=0, kind="absorbing", start="")
-    nodes = {s: dict(level=1, spins_left=s[0], played=s[1], keys=0, multiplier=chain.multiplier)
-             for s in states}
-    edges = {s: [(n, p, w, w2, p * chain.key_mean, END if t is None else t)
-                 for n, p, w, w2, t in chain.transitions(s)] for s in states}
-    _add_states(g, nodes, edges, {n: chain.start(n) for n in initial_spins}, retrigger_node_id)
-    return g
+    return chain_graph(chain, initial_spins)
 
 
 def retrigger_node_id(state) -> str:
     """Graph node id of a retrigger-chain state ``(left, played)``: ``"s12 p3"``, or ``"END"``."""
-    return END if state == END else f"s{state[0]} p{state[1]}"
+    return RetriggerChain.node_id(state)
 
 
 def _add_states(g: nx.DiGraph, nodes: dict, edges: dict, starts: dict, ident) -> None:

@@ -16,8 +16,8 @@ The feature never shows ``A`` exactly when every one of its spins avoids it,
 so ``P(feature avoids A)`` is the total mass of the chain's paths to its
 absorbing end when each transition of a spin with count ``k`` is weighted by
 ``a_L[k]`` instead of ``P(N = k)``.  On an acyclic chain (the ladder; the
-retrigger feature under a cap) this is one forward pass over the states, in
-exact integers over a common denominator.
+retrigger feature under a cap; any finite chain of the protocol) this is one
+forward pass over the states, :func:`markov.protocol.avoids`.
 
 Without a cap the retrigger feature is a subcritical branching process; the
 probability ``q`` that a spin's subtree avoids ``A`` solves
@@ -37,10 +37,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import ceil, floor, lcm
+from math import ceil, floor
 from typing import Sequence
 
-from markov.chain import END, Ladder
+from markov import protocol
+from markov.chain import Ladder
 from markov.retrigger import RetriggerChain
 
 __all__ = ["Bounds", "ladder_avoids", "retrigger_avoids"]
@@ -68,11 +69,6 @@ class Bounds:
     def exact(self) -> bool:
         """True when the interval is one point."""
         return self.low == self.high
-
-
-def _scaled(split: Sequence[Fraction]) -> tuple[list[int], int]:
-    den = lcm(*(Fraction(x).denominator for x in split)) if split else 1
-    return [int(Fraction(x) * den) for x in split], den
 
 
 def ladder_avoids(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Fraction:
@@ -111,26 +107,8 @@ def ladder_avoids(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_s
         raise ValueError(f"{len(avoid)} avoid splits for {ladder.levels} levels")
     if any(Fraction(x) < 0 for a in avoid for x in a):
         raise ValueError("avoid probabilities must be >= 0")
-    cap = ladder.cap
-    dist = [1] + [0] * cap      # counter distribution at the level start (paths that avoided the event), x den
-    den = 1
-    ended = Fraction(0)
-    for li in range(ladder.levels):
-        level = li + 1
-        if not any(dist):
-            break
-        nums, d = _scaled(avoid[li])
-        for _ in range(ladder.level_spins(level, initial_spins)):
-            new = [0] * (cap + 1)
-            for c, x in enumerate(dist):
-                if x:
-                    for k, a in enumerate(nums):
-                        if a:
-                            new[min(c + k, cap)] += x * a
-            dist, den = new, den * d
-        ended += Fraction(sum(x for c, x in enumerate(dist) if ladder.after_level(level, c) == END), den)
-        dist = [x if ladder.after_level(level, c) != END else 0 for c, x in enumerate(dist)]
-    return ended
+    return protocol.avoids(ladder, initial_spins, lambda s, k, p: avoid[s.level - 1][k] if k < len(avoid[s.level - 1])
+                           else Fraction(0))
 
 
 def retrigger_avoids(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int) -> Bounds:
@@ -177,19 +155,5 @@ def _f(chain: RetriggerChain, avoid: Sequence[Fraction], q: Fraction) -> Fractio
 
 
 def _capped(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int) -> Bounds:
-    start = chain.start(initial_spins)
-    mass = {start: Fraction(1)}
-    ended = Fraction(0)
-    while mass:
-        nxt: dict = {}
-        for state, m in mass.items():
-            for n, a in enumerate(avoid):
-                if not a:
-                    continue
-                t = chain.step(state, chain.extra[n] if n < len(chain.extra) else 0)
-                if t is None:
-                    ended += m * a
-                else:
-                    nxt[t] = nxt.get(t, Fraction(0)) + m * a
-        mass = nxt
+    ended = protocol.avoids(chain, initial_spins, lambda s, n, p: avoid[n])
     return Bounds(ended, ended)

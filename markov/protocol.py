@@ -1,5 +1,4 @@
-"""The feature-chain protocol: what every free-spin (or any feature) chain gives, and the analyses
-written once for any chain.
+"""The feature-chain protocol: what every feature chain gives, and the analyses written once for any chain.
 
 A chain is an object with
 
@@ -11,10 +10,30 @@ A chain is an object with
   state, or an absorbing marker (:func:`absorbed`: the ladder's ``END``, the
   retrigger chain's ``None``).
 
-The ladder (:class:`markov.chain.Ladder`) and the capped retrigger chain
-(:class:`markov.retrigger.RetriggerChain`) are instances.  For a chain whose
-transient states form a finite acyclic graph (every step plays one spin) the
-total reward ``F`` from state ``s`` has
+and, optionally (each with a default, so a chain of two methods is a chain):
+
+* ``finite`` (default True): False for a chain with infinitely many states (free
+  spins retriggered without a cap), whose exact figures are its own
+  ``closed_form(starts) -> {initial spins: FeatureResult}``;
+* ``order(state)``: a sort key that grows along every transition (default: a
+  topological sort): the order the states are listed and exported in;
+* ``stages`` and ``stage(state)`` (default 1 and 0): the levels of a ladder,
+  never decreasing along a transition; :class:`FeatureResult` splits by them;
+* ``count(state, label, p)`` (default 0): ``E[K 1{outcome}]`` of a count the
+  feature reports (the KEY symbols of a ladder);
+* ``law(state)`` and ``step(state, move)``: the distribution's runner
+  (:func:`run`) plays ``kernels[law(state)]``, a mapping move -> kernel, and goes
+  to ``step(state, move)``; ``moves(tables)`` turns the per-stage tables by
+  outcome label into those kernels' tables (default: unchanged); an endless chain
+  may give ``series(alg, start, kernels, max_spins)``, its feature as a sum
+  instead of spin by spin;
+* ``node_id(state)``, ``node_attributes(state)``, ``graph_attributes()``: its
+  graph export (:func:`markov.graph.chain_graph`).
+
+The ladder (:class:`markov.chain.Ladder`), the retrigger chain
+(:class:`markov.retrigger.RetriggerChain`) and every new feature are instances.
+For a chain whose transient states form a finite acyclic graph (every step plays
+one spin) the total reward ``F`` from state ``s`` has
 
     V(s)  = sum over outcomes of  w + p V(t)
     V2(s) = sum over outcomes of  v + 2 w V(t) + p V2(t)
@@ -22,11 +41,18 @@ total reward ``F`` from state ``s`` has
 
 with ``V = V2 = N = 0`` at absorption (the step's win is independent of the rest
 given the outcome).  :func:`solve` evaluates them in reverse topological order
-over the reachable states, exactly; :func:`reach` propagates the probability of
-visiting each state forward; :func:`graph` is the chain as a ``networkx``
-digraph.  The specialised solvers of :mod:`markov.chain` and
-:mod:`markov.retrigger` (integer recursions over whole layers) are fast paths of
-these, tested equal to them.
+over the reachable states; :func:`reach` propagates the probability of visiting
+each state forward (on an acyclic chain each state is visited at most once, so
+it is also the expected number of visits); :func:`features` gives the figures of
+a feature from both, split by stage; :func:`avoids` is the probability that no
+step shows an event (the odds of an award per feature); :func:`run` plays the
+feature in any algebra of distributions (the win distribution's runner);
+:func:`graph` is the chain as a ``networkx`` digraph.
+
+Exact and fast: every value is an integer numerator over a scale (the common
+denominator of a state's transitions times the scales of its successors, the
+same for every state of a layer in the ladder and the retrigger chain), and one
+Fraction is formed per result, so no gcd is taken inside the recursion.
 
 References
 ----------
@@ -36,13 +62,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Hashable, Iterable, Protocol, Sequence
+from math import lcm
+from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence
 
 import networkx as nx
 
-__all__ = ["FeatureChain", "ChainMoments", "absorbed", "reachable", "solve", "reach", "graph"]
+__all__ = ["FeatureChain", "ChainMoments", "FeatureResult", "FeatureRun", "absorbed", "reachable", "solve", "reach",
+           "features", "avoids", "run", "graph", "MAX_LAYERS"]
 
 ZERO = Fraction(0)
+#: Most steps :func:`run` plays before it refuses (a feature that would not end).
+MAX_LAYERS = 100_000
 
 
 class FeatureChain(Protocol):
@@ -64,24 +94,46 @@ def absorbed(successor) -> bool:
 
 def reachable(chain: FeatureChain, starts: Iterable) -> list:
     """The transient states reachable from ``starts`` (states), in topological order: every
-    transition goes from an earlier to a later state.
+    transition goes from an earlier to a later state (the chain's ``order`` when it gives one).
 
     Raises
     ------
     ValueError
-        If the reachable graph has a cycle (such a chain needs :mod:`markov.absorbing`).
+        If the chain has infinitely many states (``finite`` False), or the reachable graph has a
+        cycle (such a chain needs :mod:`markov.absorbing`), or a transition goes against ``order``.
+
+    >>> from markov.retrigger import RetriggerChain
+    >>> from markov.moments import CountSplit
+    >>> F = Fraction
+    >>> c = RetriggerChain(split=CountSplit((F(3, 4), F(1, 4)), (F(0), F(1, 4)), (F(0), F(1, 4))),
+    ...                    extra=(0, 1), cap=2)
+    >>> reachable(c, [c.start(2)])
+    [(2, 0), (1, 1)]
     """
-    g = nx.DiGraph()
-    todo = list(dict.fromkeys(starts))
-    g.add_nodes_from(todo)
+    if not getattr(chain, "finite", True):
+        raise ValueError("the chain has infinitely many states: its figures are its closed form")
+    starts = list(dict.fromkeys(starts))
+    order = getattr(chain, "order", None)
+    seen = set(starts)
+    todo = list(starts)
+    edges = []
     while todo:
         s = todo.pop()
         for *_, t in chain.transitions(s):
             if absorbed(t):
                 continue
-            if t not in g:
+            edges.append((s, t))
+            if t not in seen:
+                seen.add(t)
                 todo.append(t)
-            g.add_edge(s, t)
+    if order is not None:
+        for s, t in edges:
+            if not order(s) < order(t):
+                raise ValueError(f"the transition {s} -> {t} goes against the chain's order")
+        return sorted(seen, key=order)
+    g = nx.DiGraph()
+    g.add_nodes_from(starts)
+    g.add_edges_from(edges)
     try:
         return list(nx.topological_sort(g))
     except nx.NetworkXUnfeasible:
@@ -102,6 +154,89 @@ class ChainMoments:
         return self.second - self.mean * self.mean
 
 
+@dataclass(frozen=True)
+class FeatureResult:
+    """Exact figures of one feature (all its stages: the levels of a ladder) for a given number of initial spins.
+
+    Source: rules page section 11.  All values are exact Fractions.
+
+    Attributes
+    ----------
+    initial_spins : int
+        Free spins of level 1 (section 10 trigger table).
+    mean : Fraction
+        E[F], F = total win of the free spins, credits per feature.
+    second : Fraction
+        E[F^2], credits^2 per feature.
+    reach : tuple of Fraction, length = levels
+        P(level i + 1 is played); ``reach[0] == 1``.
+    final_level : tuple of Fraction, length = levels
+        P(the free spins end after level i + 1); sums to 1.
+    spins_by_level : tuple of Fraction, length = levels
+        Expected free spins played on level i + 1, spins per feature.
+    win_by_level : tuple of Fraction, length = levels
+        Expected win of level i + 1's spins, credits per feature; sums to ``mean``.
+    keys : Fraction
+        Expected total KEY count of the feature (uncapped counter at the end).
+    """
+
+    initial_spins: int
+    mean: Fraction
+    second: Fraction
+    reach: tuple[Fraction, ...]
+    final_level: tuple[Fraction, ...]
+    spins_by_level: tuple[Fraction, ...]
+    win_by_level: tuple[Fraction, ...]
+    keys: Fraction
+
+    @property
+    def variance(self) -> Fraction:
+        """Var[F], credits^2 per feature."""
+        return self.second - self.mean * self.mean
+
+    @property
+    def spins(self) -> Fraction:
+        """Expected total free spins of the feature."""
+        return sum(self.spins_by_level, ZERO)
+
+
+# ---------------------------------------------------------------------------
+# scaled integers: a value is (numerator, scale), one Fraction per result
+# ---------------------------------------------------------------------------
+def _common(values) -> int:
+    """The least common multiple of positive integers, fast when one is a multiple of all the others."""
+    top = max(values, default=1)
+    if all(top % x == 0 for x in values):
+        return top
+    return lcm(*values)
+
+
+def _scaled_rows(chain, state):
+    """The transitions of ``state`` on one denominator: (den, [(label, P den, w den, v den, successor)])."""
+    rows = chain.transitions(state)
+    den = lcm(*(Fraction(x).denominator for _, p, w, v, _ in rows for x in (p, w, v)))
+    return den, [(label, int(p * den), int(w * den), int(v * den), t) for label, p, w, v, t in rows]
+
+
+class _Sum:
+    """A running sum of scaled integers ``num / scale`` (no gcd until :meth:`value`)."""
+
+    __slots__ = ("num", "scale")
+
+    def __init__(self):
+        self.num, self.scale = 0, 1
+
+    def add(self, num: int, scale: int) -> None:
+        if scale != self.scale:
+            common = _common((self.scale, scale))
+            self.num, num = self.num * (common // self.scale), num * (common // scale)
+            self.scale = common
+        self.num += num
+
+    def value(self) -> Fraction:
+        return Fraction(self.num, self.scale)
+
+
 def solve(chain: FeatureChain, initial_spins: Sequence[int]) -> dict[int, ChainMoments]:
     """E[F], E[F^2] and the expected steps of the feature from each start, exactly.
 
@@ -118,7 +253,7 @@ def solve(chain: FeatureChain, initial_spins: Sequence[int]) -> dict[int, ChainM
     Raises
     ------
     ValueError
-        A cyclic chain (see :func:`reachable`), or a start the chain refuses.
+        A cyclic or infinite chain (see :func:`reachable`), or a start the chain refuses.
 
     Examples
     --------
@@ -134,22 +269,58 @@ def solve(chain: FeatureChain, initial_spins: Sequence[int]) -> dict[int, ChainM
     (Fraction(3, 1), Fraction(9, 2), Fraction(2, 1))
     """
     starts = {n: chain.start(n) for n in initial_spins}
-    order = reachable(chain, starts.values())
-    v: dict = {}
-    v2: dict = {}
-    steps: dict = {}
-    for s in reversed(order):
-        a = b = ZERO
-        c = Fraction(1)
-        for _, p, w, w2, t in chain.transitions(s):
-            if absorbed(t):
-                a, b = a + w, b + w2
-            else:
-                a += w + p * v[t]
-                b += w2 + 2 * w * v[t] + p * v2[t]
-                c += p * steps[t]
-        v[s], v2[s], steps[s] = a, b, c
-    return {n: ChainMoments(v[s], v2[s], steps[s]) for n, s in starts.items()}
+    values: dict = {}        # state -> (R, R V, R V2, R N), all integers
+    for s in reversed(reachable(chain, starts.values())):
+        den, rows = _scaled_rows(chain, s)
+        succ = [values[t] for *_, t in rows if not absorbed(t)]
+        scale = _common([v[0] for v in succ])
+        a = b = 0
+        c = den * scale
+        for _, p, w, v, t in rows:
+            a += w * scale
+            b += v * scale
+            if not absorbed(t):
+                r, ta, tb, tc = values[t]
+                f = scale // r
+                a += p * f * ta
+                b += f * (2 * w * ta + p * tb)
+                c += p * f * tc
+        values[s] = (den * scale, a, b, c)
+    out = {}
+    for n, s in starts.items():
+        r, a, b, c = values[s]
+        out[n] = ChainMoments(Fraction(a, r), Fraction(b, r), Fraction(c, r))
+    return out
+
+
+def _forward(chain, start, weight: Callable | None = None) -> tuple[dict, dict, Fraction]:
+    """Forward pass from ``start``: (state -> (mass numerator, scale), state -> scaled rows, absorbed mass).
+
+    The mass of a state is P(visiting it) (``weight`` None), or the mass of the paths to it when each
+    outcome weighs ``weight(state, label, p)`` (a Fraction <= p) instead of ``p``.
+    """
+    order = reachable(chain, [start])
+    mass = {s: _Sum() for s in order}
+    mass[start].add(1, 1)
+    rows_of: dict = {}
+    ended = _Sum()
+    for s in order:
+        m = mass[s]
+        den, rows = _scaled_rows(chain, s)
+        if weight is not None:
+            w = [Fraction(weight(s, label, Fraction(p, den))) for label, p, *_ in rows]
+            den2 = lcm(*(x.denominator for x in w))
+            rows_w = [(int(x * den2), t) for x, (*_, t) in zip(w, rows)]
+        else:
+            den2, rows_w = den, [(p, t) for _, p, _, _, t in rows]
+        rows_of[s] = (den, rows)
+        if not m.num:
+            continue
+        scale = m.scale * den2
+        for p, t in rows_w:
+            if p:
+                (ended if absorbed(t) else mass[t]).add(m.num * p, scale)
+    return mass, rows_of, ended.value()
 
 
 def reach(chain: FeatureChain, initial_spins: int) -> dict:
@@ -163,14 +334,165 @@ def reach(chain: FeatureChain, initial_spins: int) -> dict:
     >>> reach(c, 1)
     {(1, 0): Fraction(1, 1), (1, 1): Fraction(1, 4)}
     """
-    s0 = chain.start(initial_spins)
-    out = {s: ZERO for s in reachable(chain, [s0])}
-    out[s0] = Fraction(1)
-    for s in list(out):
-        for _, p, *_, t in chain.transitions(s):
-            if not absorbed(t):
-                out[t] += out[s] * p
-    return out
+    mass, _, _ = _forward(chain, chain.start(initial_spins))
+    return {s: m.value() for s, m in mass.items()}
+
+
+def avoids(chain: FeatureChain, initial_spins: int, weight: Callable) -> Fraction:
+    """P(the feature from ``initial_spins`` ends with no step showing an event), exactly: the mass of the
+    paths to absorption when an outcome weighs ``weight(state, label, p)`` = P(no event, outcome) instead of p.
+
+    Used for the odds of an award per game round (GLI-11 v3.0 section 4.8.2).
+
+    >>> from markov.retrigger import RetriggerChain
+    >>> from markov.moments import CountSplit
+    >>> h = Fraction(1, 2)
+    >>> ch = RetriggerChain(CountSplit((h, h), (0, 0), (0, 0)), (0, 1), cap=2)
+    >>> avoids(ch, 1, lambda s, n, p: [h, 0][n])   # the event is "one scatter"; avoiding it also ends the feature
+    Fraction(1, 2)
+    """
+    return _forward(chain, chain.start(initial_spins), weight)[2]
+
+
+def features(chain: FeatureChain, initial_spins: Sequence[int]) -> tuple[FeatureResult, ...]:
+    """The :class:`FeatureResult` of the feature from each start, exactly; a chain with infinitely many
+    states gives its own ``closed_form``.
+
+    Stages (the chain's ``stages``, ``stage(state)``): P(stage played) is the mass entering it, P(the
+    feature ends in it) the mass absorbed from it, its spins the expected visits of its states and its
+    win their expected rewards; ``keys`` the expected sum of the chain's ``count``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`solve`, or a transition to an earlier stage.
+
+    >>> from markov.retrigger import RetriggerChain
+    >>> from markov.moments import CountSplit
+    >>> F = Fraction
+    >>> c = RetriggerChain(split=CountSplit((F(1, 2), F(1, 2)), (F(0), F(3, 2)), (F(0), F(9, 2))),
+    ...                    extra=(0, 1), cap=3)
+    >>> f, = features(c, [1])
+    >>> f.mean, f.spins, f.reach
+    (Fraction(21, 8), Fraction(7, 4), (Fraction(1, 1),))
+    """
+    if not getattr(chain, "finite", True):
+        return tuple(chain.closed_form(initial_spins)[n] for n in initial_spins)
+    if not initial_spins:
+        return ()
+    moments = solve(chain, initial_spins)
+    n_stages = getattr(chain, "stages", 1)
+    stage = getattr(chain, "stage", lambda s: 0)
+    count = getattr(chain, "count", None)
+    out = []
+    for n in initial_spins:
+        s0 = chain.start(n)
+        mass, rows_of, _ = _forward(chain, s0)
+        entered = [_Sum() for _ in range(n_stages)]
+        ended = [_Sum() for _ in range(n_stages)]
+        spins = [_Sum() for _ in range(n_stages)]
+        win = [_Sum() for _ in range(n_stages)]
+        keys = _Sum()
+        entered[stage(s0)].add(1, 1)
+        for s, m in mass.items():
+            if not m.num:
+                continue
+            i = stage(s)
+            den, rows = rows_of[s]
+            spins[i].add(m.num, m.scale)
+            win[i].add(m.num * sum(w for _, _, w, _, _ in rows), m.scale * den)
+            if count is not None:
+                k = sum((Fraction(count(s, label, Fraction(p, den))) for label, p, *_ in rows), ZERO)
+                keys.add(m.num * k.numerator, m.scale * k.denominator)
+            for _, p, _, _, t in rows:
+                if absorbed(t):
+                    ended[i].add(m.num * p, m.scale * den)
+                elif stage(t) != i:
+                    if stage(t) < i:
+                        raise ValueError(f"the transition {s} -> {t} goes to an earlier stage")
+                    entered[stage(t)].add(m.num * p, m.scale * den)
+        mo = moments[n]
+        out.append(FeatureResult(initial_spins=n, mean=mo.mean, second=mo.second,
+                                 reach=tuple(x.value() for x in entered), final_level=tuple(x.value() for x in ended),
+                                 spins_by_level=tuple(x.value() for x in spins),
+                                 win_by_level=tuple(x.value() for x in win), keys=keys.value()))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class FeatureRun:
+    """The win of a feature from one start, in an algebra's form (:func:`run`).
+
+    Attributes
+    ----------
+    value : object
+        The feature win's (sub-)distribution in the algebra (``None``: never ends, impossible).
+    truncated : float
+        Mass cut off because an endless feature went on (0 for a finite chain).
+    spins : int
+        Most steps (spins) played on a path kept.
+    visits : int
+        States visited, summed over the steps.
+    """
+
+    value: object
+    truncated: float
+    spins: int
+    visits: int = 0
+
+
+def run(alg, chain, start, kernels, max_spins: int | None = None, cut_below: float | None = None) -> FeatureRun:
+    """Play the chain from ``start`` one step at a time, in algebra ``alg`` (the win distribution's runner).
+
+    Parameters
+    ----------
+    alg : an algebra of sub-distributions
+        ``one()``, ``mul_add(acc, a, k)``, ``mass(a)`` (:mod:`exact.distribution`'s exact, largest-win,
+        mass and spectral algebras).
+    chain : FeatureChain with ``step(state, move)`` (and ``law(state)``)
+    start : a state of the chain
+    kernels : mapping
+        ``kernels[chain.law(state)]`` is the mapping move -> kernel of a step from ``state`` (a chain
+        without ``law``: ``kernels`` itself).
+    max_spins : int, optional
+        Stop after this many steps (the cut-off of an endless feature); the live mass then is the
+        truncated mass.
+    cut_below : float, optional
+        Stop as soon as the live mass is below this.
+
+    Raises
+    ------
+    ValueError
+        A feature going on for more than :data:`MAX_LAYERS` steps.
+
+    Layer t holds every state after t steps (each transition plays one spin), so the layers are
+    processed in order and each state once; the ended mass collects in ``value``.
+    """
+    law = getattr(chain, "law", None)
+    live = {start: alg.one()}
+    ended = None
+    t = 0
+    visits = 0
+    while live:
+        if max_spins is not None and t >= max_spins:
+            break
+        if t >= MAX_LAYERS:
+            raise ValueError(f"the free spins go on for more than {MAX_LAYERS} spins")
+        nxt: dict = {}
+        visits += len(live)
+        for state, v in live.items():
+            for move, kern in (kernels if law is None else kernels[law(state)]).items():
+                succ = chain.step(state, move)
+                if absorbed(succ):
+                    ended = alg.mul_add(ended, v, kern)
+                else:
+                    nxt[succ] = alg.mul_add(nxt.get(succ), v, kern)
+        live = nxt
+        t += 1
+        if cut_below is not None and sum(alg.mass(v) for v in live.values()) < cut_below:
+            break
+    truncated = sum(alg.mass(v) for v in live.values()) if live else 0.0
+    return FeatureRun(ended, truncated, t, visits)
 
 
 def graph(chain: FeatureChain, initial_spins: Sequence[int]) -> nx.DiGraph:

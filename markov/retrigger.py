@@ -52,28 +52,26 @@ played counted) and spins played, so ``left + played`` spins are awarded and
 ``left + played <= C``.  One spin with scatter count ``n`` goes to
 ``(left - 1 + min(e(n), C - left - played), played + 1)``, or to the
 absorbing END when that has ``left = 0``.  ``played`` grows by one per step,
-so the chain is acyclic (at most ``C`` steps) and is solved backwards from
-``played = C - 1`` to ``played = 0`` with::
-
-    V(s)  = sum_g  w_g + p_g V(t_g)
-    V2(s) = sum_g  v_g + 2 w_g V(t_g) + p_g V2(t_g)
-    S(s)  = 1 + sum_g p_g S(t_g)
-
-over the groups ``g`` of scatter counts with the same extra spins
-(``p_g``, ``w_g = E[W 1{g}]``, ``v_g = E[W^2 1{g}]``; ``V = V2 = S = 0`` at
-END), exactly as :mod:`markov.chain` does for the ladder.  Integers stand in
-for Fractions: with ``D`` the split's common denominator, ``D^(C - played)``
-times ``V``, ``V2`` and ``S`` of a state are integers.
+so the chain is acyclic (at most ``C`` steps): an instance of the
+feature-chain protocol (:mod:`markov.protocol`), solved by
+:func:`markov.protocol.features` exactly as the ladder is.  Without a cap the
+spins played change nothing ahead: the state is ``(left, 0)`` and the chain
+has infinitely many states (its figures are the closed form above, its win
+distribution the cycle-lemma sum :func:`cycle_lemma_feature` or the
+layer-by-layer run of :func:`markov.protocol.run`).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
 from strips.model import GameModel, count_table_value
 from markov.moments import CountSplit, PhaseAnalysis
-from markov.chain import ZERO, FeatureResult, Numerators, check_phase, validate_split
+from markov import protocol
+from markov.chain import ZERO, check_phase, validate_split
+from markov.protocol import FeatureResult
 
 #: message of the infinite-feature error (E[R] >= 1 without a cap)
 INFINITE = "the expected retrigger spins per free spin is >= 1: the feature value is infinite"
@@ -178,13 +176,14 @@ class RetriggerChain:
         return initial_spins, 0
 
     def step(self, state: tuple[int, int], extra: int) -> tuple[int, int] | None:
-        """Successor of ``(left, played)`` after a spin awarding ``extra`` spins (``None``: END)."""
+        """Successor of ``(left, played)`` after a spin awarding ``extra`` spins (``None``: END); without a
+        cap the spins played are not kept (``played`` stays 0: they change nothing ahead)."""
         left, played = state
-        if self.cap is not None:
-            extra = min(extra, self.cap - left - played)
-        nxt = (left - 1 + extra, played + 1)
+        if self.cap is None:
+            nxt = (left - 1 + extra, 0)
+        else:
+            nxt = (left - 1 + min(extra, self.cap - left - played), played + 1)
         return nxt if nxt[0] else None
-
 
     def transitions(self, state: tuple[int, int]) -> tuple[tuple[int, Fraction, Fraction, Fraction, tuple[int, int] | None], ...]:
         """Outgoing transitions of ``(left, played)``: ``(n, P(n), E[W 1{n}], E[W^2 1{n}], successor)``.
@@ -207,13 +206,108 @@ class RetriggerChain:
         """
         if self.cap is None:
             raise ValueError("free spins retrigger without a cap: the chain has infinitely many states")
-        seen = {self.start(n) for n in initial_spins}
-        frontier = sorted(seen)
-        while frontier:
-            nxt = {t for s in frontier for *_, t in self.transitions(s) if t is not None} - seen
-            seen |= nxt
-            frontier = sorted(nxt)
-        return tuple(sorted(seen, key=lambda s: (s[1], s[0])))
+        return tuple(protocol.reachable(self, [self.start(n) for n in initial_spins]))
+
+    # -- the game's feature chain (markov.feature) ----------------------------
+    #: name of the chain in :data:`markov.feature.CHAINS`
+    kind = "retrigger"
+    #: the count the level's per-spin split is by: the scatter count (it decides the retrigger)
+    count_by = "scatter"
+
+    @classmethod
+    def of(cls, model: GameModel, levels: Sequence[PhaseAnalysis]) -> "RetriggerChain":
+        """:func:`retrigger_of`."""
+        return retrigger_of(model, levels)
+
+    @classmethod
+    def of_splits(cls, model: GameModel, splits: Sequence[CountSplit]) -> "RetriggerChain":
+        """The chain of ``model``'s one level with its per-spin split by scatter count.
+
+        Raises
+        ------
+        ValueError
+            ``"unsupported rule: retrigger with a multi-level ladder"`` with more than one split; as
+            :class:`RetriggerChain`.
+        """
+        if len(splits) != 1:
+            raise ValueError("unsupported rule: retrigger with a multi-level ladder")
+        split = splits[0]
+        return cls(split=split, extra=tuple(count_table_value(model.retrigger, n) for n in range(len(split.prob))),
+                   cap=model.retrigger_cap, multiplier=model.levels[0].multiplier)
+
+    def round_figures(self) -> dict:
+        """Fields of :class:`markov.round.RoundResult`: E[extra spins per free spin] and the cap."""
+        return {"retrigger_per_spin": self.expected_extra, "retrigger_cap": self.cap}
+
+    @property
+    def multipliers(self) -> tuple[int]:
+        """The multiplier of each level: the one level's."""
+        return (self.multiplier,)
+
+    #: why the chain has infinitely many states when :attr:`finite` is False
+    infinite = "the free spins retrigger without a cap"
+
+    # -- the protocol's optional members (markov.protocol) ------------------
+    @property
+    def finite(self) -> bool:
+        """Whether the chain has finitely many states: with a cap."""
+        return self.cap is not None
+
+    @staticmethod
+    def order(state: tuple[int, int]) -> tuple[int, int]:
+        """Sort key growing along every transition: spins played, then spins left."""
+        return state[1], state[0]
+
+    #: one level: one stage
+    stages = 1
+
+    @staticmethod
+    def stage(state) -> int:
+        """Every state is on the one level."""
+        return 0
+
+    def count(self, state, n: int, p: Fraction) -> Fraction:
+        """E[K 1{n}]: the KEY count is not split by scatter count, so probability x E[KEY per spin]."""
+        return p * self.key_mean
+
+    @staticmethod
+    def law(state) -> int:
+        """One law for every state: the runner plays ``kernels[0]``, by extra spins."""
+        return 0
+
+    def moves(self, tables: Sequence[dict]) -> list[dict]:
+        """The runner's tables: the one level's tables by scatter count merged by the extra spins they award."""
+        merged: dict[int, dict] = {}
+        for n, table in tables[0].items():
+            m = merged.setdefault(self.extra[n], {})
+            for w, p in table.items():
+                m[w] = m.get(w, 0) + p
+        return [merged]
+
+    def series(self, alg, start, kernels, max_spins: int):
+        """The endless feature from ``start`` as the cycle-lemma sum (:func:`cycle_lemma_feature`), or None."""
+        return cycle_lemma_feature(alg, start[0], kernels[0], max_spins)
+
+    def closed_form(self, initial_spins: Sequence[int]) -> dict[int, FeatureResult]:
+        """The figures without a cap: :func:`unlimited_features` by initial spins."""
+        return dict(zip(initial_spins, unlimited_features(self, initial_spins)))
+
+    @staticmethod
+    def node_id(state) -> str:
+        """Graph node id of ``(left, played)``: ``"s12 p3"``, or ``"END"``."""
+        return "END" if state == "END" else f"s{state[0]} p{state[1]}"
+
+    def node_attributes(self, state) -> dict:
+        """Graph node attributes: one level, spins left, spins played, the level's multiplier."""
+        return dict(level=1, spins_left=state[0], played=state[1], keys=0, multiplier=self.multiplier)
+
+    def graph_attributes(self) -> dict:
+        """Graph attributes: one level (thresholds, spins, multipliers), the cap, the extra spins per count."""
+        return dict(thresholds=(0,), spins=(0,), multipliers=(self.multiplier,), cap=self.cap,
+                    retrigger=tuple(self.extra))
+
+    #: the attributes of the absorbing node of the graph export
+    end_attributes = dict(level=0, spins_left=0, played=0, keys=0, multiplier=0)
 
 
 def retrigger_of(model: GameModel, levels: Sequence[PhaseAnalysis]) -> RetriggerChain:
@@ -296,10 +390,7 @@ def unlimited_features(chain: RetriggerChain, initial_spins: Sequence[int]) -> t
 
 
 def capped_features(chain: RetriggerChain, initial_spins: Sequence[int]) -> tuple[FeatureResult, ...]:
-    """Exact features with the chain's cap: backward solution of the finite chain (module docstring).
-
-    One backward pass serves every entry of ``initial_spins``.  Time grows as
-    ``cap^2 x groups`` integer operations on numbers of ``cap x log2(D)`` bits.
+    """Exact features with the chain's cap: :func:`markov.protocol.features` on the finite chain.
 
     Raises
     ------
@@ -308,35 +399,7 @@ def capped_features(chain: RetriggerChain, initial_spins: Sequence[int]) -> tupl
     """
     if chain.cap is None:
         raise ValueError("capped_features needs a chain with a retrigger cap")
-    for n in initial_spins:
-        chain.start(n)
-    if not initial_spins:
-        return ()
-    cap = chain.cap
-    groups = chain.groups()
-    num = Numerators.of(CountSplit(*(tuple(g[i] for g in groups) for i in (1, 2, 3))))
-    extras = [g[0] for g in groups]
-    w_tot, v_tot = sum(num.win), sum(num.win2)
-    # layer `played` = p: lists over left = 0 .. cap - p (index 0 = END, all zero), scaled by D^(cap - p)
-    nxt_v = nxt_v2 = nxt_s = [0]      # layer p = cap: only END
-    scale = 1                          # D^(cap - p - 1) of the next layer
-    for p in range(cap - 1, -1, -1):
-        size = cap - p
-        v, v2, s = [0] * (size + 1), [0] * (size + 1), [0] * (size + 1)
-        for left in range(1, size + 1):
-            room = size - left
-            acc_v, acc_v2, acc_s = scale * w_tot, scale * v_tot, scale * num.den
-            for e, pr, w in zip(extras, num.prob, num.win):
-                t = left - 1 + min(e, room)
-                if t:
-                    acc_v += pr * nxt_v[t]
-                    acc_v2 += 2 * w * nxt_v[t] + pr * nxt_v2[t]
-                    acc_s += pr * nxt_s[t]
-            v[left], v2[left], s[left] = acc_v, acc_v2, acc_s
-        nxt_v, nxt_v2, nxt_s = v, v2, s
-        scale *= num.den
-    return tuple(_feature(chain, n, Fraction(nxt_v[n], scale), Fraction(nxt_v2[n], scale),
-                          Fraction(nxt_s[n], scale)) for n in initial_spins)
+    return protocol.features(chain, tuple(initial_spins))
 
 
 def feature_results(chain: RetriggerChain, initial_spins: Sequence[int]) -> tuple[FeatureResult, ...]:
@@ -354,6 +417,110 @@ def feature_results(chain: RetriggerChain, initial_spins: Sequence[int]) -> tupl
     ValueError
         As :func:`unlimited_features` or :func:`capped_features`.
     """
-    if chain.cap is None:
-        return unlimited_features(chain, initial_spins)
-    return capped_features(chain, initial_spins)
+    return protocol.features(chain, tuple(initial_spins))
+
+
+# ---------------------------------------------------------------------------
+# the endless feature's win distribution as a sum over award counts (any algebra of distributions)
+# ---------------------------------------------------------------------------
+#: Most terms (vectors of retrigger counts) of :func:`cycle_lemma_feature`; beyond, the layer-by-layer run.
+MAX_CYCLE_TERMS = 20_000
+#: Largest coefficient of a term (its float must not overflow; see SpectralAlgebra.scale).
+MAX_CYCLE_COEFFICIENT = 10 ** 250
+
+
+def _power(alg, k, e: int):
+    """k^e (e >= 1) by squaring: about 2 log2(e) products."""
+    out, sq = None, k
+    while True:
+        if e & 1:
+            out = sq if out is None else alg.mul(out, sq)
+        e >>= 1
+        if not e:
+            return out
+        sq = alg.mul(sq, sq)
+
+
+def cycle_lemma_terms(s0: int, extras: Sequence[int], max_spins: int) -> list[tuple[tuple[int, ...], Fraction]] | None:
+    """The terms of :func:`cycle_lemma_feature`: (counts c_e of each extra e > 0, coefficient), or None
+    when there are more than :data:`MAX_CYCLE_TERMS` or a coefficient above :data:`MAX_CYCLE_COEFFICIENT`.
+
+    A vector c plays t = s0 + sum c_e e spins (t <= max_spins), c_0 = t - sum c_e of them awarding
+    nothing; its coefficient is (s0 / t) x t! / (c_0! prod c_e!).
+
+    >>> cycle_lemma_terms(2, [1], 4)   # 2, 3, 4 spins; ending at 4: 3 of the 6 orders of 2 awards
+    [((0,), Fraction(1, 1)), ((1,), Fraction(2, 1)), ((2,), Fraction(3, 1))]
+    """
+    out: list = []
+
+    def walk(i: int, counts: tuple[int, ...], used: int) -> bool:
+        if i == len(extras):
+            t = s0 + used
+            c0 = t - sum(counts)
+            coef = Fraction(s0, t) * math.factorial(t) / math.factorial(c0) / math.prod(map(math.factorial, counts))
+            if coef > MAX_CYCLE_COEFFICIENT or len(out) >= MAX_CYCLE_TERMS:
+                return False
+            out.append((counts, coef))
+            return True
+        c = 0
+        while s0 + used + c * extras[i] <= max_spins:
+            if not walk(i + 1, counts + (c,), used + c * extras[i]):
+                return False
+            c += 1
+        return True
+
+    return out if walk(0, (), 0) else None
+
+
+def cycle_lemma_feature(alg, s0: int, kernels: dict, max_spins: int):
+    """The feature of an endless (uncapped) retrigger from ``s0`` free spins, cut after ``max_spins``
+    spins, as a sum over the counts of each retrigger award instead of spin by spin; None when
+    :func:`cycle_lemma_terms` refuses (then :func:`markov.protocol.run` plays it layer by layer).
+
+    Each spin consumes one spin and awards e >= 0 more, so the spins left walk down by at most
+    one per spin and the feature ends at the first t with s0 + sum (e_i - 1) = 0.  By the cycle
+    lemma (the hitting-time theorem, Kemperman 1961; van der Hofstad and Keane 2008), for
+    i.i.d. spins P(the feature ends at spin t, its win = w) = (s0 / t) P(sum of e_i - 1 over t
+    spins = -s0, sum of the t wins = w): the win of a sequence is the same for all its cyclic
+    shifts, of which exactly s0 end at t.  So, with K_e the kernel of a spin awarding e,
+
+        feature = sum over c = (c_e)_{e > 0} of (s0 / t) multinomial(t; c_0, c) K_0^c_0 prod K_e^c_e,
+
+    t = s0 + sum c_e e <= max_spins, c_0 = t - sum c_e: the same truncation as :func:`markov.protocol.run`
+    (every feature that ends within ``max_spins`` spins), in about one product per term instead
+    of one per state and spin.  Exact in :class:`exact.distribution.ExactAlgebra` (tested equal to the layered run).
+
+    References
+    ----------
+    Kemperman, J. H. B. (1961). *The Passage Problem for a Stationary Markov Chain*. Univ. of Chicago Press.
+    van der Hofstad, R., Keane, M. (2008). An elementary proof of the hitting time theorem.
+    *Amer. Math. Monthly* 115(8), 753-756.
+    """
+    if 0 not in kernels:
+        return None
+    extras = sorted(e for e in kernels if e > 0)
+    terms = cycle_lemma_terms(s0, extras, max_spins)
+    if terms is None:
+        return None
+    k0 = kernels[0]
+    steps = [alg.mul(_power(alg, k0, e - 1), kernels[e]) if e > 1 else kernels[e] for e in extras]
+    coefficient = dict(terms)
+    acc = None
+
+    def walk(i: int, value, counts: tuple[int, ...], used: int) -> None:
+        """Every term whose leading counts are ``counts``; ``value`` = K_0^s0 prod_{j<i} step_j^c_j."""
+        nonlocal acc
+        if i == len(extras):
+            term = alg.scale(value, coefficient[counts])
+            acc = term if acc is None else alg.add(acc, term)
+            return
+        c = 0
+        while True:
+            walk(i + 1, value, counts + (c,), used + c * extras[i])
+            c += 1
+            if s0 + used + c * extras[i] > max_spins:
+                return
+            value = alg.mul(value, steps[i])    # step_i = K_0^(e_i - 1) K_e_i: one more award of e_i
+
+    walk(0, _power(alg, k0, s0), (), 0)
+    return acc

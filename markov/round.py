@@ -17,9 +17,10 @@ covariance part of the triggering base spin and its feature.  The same holds
 when the free spins use the base strips (issue 9): each free spin is a new
 independent draw, so given ``N = n`` the feature does not depend on ``B``.
 
-The feature ``E_n[F]``, ``E_n[F^2]`` comes from the KEY-ladder chain
-(:mod:`markov.chain`) for a game without retrigger, and from the retrigger
-chain (:mod:`markov.retrigger`, one level) for a game with a retrigger table.
+The feature ``E_n[F]``, ``E_n[F^2]`` comes from the game's feature chain
+(:func:`markov.feature.feature_chain`: the KEY-ladder chain of :mod:`markov.chain`,
+or the retrigger chain of :mod:`markov.retrigger` for a game with a retrigger
+table), solved by :func:`markov.protocol.features`.
 """
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ from typing import Mapping, Sequence
 
 from strips.model import GameModel, count_table_value
 from markov.moments import CountSplit, PhaseAnalysis
-from markov import retrigger
-from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, ladder_of, validate_split
+from markov import protocol
+from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, validate_split
+from markov.feature import feature_chain
 
 
 @dataclass(frozen=True)
@@ -236,18 +238,13 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     # sheet lists it, and a published figure for it is then checked rather than missing
     counts = range(max([len(split.prob)] + [n + 1 for n, _ in model.trigger]))
     prob = list(split.prob) + [ZERO] * (len(counts) - len(split.prob))
-    if not model.trigger:   # a game without free spins: the round is the base spin
-        features, n_levels, extra, cap = {}, 0, ZERO, None
-    elif model.retrigger:
-        chain = retrigger.retrigger_of(model, levels)
-        features = features_by_trigger(model, chain, counts, solve=retrigger.feature_results)
-        n_levels, extra, cap = 1, chain.expected_extra, chain.cap
-    else:
-        ladder = ladder_of(model, levels)
-        features = features_by_trigger(model, ladder, counts)
-        n_levels, extra, cap = ladder.levels, ZERO, None
-    if model.multiplier_by_trigger:
-        features = {n: scale_feature(f, count_table_value(model.multiplier_by_trigger, n, 1)) for n, f in features.items()}
+    features, n_levels, figures = {}, 0, {}
+    if model.trigger:       # else a game without free spins: the round is the base spin
+        chain = feature_chain(model, levels)
+        # the trigger count's multiplier of the whole feature (1 without multiplier_by_trigger)
+        features = {n: scale_feature(f, count_table_value(model.multiplier_by_trigger, n, 1))
+                    for n, f in features_by_trigger(model, chain, counts, solve=protocol.features).items()}
+        n_levels, figures = chain.stages, chain.round_figures()
     trigger_prob = {n: prob[n] for n in features}
 
     def expect(value) -> Fraction:
@@ -271,6 +268,5 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         reach=tuple(expect(lambda n, f: f.reach[i]) for i in range(n_levels)),
         free_spins_played=expect(lambda n, f: f.spins),
         initial_free_spins=expect(lambda n, f: f.initial_spins),
-        retrigger_per_spin=extra,
-        retrigger_cap=cap,
+        **figures,
     )

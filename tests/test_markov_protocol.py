@@ -1,5 +1,8 @@
-"""The feature-chain protocol (markov/protocol.py): the generic exact solver, reach and graph written
-once for any chain equal the specialised solvers of the ladder and of the capped retrigger chain."""
+"""The feature-chain protocol (markov/protocol.py): the analyses written once for any chain (exact
+figures, visit probabilities, award odds, the distribution's runner, the graph) equal brute force
+over every sequence of outcomes, written from the rules without markov, on small ladders, capped
+retrigger chains and a chain of two methods; the literal round player (tests/test_play.py) checks
+the same generic solver through whole rounds."""
 from __future__ import annotations
 
 import random
@@ -7,51 +10,161 @@ from fractions import Fraction
 
 import pytest
 
-from exact.engine import analyse
+from exact.distribution import ExactAlgebra
 from markov import protocol
-from markov.chain import feature_results as ladder_features, ladder_of
-from markov.graph import chain_graph
+from markov.chain import END, Ladder
+from markov.graph import chain_graph, check_chain
 from markov.moments import CountSplit
-from markov.retrigger import RetriggerChain, capped_features
-from strips.loader import load_math_set
+from markov.retrigger import RetriggerChain
+from generators import enumerate_feature, split_of
+
+F = Fraction
 
 
-def test_the_ladder_solved_generically_equals_its_layer_recursion():
-    ms = load_math_set("rules_page")
-    ladder = ladder_of(ms.model, analyse(ms).levels)
-    starts = [10, 15, 20]
-    generic = protocol.solve(ladder, starts)
-    for f in ladder_features(ladder, starts):
-        g = generic[f.initial_spins]
-        assert (g.mean, g.second, g.steps) == (f.mean, f.second, f.spins)
-    g = protocol.graph(ladder, starts)
-    assert g.number_of_nodes() == chain_graph(ladder, starts).number_of_nodes()
-    total = {s: sum(e["probability"] for *_, e in g.out_edges(s, data=True)) for s in g if s != "END"}
-    assert set(total.values()) == {1}
-
-
-def _random_chain(seed: int) -> RetriggerChain:
-    rng = random.Random(seed)
+def _random_outcomes(rng: random.Random, max_count: int) -> list:
+    """One spin's joint outcomes (P, count, win) with 2-4 outcomes of random weights."""
     n = rng.randint(2, 4)
     w = [rng.randint(1, 9) for _ in range(n)]
-    den = sum(w)
-    prob = tuple(Fraction(x, den) for x in w)
-    win = tuple(p * rng.randint(0, 20) for p in prob)
-    win2 = tuple(x * rng.randint(20, 40) for x in win)
-    return RetriggerChain(split=CountSplit(prob, win, win2), extra=tuple([0] + [rng.randint(0, 3) for _ in range(n - 1)]),
-                          cap=rng.randint(4, 9))
+    return [(F(x, sum(w)), rng.randint(0, max_count), F(rng.randint(0, 12))) for x in w]
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_the_capped_retrigger_solved_generically_equals_its_backward_pass(seed):
-    chain = _random_chain(seed)
-    starts = list(range(1, min(chain.cap, 4) + 1))
-    generic = protocol.solve(chain, starts)
-    for f in capped_features(chain, starts):
-        g = generic[f.initial_spins]
-        assert (g.mean, g.second, g.steps) == (f.mean, f.second, f.spins)
-    r = protocol.reach(chain, starts[-1])
-    assert r[chain.start(starts[-1])] == 1 and all(0 < p <= 1 for p in r.values())
+def _random_retrigger(seed: int):
+    rng = random.Random(seed)
+    out = _random_outcomes(rng, 3)
+    extra = tuple([0] + [rng.randint(0, 3) for _ in range(3)])
+    return out, extra, rng.randint(3, 7)
+
+
+def _retrigger_paths(outcomes, extra, cap, initial):
+    """Every sequence of spins of a capped retrigger feature, from the rule itself (spins awarded so far
+    never above the cap): yields (P, total win, spins played)."""
+    def walk(p, left, awarded, win, played):
+        if left == 0:
+            yield p, win, played
+            return
+        for q, n, w in outcomes:
+            add = min(extra[n], cap - awarded)
+            yield from walk(p * q, left - 1 + add, awarded + add, win + w, played + 1)
+    yield from walk(F(1), initial, initial, F(0), 0)
+
+
+def _retrigger_chain(outcomes, extra, cap):
+    return RetriggerChain(split=split_of(outcomes, keys=len(extra) - 1), extra=extra, cap=cap)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_capped_retrigger_solved_by_the_protocol_equals_every_sequence_of_spins(seed):
+    outcomes, extra, cap = _random_retrigger(seed)
+    chain = _retrigger_chain(outcomes, extra, cap)
+    starts = list(range(1, min(cap, 3) + 1))
+    for f in protocol.features(chain, starts):
+        paths = list(_retrigger_paths(outcomes, extra, cap, f.initial_spins))
+        assert sum(p for p, *_ in paths) == 1
+        assert f.mean == sum(p * w for p, w, _ in paths)
+        assert f.second == sum(p * w * w for p, w, _ in paths)
+        assert f.spins == sum(p * n for p, _, n in paths)
+        m = protocol.solve(chain, [f.initial_spins])[f.initial_spins]
+        assert (m.mean, m.second, m.steps) == (f.mean, f.second, f.spins)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_random_ladder_solved_by_the_protocol_equals_every_sequence_of_spins(seed):
+    rng = random.Random(100 + seed)
+    levels = rng.randint(1, 3)
+    outcomes = [_random_outcomes(rng, 2) for _ in range(levels)]
+    thresholds = [0] + sorted(rng.randint(1, 4) for _ in range(levels - 1))
+    spins = [None] + [rng.randint(1, 3) for _ in range(levels - 1)]
+    cap_keys = max(k for o in outcomes for _, k, _ in o)
+    ladder = Ladder(tuple(thresholds), tuple(spins), (1,) * levels,
+                    tuple(split_of(o, keys=cap_keys) for o in outcomes))
+    for f in protocol.features(ladder, [1, 2, 3]):
+        b = enumerate_feature(outcomes, thresholds, spins, f.initial_spins)
+        assert (f.mean, f.second, f.keys) == (b.mean, b.second, b.keys)
+        assert list(f.reach) == b.reach and list(f.final_level) == b.final_level
+        assert list(f.spins_by_level) == b.spins_by_level and list(f.win_by_level) == b.win_by_level
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_runner_in_the_exact_algebra_is_the_law_of_the_feature_win(seed):
+    """protocol.run plays the chain's kernels (by the runner's moves: extra spins merged) into the exact
+    law of the feature's win, the law brute force gives."""
+    outcomes, extra, cap = _random_retrigger(seed)
+    chain = _retrigger_chain(outcomes, extra, cap)
+    tables: dict = {}
+    for q, n, w in outcomes:
+        tables.setdefault(n, {})
+        tables[n][int(w)] = tables[n].get(int(w), 0) + q
+    kernels = chain.moves([tables])
+    got = protocol.run(ExactAlgebra(), chain, chain.start(2), kernels).value
+    want: dict = {}
+    for p, w, _ in _retrigger_paths(outcomes, extra, cap, 2):
+        want[int(w)] = want.get(int(w), 0) + p
+    assert {w: p for w, p in got.items() if p} == {w: p for w, p in want.items() if p}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_odds_that_no_spin_shows_an_event_equal_every_sequence_of_spins(seed):
+    """protocol.avoids: the event is a win of at least 8 credits in one spin."""
+    outcomes, extra, cap = _random_retrigger(seed)
+    chain = _retrigger_chain(outcomes, extra, cap)
+    avoid = [F(0)] * len(extra)
+    for q, n, w in outcomes:
+        if w < 8:
+            avoid[n] += q
+
+    def paths(p, left, awarded, clean):
+        if left == 0:
+            yield p if clean else F(0)
+            return
+        for q, n, w in outcomes:
+            add = min(extra[n], cap - awarded)
+            yield from paths(p * q, left - 1 + add, awarded + add, clean and w < 8)
+    assert protocol.avoids(chain, 2, lambda s, n, p: avoid[n]) == sum(paths(F(1), 2, 2, True))
+
+
+class Coins:
+    """A chain of the protocol's two required methods only: draw until 3 coins are held or 2 draws miss
+    in a row; a coin pays 5, the third coin 20 more.  State (coins, misses in a row)."""
+
+    def start(self, n):
+        return (n, 0)
+
+    def transitions(self, s):
+        coins, miss = s
+        hit = (coins + 1, 0) if coins + 1 < 3 else None
+        out = [("coin", F(1, 3), F(5 + (20 if coins + 1 == 3 else 0), 3), F((5 + (20 if coins + 1 == 3 else 0)) ** 2, 3), hit)]
+        out.append(("miss", F(2, 3), F(0), F(0), (coins, miss + 1) if miss + 1 < 2 else None))
+        return tuple(out)
+
+
+def _coin_paths(coins, miss, p=F(1), win=0, steps=0):
+    if coins == 3 or miss == 2:
+        yield p, win, steps
+        return
+    yield from _coin_paths(coins + 1, 0, p / 3, win + 5 + (20 if coins + 1 == 3 else 0), steps + 1)
+    yield from _coin_paths(coins, miss + 1, p * 2 / 3, win, steps + 1)
+
+
+def test_a_chain_of_two_methods_gets_every_analysis():
+    c = Coins()
+    f, = protocol.features(c, [1])
+    paths = list(_coin_paths(1, 0))
+    assert f.mean == sum(p * w for p, w, _ in paths) and f.second == sum(p * w * w for p, w, _ in paths)
+    assert f.spins == sum(p * n for p, _, n in paths) and f.reach == (1,) and f.final_level == (1,)
+    assert sum(protocol.reach(c, 1).values()) == f.spins      # acyclic: visits = reach, one step per visit
+    g = chain_graph(c, [1])
+    check_chain(g)
+    assert g.number_of_nodes() == len(protocol.reachable(c, [c.start(1)])) + 1
+    assert protocol.avoids(c, 1, lambda s, label, p: p if label == "miss" else 0) == F(4, 9)
+
+
+def test_the_ladder_of_the_rules_page_is_exported_in_its_own_order():
+    out = [[(F(1, 2), 0, F(0)), (F(1, 2), 1, F(2))], [(F(1), 0, F(3))]]
+    ladder = Ladder((0, 1), (None, 2), (1, 2), tuple(split_of(o, keys=1) for o in out))
+    states = protocol.reachable(ladder, [ladder.start(2)])
+    assert states == sorted(states, key=Ladder.order) and states[0] == ladder.start(2)
+    g = chain_graph(ladder, [2])
+    assert list(g)[0] == END and list(g)[1] == "L1 s2 c0"
 
 
 def test_a_cyclic_chain_is_refused_by_the_acyclic_solver():
@@ -63,3 +176,12 @@ def test_a_cyclic_chain_is_refused_by_the_acyclic_solver():
             return (("stay", Fraction(1, 2), Fraction(1), Fraction(1), 0), ("end", Fraction(1, 2), 0, 0, None))
     with pytest.raises(ValueError, match="cycle"):
         protocol.solve(Loop(), [1])
+
+
+def test_an_uncapped_retrigger_has_its_closed_form_not_a_walk():
+    h = F(1, 2)
+    c = RetriggerChain(CountSplit((h, h), (F(0), F(1)), (F(0), F(1))), (0, 1))
+    with pytest.raises(ValueError, match="infinitely many states"):
+        protocol.reachable(c, [c.start(1)])
+    f, = protocol.features(c, [1])
+    assert f.spins == 2 and f.mean == 2      # E[spins] = 1 / (1 - E[R]) = 2, each paying 1 on average

@@ -22,9 +22,10 @@ from fractions import Fraction
 from exact.formatting import decimal_text, fraction_text, percent, significant
 from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.engine import analyse
-from markov.chain import FeatureResult, ladder_of
-from markov.graph import chain_graph, check_chain, cross_check, graph_bytes, retrigger_graph
-from markov.retrigger import RetriggerChain, retrigger_of
+from markov.chain import FeatureResult, Ladder
+from markov.feature import feature_chain
+from markov.graph import chain_graph, check_chain, cross_check, graph_bytes
+from markov.retrigger import RetriggerChain
 from markov.round import RoundResult, round_result
 from exact.cli.outputs import check_output, protected_inputs, write_output
 from strips.loader import load_math_set
@@ -90,10 +91,11 @@ def feature_text(n: int, f: FeatureResult, r: RoundResult, multipliers, scatter:
 
 def retrigger_json(model, r: RoundResult, chain: RetriggerChain) -> dict:
     """JSON object of the retrigger rule: table, cap, multiplier, E[R] per free spin and q per paid spin."""
-    return {"table": [list(row) for row in model.retrigger], "cap": chain.cap, "multiplier": chain.multiplier,
-            "expected_extra_spins_per_free_spin": exact(r.retrigger_per_spin),
-            "initial_free_spins_per_round": exact(r.initial_free_spins),
-            "free_spins_per_round": exact(r.free_spins_played)}
+    return {"retrigger": {"table": [list(row) for row in model.retrigger], "cap": chain.cap,
+                          "multiplier": chain.multiplier,
+                          "expected_extra_spins_per_free_spin": exact(r.retrigger_per_spin),
+                          "initial_free_spins_per_round": exact(r.initial_free_spins),
+                          "free_spins_per_round": exact(r.free_spins_played)}}
 
 
 def retrigger_text(name: str, model, r: RoundResult, chain: RetriggerChain, graph) -> list[str]:
@@ -111,6 +113,27 @@ def retrigger_text(name: str, model, r: RoundResult, chain: RetriggerChain, grap
         lines.append(f"chain: {graph.number_of_nodes() - 1} transient states (spins left, spins played) + END, "
                      f"{graph.number_of_edges()} edges; acyclic, absorbing")
     return lines
+
+
+def ladder_json(model, r: RoundResult, chain: Ladder) -> dict:
+    """JSON object of the ladder: thresholds, spins and multipliers per level."""
+    return {"thresholds": list(chain.thresholds), "spins": list(chain.spins), "multipliers": list(chain.multipliers)}
+
+
+def ladder_text(name: str, model, r: RoundResult, chain: Ladder, graph) -> list[str]:
+    """Header lines of ``rtp chain`` for the ladder (levels, thresholds, spins, multipliers, chain size)."""
+    has_keys = bool(model.of_kind("key"))
+    counter = f", KEY counter capped at {chain.cap}" if has_keys and chain.levels > 1 else ""
+    return [f"math set {name}: free-spin ladder of {chain.levels} level{'s' if chain.levels > 1 else ''}",
+            f"  thresholds {'/'.join(map(str, chain.thresholds[1:])) or '-'}, "
+            f"spins {'/'.join(map(str, chain.spins[1:])) or '-'} after level 1, "
+            f"multipliers {'/'.join(f'x{m}' for m in chain.multipliers)}",
+            f"chain: {graph.number_of_nodes() - 1} transient states (level, spins left{counter}) + END, "
+            f"{graph.number_of_edges()} edges; acyclic, absorbing"]
+
+
+#: Chain kind (:data:`markov.feature.CHAINS`) -> its header as text lines and as JSON keys.
+HEADERS = {Ladder.kind: (ladder_text, ladder_json), RetriggerChain.kind: (retrigger_text, retrigger_json)}
 
 
 def run(args) -> int:
@@ -133,16 +156,16 @@ def run(args) -> int:
     target = args.graphml if args.graphml is not None else args.dot
     protected = protected_inputs(args.set, ms)
     out_path = None if target is None else check_output(target, "rtp chain", "file", protected)
-    if target is not None and model.retrigger and model.retrigger_cap is None:
-        raise UsageError(f"rtp chain: {ms.name}: the free spins retrigger without a cap: the chain has "
-                         f"infinitely many states, so there is no graph to write (its figures are a closed form)")
-
     try:
         an = analyse(ms)
         rr = round_result(model, an.base, an.levels)
-        chain = retrigger_of(model, an.levels) if model.retrigger else ladder_of(model, an.levels)
+        chain = feature_chain(model, an.levels)
     except ValueError as e:
         raise UsageError(f"rtp chain: {ms.name}: {e}") from None
+    finite = getattr(chain, "finite", True)
+    if target is not None and not finite:
+        raise UsageError(f"rtp chain: {ms.name}: {chain.infinite}: the chain has "
+                         f"infinitely many states, so there is no graph to write (its figures are a closed form)")
     counts = sorted(rr.features)
     scatter = model.trigger_symbol.name if model.trigger_symbol else "scatter"
     has_keys = bool(model.of_kind("key"))
@@ -155,20 +178,17 @@ def run(args) -> int:
     starts = sorted({f.initial_spins for f in features})
     graph = err = None
     status = "not applicable"
-    if not model.retrigger or model.retrigger_cap is not None:
-        graph = retrigger_graph(chain, starts) if model.retrigger else chain_graph(chain, starts)
+    if finite:
+        graph = chain_graph(chain, starts)
         check_chain(graph)
         err = cross_check(graph, features)
         status = "PASS" if err <= TOLERANCE else "FAIL"
+    text, header_json = HEADERS[chain.kind]
     if out_path is not None:
         write_output(out_path, graph_bytes(graph, "graphml" if args.graphml else "dot"), protected, "rtp chain")
     if args.json:
         out = {"set": ms.name}
-        if model.retrigger:
-            out["retrigger"] = retrigger_json(model, rr, chain)
-        else:
-            out.update({"thresholds": list(chain.thresholds), "spins": list(chain.spins),
-                        "multipliers": list(chain.multipliers)})
+        out.update(header_json(model, rr, chain))
         out.update({
             "chain": None if graph is None else {"states": graph.number_of_nodes() - 1,
                                                  "edges": graph.number_of_edges(),
@@ -179,18 +199,7 @@ def run(args) -> int:
         })
         print(json.dumps(out, indent=2))
     else:
-        if model.retrigger:
-            print("\n".join(retrigger_text(ms.name, model, rr, chain, graph)))
-            multipliers = (chain.multiplier,)
-        else:
-            multipliers = chain.multipliers
-            print(f"math set {ms.name}: free-spin ladder of {chain.levels} level{'s' if chain.levels > 1 else ''}")
-            print(f"  thresholds {'/'.join(map(str, chain.thresholds[1:])) or '-'}, "
-                  f"spins {'/'.join(map(str, chain.spins[1:])) or '-'} after level 1, "
-                  f"multipliers {'/'.join(f'x{m}' for m in chain.multipliers)}")
-            counter = f", KEY counter capped at {chain.cap}" if has_keys and chain.levels > 1 else ""
-            print(f"chain: {graph.number_of_nodes() - 1} transient states (level, spins left{counter}) + END, "
-                  f"{graph.number_of_edges()} edges; acyclic, absorbing")
+        print("\n".join(text(ms.name, model, rr, chain, graph)))
         if err is None:
             print("float cross-check: not applicable (closed form of the uncapped branching process)")
         else:
@@ -198,7 +207,7 @@ def run(args) -> int:
                   f"(tolerance {TOLERANCE:g}) {status}")
         for n in counts:
             print()
-            print("\n".join(feature_text(n, rr.features[n], rr, multipliers, scatter, has_keys)))
+            print("\n".join(feature_text(n, rr.features[n], rr, chain.multipliers, scatter, has_keys)))
         if target is not None:
             print()
             print(f"graph written to {target}")
