@@ -276,9 +276,10 @@ def test_diff_names_the_issue_15_rule_changes():
 def test_ways_game_combination_multiplier_equals_brute_force(ms, comb):
     """A way through the combination WILD is multiplied once by the value drawn for the spin."""
     import tomllib
-    from strips.loader import _wild_multiplier, _Toml
+    from strips.game_toml import parse_wild_multiplier
+    from strips.toml_reader import TomlFile
     text = f"[W]\nmultiplier = {comb}\n"
-    mult = _wild_multiplier(_Toml(text, "x"), tomllib.loads(text)["W"], ("W",))
+    mult = parse_wild_multiplier(TomlFile(text, "x"), tomllib.loads(text)["W"], ("W",))
     model = dataclasses.replace(ms.model, symbols=tuple(dataclasses.replace(s, multiplier=mult) if s.name == "W"
                                                          else s for s in ms.model.symbols))
     ms = make_set(model, ms.strips["base"].reels, ms.strips["bonus"].reels)

@@ -1,0 +1,531 @@
+"""The simulator of every rule: bet modes, buys, respins, prize wheels, the gamble, line games.
+
+Each bet mode and buy is its own unit (:class:`Unit`, :class:`ModeGame`,
+:class:`BuyGame`, :func:`simulate_mode_block`): several scatters,
+``counts_as_scatter``, ``trigger_reels``, ``multiplier_by_trigger``, respins
+with held reels, prize wheels, the gamble policy; line games and combination
+WILD multipliers through the literal window evaluator
+:class:`exact.windows.WindowEvaluator`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from strips.model import CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, SCATTER, MathSet, Phase
+from exact.rules import (combination_wilds, feature_multiplier, initial_spins, retrigger_spins, rules_of, scatter_codes,
+                         symbol_scatter_pay)
+from exact.windows import WindowEvaluator
+from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, group_indices,
+                                    spin_tables, spins, wild_draw)
+from proofs.simulate_base import Tally, play_features, sum_of_squares, with_collect
+
+
+def column_counts(strips, rows: int, codes: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """Per reel and stop: how many cells of the window column show one of ``codes``.
+
+    Returns one int64 array of shape (L_r,) per reel (rows ``s .. s+rows-1``
+    with wrap-around, section 3).
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("wheel_game")
+    >>> t = column_counts(ms.strips["base"], 3, (ms.model.code("BONUS"),))
+    >>> len(t), int(t[0].max()) <= 3
+    (5, True)
+    """
+    want = np.zeros(max([int(c.max(initial=0)) for c in strips.codes] + list(codes)) + 1, dtype=np.int64)
+    want[list(codes)] = 1
+    out = []
+    for c in strips.codes:
+        n = len(c)
+        win = np.asarray(c, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
+        out.append(want[win].sum(axis=1).astype(np.int64))
+    return tuple(out)
+
+
+def _reel_sum(tables: Sequence[np.ndarray], stops: np.ndarray) -> np.ndarray:
+    return sum(t[stops[:, r]] for r, t in enumerate(tables))
+
+
+@dataclass(frozen=True)
+class SpinOut:
+    """Results of ``n`` spins of one phase, arrays of shape (n,), int64.
+
+    ``win``: credits before the phase multiplier (ways or line pays, every
+    scatter's pays, collect with drawn FISH values, drawn WILD multipliers);
+    ``keys``: KEY symbols; ``trigger``: the count that awards free spins (the
+    triggering scatter's, WILDs that count as it included; 0 when a
+    ``trigger_reels`` reel shows none); ``counts``: one array per counted
+    symbol of :class:`PhaseSpins` (``counted``).
+    """
+
+    win: np.ndarray
+    keys: np.ndarray
+    trigger: np.ndarray
+    counts: tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
+class PhaseSpins:
+    """Spins of one phase with every rule of the game file (issue 15 and the counts issue 16 needs).
+
+    Attributes
+    ----------
+    lengths : tuple of int
+        Strip lengths (stops drawn uniformly and independently, reel by reel).
+    tables : SpinTables or None
+        The ways tables (:func:`spin_tables`, its scatter pays zeroed: they are
+        paid per scatter symbol here); None when ``window`` evaluates.
+    window : exact.windows.WindowEvaluator or None
+        The literal window evaluator of line games and combination WILD
+        multipliers (its outcome gives pay, keys and trigger count).
+    fish : FishDraw
+    wild : WildDraw or None
+    trigger_shown : tuple of numpy.ndarray
+        Per reel and stop: triggering scatter codes in the column.
+    trigger_reels : tuple of int
+        0-based reels that must each show a triggering scatter (issue 15).
+    scatter_pays : tuple of (numpy.ndarray, tuple of numpy.ndarray)
+        Per paying scatter symbol: its pay by count (credits) and its per-reel counts.
+    counted : tuple of tuple of numpy.ndarray
+        Per counted symbol (wheel symbols, the respin symbol): its per-reel counts
+        (the symbol itself).
+    """
+
+    lengths: tuple[int, ...]
+    tables: SpinTables | None
+    window: object
+    fish: FishDraw
+    wild: WildDraw | None
+    trigger_shown: tuple[np.ndarray, ...]
+    trigger_reels: tuple[int, ...]
+    scatter_pays: tuple
+    counted: tuple
+
+    def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """Stops of ``n`` spins, shape (n, reels) int64, drawn reel by reel (as :func:`random_indices`)."""
+        return np.stack([rng.integers(0, k, n) for k in self.lengths], axis=1).reshape(n, len(self.lengths))
+
+    def evaluate(self, stops: np.ndarray, rng: np.random.Generator) -> SpinOut:
+        """Evaluate spins at ``stops`` (n, reels); FISH values and WILD multipliers drawn from ``rng``."""
+        if self.window is not None:
+            o = self.window.evaluate(stops, rng)
+            win, keys, trigger = (np.asarray(o.pay, dtype=np.int64), np.asarray(o.keys, dtype=np.int64),
+                                  np.asarray(o.trigger_count, dtype=np.int64))
+        else:
+            tabs = self.tables
+            s = spins(tabs, group_indices(tabs, stops), all_fish=False,
+                      wild=(self.wild, rng) if tabs.wild is not None else None)
+            win, keys = with_collect(s, self.fish, rng), s.keys
+            for pays, tables in self.scatter_pays:
+                win += pays[np.minimum(_reel_sum(tables, stops), len(pays) - 1)]
+            trigger = _reel_sum(self.trigger_shown, stops)
+            for r in self.trigger_reels:
+                trigger = trigger * (self.trigger_shown[r][stops[:, r]] > 0)
+        counts = tuple(_reel_sum(t, stops) for t in self.counted)
+        return SpinOut(win, keys, trigger, counts)
+
+    def spins(self, n: int, rng: np.random.Generator) -> Spins:
+        """``n`` random spins as :class:`Spins` (``ways`` = win, ``scatters`` = trigger count) for the features."""
+        o = self.evaluate(self.draw(n, rng), rng)
+        return Spins(o.win, o.keys, o.trigger, None)
+
+
+def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: int = GROUP_LIMIT) -> PhaseSpins:
+    """The :class:`PhaseSpins` of ``phase`` of ``ms`` (a mode's math set for a bet mode).
+
+    Line games and combination WILD multipliers are evaluated by the literal
+    window evaluator; every other game by the ways tables of :func:`spin_tables`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`spin_tables`; a FISH or drawn WILD without a weight table for the phase.
+    """
+    model = ms.model
+    strips = ms.phase_strips(phase)
+    window = tables = wild = None
+    fish = FishDraw((), ())
+    if model.is_lines or combination_wilds(model):
+        window = WindowEvaluator(ms, phase)
+    else:
+        tables = spin_tables(ms, phase, limit)
+        tables = dataclasses.replace(tables, scatter_pays=np.zeros(1, dtype=np.int64))
+        fish = fish_draw(ms, phase, tables.fish_names)
+        if tables.wild is not None and tables.wild.names:
+            wild = wild_draw(ms, phase, tables.wild.names)
+    scatter_pays = []
+    for s in model.of_kind(SCATTER):
+        if s.pays and any(s.pays):
+            t = column_counts(strips, model.rows, scatter_codes(model, s))
+            top = sum(int(x.max(initial=0)) for x in t)
+            scatter_pays.append((np.array([symbol_scatter_pay(s, c) for c in range(top + 1)], dtype=np.int64), t))
+    return PhaseSpins(
+        lengths=strips.lengths, tables=tables, window=window, fish=fish, wild=wild,
+        trigger_shown=column_counts(strips, model.rows, scatter_codes(model)),
+        trigger_reels=tuple(sorted(model.trigger_reels)), scatter_pays=tuple(scatter_pays),
+        counted=tuple(column_counts(strips, model.rows, (model.code(name),)) for name in counted))
+
+
+@dataclass(frozen=True)
+class WheelDraw:
+    """One prize wheel's draws (issue 16): prize table by symbol count, then a weighted award.
+
+    ``table[c]`` the prize table index for ``c`` wheel symbols (-1: no
+    wheel), the last entry for every larger count; per table the cumulative
+    integer weights and per award its credits (a jackpot's credits
+    included), its free spins, and the index of its text in ``texts``.
+    """
+
+    name: str
+    table: np.ndarray
+    cumulative: tuple[np.ndarray, ...]
+    credits: tuple[np.ndarray, ...]
+    free_spins: tuple[np.ndarray, ...]
+    text: tuple[np.ndarray, ...]
+    texts: tuple[str, ...]
+
+
+def wheel_draw(model, wheel, top: int) -> WheelDraw:
+    """The :class:`WheelDraw` of ``wheel`` for symbol counts 0 .. ``top``."""
+    names = list(wheel.prizes)
+    table = np.array([-1 if wheel.table_for(c) is None else names.index(wheel.table_for(c).name)
+                      for c in range(top + 1)], dtype=np.int64)
+    texts: list[str] = []
+    cum, credits, spins_, text = [], [], [], []
+    for name in names:
+        t = wheel.prizes[name]
+        cum.append(np.cumsum(np.array(t.weights, dtype=np.int64)))
+        credits.append(np.array([model.jackpots[a.jackpot] if a.kind == JACKPOT else a.amount if a.kind == CREDITS
+                                 else 0 for a in t.awards], dtype=np.int64))
+        spins_.append(np.array([a.amount if a.kind == FREE_SPINS else 0 for a in t.awards], dtype=np.int64))
+        for a in t.awards:
+            if a.text not in texts:
+                texts.append(a.text)
+        text.append(np.array([texts.index(a.text) for a in t.awards], dtype=np.int64))
+    return WheelDraw(wheel.name, table, tuple(cum), tuple(credits), tuple(spins_), tuple(text), tuple(texts))
+
+
+@dataclass(frozen=True)
+class GambleDraw:
+    """The gamble policy of the engine (issue 16): every eligible round win gambled once.
+
+    A round win x with ``low <= x <= high`` becomes ``multiplier * x`` when a
+    uniform integer below ``denominator`` is below ``numerator``, else 0.
+    """
+
+    low: int
+    high: int
+    multiplier: int
+    numerator: int
+    denominator: int
+
+
+@dataclass(frozen=True)
+class ModeGame:
+    """Prepared tables of one bet mode of a game with any rule of the game file (issue 15, 16).
+
+    Attributes
+    ----------
+    base : PhaseSpins
+        The mode's base spin; ``counted`` = the wheel symbols, then the respin symbol.
+    levels : tuple of PhaseSpins
+        One per free-spin level.
+    multipliers, thresholds, level_spins, retrigger, cap
+        The features as in :class:`Game` (read by :func:`play_features`).
+    trigger : numpy.ndarray
+        Initial free spins by trigger count.
+    feature_multiplier : numpy.ndarray or None
+        ``multiplier_by_trigger`` by trigger count (None without the rule).
+    wheels : tuple of WheelDraw
+    respin : (int, tuple of numpy.ndarray) or None
+        The respin count and the per-reel counts of its symbol (held reels show it).
+    gamble : GambleDraw or None
+        Drawn in the default mode only.
+    """
+
+    base: PhaseSpins
+    levels: tuple[PhaseSpins, ...]
+    multipliers: tuple[int, ...]
+    thresholds: tuple[int, ...]
+    level_spins: tuple[int | None, ...]
+    trigger: np.ndarray
+    retrigger: np.ndarray | None = None
+    cap: int | None = None
+    feature_multiplier: np.ndarray | None = None
+    wheels: tuple[WheelDraw, ...] = ()
+    respin: tuple | None = None
+    gamble: GambleDraw | None = None
+    #: (rule, its configuration, bet) of every rule acting on the round's total win (a win cap), applied
+    #: in registry order by the rule's ``vector_step`` before the gamble.
+    round_steps: tuple = ()
+
+    def sample(self, lv: int, n: int, rng: np.random.Generator) -> Spins:
+        """``n`` free spins of level ``lv`` (0-based) for :func:`play_features`."""
+        return self.levels[lv].spins(n, rng)
+
+
+@dataclass(frozen=True)
+class BuyGame:
+    """A bought feature (issue 16): the free spins of ``spins`` initial spins of ``mode``, no base spin."""
+
+    mode: ModeGame
+    spins: int
+
+
+def _top(tables: Sequence[np.ndarray]) -> int:
+    return sum(int(t.max(initial=0)) for t in tables)
+
+
+def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT) -> ModeGame:
+    """Tables and samplers of bet mode ``name`` of ``ms`` (``ms.mode(name)``), every rule.
+
+    Raises
+    ------
+    ValueError
+        As :func:`phase_spins`; ``unsupported rule ...`` for a rule the simulator cannot play.
+    KeyError
+        If the game has no mode ``name``.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> g = prepare_mode(load_math_set("wheel_game"), "fortune_bet")
+    >>> g.respin[0], [w.name for w in g.wheels], int(g.trigger[5])
+    (2, ['bonus'], 8)
+    """
+    mset = ms.mode(name)
+    model = mset.model
+    counted = [w.symbol for w in model.wheels] + ([model.respin.symbol] if model.respin else [])
+    base = phase_spins(mset, model.base_phase, counted, limit)
+    level_phases = [model.level_phase(lv) for lv in model.levels]
+    levels = []
+    for p in level_phases:
+        same = levels and p.strips == level_phases[0].strips
+        ps = phase_spins(mset, p, (), limit) if not same or base.window is not None else \
+            dataclasses.replace(levels[0], fish=fish_draw(mset, p, levels[0].tables.fish_names),
+                                wild=(wild_draw(mset, p, levels[0].tables.wild.names)
+                                      if levels[0].wild is not None else None))
+        levels.append(ps)
+    top = _top(base.trigger_shown)
+    trigger = np.array([initial_spins(model, c) for c in range(top + 1)], dtype=np.int64)
+    retrigger = None
+    if model.retrigger and levels:
+        rtop = _top(levels[0].trigger_shown)
+        retrigger = np.array([retrigger_spins(model, c) for c in range(rtop + 1)], dtype=np.int64)
+    fmult = (np.array([feature_multiplier(model, c) for c in range(top + 1)], dtype=np.int64)
+             if model.multiplier_by_trigger else None)
+    wheels = tuple(wheel_draw(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
+    respin = (model.respin.count, base.counted[-1]) if model.respin else None
+    g = model.gamble
+    gamble = None if g is None or name != DEFAULT_MODE else GambleDraw(
+        g.min_win, g.max_win // g.multiplier, g.multiplier, g.probability.numerator, g.probability.denominator)
+    return ModeGame(base=base, levels=tuple(levels), multipliers=tuple(lv.multiplier for lv in model.levels),
+                    thresholds=tuple(lv.threshold for lv in model.levels),
+                    level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
+                    cap=model.retrigger_cap if retrigger is not None else None, feature_multiplier=fmult,
+                    wheels=wheels, respin=respin, gamble=gamble,
+                    round_steps=tuple((r, r.config(model), model.bet) for r in rules_of(model) if r.acts_on_round))
+
+
+def _starts_feature(g: ModeGame, trigger: np.ndarray, counts: Sequence[np.ndarray]) -> np.ndarray:
+    """Whether each window starts the free spins or a wheel (:func:`exact.bonus.starts_feature`)."""
+    starts = g.trigger[np.minimum(trigger, len(g.trigger) - 1)] > 0
+    for w, c in zip(g.wheels, counts):
+        starts |= w.table[np.minimum(c, len(w.table) - 1)] >= 0
+    return starts
+
+
+def respin_stops(g: ModeGame, stops: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The respin's stops: reels whose window shows the respin symbol hold ``stops``, the others take ``new``.
+
+    >>> import numpy as np
+    >>> g = ModeGame(None, (), (), (), (), np.zeros(1, np.int64), respin=(1, (np.array([0, 1]), np.array([1, 0]))))
+    >>> respin_stops(g, np.array([[1, 1], [0, 0]]), np.array([[7, 8], [9, 6]])).tolist()
+    [[1, 8], [9, 0]]
+    """
+    held = np.stack([t[stops[:, r]] > 0 for r, t in enumerate(g.respin[1])], axis=1)
+    return np.where(held, stops, new)
+
+
+def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Generator, tally: "Tally"):
+    """Draw the started wheels; returns (credits per round (n,), per wheel the free spins it awards per round (n,)).
+
+    Each wheel's free-spin award is its own feature (:mod:`markov.bonus`), so
+    the awards of several wheels are kept apart.
+    """
+    n = len(counts[0]) if counts else 0
+    credits = np.zeros(n, dtype=np.int64)
+    awarded = []
+    for w, c in zip(g.wheels, counts):
+        award_spins = np.zeros(n, dtype=np.int64)
+        awarded.append(award_spins)
+        t = w.table[np.minimum(c, len(w.table) - 1)]
+        started = int(np.count_nonzero(t >= 0))
+        if started:
+            tally.wheels[w.name] = tally.wheels.get(w.name, 0) + started
+        for ti in range(len(w.cumulative)):
+            rows = np.flatnonzero(t == ti)
+            if not len(rows):
+                continue
+            a = np.searchsorted(w.cumulative[ti], rng.integers(0, int(w.cumulative[ti][-1]), len(rows)), side="right")
+            credits[rows] += w.credits[ti][a]
+            award_spins[rows] += w.free_spins[ti][a]
+            for k, v in enumerate(np.bincount(w.text[ti][a], minlength=len(w.texts))):
+                if v:
+                    key = (w.name, w.texts[k])
+                    tally.awards[key] = tally.awards.get(key, 0) + int(v)
+    return credits, awarded
+
+
+def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally":
+    """Simulate ``n`` whole rounds of one bet mode with every rule (issue 15, 16).
+
+    A round (``exact/bonus.py``, ``markov/bonus.py``): the base spin; if the
+    mode has a respin, the window shows exactly its count of the respin symbol
+    and starts no feature, a respin (reels showing the symbol hold, the others
+    take new stops; its win is added and its window decides the features);
+    the free spins of the deciding window's trigger count (times the
+    ``multiplier_by_trigger`` value of that count); each started wheel draws
+    one award (credits, a jackpot's credits, or free spins played from level 1
+    as their own feature, after the scatter-triggered one).  In the default
+    mode of a game with a gamble, every eligible round win is then gambled once
+    (tallied apart: the round win excludes it, as every RTP but the gamble's).
+    """
+    stops = g.base.draw(n, rng)
+    base = g.base.evaluate(stops, rng)
+    tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.win)), base_win=int(base.win.sum()))
+    round_win = base.win.copy()
+    trigger, counts = base.trigger, list(base.counts)
+    if g.respin is not None:
+        respun = np.flatnonzero((counts[-1] == g.respin[0]) & ~_starts_feature(g, trigger, counts))
+        tally.respins = len(respun)
+        if len(respun):
+            st = respin_stops(g, stops[respun], g.base.draw(len(respun), rng))
+            again = g.base.evaluate(st, rng)
+            round_win[respun] += again.win
+            trigger = trigger.copy()
+            trigger[respun] = again.trigger
+            for i, c in enumerate(again.counts):
+                counts[i] = counts[i].copy()
+                counts[i][respun] = c
+    tally.scatter = {i: int(c) for i, c in enumerate(np.bincount(trigger)) if c}
+    initial = g.trigger[np.minimum(trigger, len(g.trigger) - 1)]
+    active = np.flatnonzero(initial)
+    win, tally.reach, tally.free_spins = play_features(g, initial[active], rng, g.sample)
+    if g.feature_multiplier is not None:
+        win = win * g.feature_multiplier[np.minimum(trigger[active], len(g.feature_multiplier) - 1)]
+    round_win[active] += win
+    if g.wheels:
+        credits, awarded = _spin_wheels(g, counts, rng, tally)
+        round_win += credits
+        for award_spins in awarded:   # each wheel's free spins: a feature of its own
+            rows = np.flatnonzero(award_spins)
+            if len(rows):
+                win, _, played = play_features(g, award_spins[rows], rng, g.sample)
+                round_win[rows] += win
+                tally.free_spins += played
+    for rule, config, bet in g.round_steps:      # a win cap: the round's total, before the gamble
+        round_win = rule.vector_step(config, bet, round_win)
+    tally.win = int(round_win.sum())
+    tally.win2 = sum_of_squares(round_win)
+    if g.gamble is not None:
+        gm = g.gamble
+        rows = np.flatnonzero((round_win >= gm.low) & (round_win <= gm.high))
+        tally.gamble_eligible = len(rows)
+        after = round_win.copy()
+        won = rng.integers(0, gm.denominator, len(rows)) < gm.numerator
+        after[rows] = np.where(won, gm.multiplier * round_win[rows], 0)
+        tally.gamble_win = int(after.sum())
+        tally.gamble_win2 = sum_of_squares(after)
+    return tally
+
+
+def simulate_buy_block(g: BuyGame, n: int, rng: np.random.Generator) -> "Tally":
+    """Simulate ``n`` bought features: each the free spins of ``g.spins`` initial spins (no base spin, no wheel)."""
+    win, reach, played = play_features(g.mode, np.full(n, g.spins, dtype=np.int64), rng, g.mode.sample)
+    return Tally(rounds=n, win=int(win.sum()), win2=sum_of_squares(win), reach=reach, free_spins=played)
+
+
+def stream_seed(seed: int, stream: int, unit: int = 0) -> np.random.SeedSequence:
+    """The seed of stream ``stream`` of unit ``unit`` (a bet mode or buy, :class:`Unit`) of a run with ``seed``.
+
+    Unit 0 (the default mode) uses ``SeedSequence(seed).spawn(...)[stream]``
+    (spawn key ``(stream,)``) as a game without modes always did; unit
+    ``k >= 1`` uses spawn key ``(stream, k)``: every stream of every unit
+    its own, whatever the other units' rounds.
+
+    >>> stream_seed(7, 3).spawn_key == np.random.SeedSequence(7).spawn(5)[3].spawn_key
+    True
+    >>> stream_seed(7, 3, 2).spawn_key
+    (3, 2)
+    """
+    return np.random.SeedSequence(seed, spawn_key=(stream,) if unit == 0 else (stream, unit))
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What one part of a run simulates: a bet mode's rounds or a buy's bought features (issue 16).
+
+    ``key`` numbers the units of the game (the default mode 0, the other
+    modes in file order, then the buys): the streams' seeds
+    (:func:`stream_seed`).
+    """
+
+    kind: str
+    name: str
+    key: int
+
+    @property
+    def label(self) -> str:
+        """``mode NAME`` or ``buy NAME``."""
+        return f"{self.kind} {self.name}"
+
+
+def units_of(ms: MathSet, mode: str | None = None, buy: str | None = None) -> list[Unit]:
+    """Every bet mode (the default first) and every buy of ``ms``; only ``mode`` or only ``buy`` when given.
+
+    Raises
+    ------
+    ValueError
+        If the game has no such mode or buy.
+
+    Examples
+    --------
+    >>> from strips.loader import load_math_set
+    >>> [u.label for u in units_of(load_math_set("wheel_game"))]
+    ['mode default', 'mode fortune_bet', 'mode fortune_spins']
+    """
+    modes = ms.mode_names
+    out = [Unit("mode", m, i) for i, m in enumerate(modes)] + \
+        [Unit("buy", b.name, len(modes) + j) for j, b in enumerate(ms.model.buys)]
+    if mode is not None or buy is not None:
+        kind, name = ("mode", mode) if mode is not None else ("buy", buy)
+        picked = [u for u in out if u.kind == kind and u.name == name]
+        if not picked:
+            have = ", ".join(u.name for u in out if u.kind == kind) or "none"
+            raise ValueError(f"no {kind} {name!r} (the game's: {have})")
+        return picked
+    return out
+
+
+def split_rounds(rounds: int, n: int) -> list[int]:
+    """``rounds`` split evenly over ``n`` units, the first units taking the remainder.
+
+    >>> split_rounds(10, 3)
+    [4, 3, 3]
+
+    Raises
+    ------
+    ValueError
+        If ``rounds`` < ``n`` (every unit needs a round).
+    """
+    if rounds < n:
+        raise ValueError(f"--rounds {rounds} is fewer than the {n} bet modes and buys to simulate "
+                         f"(each gets an even share; --mode or --buy simulates one)")
+    return [rounds // n + (1 if i < rounds % n else 0) for i in range(n)]
