@@ -312,12 +312,23 @@ def rare_set(tmp_path, length=150):
 
 # ---- from test_bonus.py --------------------------------------------------
 
-MODES_GAME = """
+def three_reel_game(name: str, bet: int = 10, title: str | None = None) -> str:
+    """The head of a small game.toml: 3 reels, 2 rows, base and bonus strips, pay symbols A and B.
+
+    A pays 2 and 5 credits for 2 and 3 OAK, B 1 and 3; the rest of a game (its other symbols and
+    tables) follows it.
+
+    >>> import tomllib
+    >>> tomllib.loads(three_reel_game("t", 2))["symbols"]["B"]["pays"]
+    [0, 1, 3]
+    """
+    title_line = f'title = "{title}"\n' if title is not None else ""
+    return f"""
 [game]
-name = "tiny_wheel"
-reels = 3
+name = "{name}"
+{title_line}reels = 3
 rows = 2
-bet = 10
+bet = {bet}
 
 [strips]
 base = "base.csv"
@@ -329,7 +340,10 @@ pays = [0, 2, 5]
 [symbols.B]
 class = "pay"
 pays = [0, 1, 3]
-[symbols.W]
+"""
+
+
+MODES_GAME = three_reel_game("tiny_wheel") + """[symbols.W]
 class = "wild"
 reels = { base = [2, 3], bonus = [2, 3] }
 [symbols.S]

@@ -21,27 +21,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from exact.cli import main
+from generators import three_reel_game
 
 EXAMPLES = 30 if os.environ.get("HYPOTHESIS_PROFILE", "default") == "default" else 500
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
-GAME = """\
-[game]
-name = "fuzz"
-title = "Fuzz game"
-reels = 3
-rows = 2
-bet = 2
-[strips]
-base = "base.csv"
-bonus = "bonus.csv"
-[symbols.A]
-class = "pay"
-pays = [0, 2, 5]
-[symbols.B]
-class = "pay"
-pays = [0, 1, 3]
-[symbols.W]
+GAME = three_reel_game("fuzz", 2, title="Fuzz game") + """[symbols.W]
 class = "wild"
 reels = { base = [2, 3], bonus = [2, 3] }
 [symbols.K]

@@ -29,7 +29,7 @@ from proofs.simulate import (GambleDraw, Tally, exact_units, prepare_mode, prepa
                              run_simulation, simulate_mode_block, simulate_units, split_rounds, split_text,
                              units_of)
 from strips.loader import load_math_set
-from generators import ALT, BASE, BONUS, MODES_GAME
+from generators import ALT, BASE, BONUS, MODES_GAME, three_reel_game
 from exact.rules import beyond_count_tables
 
 HERE = Cluster(mode=IN_PROCESS)
@@ -469,24 +469,7 @@ def test_the_general_round_equals_the_fast_one_on_games_without_the_new_rules(na
 # ---------------------------------------------------------------------------
 # several prize wheels: each free-spin award a feature of its own (markov.bonus)
 # ---------------------------------------------------------------------------
-TWO_WHEELS = """
-[game]
-name = "two_wheels"
-reels = 3
-rows = 2
-bet = 10
-
-[strips]
-base = "base.csv"
-bonus = "bonus.csv"
-
-[symbols.A]
-class = "pay"
-pays = [0, 2, 5]
-[symbols.B]
-class = "pay"
-pays = [0, 1, 3]
-[symbols.S]
+TWO_WHEELS = three_reel_game("two_wheels") + """[symbols.S]
 class = "scatter"
 reels = { base = [1, 2, 3], bonus = [1, 2, 3] }
 [symbols.X]
