@@ -27,6 +27,7 @@ import numpy as np
 
 from exact.rules import (cascade_of, count_pay, fall_multiplier, initial_spins, multiplier_of, play_falls, retrigger_spins, scatter_codes, symbol_scatter_pay)
 from exact.rules.registry import phase_path
+from exact.windows import line_automaton
 from strips.model import PAY, SCATTER, WILD, MathSet, Phase, window_codes
 
 __all__ = ["FallEvaluator", "FallsOutcome", "play_falls", "falls_game"]
@@ -141,7 +142,8 @@ class FallEvaluator:
             self.wildtab = np.array([[(s.pays[n - 1] if n and s.kind == WILD and s.pays else 0)
                                       for n in range(self.R + 1)] for s in syms], dtype=np.int64)
             self.paylines = [tuple(line) for line in model.paylines]
-            table, apay, arun = line_run_automaton(model)
+            auto = line_automaton(model, self.R, None, ((1, 1),))   # the literal payline reading, one builder
+            table, apay, arun = auto.table, np.maximum(auto.pay, auto.wild_pay), auto.run
             # states numbered x nsym, so one step is scaled[state + code]; the pay and run read at that index
             self.auto_scaled = (table * nsym).ravel()
             self.auto_first = table[0] * nsym
@@ -464,79 +466,3 @@ class FallEvaluator:
             win = new
             pos[act] = sub % L
         return FallsOutcome(plain, splain, drawn, award, falls, cut, paid, per_fall)
-
-
-def line_run_automaton(model):
-    """The payline reading of :func:`exact.evaluator.line_pays` as an automaton over a line's cells, reel 1
-    first: (table (states, codes) int64 of next states, pay (states,) int64, paying run length (states,)
-    int64), state 0 = nothing read.  A state is the prefix read while it holds WILDs only, then (first
-    non-WILD symbol, its run, whether it still grows, the first WILD, its run, whether it still grows).
-
-    >>> from strips.loader import load_math_set
-    >>> t, pay, run = line_run_automaton(load_math_set("rules_page").model)
-    >>> t.shape[1] == len(load_math_set("rules_page").model.symbols), int(pay[0]), int(run[0])
-    (True, 0, 0)
-    """
-    syms = model.symbols
-    nsym, R = len(syms), model.reels
-    wild = [s.kind == WILD for s in syms]
-
-    def counts(a, b):
-        return a == b or (wild[a] and syms[b].kind == PAY and syms[a].substitutes_for(syms[b].name))
-
-    def step(st, c):
-        if st[0] == "w":                        # WILDs only so far
-            prefix = st[1] + (c,)
-            if wild[c]:
-                return ("w", prefix)
-            first = c
-            run = 0
-            while run < len(prefix) and counts(prefix[run], first):
-                run += 1
-            alive = run == len(prefix)
-            w0 = prefix[0]
-            wrun = 0
-            while wrun < len(prefix) and prefix[wrun] == w0:
-                wrun += 1
-            return ("s", first, run, alive, w0, wrun, wrun == len(prefix))
-        _, first, run, alive, w0, wrun, walive = st
-        if alive and counts(c, first):
-            run += 1
-        else:
-            alive = False
-        if walive and c == w0:
-            wrun += 1
-        else:
-            walive = False
-        return ("s", first, run, alive, w0, wrun, walive)
-
-    def reading(st):
-        if st[0] == "w":
-            first, run, w0, wrun = None, 0, (st[1][0] if st[1] else None), len(st[1])
-        else:
-            _, first, run, _, w0, wrun, _ = st
-        sp = syms[first].pays[run - 1] if first is not None and syms[first].kind == PAY and run else 0
-        wp = syms[w0].pays[wrun - 1] if w0 is not None and wild[w0] and syms[w0].pays and wrun else 0
-        return (sp, run) if sp > wp else (wp, wrun if wp else 0)
-
-    start = ("w", ())
-    index, states, frontier = {start: 0}, [start], [start]
-    rows: dict[int, list[int]] = {}
-    for _ in range(R):
-        nxt = []
-        for st in frontier:
-            row = []
-            for c in range(nsym):
-                t = step(st, c)
-                if t not in index:
-                    index[t] = len(states)
-                    states.append(t)
-                    nxt.append(t)
-                row.append(index[t])
-            rows[index[st]] = row
-        frontier = nxt
-    table = np.zeros((len(states), nsym), dtype=np.int64)
-    for i, row in rows.items():
-        table[i] = row
-    read = [reading(st) for st in states]
-    return table, np.array([p for p, _ in read], dtype=np.int64), np.array([r for _, r in read], dtype=np.int64)

@@ -609,8 +609,10 @@ class LineAutomaton:
     ``table[state, code]`` is the next state (state 0: nothing read); for a final state ``pay`` is the
     paytable value of its symbol run (0 if none), ``used`` whether that run uses the combination WILD,
     ``wild_pay`` the pay of its run of leading WILDs of one symbol, ``exact`` the line's pay summed over
-    the combination values with their weights, ``hit`` whether the line pays.  Arrays are int64 / bool,
-    shape (states,) ((states, codes) for ``table``).
+    the combination values with their weights, ``hit`` whether the line pays, ``run`` the length of the
+    paying run (the cells a cascade removes: the symbol run when its pay is the larger, else the WILD
+    run, 0 when the line pays nothing; combination multipliers aside).  Arrays are int64 / bool, shape
+    (states,) ((states, codes) for ``table``).
     """
 
     table: np.ndarray
@@ -619,6 +621,7 @@ class LineAutomaton:
     wild_pay: np.ndarray
     exact: np.ndarray
     hit: np.ndarray
+    run: np.ndarray
 
 
 def line_automaton(model, reels: int, comb_code: int | None, comb_table) -> LineAutomaton:
@@ -703,16 +706,18 @@ def line_automaton(model, reels: int, comb_code: int | None, comb_table) -> Line
     pay = np.zeros(len(states), dtype=np.int64)
     used = np.zeros(len(states), dtype=bool)
     wild_pay = np.zeros(len(states), dtype=np.int64)
+    paid_run = np.zeros(len(states), dtype=np.int64)
     for i, (_, first, run, _, _, _, u, w0, wrun, _) in enumerate(states):
         if first >= 0 and syms[first].kind == PAY and run:
             pay[i] = syms[first].pays[run - 1]
         used[i] = u
         if w0 >= 0 and syms[w0].pays and wrun:
             wild_pay[i] = syms[w0].pays[wrun - 1]
+        paid_run[i] = run if pay[i] > wild_pay[i] else (wrun if wild_pay[i] else 0)
     exact = np.zeros(len(states), dtype=np.int64)
     for v, x in comb_table:
         exact += x * np.maximum(pay * np.where(used, v, 1), wild_pay)
-    return LineAutomaton(table, pay, used, wild_pay, exact, (pay > 0) | (wild_pay > 0))
+    return LineAutomaton(table, pay, used, wild_pay, exact, (pay > 0) | (wild_pay > 0), paid_run)
 
 
 def _nonzero_fish(ev: WindowEvaluator, syms) -> np.ndarray:
