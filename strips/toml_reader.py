@@ -1,6 +1,6 @@
 """Reading a math set's text files with positions: UTF-8 decoding, the TOML reader that locates every key.
 
-:class:`_Toml` parses a ``game.toml`` or ``published.toml`` and gives the
+:class:`TomlFile` parses a ``game.toml`` or ``published.toml`` and gives the
 file, row and column of any key path (``t.error(path, message)`` raises
 :class:`strips.errors.MathSetError` there); the parsers of
 :mod:`strips.game_toml`, :mod:`strips.modes_toml` and
