@@ -38,8 +38,8 @@ from math import prod
 
 import numpy as np
 
-from exact.engine import (GameAnalysis, SpinTerms, convolve_polys, analyse, multiply_reels, read_moments,
-                          reel_moment_polynomials, spin_terms)
+from exact.engine import GameAnalysis, SpinTerms, analyse, read_moments, reel_moment_polynomials, spin_terms
+from exact.polynomials import poly_mul, poly_product
 from markov.bonus import PreSplit, bonus_round, features_for_spins
 from markov.chain import ZERO, FeatureResult
 from markov.round import RoundResult, round_result
@@ -233,7 +233,7 @@ def pre_feature_split(ms: MathSet) -> tuple[PreSplit, Fraction, Fraction]:
         codes.append(model.code(respin.symbol))
     reels = _Reels(ms, st, codes)
     lengths = [t.stops for t in st.tables]
-    full = reels.read(multiply_reels([reels.poly(r) for r in range(model.reels)]), prod(lengths))
+    full = reels.read(poly_product([reels.poly(r) for r in range(model.reels)]), prod(lengths))
     pre: dict = {}
     width = 1 + len(model.wheels)
     for k, vals in full.items():
@@ -263,8 +263,8 @@ def pre_feature_split(ms: MathSet) -> tuple[PreSplit, Fraction, Fraction]:
             rest = [r for r in range(model.reels) if r not in hold]
             if any(len(no_symbol[r]) == 0 for r in rest) or any(not held[r] for r in hold):
                 continue
-            orig_rest = multiply_reels([polys_none[r] for r in rest]) if rest else None
-            resp_rest = multiply_reels([polys_all[r] for r in rest]) if rest else None
+            orig_rest = poly_product([polys_none[r] for r in rest]) if rest else None
+            resp_rest = poly_product([polys_all[r] for r in rest]) if rest else None
             n_none = prod(len(no_symbol[r]) for r in rest)
             n_all = prod(lengths[r] for r in rest)
             for choice in itertools.product(*(held[r] for r in hold)):
@@ -293,5 +293,5 @@ def _times(rest: dict | None, fixed: list[dict]) -> dict:
     """The product of the non-held reels' polynomial with the held reels' one-stop polynomials."""
     acc = rest
     for f in fixed:
-        acc = f if acc is None else convolve_polys(acc, f)
+        acc = f if acc is None else poly_mul(acc, f)
     return acc

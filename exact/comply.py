@@ -60,6 +60,7 @@ from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from exact.falls import falls_game
 from exact.rules import initial_spins, require, scatter_codes, symbol_scatter_pay
+from exact.polynomials import poly_product
 from markov.round import round_result
 from strips.errors import MathSetError
 from strips.model import DEFAULT_MODE, PAY, SCATTER, MathSet, Phase, window_codes
@@ -260,22 +261,6 @@ def _poly(counts: Iterable, keep: Iterable[bool]) -> dict:
     return out
 
 
-def _mul(a: Mapping, b: Mapping) -> dict:
-    out: dict = {}
-    for i, x in a.items():
-        for j, y in b.items():
-            k = tuple(u + v for u, v in zip(i, j)) if isinstance(i, tuple) else i + j
-            out[k] = out.get(k, 0) + x * y
-    return out
-
-
-def _product(polys: Sequence[Mapping]) -> dict:
-    acc = polys[0]
-    for p in polys[1:]:
-        acc = _mul(acc, p)
-    return dict(acc)
-
-
 @dataclass(frozen=True)
 class _Reel:
     present: tuple       # present[p][stop]: pay symbol p (or a substituting WILD) in the window
@@ -308,12 +293,12 @@ def _split(joint: Mapping, denominator: int, size: int | None = None) -> list[Fr
 
 def _oak_avoid(reels: list[_Reel], p: int, n: int) -> dict:
     """Joint (avoid exactly-n OAK of pay symbol p, chain count) as integer weights over prod(stops)."""
-    total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
+    total = poly_product([_poly(r.chain, [True] * r.stops) for r in reels])
     event = [_poly(r.chain, r.present[p]) for r in reels[:n]]
     if n < len(reels):
         event.append(_poly(reels[n].chain, [not x for x in reels[n].present[p]]))
         event += [_poly(r.chain, [True] * r.stops) for r in reels[n + 1:]]
-    hit = _product(event)
+    hit = poly_product(event)
     return {k: total.get(k, 0) - hit.get(k, 0) for k in total}
 
 
@@ -321,9 +306,9 @@ def _scatter_avoid(reels: list[_Reel], lo: int, hi: int, same: bool, symbol: str
     """Joint (avoid lo <= count < hi of the paying scatter ``symbol``, chain count); ``same``: the chain
     count is that scatter's count."""
     if same:
-        total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
+        total = poly_product([_poly(r.chain, [True] * r.stops) for r in reels])
         return {k: (0 if lo <= k < hi else v) for k, v in total.items()}
-    joint = _product([_poly(zip(r.paying[symbol], r.chain), [True] * r.stops) for r in reels])
+    joint = poly_product([_poly(zip(r.paying[symbol], r.chain), [True] * r.stops) for r in reels])
     out: dict = {}
     for (s, c), v in joint.items():
         if not lo <= s < hi:
@@ -453,11 +438,11 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None) -> list[Award]:
         p = sum(split[m:hi], Fraction(0))
         out.append(Award(f"trigger {m} {scatter}", "trigger", Bounds(p, p)))
     if rd.retrigger and rd.free:
-        base = _product([_poly(r.scatters, [True] * r.stops) for r in rd.base])   # no retrigger in the base spin
+        base = poly_product([_poly(r.scatters, [True] * r.stops) for r in rd.base])   # no retrigger in the base spin
         for m, hi in _ranges(model.retrigger):
             per_level = []
             for reels in rd.free:
-                total = _product([_poly(r.chain, [True] * r.stops) for r in reels])
+                total = poly_product([_poly(r.chain, [True] * r.stops) for r in reels])
                 per_level.append({k: (0 if m <= k < hi else v) for k, v in total.items()})
             out.append(Award(f"retrigger {m} {scatter}", "retrigger", rd.contains(base, per_level)))
     return out

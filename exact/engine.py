@@ -67,9 +67,10 @@ from math import lcm, prod
 
 import numpy as np
 
-from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
+from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_counts
 from markov.moments import CountSplit, PhaseAnalysis
 from exact.enumeration import analyse_phase as enumerated_phase
+from exact.polynomials import poly_product
 from exact.lines import analyse_lines_phase, combination_table
 from exact.rules.registry import phase_path
 from exact.rules import combination_wilds, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay
@@ -236,11 +237,7 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int
         no weight table ``table``, or ``dm`` is not a multiple of that WILD's
         weight sum (a caller that does not handle drawn multipliers).
     """
-    n_sym = len(model.symbols)
-    win = window_codes(strip, model.rows)
-    counts = np.zeros((n_sym, len(strip)), dtype=np.int64)
-    for i in range(model.rows):
-        np.add.at(counts, (win[:, i], np.arange(len(strip))), 1)
+    counts = np.ascontiguousarray(window_counts(strip, model.rows, len(model.symbols)).T)   # (symbols, stops)
     kinds = np.array([s.kind for s in model.symbols])
     pay_codes = np.flatnonzero(kinds == PAY)
     ways_count = counts[pay_codes].copy()
@@ -546,28 +543,6 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     return {n: {d: m[a, b].astype(object) for d, m in acc[n].items()} for n in names}
 
 
-def _add_keys(i, j):
-    return tuple(a + b for a, b in zip(i, j)) if isinstance(i, tuple) else i + j
-
-
-def convolve_polys(acc: dict, nxt: dict) -> dict:
-    out: dict = {}
-    for i, a in acc.items():
-        for j, b in nxt.items():
-            k = _add_keys(i, j)
-            p = a * b
-            out[k] = out[k] + p if k in out else p
-    return out
-
-
-def multiply_reels(polys: list[dict]) -> dict:
-    """Product over reels of the per-reel polynomials: convolution in the count, Hadamard in (t, u)."""
-    acc = polys[0]
-    for p in polys[1:]:
-        acc = convolve_polys(acc, p)
-    return acc
-
-
 def read_moments(acc: dict, coef, total: int, d: int, multiplier: int) -> dict:
     """count -> (P, E[W 1{count}], E[W^2 1{count}]) as Fractions, credits, W including the multiplier.
 
@@ -814,7 +789,7 @@ def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1)
         counts = {name: (tuple(count_array(model, t, r, a) for a in attr) if isinstance(attr, tuple)
                          else getattr(t, attr)) for name, attr in wanted.items()}
         per_reel.append(reel_moment_polynomials(None, None, t, counts, iu, ju, dedupes[r]))
-    moments = {name: read_moments(multiply_reels([p[name] for p in per_reel]), (w1, w2), total, d, mult)
+    moments = {name: read_moments(poly_product([p[name] for p in per_reel]), (w1, w2), total, d, mult)
                for name in wanted}
     by_trigger = None
     if "joint" in moments:

@@ -16,8 +16,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from strips.model import SCATTER, MathSet, Phase, window_codes
+from strips.model import SCATTER, MathSet, Phase, window_table
 from exact.rules import scatter_codes
+from exact.polynomials import poly_product
 
 __all__ = ["ScatterPayRow", "scatter_count_distribution", "scatter_pay_rows"]
 
@@ -47,18 +48,15 @@ def scatter_count_distribution(ms: MathSet, symbol: str, phase: Phase | None = N
     model = ms.model
     phase = phase or model.base_phase
     codes = np.array(scatter_codes(model, model.symbol(symbol)), dtype=np.int64)
-    poly = [1]
-    total = 1
+    shows = np.zeros(len(model.symbols), dtype=np.int64)
+    shows[codes] = 1
+    per_reel, total = [], 1
     for strip in ms.phase_strips(phase).codes:
-        shown = np.isin(window_codes(strip, model.rows), codes).sum(axis=1)
-        per = [int(x) for x in np.bincount(shown)]
-        out = [0] * (len(poly) + len(per) - 1)
-        for i, a in enumerate(poly):
-            if a:
-                for j, b in enumerate(per):
-                    out[i + j] += a * b
-        poly, total = out, total * len(strip)
-    return {n: Fraction(w, total) for n, w in enumerate(poly) if w}
+        shown = window_table(strip, model.rows, shows)          # per stop: the symbol's cells in the window
+        per_reel.append({n: int(x) for n, x in enumerate(np.bincount(shown))})
+        total *= len(strip)
+    poly = poly_product(per_reel)
+    return {n: Fraction(poly[n], total) for n in sorted(poly) if poly[n]}
 
 
 def scatter_pay_rows(ms: MathSet, phase: Phase | None = None) -> list[ScatterPayRow]:

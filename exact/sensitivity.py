@@ -81,6 +81,7 @@ from typing import Sequence
 import numpy as np
 
 from exact.rules import initial_spins, require
+from exact.polynomials import dense, poly_mul
 from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors)
 from strips.model import FISH, KEY, GameModel, MathSet, window_codes
 from markov.moments import CountSplit
@@ -329,12 +330,8 @@ def window_moments(model: GameModel, terms: list[Term], reel: int, strip: np.nda
 
 
 def _poly_mul(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
+    """The product of two dense count polynomials (coefficient lists, count 0 first)."""
+    return dense(poly_mul(dict(enumerate(a)), dict(enumerate(b))))
 
 
 def _hist(counts: np.ndarray, size: int) -> list[int]:

@@ -65,7 +65,8 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import FISH, KEY, PAY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes
+from strips.model import (FISH, KEY, PAY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes,
+                          window_counts)
 from exact.rules import combination_wilds, scatter_codes, symbol_scatter_pay
 
 #: The evaluator guarantees that this many windows' numerators sum without int64 overflow.
@@ -290,17 +291,17 @@ class WindowEvaluator:
         # ---- per reel, per stop tables (the window column of each stop)
         self._col = []
         nonzero_fish = _nonzero_fish(self, syms)
-        for r in range(len(codes)):
-            win = self._wc[r].astype(np.int64)                                   # (L, rows)
+        self._counts = [window_counts(c, rows, nsym) for c in codes]            # (L, symbols) per reel
+        for wc in self._counts:
             t = {
-                "nz": self._subst[win].any(axis=1),                                # (L, npay)
-                "all": _obj_to_int(contrib_all[win].sum(axis=1), "WILD multipliers"),
-                "pure": _obj_to_int(contrib_pure[win].sum(axis=1), "WILD multipliers"),
-                "keys": self._is_key[win].sum(axis=1).astype(np.int64),
-                "fish": _obj_to_int(fish_num[win].sum(axis=1), "FISH values"),
-                "scat": scat_of[win].sum(axis=1).astype(np.int64),                 # (L, n_scat)
-                "trig": trig_codes[win].any(axis=1),
-                "fishany": nonzero_fish[win].any(axis=1),
+                "nz": (wc @ self._subst.astype(np.int64)) > 0,                     # (L, npay)
+                "all": _obj_to_int(wc.astype(object) @ contrib_all, "WILD multipliers"),
+                "pure": _obj_to_int(wc.astype(object) @ contrib_pure, "WILD multipliers"),
+                "keys": wc @ self._is_key.astype(np.int64),
+                "fish": _obj_to_int(wc.astype(object) @ fish_num, "FISH values"),
+                "scat": wc @ scat_of,                                              # (L, n_scat)
+                "trig": (wc @ trig_codes.astype(np.int64)) > 0,
+                "fishany": (wc @ nonzero_fish.astype(np.int64)) > 0,
             }
             self._col.append(t)
         # ---- pay tables
@@ -374,7 +375,7 @@ class WindowEvaluator:
             exact_ways, drawn_ways = 1, 1
             for r, t in enumerate(self._col):
                 exact_ways *= max(1, int(t["all"].max(initial=0)))
-                per = (self._subst.astype(object) * maxm[:, None])[self._wc[r].astype(np.int64)].sum(axis=1)
+                per = self._counts[r].astype(object) @ (self._subst.astype(object) * maxm[:, None])
                 drawn_ways *= max(1, max((int(x) for x in per.ravel()), default=1))
             den_w = self._S ** R * self._comb_w
             ways = maxp * max(maxc, 1) * max(exact_ways * self._comb_w * (self.denominator // den_w), drawn_ways)

@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase
+from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase, window_counts, window_table
 from exact.rules import trigger_scatter_pay
 
 
@@ -155,17 +155,17 @@ def window_tables(ms: MathSet, phase: Phase, extra_phases: Sequence[Phase] = ())
     scat = model.kind_mask(SCATTER)
     counts, keys, scatters, fish, fish_codes = [], [], [], [], []
     extra_fish: list[list[np.ndarray]] = [[] for _ in extras]
+    fish_cols = [model.code(f) for f in fish_names]
     for codes in strips.codes:
         n = len(codes)
-        win = np.asarray(codes, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(model.rows)[None, :]) % n]
-        counts.append(subst[:, win].sum(axis=2).T.astype(np.int64).reshape(n, len(pay_codes)))
-        keys.append(key[win].sum(axis=1).astype(np.int64))
-        scatters.append(scat[win].sum(axis=1).astype(np.int64))
-        fish.append(fish_num[win].sum(axis=1))
+        c = window_counts(codes, model.rows, len(names))        # (n, symbols): the reel's window table
+        counts.append((c @ subst.T.astype(np.int64)).reshape(n, len(pay_codes)))
+        keys.append(c @ key.astype(np.int64))
+        scatters.append(c @ scat.astype(np.int64))
+        fish.append(c @ fish_num)
         for (_, num), acc in zip(extras, extra_fish):
-            acc.append(num[win].sum(axis=1))
-        fish_codes.append(np.array([[int((row == model.code(f)).sum()) for f in fish_names] for row in win],
-                                   dtype=np.int64).reshape(n, len(fish_names)))
+            acc.append(c @ num)
+        fish_codes.append(c[:, fish_cols].reshape(n, len(fish_names)))
     max_scatters = sum(int(x.max(initial=0)) for x in scatters)
     pays = np.array([s.pays for s in model.pay_symbols], dtype=np.int64).reshape(len(pay_codes), model.reels)
     ways_counts, ways_scale = [], []
@@ -174,10 +174,8 @@ def window_tables(ms: MathSet, phase: Phase, extra_phases: Sequence[Phase] = ())
         if per_code is None:
             ways_counts.append(c)
         else:
-            n = len(codes)
-            win = np.asarray(codes, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(model.rows)[None, :]) % n]
             # per_code[k, code]: what one symbol of `code` adds to pay symbol k's count, times the scale
-            ways_counts.append(per_code[:, win].sum(axis=2).T.astype(np.int64).reshape(n, len(pay_codes)))
+            ways_counts.append(window_table(codes, model.rows, per_code.T).reshape(len(codes), len(pay_codes)))
         ways_scale.append(scale)
     return WindowTables(phase=phase, lengths=strips.lengths, pay_names=tuple(s.name for s in model.pay_symbols),
                         pays=pays, counts=tuple(counts), keys=tuple(keys), scatters=tuple(scatters),

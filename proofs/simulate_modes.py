@@ -15,9 +15,9 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, SCATTER, MathSet, Phase
-from exact.rules import (combination_wilds, feature_multiplier, initial_spins, retrigger_spins, rules_of, scatter_codes,
-                         symbol_scatter_pay)
+from strips.model import CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, SCATTER, MathSet, Phase, window_table
+from exact.rules import (combination_wilds, feature_multiplier, initial_spins, retrigger_spins, rules_of,
+                         scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, group_indices,
                                     spin_tables, spins, wild_draw)
@@ -40,12 +40,7 @@ def column_counts(strips, rows: int, codes: Sequence[int]) -> tuple[np.ndarray, 
     """
     want = np.zeros(max([int(c.max(initial=0)) for c in strips.codes] + list(codes)) + 1, dtype=np.int64)
     want[list(codes)] = 1
-    out = []
-    for c in strips.codes:
-        n = len(c)
-        win = np.asarray(c, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
-        out.append(want[win].sum(axis=1).astype(np.int64))
-    return tuple(out)
+    return tuple(window_table(c, rows, want) for c in strips.codes)
 
 
 def _reel_sum(tables: Sequence[np.ndarray], stops: np.ndarray) -> np.ndarray:

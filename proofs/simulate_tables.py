@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import PER_WILD, WILD, MathSet, Phase
+from strips.model import PER_WILD, WILD, MathSet, Phase, window_counts
 from proofs.enumerate_tables import fish_weight_table, window_tables
 from exact.rules import has_wild_multipliers
 
@@ -138,11 +138,10 @@ def wild_ways(ms: MathSet, phase: Phase, t) -> WildWays:
     plain, zero, counts = [], [], []
     for codes, c in zip(strips.codes, t.counts):
         n = len(codes)
-        win = np.asarray(codes, dtype=np.int64)[(np.arange(n)[:, None] + np.arange(model.rows)[None, :]) % n]
-        plain.append(per_code[:, win].sum(axis=2).T.reshape(n, len(pay)).astype(np.int64))
+        wc = window_counts(codes, model.rows, len(model.symbols))
+        plain.append((wc @ per_code.T).reshape(n, len(pay)))
         zero.append(c == 0)
-        counts.append((win[:, :, None] == drawn_codes[None, None, :]).sum(axis=1).astype(np.int64)
-                      .reshape(n, len(drawn)))
+        counts.append(wc[:, drawn_codes].reshape(n, len(drawn)))
     subst = np.array([[int(s.substitutes_for(p.name)) for p in pay] for s in drawn], dtype=np.int64)
     return WildWays(tuple(plain), tuple(zero), tuple(counts), subst.reshape(len(drawn), len(pay)),
                     tuple(s.multiplier.mode for s in drawn), tuple(s.name for s in drawn), t.pays)

@@ -20,7 +20,7 @@ from strips.display import printable
 from strips.errors import MathSetError
 from strips.model import (COMBINATION, EVALUATIONS, FISH, KEY, LINES, MULTIPLIER_MODES, WAYS, PAY, SCATTER,
                           SYMBOL_CLASSES, WILD, GameModel, Level, ReelStrips, StripRules, Symbol, WildMultiplier,
-                          window_codes)
+                          window_table)
 from strips.toml_reader import (TomlFile, check_document, check_limit, count_table, decode_text, int_at_least,
                                 parse_toml, refuse_unknown)
 from strips.modes_toml import BONUS_TABLES, parse_bonus_rules
@@ -288,9 +288,8 @@ def check_retrigger_work(model: GameModel, strips: dict[str, ReelStrips], file: 
     if not model.retrigger or cap is None or not model.levels or model.free_spin_strips not in strips:
         return
     rs = strips[model.free_spin_strips]
-    counted = [model.code(s.name) for s in model.symbols if s.kind == SCATTER or s.counts_as_scatter]
-    outcomes = 1 + sum(int(np.isin(window_codes(c, model.rows), counted).sum(axis=1).max(initial=0))
-                       for c in rs.codes)
+    counted = np.array([s.kind == SCATTER or s.counts_as_scatter for s in model.symbols], dtype=bool)
+    outcomes = 1 + sum(int(window_table(c, model.rows, counted).max(initial=0)) for c in rs.codes)
     combos = 1
     for n in rs.lengths:
         combos *= n

@@ -480,6 +480,46 @@ def window_codes(strip, rows: int) -> np.ndarray:
     return strip[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
 
 
+def window_counts(strip, rows: int, symbols: int) -> np.ndarray:
+    """How many cells of the window of every stop of one reel strip show each symbol code.
+
+    The one per-reel window table: every per-stop table of the analyses (ways counts, KEY, scatter
+    and FISH counts, FISH means, WILD contributions) is a sum over the window's cells of a per-code
+    value, that is :func:`window_table` of these counts.  Shape (stops, symbols), int64; ``symbols``
+    more than the largest code on the strip (else ValueError).
+
+    >>> window_counts(np.array([0, 1, 1]), 2, 3).tolist()
+    [[1, 1, 0], [0, 2, 0], [1, 1, 0]]
+    """
+    win = window_codes(strip, rows)
+    n = len(win)
+    if win.size and int(win.max()) >= symbols:
+        raise ValueError(f"symbol code {int(win.max())} on the strip, {symbols} symbols counted")
+    cells = (np.arange(n, dtype=np.int64)[:, None] * symbols + win).ravel()
+    return np.bincount(cells, minlength=n * symbols).reshape(n, symbols)
+
+
+def window_table(strip, rows: int, per_code) -> np.ndarray:
+    """Per stop of one reel strip, the sum of ``per_code`` over the cells of its window.
+
+    ``per_code`` has one entry per symbol code along its first axis: shape (symbols,) gives
+    shape (stops,), shape (symbols, k) gives (stops, k); a bool table counts the cells where it
+    holds (int64), an object table (Python ints) stays exact.
+
+    >>> window_table(np.array([0, 1, 1]), 2, np.array([5, 7])).tolist()
+    [12, 14, 12]
+    >>> window_table(np.array([0, 1, 1]), 2, np.array([[1, 0], [0, 1]], dtype=bool)).tolist()
+    [[1, 1], [0, 2], [1, 1]]
+    """
+    per_code = np.asarray(per_code)
+    counts = window_counts(strip, rows, per_code.shape[0])
+    if per_code.dtype == bool:
+        per_code = per_code.astype(np.int64)
+    elif per_code.dtype == object:
+        counts = counts.astype(object)
+    return counts @ per_code
+
+
 @dataclass(frozen=True)
 class ReelStrips:
     """One strip set (``base`` or ``bonus``) of a math set.
