@@ -36,9 +36,9 @@ from exact.evaluator import evaluate
 from exact.formatting import ROUNDING, decimal_text, fraction_text as full_fraction_text
 from exact.par import par_sheet
 from exact.facts import check_facts
-from strips.model import KEY, SCATTER, MathSet, Phase, window_codes
+from strips.model import KEY, SCATTER, MathSet, Phase, window_table
 from proofs.enumerate import set_hash, window_tables
-from strips.published import EXAMPLES
+from proofs.reconstruction.rules_page import EXAMPLES
 from exact.rules import scatter_codes
 
 #: What the page prints for examples 1-9 (sections 6, 8, 10, 11): the phase,
@@ -131,8 +131,9 @@ def count_formula(ms: MathSet, phase: Phase, kind: str) -> CountFormula:
     t = window_tables(ms, phase)
     per_reel = t.keys
     if kind == SCATTER:   # the triggering scatter (and the WILDs counting as it): other scatters count apart
-        codes = list(scatter_codes(ms.model))
-        per_reel = [np.isin(window_codes(c, ms.model.rows), codes).sum(axis=1) for c in ms.phase_strips(phase).codes]
+        counted = np.zeros(len(ms.model.symbols), dtype=bool)
+        counted[list(scatter_codes(ms.model))] = True
+        per_reel = [window_table(c, ms.model.rows, counted) for c in ms.phase_strips(phase).codes]
     if any(int(c.max(initial=0)) > 1 for c in per_reel):
         return CountFormula(kind, phase.name, (), (), (), (), t.reels, general=True)
     reels = tuple(r + 1 for r, c in enumerate(per_reel) if c.any())

@@ -404,11 +404,11 @@ def test_no_generic_module_names_the_rules_page_game():
 
 
 # ---------------------------------------------------------------------------
-# the reconstruction's transcription (strips.published constants) = the bundled published.toml
+# the reconstruction's transcription (proofs.reconstruction.rules_page) = the bundled published.toml
 # ---------------------------------------------------------------------------
 def test_bundled_published_file_equals_the_reconstruction_transcription():
     """Two transcriptions of one page must not drift: the strip reconstruction's constants and the data."""
-    from strips import published as P
+    from proofs.reconstruction import rules_page as P
     pub = load_math_set("rules_page").published
     assert [(w.source, w.strip_set, w.stops, w.rows) for w in pub.windows] == \
         [(f"example {e.number}", e.strip_set, e.stops, e.rows) for e in P.EXAMPLES]

@@ -262,7 +262,7 @@ def _bundled():
 
 def test_edit_breaks_names_the_rule():
     from exact.sensitivity import StripEdit, edit_breaks
-    from strips.published import published_positions
+    from proofs.reconstruction.rules_page import published_positions
     ms = _bundled()
     reel = ms.strips["base"].reels[0]
     specials = {s.name for s in ms.model.symbols if s.is_special}
@@ -280,7 +280,7 @@ def test_edit_breaks_names_the_rule():
 
 def test_aus_run_of_four_is_flagged():
     from exact.sensitivity import StripEdit, edit_breaks
-    from strips.published import published_positions
+    from proofs.reconstruction.rules_page import published_positions
     ms = _bundled()
     aus = ms.model.strip_rules.max_run_symbols
     shown = published_positions("bonus")

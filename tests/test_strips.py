@@ -12,9 +12,9 @@ import pytest
 from exact.engine import analyse
 from exact.evaluator import ways_pays
 from proofs.reconstruction import derive
-from strips import published
+from proofs.reconstruction import rules_page
 from strips.loader import bundled_path, load_math_set
-from strips.published import BASE, BONUS, EXAMPLES, Rounded, round_half_up, rounds_to
+from proofs.reconstruction.rules_page import BASE, BONUS, EXAMPLES, Rounded, round_half_up, rounds_to
 from proofs.reconstruction import reconstruct
 from exact.cli import reconstruct as reconstruct_cli
 from proofs.reconstruction.reconstruct import aus_run_ok, allocate, game_model, math_set
@@ -37,7 +37,7 @@ def fresh_build():
 
 # ---------------------------------------------------------------- published data
 def test_published_examples_match_the_examples_as_printed():
-    """strips.published transcribes the same 9 windows and stops as tests/rules_page_examples.py."""
+    """proofs.reconstruction.rules_page transcribes the same 9 windows and stops as tests/rules_page_examples.py."""
     assert [e.number for e in EXAMPLES] == sorted(PRINTED)
     for e in EXAMPLES:
         ex = PRINTED[e.number]
@@ -48,28 +48,28 @@ def test_published_examples_match_the_examples_as_printed():
 
 def test_published_positions_overlaps_agree():
     """Examples 4/5 share base reel 1 position 91, examples 8/9 bonus reel 3 position 0."""
-    base = published.published_positions(BASE)
+    base = rules_page.published_positions(BASE)
     assert base[(0, 91)] == ("AUS3", (4, 5))
-    bonus = published.published_positions(BONUS)
+    bonus = rules_page.published_positions(BONUS)
     assert bonus[(2, 0)] == ("KEY", (8, 9))
     assert sum(1 for r, _ in bonus if r == 2) == 7  # 8 rows, one shared
 
 
 def test_published_positions_refuses_contradicting_examples(monkeypatch):
-    bad = published.Example(10, BONUS, (0, 0, 97, 0, 0), ("PIC1 PIC1 PIC1 PIC1 PIC1",) * 3
+    bad = rules_page.Example(10, BONUS, (0, 0, 97, 0, 0), ("PIC1 PIC1 PIC1 PIC1 PIC1",) * 3
                             + ("PIC1 PIC1 PIC1 PIC1 PIC1",))
-    monkeypatch.setattr(published, "EXAMPLES", published.EXAMPLES + (bad,))
+    monkeypatch.setattr(rules_page, "EXAMPLES", rules_page.EXAMPLES + (bad,))
     with pytest.raises(ValueError, match="bonus reel 3 position 97: example 8 shows AUS1, example 10 shows PIC1"):
-        published.published_positions(BONUS)
+        rules_page.published_positions(BONUS)
 
 
 def test_printed_figures_parse_exactly():
-    assert published.TRIGGER_PROBABILITY[3] == Rounded("0.005558", Fraction(5558, 10**6), 6)
-    assert published.TRIGGER_FREQUENCY[4].value == 3815
-    assert published.KEY_2PLUS[BASE] == Rounded("0.47%", Fraction(47, 10**4), 4)
+    assert rules_page.TRIGGER_PROBABILITY[3] == Rounded("0.005558", Fraction(5558, 10**6), 6)
+    assert rules_page.TRIGGER_FREQUENCY[4].value == 3815
+    assert rules_page.KEY_2PLUS[BASE] == Rounded("0.47%", Fraction(47, 10**4), 4)
     assert round_half_up(Fraction(5, 2), 0) == 3 and round_half_up(Fraction(249, 100), 1) == Fraction(5, 2)
-    assert rounds_to(Fraction(4672, 10**6), published.KEY_2PLUS[BASE])
-    assert not rounds_to(Fraction(4649, 10**6), published.KEY_2PLUS[BASE])
+    assert rounds_to(Fraction(4672, 10**6), rules_page.KEY_2PLUS[BASE])
+    assert not rounds_to(Fraction(4649, 10**6), rules_page.KEY_2PLUS[BASE])
 
 
 # ---------------------------------------------------------------- exact derivations

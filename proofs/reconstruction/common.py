@@ -5,7 +5,7 @@ from fractions import Fraction
 
 from strips.loader import GAME_FILE, bundled_path, parse_game, parse_strips
 from strips.model import GameModel, MathSet, ReelStrips
-from strips.published import BASE, BONUS, MAX_AUS_RUN
+from proofs.reconstruction.rules_page import BASE, BONUS, MAX_AUS_RUN
 
 STRIP_SETS = (BASE, BONUS)
 HIGH_VALUE_FISH = ("FISH3", "FISH4")

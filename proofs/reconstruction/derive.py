@@ -30,7 +30,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement, product
 from math import comb, prod
 
-from strips.published import (
+from proofs.reconstruction.rules_page import (
     KEY_2PLUS,
     MIN_PAY_BETWEEN_SPECIALS,
     ROWS,

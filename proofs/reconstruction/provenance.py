@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement, permutations
 from math import prod
 
 from proofs.reconstruction import derive
-from strips.published import (
+from proofs.reconstruction.rules_page import (
     BASE,
     BONUS,
     KEY_2PLUS,

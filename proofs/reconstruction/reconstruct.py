@@ -9,7 +9,7 @@ Pipeline (each step is a pure function; the rules are those of
 ``PROVENANCE.md``):
 
 1. :func:`observe`: the published positions of every reel (examples 1-9),
-   merged and checked for consistency (:func:`strips.published.published_positions`).
+   merged and checked for consistency (:func:`proofs.reconstruction.rules_page.published_positions`).
 2. :func:`special_counts`: how many of each special symbol every reel carries.
    FS and KEY counts are forced by the published probabilities
    (:mod:`proofs.reconstruction.derive`, exact search); where the facts leave a choice
@@ -44,7 +44,7 @@ from proofs.reconstruction.common import (DEFAULT_SEED, DEFAULT_TARGET, HIGH_VAL
     STRIP_SETS, aus_run_ok, csv_bytes, game_model, math_set)
 from proofs.reconstruction.provenance import provenance_text
 from proofs.reconstruction.tune import tune
-from strips.published import (
+from proofs.reconstruction.rules_page import (
     MIN_PAY_BETWEEN_SPECIALS,
     REELS,
     SPECIAL_REELS,
