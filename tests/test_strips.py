@@ -211,7 +211,7 @@ def test_ways_update_equals_fresh_state(model):
 
 def test_tuning_objective_predicts_exact_rtp_after_pay_edits(model):
     """RTP = (A + base ways + C bonus ways) / bet stays exact after pay-symbol edits (engine + chain)."""
-    from proofs.reconstruction.tune import exact_rtp, linear_form
+    from proofs.reconstruction.rtp_fit import exact_rtp, linear_form
     ms = load_math_set("rules_page")
     strips = {s: [list(r) for r in ms.strips[s].reels] for s in (BASE, BONUS)}
     a, c, _ = linear_form(model, strips)

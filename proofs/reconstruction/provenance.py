@@ -157,7 +157,7 @@ def provenance_text(b) -> str:
               "among the PIC symbols.",
               "- **R9** Tuning: a seeded local search puts another pay symbol at an unseen pay position "
               "(AUS runs <= 3 kept) and keeps the move only if the exact RTP gets closer to the target "
-              "(objective in `proofs.reconstruction.tune`: exact ways means plus constants from the exact engine and the "
+              "(objective in `proofs.reconstruction.rtp_fit`: exact ways means plus constants from the exact engine and the "
               "free-spin chain), until within a tenth of the tolerance.", "",
               "Caveat: the examples were chosen to illustrate rules (a WILD, a KEY, a trigger), so densities "
               "estimated from them (R5, R6) are not those of a random sample.", ""]

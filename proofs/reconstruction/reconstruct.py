@@ -20,7 +20,7 @@ Pipeline (each step is a pure function; the rules are those of
 4. :func:`fill_pays`: the remaining unseen positions get pay symbols drawn
    (seeded) from the published pay-symbol frequencies of the strip set,
    never more than 3 AUS symbols in sequence.
-5. :func:`tune`: a seeded local search changes pay symbols at unseen
+5. :func:`proofs.reconstruction.rtp_fit.fit_rtp`: a seeded local search changes pay symbols at unseen
    positions until the exact RTP of the whole game (base spin + free spins)
    is within the tolerance of the target.  The objective is exact: the ways
    means by the closed form of :mod:`proofs.reconstruction.ways`, the rest from one run of
@@ -43,7 +43,7 @@ from strips.loader import GAME_FILE, bundled_path
 from proofs.reconstruction.common import (DEFAULT_SEED, DEFAULT_TARGET, HIGH_VALUE_FISH, LOW_VALUE_FISH,
     STRIP_SETS, aus_run_ok, csv_bytes, game_model, math_set)
 from proofs.reconstruction.provenance import provenance_text
-from proofs.reconstruction.tune import tune
+from proofs.reconstruction.rtp_fit import fit_rtp
 from proofs.reconstruction.rules_page import (
     MIN_PAY_BETWEEN_SPECIALS,
     REELS,
@@ -386,7 +386,7 @@ def build(seed: int = DEFAULT_SEED, target: Fraction | None = DEFAULT_TARGET) ->
         counts[s], observations[s] = cts, obs
     if target is None:
         return Build(strips, counts, observations, seed, None)
-    result = tune(model, strips, observations, target, rng)
+    result = fit_rtp(model, strips, observations, target, rng)
     return Build(result.strips, counts, observations, seed, target, result.rtp_untuned, result.rtp,
                  result.steps, result.moves)
 

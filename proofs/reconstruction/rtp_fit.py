@@ -1,4 +1,5 @@
-"""Tune the pay symbols at unseen strip positions to a target RTP of the whole game.
+"""Fit the pay symbols at unseen strip positions to a target RTP of the whole game (the reconstruction's
+last step; ``rtp tune``, RTP variants of a finished set, is :mod:`exact.variants`).
 
 The RTP of a game round is (rules page sections 2, 9-11)
 
@@ -20,7 +21,7 @@ set.  The two ways means come from the exact closed form of
 floats built from these exact numerators (a speed choice); the returned RTP is
 recomputed from scratch by the engine and the chain, exactly.
 
-Source: rules page sections 2, 6, 9, 10, 11; issue 3 (RTP target).
+Source: rules page sections 2, 6, 9, 10, 11; the RTP target (an assumption: the page publishes no RTP).
 """
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ from markov.round import round_result
 
 
 @dataclass(frozen=True)
-class TuneResult:
-    """Outcome of :func:`tune`.
+class FitResult:
+    """Outcome of :func:`fit_rtp`.
 
     Attributes
     ----------
@@ -85,8 +86,8 @@ def linear_form(model: GameModel, strips: dict) -> tuple[Fraction, Fraction, Fra
     return a, c, rr.rtp
 
 
-def tune(model: GameModel, strips: dict, observations: dict, target: Fraction, rng: np.random.Generator,
-         tolerance: Fraction | None = None, max_steps: int | None = None) -> TuneResult:
+def fit_rtp(model: GameModel, strips: dict, observations: dict, target: Fraction, rng: np.random.Generator,
+            tolerance: Fraction | None = None, max_steps: int | None = None) -> FitResult:
     """Seeded local search over pay symbols at unseen positions until |RTP - target| <= tolerance.
 
     Parameters
@@ -105,7 +106,7 @@ def tune(model: GameModel, strips: dict, observations: dict, target: Fraction, r
 
     Returns
     -------
-    TuneResult
+    FitResult
 
     Raises
     ------
@@ -157,4 +158,4 @@ def tune(model: GameModel, strips: dict, observations: dict, target: Fraction, r
     if abs(rtp - target) > tolerance:
         raise ValueError(f"tuning stopped after {steps} steps at RTP {float(rtp):.6%}, "
                          f"target {float(target):.4%} +/- {float(tolerance):.5%}")
-    return TuneResult(tuned, rtp0, rtp, steps, moves)
+    return FitResult(tuned, rtp0, rtp, steps, moves)
