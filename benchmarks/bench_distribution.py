@@ -8,7 +8,7 @@ Prints the median and spread (min-max) of the wall time of the exact base-spin
 distribution (``spin_distribution`` of the base phase) over ``--repeat`` runs;
 with ``--round`` also the whole round (``win_distribution``: every level, every
 feature, the round with its tilted tail pass) and the peak RSS of the process.
-Targets (issue 13): base spin <= 2 s, whole round <= 30 s, peak RSS <= 2 GiB.
+Targets: base spin <= 2 s, whole round <= 30 s, peak RSS <= 2 GiB.
 """
 from __future__ import annotations
 

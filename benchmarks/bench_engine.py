@@ -1,6 +1,6 @@
 """Benchmark: the exact engine and the whole ``rtp --json`` process.
 
-Targets (issues 4 and 6): all phases of a math set (base game + every free-spin
+Targets: all phases of a math set (base game + every free-spin
 level) analysed in under 20 ms after import, on one core; the whole process
 ``rtp --json`` under 1 s wall; peak RSS of ``rtp`` under 300 MiB.
 

@@ -8,7 +8,7 @@ Enumerates the first N reel-1 stops (N x L2 x ... x LR combinations) on W
 processes, without a checkpoint, and prints combinations per second and the
 projected wall time of all combinations.  The path is the one ``rtp prove
 --exhaustive`` takes for the set (the fast path for ways games without the
-rules of issue 15, else the generic path); ``--generic`` forces the generic path.  A long run is never part of the
+catalogue rules, else the generic path); ``--generic`` forces the generic path.  A long run is never part of the
 test suite; this script is how the README figure is measured.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Benchmark: ``rtp --json`` on payline games (issue 15), whole process.
+"""Benchmark: ``rtp --json`` on payline games, whole process.
 
-Targets (issue 15): a 20-line 5x3 game with 50-stop strips in 0.5 s or less,
+Targets: a 20-line 5x3 game with 50-stop strips in 0.5 s or less,
 a 100-line 5x4 game in 2 s or less, whole-process wall time of ``rtp --json``.
 
 The games are generated here (fixed seed, so every run measures the same

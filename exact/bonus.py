@@ -1,4 +1,4 @@
-r"""Bet modes, bought features, respins with held reels and prize wheels, exactly (issue 16).
+r"""Bet modes, bought features, respins with held reels and prize wheels, exactly.
 
 * A **bet mode** is another math set sharing the game (:meth:`strips.model.MathSet.mode`):
   every figure is computed on it as on any set, RTP = E[round win] / the mode's cost.
@@ -52,7 +52,7 @@ BUY_RTP_TOLERANCE = Fraction(5, 100)
 
 @dataclass(frozen=True)
 class ModeResult:
-    """Exact figures of one bet mode (issue 16).
+    """Exact figures of one bet mode.
 
     Attributes
     ----------

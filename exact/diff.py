@@ -16,7 +16,7 @@ Two math sets (directories or bundled names) side by side:
 Exit 0 when no published fact broke, 1 when one did, 2 on bad input (one line).
 
 Source: the PAR report (:mod:`exact.report`), the published facts
-(:mod:`exact.facts`, rules page sections 3, 4, 10, 11, 13, examples 1-9); issue 8.
+(:mod:`exact.facts`, rules page sections 3, 4, 10, 11, 13, examples 1-9).
 """
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def _symbol_changes(ma: GameModel, mb: GameModel) -> list[str]:
 
 
 def _catalogue_changes(ma: GameModel, mb: GameModel) -> list[str]:
-    """Changes of the issue 15 rules: evaluation, paylines (1-based rows), trigger reels (1-based),
+    """Changes of the catalogue rules: evaluation, paylines (1-based rows), trigger reels (1-based),
     multiplier by trigger, triggering scatter."""
     out = []
     if ma.evaluation != mb.evaluation:

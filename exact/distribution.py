@@ -3,14 +3,14 @@ r"""The whole win distribution: one spin of every phase exactly, the feature and
 One spin (exact)
 ----------------
 The win of one spin of a phase is a function of the stops, the FISH value
-draws and the drawn WILD multipliers (rules page sections 6-9, issue 9); the
+draws and the drawn WILD multipliers (rules page sections 6-9); the
 reels stop independently and every draw belongs to one reel's window.  So the
 distribution is built by a dynamic programme over the reels, left to right:
 
 *Per reel* every stop and every joint draw of the window's FISH values and
 WILD multipliers is an *outcome* ``(c, k, n, f)``: ``c`` the ways count of
 every pay symbol on the reel (its own count plus the multipliers of the
-substituting WILDs, section 6 with issue 9), ``k`` KEY, ``n`` scatter symbols,
+substituting WILDs, section 6 with WILD multipliers), ``k`` KEY, ``n`` scatter symbols,
 ``f`` the sum of the FISH values drawn; equal outcomes are merged with integer
 weights (stop x product of the draws' integer weights, over the reel's common
 denominator).  A bundled base reel has 100-170 outcomes.
@@ -46,8 +46,8 @@ equal states.  The bundled base game peaks at about 2 x 10^4 states before the
 last reel (3.4 x 10^6 pairs), against 10^10 stop combinations x FISH draws.
 
 Source: rules page sections 6 (ways), 7 (FISH values), 8 (collect), 9 (win
-of a spin), 10 (scatter count), 11 (level multiplier); issue 9 (WILD
-multipliers, scatter pays); issue 13 (this distribution).
+of a spin), 10 (scatter count), 11 (level multiplier); WILD
+multipliers, scatter pays.
 """
 from __future__ import annotations
 
@@ -466,7 +466,7 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
     ------
     ValueError
         An unknown ``count``; a FISH symbol or drawn WILD multiplier on the
-        strips without the phase's weight table; a rule of issue 15
+        strips without the phase's weight table; a catalogue rule
         (``exact.rules.beyond_count_tables``: paylines, several scatters, ...).
 
     Examples
@@ -904,7 +904,7 @@ class WinRange:
         return 1 / self.probability if self.probability else None
 
 
-#: Default edges of the win-range table, in bets (issue 13).
+#: Default edges of the win-range table, in bets.
 DEFAULT_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)
 #: Percentiles reported (per cent).
 PERCENTILES = ("50", "90", "99", "99.9", "99.99")
@@ -1087,7 +1087,7 @@ class GridDistribution:
 
 @dataclass(frozen=True)
 class WinDistribution:
-    """The whole win distribution of a math set (issue 13): one spin of every phase and the round.
+    """The whole win distribution of a math set: one spin of every phase and the round.
 
     Attributes
     ----------
@@ -1636,7 +1636,7 @@ def _prob_json(p):
 
 
 def distribution_json(wd: WinDistribution, name: str, edges: Sequence = DEFAULT_EDGES) -> dict:
-    """The JSON object of ``rtp distribution --json`` (keys fixed by issue 13; more added).
+    """The JSON object of ``rtp distribution --json`` (its keys fixed; more may be added).
 
     Exact probabilities are ``"p/q"`` strings, floats are within ``error_bound`` (per round
     entry) or the ``*_bound`` given beside them.

@@ -56,7 +56,7 @@ once, at the end.  Nothing is a float.
 References
 ----------
 Rules page sections 6 (ways), 7 (fish values), 8 (collect), 9 (win of a
-spin), 10 (trigger), 11 (level multiplier); issue 9 (WILD multipliers).
+spin), 10 (trigger), 11 (level multiplier); WILD multipliers.
 """
 from __future__ import annotations
 
@@ -247,7 +247,7 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int
                 if s.substitutes_for(model.symbols[p].name):
                     ways_count[i] += counts[code]
     keys = counts[kinds == KEY].sum(axis=0)
-    # the triggering scatter (and WILDs that count as it, issue 15); other scatters count on their own
+    # the triggering scatter (and WILDs that count as it); other scatters count on their own
     scatters = counts[list(scatter_codes(model))].sum(axis=0) if model.trigger_symbol else counts[:0].sum(axis=0)
     mean, var = fish_moments_scaled(model, table, d)
     scale, ways_mean, wild_var, wild_subst = wild_multiplier_tables(model, counts, pay_codes, ways_count, table, dm)
@@ -369,7 +369,7 @@ class Term:
 def product_terms(model: GameModel, tables: list[ReelTables], d: int, combination: int = 1) -> list[Term]:
     """The product terms of D x (ways + collect); terms identically 0 on these strips are left out.
 
-    With a combination WILD multiplier m (issue 15) a symbol it substitutes
+    With a combination WILD multiplier m a symbol it substitutes
     for pays value x (m x all ways + (1 - m) x the ways through no
     combination WILD): a ``ways`` term with coefficient D value m and a
     ``pure`` term with D value (1 - m), both closed by the full count.
@@ -565,7 +565,7 @@ def to_split(moments: dict) -> CountSplit:
 
 
 def extra_counts(model: GameModel) -> tuple[str, ...]:
-    """Counts beyond (triggering scatters, KEYs) the split needs (issue 15): ``trig`` (trigger reels
+    """Counts beyond (triggering scatters, KEYs) the split needs: ``trig`` (trigger reels
     showing a triggering scatter) and ``sc:NAME`` for each other paying scatter."""
     out = ("trig",) if model.trigger_reels else ()
     return out + tuple(f"sc:{s.name}" for s in other_scatters(model) if s.pays and any(s.pays))
@@ -597,7 +597,7 @@ def with_scatter_pays(joint: dict, model: GameModel, multiplier: int) -> dict:
 
 
 def trigger_marginal(joint: dict, listed: int) -> dict:
-    """Moments by the count that awards free spins (issue 15 ``trigger_reels``): n when all ``listed``
+    """Moments by the count that awards free spins (``trigger_reels``): n when all ``listed``
     trigger reels show a triggering scatter (key position 2), else bucket 0."""
     out: dict = {}
     for key, vals in joint.items():
@@ -653,7 +653,7 @@ def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None, combinatio
     """The per-reel tables, product terms and read-out weights of one spin of ``phase`` (module docstring).
 
     ``shared`` caches the parts that depend on the strips only (as in :func:`analyse_phase`).
-    ``combination``: the value of a combination WILD multiplier (issue 15) this spin is computed for.
+    ``combination``: the value of a combination WILD multiplier this spin is computed for.
 
     Raises
     ------
@@ -775,7 +775,7 @@ def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1)
 
     scatter_pays = any(s.pays and any(s.pays) for s in model.of_kind(SCATTER))
     extra = extra_counts(model)
-    # split by the scatter count and by the KEY count; with scatter pays (or the issue 15 counts:
+    # split by the scatter count and by the KEY count; with scatter pays (or the catalogue rules' counts:
     # trigger reels, other paying scatters), by all of them jointly
     wanted = ({"joint": ("scatters", "keys") + extra} if scatter_pays or extra
               else {"scatter": "scatters", "key": "keys"})
@@ -840,7 +840,7 @@ def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1)
 
 
 def refuse_ways_rules(model: GameModel) -> None:
-    """Rules of issue 15 the ways factorisation does not compute: refused, one rule named.
+    """Catalogue rules the ways factorisation does not compute: refused, one rule named.
 
     ``trigger_reels``, several scatters, ``counts_as_scatter`` and a
     combination WILD multiplier are computed; a combination multiplier
@@ -903,7 +903,7 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     count = np.ones(1, dtype=dtype)
     won = 0
     # scatter counts matter up to the last entry of a scatter paytable; each paying scatter symbol
-    # has its own field of bits above the KEY and FISH bits (issue 15: each counts on its own)
+    # has its own field of bits above the KEY and FISH bits (each counts on its own)
     trig = model.trigger_symbol
     fields = [(None, trig)] if trig is not None and trig.pays else []
     fields += [(model.code(x.name), x) for x in other_scatters(model) if x.pays and any(x.pays)]

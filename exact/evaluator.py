@@ -5,7 +5,7 @@ calls it, so each checks the other in the brute-force tests.  It is correct for
 any window, also for windows the rules page's strips never show (several
 specials or WILDs on one reel).
 
-WILD multipliers (a game-file rule beyond the rules page, issue 9): a WILD
+WILD multipliers (a game-file rule beyond the rules page): a WILD
 with multiplier m counts as m in the per-reel count of every pay symbol it
 substitutes for, so ways = product over the combination's reels of (count of
 the pay symbol + sum of the multipliers of the substituting WILDs on the
@@ -47,7 +47,7 @@ class WayWin:
 
 @dataclass(frozen=True)
 class LineWin:
-    """The win of one payline (issue 15), credits before the level multiplier.
+    """The win of one payline, credits before the level multiplier.
 
     ``line`` is the 1-based payline number; ``symbol`` the paying symbol (a
     WILD's name for a WILD-only win); ``run`` the number of leading positions
@@ -112,7 +112,7 @@ class SpinResult:
     @property
     def trigger_count(self) -> int:
         """The scatter count that awards free spins: ``scatters`` when every trigger reel shows the
-        triggering scatter (issue 15 ``trigger_reels``), else 0."""
+        triggering scatter (``trigger_reels``), else 0."""
         return self.scatters if self.trigger_reels_shown else 0
 
 
@@ -263,7 +263,7 @@ def payline_cells(model: GameModel, window: Window, line: int) -> tuple[str, ...
 
 
 def line_pays(model: GameModel, window: Window, combination: int = 1) -> tuple[LineWin, ...]:
-    """Line wins of a window, issue 15, literally; one win per paying line, in payline order.
+    """Line wins of a window, literally; one win per paying line, in payline order.
 
     A line pays left to right from reel 1.  Its symbol is its first symbol
     that is not a WILD; its run is the number of leading positions showing
@@ -346,7 +346,7 @@ def combination_ways(model: GameModel, window: Window, symbol: str, oak: int,
 
     Ways without a combination WILD count, on each reel, the symbol and the
     other substituting WILDs (each as its multiplier); all ways add the
-    combination WILDs (issue 15: a way through at least one of them is
+    combination WILDs (a way through at least one of them is
     multiplied once by the combination value).
     """
     comb = {s.name for s in combination_wilds(model)}
@@ -360,7 +360,7 @@ def combination_ways(model: GameModel, window: Window, symbol: str, oak: int,
 
 
 def scatter_counts(model: GameModel, window: Window) -> tuple[tuple[str, int], ...]:
-    """Each scatter symbol's count in the window, in file order (issue 15: each counts on its own);
+    """Each scatter symbol's count in the window, in file order (each counts on its own);
     a WILD with ``counts_as_scatter`` counts as one more of the triggering scatter."""
     trig = model.trigger_symbol
     extra = sum(1 for col in window for n in col if model.symbol(n).counts_as_scatter)
@@ -396,7 +396,7 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
         :func:`ways_pays` for how a multiplier counts.
     combination : int, optional
         The value drawn for the spin by the WILD with a ``combination``
-        multiplier (issue 15); default its lowest value (1 without one).
+        multiplier; default its lowest value (1 without one).
         A winning line or way that uses that WILD is multiplied by it once.
 
     Returns
@@ -445,7 +445,7 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
         lines = line_pays(model, window, combination)
     else:
         wins = ways_pays(model, window, cells)
-        if comb_wilds:   # a way through a combination WILD is multiplied once (issue 15)
+        if comb_wilds:   # a way through a combination WILD is multiplied once
             wins = tuple(WayWin(w.symbol, w.oak, w.ways, w.pay // w.ways * (
                 (lambda pt: pt[0] + combination * (pt[1] - pt[0]))(
                     combination_ways(model, window, w.symbol, w.oak, cells)))) for w in wins)

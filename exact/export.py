@@ -58,7 +58,7 @@ the command line writes them atomically with its one writer
 (:mod:`exact.cli.outputs`).
 
 Source: the PAR report (:mod:`exact.report`); compliance (:mod:`exact.comply`);
-issue 14 (the lab's PAR workbook).
+the lab's PAR workbook.
 """
 from __future__ import annotations
 
@@ -395,7 +395,7 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
         rows += [[f"percentile {q}, in credits", x.credits, "credits", COUNT] for q, x in distribution.percentiles().items()]
         book.add("Tail and percentiles", "tail_percentiles", ("figure", "value", "unit"), [x[:3] for x in rows],
                  (None, ROW, None), [x[3] for x in rows])
-    # ---- Bet modes, buys, prize wheels, gamble (issue 16) ---------------------------
+    # ---- Bet modes, buys, prize wheels, gamble ---------------------------------------
     modes = getattr(rep, "modes_figures", {}) if getattr(rep, "modes", None) else {}
     if len(modes) > 1:
         rows = [[name, f["cost"], f["rtp"], f["mean_win"], f["variance"], f["trigger_any"],

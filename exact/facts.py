@@ -16,7 +16,7 @@ against the game file.
 Figure values come from one function, :func:`figure_values`
 (:meth:`exact.par.ParSheet.figures`).
 
-Source: issue 12 item 4; for the bundled set, rules page sections 2-13 and
+Source: for the bundled set, rules page sections 2-13 and
 examples 1-9 (``strips/rules_page/published.toml``).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-r"""The gamble after a round win (issue 16 ``[gamble]``): exact returns.
+r"""The gamble after a round win (``[gamble]``): exact returns.
 
 A round win x with ``min_win <= x`` and ``multiplier * x <= max_win`` may be
 gambled once: it becomes ``multiplier * x`` with probability p, else 0.  With
@@ -27,7 +27,7 @@ sums of at most 2^14 of them < 2^62: no overflow), and the two eligible sums
 of each class are rebuilt from their residues by the Chinese remainder
 theorem with enough primes for their bound (a sum of at most cap x denominator).
 Games beyond that (KEY collect, FISH, drawn WILD multipliers, a multi-level
-ladder, retrigger, paylines, trigger rules of issue 15) are refused with the
+ladder, retrigger, paylines, catalogue trigger rules) are refused with the
 rule's name.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ _PRIME_BITS = 24
 
 @dataclass(frozen=True)
 class GambleResult:
-    """Exact gamble figures of one mode, per round (issue 16).
+    """Exact gamble figures of one mode, per round.
 
     Attributes
     ----------

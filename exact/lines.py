@@ -1,6 +1,6 @@
-r"""Exact analysis of one spin of a payline game (issue 15) by per-reel factorisation over lines.
+r"""Exact analysis of one spin of a payline game by per-reel factorisation over lines.
 
-Rules (issue 15, read literally by :func:`exact.evaluator.line_pays`)
+Rules (read literally by :func:`exact.evaluator.line_pays`)
 ---------------------------------------------------------------------
 A payline reads one row on each reel.  Its symbol is its first symbol that
 is not a WILD, its run the number of leading positions showing that symbol
@@ -56,7 +56,7 @@ sums); Fractions are formed once at the end.  Nothing is a float.
 
 References
 ----------
-Issue 15 (paylines, WILD pays, combination multipliers, several scatters,
+The catalogue rules (paylines, WILD pays, combination multipliers, several scatters,
 ``trigger_reels``); rules page sections 9-11 (scatter count, level
 multiplier).
 """

@@ -268,7 +268,7 @@ class ParSheet:
 
     @property
     def gamble(self) -> dict[str, Fraction]:
-        """The gamble (issue 16), default mode, per round: rtp_without_gamble, rtp_gamble_once,
+        """The gamble, default mode, per round: rtp_without_gamble, rtp_gamble_once,
         return_per_stake (p x multiplier), eligible_probability; empty without ``[gamble]``;
         without rtp_gamble_once when its distribution is refused (:attr:`gamble_refused`)."""
         g = self.gamble_result
@@ -465,7 +465,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
 
 
 def gamble_figures(default: ModeResult) -> dict:
-    """``gamble_result`` and ``gamble_refused`` of :class:`ParSheet` for the default mode (issue 16).
+    """``gamble_result`` and ``gamble_refused`` of :class:`ParSheet` for the default mode.
 
     The RTP without gamble and the gamble's return per stake are always
     exact; the RTP when every eligible win is gambled once needs the round

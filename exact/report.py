@@ -289,7 +289,7 @@ def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
     if rep.gamble_refused:
         out["gamble"]["rtp_gamble_once_refused"] = rep.gamble_refused
     base = rep.analysis.base
-    if base.line_means:   # line games (issue 15): each payline's exact return and hit rate per base spin
+    if base.line_means:   # line games: each payline's exact return and hit rate per base spin
         out["paylines"] = [{"line": i + 1, "rtp": fraction_text(m / rep.bet), "rtp_float": float(m / rep.bet),
                             "hit": fraction_text(h), "hit_float": float(h)}
                            for i, (m, h) in enumerate(zip(base.line_means, base.line_hits))]
@@ -329,7 +329,7 @@ def published_ok(rep: ParSheet) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# issue 16: bet modes, buys, respins, wheels (text and JSON)
+# bet modes, buys, respins, wheels (text and JSON)
 # ---------------------------------------------------------------------------
 def bonus_text(rep: ParSheet, digits: int = 6) -> list[str]:
     """The BET MODES, BOUGHT FEATURES and PRIZE WHEELS sections (empty for a game with none)."""

@@ -6,7 +6,7 @@ for that many or more.  The count is a sum over reels of the symbol's cells in e
 and the reels stop independently, so its distribution is the product of one polynomial per reel
 (stop counts by the number of the symbol's cells in the window), exact integers over the cycle.
 
-Source: game file ``[symbols.NAME] pays`` of a scatter (issue 9, 15); the PAR rows a lab expects
+Source: game file ``[symbols.NAME] pays`` of a scatter; the PAR rows a lab expects
 (issue "The whole PAR sheet ...": scatter pays by count, probability, 1 in N, RTP share per count).
 """
 from __future__ import annotations

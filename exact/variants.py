@@ -66,7 +66,7 @@ base hit frequency of every edit (:func:`hit_frequency_deltas`) as a second
 linear band, rechecked exactly by the engine.
 
 Source: rules page sections 3-11; :mod:`exact.sensitivity` (exact deltas),
-:mod:`exact.engine` (exact recheck); issue 18.
+:mod:`exact.engine` (exact recheck).
 """
 from __future__ import annotations
 
@@ -956,5 +956,5 @@ def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None,
 
 
 def exact_rtp(ms: MathSet) -> Fraction:
-    """The exact RTP of a math set (engine + free-spin chain + its prize wheels, issue 16), a fraction of 1."""
+    """The exact RTP of a math set (engine + free-spin chain + its prize wheels), a fraction of 1."""
     return analyse_mode(ms).rtp

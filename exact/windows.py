@@ -10,8 +10,8 @@ evaluator supports:
   (blockers never count), ways = product of the per-reel counts, a WILD
   counted as its multiplier (fixed, drawn per WILD, drawn per reel); a way
   through a ``combination`` WILD is multiplied once by the value drawn for
-  the spin (issue 15);
-* paylines (issue 15): per line the first non-WILD symbol and its run of
+  the spin;
+* paylines: per line the first non-WILD symbol and its run of
   leading positions, the combination multiplier when the run uses that WILD,
   a WILD's own pays for a run of leading WILDs of one symbol; the line pays
   the higher of the two;
@@ -53,9 +53,9 @@ Every amount is an int64 numerator; construction refuses (ValueError naming
 the rule) a game whose largest possible numerator, times :data:`SUM_HEADROOM`
 windows, could overflow int64.
 
-Source: rules page sections 3, 6, 7, 8, 9, 10; issue 9 (WILD multipliers);
-issue 15 (paylines, combination multipliers, WILD pays, several scatters,
-``counts_as_scatter``, ``trigger_reels``); :mod:`exact.evaluator`.
+Source: rules page sections 3, 6, 7, 8, 9, 10; WILD multipliers; the catalogue rules (paylines,
+combination multipliers, WILD pays, several scatters, ``counts_as_scatter``, ``trigger_reels``);
+:mod:`exact.evaluator`.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A game round with prize wheels and a respin (issue 16): exact mean and second moment.
+"""A game round with prize wheels and a respin: exact mean and second moment.
 
-Source: issue 16 (wheels, respin, fixed readings) on top of :mod:`markov.round`.
+Source: the round rules (wheels, respin, fixed readings) on top of :mod:`markov.round`.
 
 Let ``Y`` be the round's win before its features (the base spin's win, plus
 the respin's pays when the spin is respun) and ``k = (n, b_1, ..., b_W)`` the
@@ -40,7 +40,7 @@ PreSplit = Mapping[tuple, tuple[Fraction, Fraction, Fraction]]
 
 @dataclass(frozen=True)
 class WheelResult:
-    """Exact figures of one prize wheel per round (issue 16).
+    """Exact figures of one prize wheel per round.
 
     Attributes
     ----------

@@ -79,7 +79,7 @@ class PhaseAnalysis:
         E[multiplier x scatter pays], credits per spin (0 without scatter
         pays); ``pays_mean + collect_mean + scatter_mean == mean``.
     by_trigger : CountSplit or None
-        Issue 15 ``trigger_reels``: the split by the count that awards free
+        ``trigger_reels``: the split by the count that awards free
         spins (index n: n triggering scatters shown with every trigger reel
         showing one; index 0 also holds every spin whose trigger reels do
         not all show one).  None: the same as ``by_scatter``.

@@ -1,6 +1,6 @@
 """Free spins with retrigger on one level, solved exactly: closed form (no cap) or a finite chain (cap).
 
-Source: issue 9 (retriggering free spins; the African Simba rules in
+Source: the retrigger rule (retriggering free spins; the African Simba rules in
 ``../shared/external/african-simba/README.md``: "3 SCATTERs in a free spin
 award 12 more free spins (retrigger, no limit)").
 
@@ -107,7 +107,7 @@ class RetriggerChain:
 
     Notes
     -----
-    Source: issue 9, the retrigger rule; formulas in the module docstring.
+    Source: the retrigger rule; formulas in the module docstring.
     """
 
     split: CountSplit

@@ -14,7 +14,7 @@ reels and its own fish values), so with ``E_n[.] = E[. | feature of n FS]``::
 
 ``E[B 1{n}]`` is ``base.by_scatter.win[n]``; the middle term is the
 covariance part of the triggering base spin and its feature.  The same holds
-when the free spins use the base strips (issue 9): each free spin is a new
+when the free spins use the base strips: each free spin is a new
 independent draw, so given ``N = n`` the feature does not depend on ``B``.
 
 The feature ``E_n[F]``, ``E_n[F^2]`` comes from the game's feature chain
@@ -97,7 +97,7 @@ class RoundResult:
     initial_free_spins: Fraction = ZERO
     retrigger_per_spin: Fraction = ZERO
     retrigger_cap: int | None = None
-    # issue 16: the respin of a mode and the prize wheels (see markov.bonus)
+    # the respin of a mode and the prize wheels (see markov.bonus)
     respin: Fraction = ZERO
     wheel: Fraction = ZERO
     respin_prob: Fraction = ZERO
@@ -119,7 +119,7 @@ class RoundResult:
     @property
     def components(self) -> dict[str, Fraction]:
         """Credits per round by source: ``base_ways``, ``base_collect``, ``base_scatter``, ``free_spins``,
-        and ``respin`` / ``wheel`` on a game with a respin or prize wheels (issue 16).
+        and ``respin`` / ``wheel`` on a game with a respin or prize wheels.
 
         They sum exactly to :attr:`mean` on every game (``round_result`` checks the base
         spin's three parts against its mean).
@@ -160,7 +160,7 @@ class RoundResult:
 
 
 def scale_feature(f: FeatureResult, m: int) -> FeatureResult:
-    """The feature with every win multiplied by ``m`` (issue 15 ``multiplier_by_trigger``: the trigger
+    """The feature with every win multiplied by ``m`` (``multiplier_by_trigger``: the trigger
     count sets the multiplier of the whole feature, a retrigger keeps it): E[mF] = m E[F],
     E[(mF)^2] = m^2 E[F^2]; spins and levels unchanged."""
     return dataclasses.replace(f, mean=f.mean * m, second=f.second * m * m,
@@ -216,13 +216,13 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         a cap).
 
     split : CountSplit, optional
-        The round's win before its features (B, or B plus a respin's pays,
-        issue 16) split by the trigger-scatter count that starts the free
+        The round's win before its features (B, or B plus a respin's pays)
+        split by the trigger-scatter count that starts the free
         spins; default ``base.by_scatter``.
 
     Notes
     -----
-    Source: rules page sections 2, 10 and 11; issue 9 (retrigger).
+    Source: rules page sections 2, 10 and 11; the retrigger rule.
     """
     if getattr(base, "awards_by_spins", False):
         model = by_spins_awarded(model, base, levels)
@@ -231,7 +231,7 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         raise ValueError(f"base pays mean {base.pays_mean} + collect mean {base.collect_mean} + scatter "
                          f"mean {base.scatter_mean} differ from the base mean {base.mean}")
     if split is None:
-        split = base.trigger_split     # by the count that awards free spins (issue 15 trigger_reels)
+        split = base.trigger_split     # by the count that awards free spins (trigger_reels)
     else:
         validate_split(split, "round split before the features")
     # every count of the trigger table, also one these strips cannot show (probability 0): the PAR

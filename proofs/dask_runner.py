@@ -18,8 +18,6 @@ tasks ran.  :func:`run_tasks` runs them:
 The read-only data every task needs (the window tables, the simulator's
 spin tables) is scattered to every worker once; tasks are submitted a few
 per worker at a time so that millions of tasks never sit in the scheduler.
-
-Source: issue 17 item 2.
 """
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ GENERIC_CHUNK = 1 << 15
 
 
 def fast_path_takes(ms: MathSet) -> bool:
-    """Whether the fast rules-page path enumerates this game: a ways game without the rules of issue 15
+    """Whether the fast rules-page path enumerates this game: a ways game without the catalogue rules
     (one scatter symbol, no paylines, combination multipliers, counts_as_scatter, trigger_reels,
     multiplier_by_trigger).  Every other game goes through the generic path (:func:`generic_task_totals`)."""
     return beyond_count_tables(ms.model) is None

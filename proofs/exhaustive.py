@@ -26,7 +26,7 @@ Round features (respin, prize-wheel awards, buys, the gamble, retrigger) are
 built by the engine from these per-spin figures; they are not enumerated
 (the simulation plays them).
 
-Source: issue 17 ("Proofs for every game").
+Source: the proof of every game's figures by enumeration.
 """
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The enumeration histogram: every stop combination of one phase, counted by what decides its win.
 
-An independent check of the one-spin distribution of :mod:`exact.distribution` (issue 13,
-"Tests that must exist", third bullet).  Every one of the ``L1 x ... x LR`` stop combinations
-(10^10 in the rules-page base game) is evaluated and counted in an integer histogram keyed by
+An independent check of the one-spin distribution of :mod:`exact.distribution`.  Every one of the
+``L1 x ... x LR`` stop combinations (10^10 in the rules-page base game) is evaluated and counted in an integer histogram keyed by
 
     (ways pay in credits, KEY count, scatter count, number of each FISH symbol in view)
 

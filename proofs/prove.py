@@ -74,7 +74,7 @@ def _enumeration_section(proofs) -> tuple[list[str], bool]:
               "mode's own, the free-spin strips; once per distinct set of weight tables) evaluated literally, "
               "vectorised in numpy blocks, exact integer totals (`proofs/enumerate.py`); each phase's figures "
               "compared with the engine's as exact Fractions (`proofs/exhaustive.py`). Fast path (ways games "
-              "without the rules of issue 15): section 6 ways with WILD, WILD multipliers at their exact means, "
+              "without the catalogue rules): section 6 ways with WILD, WILD multipliers at their exact means, "
               "blockers, collect = KEY count x sum of FISH mean values, FS count. Generic path (every other "
               "game; `exact/windows.py`): every rule of the literal evaluator (paylines, WILD pays, every WILD "
               "multiplier mode, each scatter symbol counted apart, trigger reels), FISH values, drawn WILD "

@@ -40,7 +40,7 @@ B_{b+1}...)`` through two tables ``add`` and ``mul`` (``mul = prod c``), so
 a spin costs one table row per group.  The tests check this against the
 literal evaluator spin by spin.
 
-Every rule of the game file (issues 15 and 16): :func:`run_simulation` plays
+Every rule of the game file: :func:`run_simulation` plays
 each bet mode and buy as its own unit (:class:`ModeGame`, :class:`BuyGame`,
 :func:`simulate_mode_block`): several scatters, ``counts_as_scatter``,
 ``trigger_reels``, ``multiplier_by_trigger``, respins with held reels, prize
@@ -63,7 +63,7 @@ seeds.  RTP: mean round win / bet with a normal interval using the exact
 standard deviation of the round win (the engine's variance; the sample SD is
 shown beside it).  Rates: Clopper-Pearson exact intervals (scipy.stats.beta).
 Exact values: :func:`exact.engine.analyse` and
-:func:`markov.round.round_result`; for a game with issue 16 rules
+:func:`markov.round.round_result`; for a game with round rules
 :func:`exact.bonus.analyse_mode` per mode, :func:`exact.bonus.analyse_buys`
 and the gamble of :func:`exact.par.gamble_figures`.  With bet modes and buys
 the family covers every figure of every unit (each mode's RTP, hit rate,
@@ -102,7 +102,7 @@ DEFAULT_SEED = 20240601
 
 
 def is_plain(ms: MathSet) -> bool:
-    """True for a ways game without the rules of issue 15 and 16: the fast tables of :class:`Game` play it.
+    """True for a ways game without the catalogue rules and the round rules: the fast tables of :class:`Game` play it.
 
     >>> from strips.loader import load_math_set
     >>> is_plain(load_math_set("rules_page")), is_plain(load_math_set("wheel_game"))

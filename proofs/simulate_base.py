@@ -40,7 +40,7 @@ class Tally:
     free_spins : int
         Free spins played.
     respins : int
-        Rounds with a respin (issue 16).
+        Rounds with a respin.
     wheels : dict str -> int
         Rounds that started each prize wheel.
     awards : dict (wheel, award text) -> int

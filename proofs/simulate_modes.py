@@ -67,7 +67,7 @@ class SpinOut:
 
 @dataclass(frozen=True)
 class PhaseSpins:
-    """Spins of one phase with every rule of the game file (issue 15 and the counts issue 16 needs).
+    """Spins of one phase with every rule of the game file (the catalogue rules and the counts the round rules need).
 
     Attributes
     ----------
@@ -84,7 +84,7 @@ class PhaseSpins:
     trigger_shown : tuple of numpy.ndarray
         Per reel and stop: triggering scatter codes in the column.
     trigger_reels : tuple of int
-        0-based reels that must each show a triggering scatter (issue 15).
+        0-based reels that must each show a triggering scatter.
     scatter_pays : tuple of (numpy.ndarray, tuple of numpy.ndarray)
         Per paying scatter symbol: its pay by count (credits) and its per-reel counts.
     counted : tuple of tuple of numpy.ndarray
@@ -169,7 +169,7 @@ def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: i
 
 @dataclass(frozen=True)
 class WheelDraw:
-    """One prize wheel's draws (issue 16): prize table by symbol count, then a weighted award.
+    """One prize wheel's draws: prize table by symbol count, then a weighted award.
 
     ``table[c]`` the prize table index for ``c`` wheel symbols (-1: no
     wheel), the last entry for every larger count; per table the cumulative
@@ -208,7 +208,7 @@ def wheel_draw(model, wheel, top: int) -> WheelDraw:
 
 @dataclass(frozen=True)
 class GambleDraw:
-    """The gamble policy of the engine (issue 16): every eligible round win gambled once.
+    """The gamble policy of the engine: every eligible round win gambled once.
 
     A round win x with ``low <= x <= high`` becomes ``multiplier * x`` when a
     uniform integer below ``denominator`` is below ``numerator``, else 0.
@@ -223,7 +223,7 @@ class GambleDraw:
 
 @dataclass(frozen=True)
 class ModeGame:
-    """Prepared tables of one bet mode of a game with any rule of the game file (issue 15, 16).
+    """Prepared tables of one bet mode of a game with any rule of the game file.
 
     Attributes
     ----------
@@ -267,7 +267,7 @@ class ModeGame:
 
 @dataclass(frozen=True)
 class BuyGame:
-    """A bought feature (issue 16): the free spins of ``spins`` initial spins of ``mode``, no base spin."""
+    """A bought feature: the free spins of ``spins`` initial spins of ``mode``, no base spin."""
 
     mode: ModeGame
     spins: int
@@ -379,7 +379,7 @@ def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Gener
 
 
 def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally":
-    """Simulate ``n`` whole rounds of one bet mode with every rule (issue 15, 16).
+    """Simulate ``n`` whole rounds of one bet mode with every rule.
 
     A round (``exact/bonus.py``, ``markov/bonus.py``): the base spin; if the
     mode has a respin, the window shows exactly its count of the respin symbol
@@ -465,7 +465,7 @@ def stream_seed(seed: int, stream: int, unit: int = 0) -> np.random.SeedSequence
 
 @dataclass(frozen=True)
 class Unit:
-    """What one part of a run simulates: a bet mode's rounds or a buy's bought features (issue 16).
+    """What one part of a run simulates: a bet mode's rounds or a buy's bought features.
 
     ``key`` numbers the units of the game (the default mode 0, the other
     modes in file order, then the buys): the streams' seeds

@@ -190,7 +190,7 @@ class SimulationReport:
 
     @property
     def figures(self) -> list[Figure]:
-        """Every figure of every unit: RTP, hit rate, trigger rates, level-reach rates, then the issue 16 rates."""
+        """Every figure of every unit: RTP, hit rate, trigger rates, level-reach rates, then the round rules' rates."""
         return [f for u in self.units for f in u.figures]
 
     @property
@@ -248,7 +248,7 @@ class SimulationReport:
 
 
 def exact_values(ms: MathSet):
-    """(RoundResult, base PhaseAnalysis) of the exact engine and the ladder chain (a game without issue 16 rules)."""
+    """(RoundResult, base PhaseAnalysis) of the exact engine and the ladder chain (a game without round rules)."""
     a = analyse(ms)
     return round_result(ms.model, a.base, a.levels), a.base
 
@@ -402,7 +402,7 @@ def report_units(ms: MathSet, units: Sequence[Unit], tallies: Sequence[Tally], s
 
 
 def report(ms: MathSet, tally: Tally, seed: int, exact=None, seconds: float = 0.0, where: str = "") -> SimulationReport:
-    """Compare the default mode's tally of a game without issue 16 rules with the exact values.
+    """Compare the default mode's tally of a game without round rules with the exact values.
 
     ``exact`` = (RoundResult, base PhaseAnalysis) as :func:`exact_values`
     (computed when None).  Every figure gets an interval at the Bonferroni

@@ -15,7 +15,7 @@ that text:
 Both texts are kept in :attr:`MathSet.sources` (``game.toml``, ``NAME.csv``),
 so ``ms.sources["game.toml"].decode()`` shows the text an error points into.
 
-Source: README, section "Python API"; issue 12.
+Source: README, section "Python API".
 """
 from __future__ import annotations
 
@@ -221,7 +221,7 @@ def math_set(game: Mapping | GameModel, strips: Mapping[str, Sequence[Sequence[s
     set_name = name or model.name or "in-memory"
     if not model.name:
         model = dataclasses.replace(model, name=set_name)
-    # a bet mode's own strips (issue 16) are given under their file name without ".csv"
+    # a bet mode's own strips are given under their file name without ".csv"
     mode_files = {Path(f).stem: (set_name, f) for m in model.modes for set_name, f in m.strips.items()}
     for k in strips:
         if k not in model.strip_files and k not in mode_files:

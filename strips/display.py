@@ -1,4 +1,4 @@
-"""Strings a game file puts on screen: control characters removed, look-alike symbol names found (issue 19 item 5).
+"""Strings a game file puts on screen: control characters removed, look-alike symbol names found.
 
 A game file is input from outside: its ``title`` could carry ANSI or OSC
 escape sequences that reach the terminal raw, and a symbol name could use a

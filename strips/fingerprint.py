@@ -94,7 +94,7 @@ def canonical_form(model: GameModel, strips: Mapping[str, ReelStrips],
     strips : mapping str -> ReelStrips
         Strip set name -> parsed strips.
     mode_strips : mapping str -> mapping str -> ReelStrips, optional
-        Bet mode -> the strip sets it spins instead (issue 16); left out when empty.
+        Bet mode -> the strip sets it spins instead; left out when empty.
 
     Returns
     -------

@@ -23,7 +23,7 @@ from strips.model import (COMBINATION, EVALUATIONS, FISH, KEY, LINES, MULTIPLIER
                           window_table)
 from strips.toml_reader import (TomlFile, check_document, check_limit, count_table, decode_text, int_at_least,
                                 parse_toml, refuse_unknown)
-from strips.modes_toml import BONUS_TABLES, parse_bonus_rules
+from strips.modes_toml import ROUND_TABLES, parse_round_rules
 
 
 def parse_game(data: bytes, file: str) -> GameModel:
@@ -244,14 +244,14 @@ def parse_game(data: bytes, file: str) -> GameModel:
             if tn not in tables:   # a table no phase uses is a rule the file cannot mean: refuse it
                 raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
                               f"(the phases use {', '.join(dict.fromkeys(tables))})")
-    refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines") + BONUS_TABLES
+    refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines") + ROUND_TABLES
                     + plugins.keys_of(()), "table")
     symbols, extra = _catalogue_rules(t, doc, symbols, reels, rows, trigger, levels)
     model = GameModel(name=name, reels=reels, rows=rows, bet=bet, symbols=tuple(symbols),
                       strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
                       free_spin_strips=fs_strips, levels=tuple(levels), title=title,
                       retrigger=retrigger, retrigger_cap=retrigger_cap, **extra)
-    model = parse_bonus_rules(t, doc, model)
+    model = parse_round_rules(t, doc, model)
     for parser in plugins.parsers():      # the keys of rule modules (strips.plugins)
         config = parser(t, doc, model)
         if config is not None:
@@ -375,13 +375,13 @@ def parse_wild_multiplier(t: "TomlFile", spec: dict, path: tuple) -> WildMultipl
     return WildMultiplier(values=(raw,))
 
 
-#: ``[free_spins]`` keys of issue 15 (real-catalogue trigger rules), parsed by :func:`_catalogue_rules`.
+#: ``[free_spins]`` keys of the catalogue's trigger rules, parsed by :func:`_catalogue_rules`.
 FREE_SPIN_RULE_KEYS = ("trigger_reels", "multiplier_by_trigger", "scatter")
 
 
 def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int, rows: int,
                      trigger: tuple, levels: list[Level]) -> tuple[list[Symbol], dict]:
-    """The rules of issue 15: ``[game] evaluation``, ``[lines] paylines``, a WILD's own ``pays`` and
+    """The catalogue rules: ``[game] evaluation``, ``[lines] paylines``, a WILD's own ``pays`` and
     ``counts_as_scatter``, ``[free_spins] trigger_reels``, ``multiplier_by_trigger`` and ``scatter``.
 
     Returns

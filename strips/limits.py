@@ -1,4 +1,4 @@
-"""Bounds on a math set's input, checked before any work (issue 19 item 2).
+"""Bounds on a math set's input, checked before any work.
 
 A small file can ask for unbounded work: 10,000 unused symbols, ``rows =
 50000``, a strip file that is a link to ``/dev/zero`` or a FIFO, a KEY

@@ -149,7 +149,7 @@ def load_math_set(spec: str | Path | None = None) -> MathSet:
         strips[set_name] = loaded[set_name, file_name] = _load_strips(directory, file_name, model, set_name,
                                                                       sources, findings)
     mode_strips = {}
-    for mode in model.modes:   # issue 16: the strip sets a bet mode uses instead
+    for mode in model.modes:   # the strip sets a bet mode uses instead
         mode_strips[mode.name] = {}
         for set_name, file_name in mode.strips.items():
             if (set_name, file_name) not in loaded:

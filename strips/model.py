@@ -24,10 +24,10 @@ SYMBOL_CLASSES = (PAY, WILD, KEY, SCATTER, FISH)
 BLOCKER_CLASSES = (KEY, SCATTER, FISH)
 #: WILD multiplier modes: one fixed value; one draw per WILD symbol in the window; one draw per reel.
 FIXED, PER_WILD, PER_REEL = "fixed", "wild", "reel"
-#: WILD multiplier mode of issue 15: one multiplier per winning line or way that uses a WILD, drawn once per spin.
+#: WILD multiplier mode of the catalogue rules: one multiplier per winning line or way that uses a WILD, drawn once per spin.
 COMBINATION = "combination"
 MULTIPLIER_MODES = (PER_WILD, PER_REEL, COMBINATION)
-#: How line wins are evaluated: ways (the rules page) or paylines (issue 15).
+#: How line wins are evaluated: ways (the rules page) or paylines.
 WAYS, LINES = "ways", "lines"
 EVALUATIONS = (WAYS, LINES)
 
@@ -58,7 +58,7 @@ class WildMultiplier:
         ``fixed``: always ``values[0]``.  ``wild``: every WILD of this symbol
         in the window draws its value independently.  ``reel``: one value is
         drawn per reel and shared by every WILD of this symbol on that reel.
-        ``combination`` (issue 15): the WILD never changes a count; a
+        ``combination``: the WILD never changes a count; a
         winning line or way whose run uses at least one WILD of this symbol
         is multiplied once by the value, drawn once per spin (fixed when
         there is one value and no weights); a WILD-only win is not.
@@ -142,12 +142,12 @@ class Symbol:
     pays (scatter symbols) : tuple of int
         For a scatter, ``pays[n - 1]`` is the scatter pay for n scatter
         symbols anywhere in the window, in credits (empty: pays nothing).
-        Each scatter symbol pays on its own count (issue 15).
+        Each scatter symbol pays on its own count.
     pays (WILD symbols) : tuple of int, length = reels, or empty
         Line games: credits per line for a run of 1..reels leading WILDs of
-        this symbol alone (issue 15); empty: no own pays.
+        this symbol alone; empty: no own pays.
     counts_as_scatter : bool
-        WILD only (issue 15): the WILD also counts as one triggering scatter
+        WILD only: the WILD also counts as one triggering scatter
         (toward the trigger count and that scatter's pays).
     """
 
@@ -328,13 +328,13 @@ class GameModel:
     retrigger_cap : int or None
         Most free spins one feature can play in total (None: no cap).
     evaluation : str
-        ``ways`` (default) or ``lines`` (issue 15).
+        ``ways`` (default) or ``lines``.
     paylines : tuple of tuple of int
         Lines games: one entry per payline, the 0-based row on each reel
         (the file's rows are 1-based, 1 = top); empty for ways games.
     trigger_reels : frozenset of int
         0-based reels that must each show at least one triggering scatter
-        for a trigger or retrigger (empty: no such condition), issue 15.
+        for a trigger or retrigger (empty: no such condition).
     multiplier_by_trigger : tuple of (int, int)
         (trigger count, free-spin multiplier), ascending: the multiplier of
         the whole feature started by that many scatters (a count above the
@@ -362,7 +362,7 @@ class GameModel:
     trigger_reels: frozenset[int] = frozenset()
     multiplier_by_trigger: tuple[tuple[int, int], ...] = ()
     scatter: str | None = None
-    # issue 16: bet modes, buys, respin, jackpots, wheels, gamble (see the dataclasses at the end)
+    # bet modes, buys, respin, jackpots, wheels, gamble (see the dataclasses at the end)
     modes: tuple["Mode", ...] = ()
     buys: tuple["Buy", ...] = ()
     respin: "Respin | None" = None
@@ -600,7 +600,7 @@ class MathSet:
         return (DEFAULT_MODE,) + tuple(m.name for m in self.model.modes)
 
     def mode(self, name: str) -> "MathSet":
-        """The math set a bet mode plays (issue 16): the same game with the mode's cost, strips, trigger and respin.
+        """The math set a bet mode plays: the same game with the mode's cost, strips, trigger and respin.
 
         ``"default"`` is the game itself with no modes and buys; any other
         mode replaces ``bet`` by its ``cost``, the strip sets it names, the
@@ -635,7 +635,7 @@ class MathSet:
 
 
 # --------------------------------------------------------------------------
-# issue 16: bet modes, bought features, respins, jackpots, prize wheels, gamble
+# bet modes, bought features, respins, jackpots, prize wheels, gamble
 # --------------------------------------------------------------------------
 #: The name of the game's own mode (its ``[game] bet``, strips and trigger).
 DEFAULT_MODE = "default"

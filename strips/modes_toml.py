@@ -1,6 +1,6 @@
 """The ``game.toml`` tables of bet modes, bought features, respins, jackpots, prize wheels and the gamble.
 
-:func:`parse_bonus_rules` reads ``[modes]``, ``[buy]``, ``[jackpots]``,
+:func:`parse_round_rules` reads ``[modes]``, ``[buy]``, ``[jackpots]``,
 ``[wheel]`` and ``[gamble]`` into the model; errors name file, row and
 column.
 """
@@ -15,13 +15,13 @@ from strips.model import (AWARD_KINDS, DEFAULT_MODE, FREE_SPINS, JACKPOT, Award,
 from strips.toml_reader import TomlFile, count_table, positive_int, refuse_unknown
 
 
-#: The top-level tables of issue 16 (each parsed below).
-BONUS_TABLES = ("modes", "buy", "jackpots", "wheel", "gamble")
+#: The top-level tables of the round rules (each parsed below).
+ROUND_TABLES = ("modes", "buy", "jackpots", "wheel", "gamble")
 _AWARD = re.compile(r"^\s*(\S+)\s+(\S+)\s*$")
 _FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+))?\s*$")
 
 
-def parse_bonus_rules(t: "TomlFile", doc: dict, model: GameModel) -> GameModel:
+def parse_round_rules(t: "TomlFile", doc: dict, model: GameModel) -> GameModel:
     """The model with its ``[modes]``, ``[buy]``, ``[jackpots]``, ``[wheel]`` and ``[gamble]``.
 
     Raises
@@ -36,7 +36,6 @@ def parse_bonus_rules(t: "TomlFile", doc: dict, model: GameModel) -> GameModel:
         wrong length or sum to 0; an award that is not ``credits N``,
         ``jackpot NAME`` (NAME in ``[jackpots]``) or ``free_spins N``; a
         gamble probability that is not an exact fraction in [0, 1].
-        Source: issue 16.
     """
     names = {n for s in model.symbols for n in (s.name,) + s.aliases}
     jackpots = {}

@@ -23,7 +23,7 @@ decimals (of the per-cent number for ``"%"``; of N, compared with ``1/x``,
 for ``"1 in N"``).  A value exactly halfway therefore passes both neighbours,
 whichever way the publisher rounds ties (half up, half even).
 
-Source: issue 12 item 4; rules page sections 3, 4, 6, 8, 10, 11 and 13.
+Source: rules page sections 3, 4, 6, 8, 10, 11 and 13.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Brute-force oracle for issue 16: whole rounds of small games with bet modes, buys, respins,
+"""Brute-force oracle for the round rules: whole rounds of small games with bet modes, buys, respins,
 prize wheels and gamble, played literally.
 
 Every base stop combination goes through the rules-page evaluator

@@ -581,7 +581,7 @@ def line_games(draw, max_stops=None):
 
 @st.composite
 def ways_games_with_catalogue_rules(draw):
-    """Ways games with the trigger rules of issue 15: trigger reels, a second paying scatter counted on
+    """Ways games with the catalogue trigger rules: trigger reels, a second paying scatter counted on
     its own, a WILD that counts as the triggering scatter."""
     reels = draw(st.integers(3, 4))
     rows = draw(st.integers(2, 3))

@@ -242,10 +242,10 @@ def test_round_result_of_the_sheet_is_the_markov_round(scatter_game):
 
 
 # ---------------------------------------------------------------------------
-# a game with bet modes, a respin, a prize wheel and buys (issue 16): the same API
+# a game with bet modes, a respin, a prize wheel and buys: the same API
 # ---------------------------------------------------------------------------
 def test_bonus_game_figures_split_and_in_memory_build(tmp_path):
-    game = tomllib.loads(MODES_GAME)     # the issue-16 test game (modes, respin, wheel, buy)
+    game = tomllib.loads(MODES_GAME)     # the round rules' test game (modes, respin, wheel, buy)
     ms = exact.math_set(game, {"base": BASE, "bonus": BONUS, Path(next(
         f for m in game["modes"].values() for f in m.get("strips", {}).values())).stem: ALT})
     p = exact.par_sheet(ms)

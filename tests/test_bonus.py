@@ -1,4 +1,4 @@
-"""Issue 16 against brute force: bet modes, buys, respins with held reels, prize wheels and jackpots.
+"""The round rules against brute force: bet modes, buys, respins with held reels, prize wheels and jackpots.
 
 A small game (3 reels x 2 rows, strips of 3-6 stops) with two scatter-class
 symbols (S starts the free spins, X the wheel), four bet modes and two buys is

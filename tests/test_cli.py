@@ -7,7 +7,7 @@ give exit code 2 and exactly one line on stderr, never a traceback.
 The spin tests write the rules page's worked example windows into a temp math
 set at the page's own stop positions, so ``rtp spin --stops`` must reproduce
 the page's windows, pays, collect and totals (rules page sections 3, 6-11,
-examples 1-9; issue 2 item 7).
+examples 1-9; the JSON schema).
 """
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_spin_json_reproduces_the_worked_example(capsys, example_set, number):
     code, out, err = run_main(capsys, spin_argv(example_set, ex))
     assert (code, err) == (0, "")
     res = json.loads(out)
-    # the schema of issue 2 item 7: every amount an integer number of credits
+    # the JSON schema: every amount an integer number of credits
     assert {"window", "ways", "collect", "keys", "fs", "multiplier", "win"} <= set(res)
     assert res["window"] == [row.split() for row in ex["rows"]]
     assert all(type(res[k]) is int for k in ("collect", "keys", "fs", "multiplier", "win"))

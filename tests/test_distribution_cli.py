@@ -2,7 +2,7 @@
 
 The figures are checked against the exact engine (mean = RTP, trigger probabilities), against each
 other (ranges cover [0, inf), their probabilities and RTPs sum to 1 and to the RTP within the
-bounds) and for the keys issue 13 fixes.  One run per set (module fixtures): each takes seconds.
+bounds) and for the keys of its JSON.  One run per set (module fixtures): each takes seconds.
 """
 from __future__ import annotations
 

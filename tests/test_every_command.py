@@ -137,7 +137,7 @@ def test_every_command_on_every_math_set(command, tmp_path, capsys):
                 failures.append(f"{name}: rtp {command}: exit {code}")
             if code == 2 and len(err.strip().splitlines()) != 1:
                 failures.append(f"{name}: rtp {command}: refusal is not one line: {err!r}")
-            # these commands model every rule of the ways games (issue 17); the rules of issue 15 (paylines,
+            # these commands model every rule of the ways games; the catalogue rules (paylines,
             # several scatters counted apart, ...) they may refuse, by name, in one line
             if command in ("prove", "simulate", "report", "chain", "spin", "diff", "export") and code == 2 and \
                     not (beyond_count_tables(ms.model) and "unsupported rule" in err):

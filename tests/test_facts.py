@@ -1,6 +1,6 @@
 """`rtp check`: each published fact of the rules page, PASS on the bundled set, FAIL when broken.
 
-Source: rules page sections 3, 4, 10, 11, 13 and examples 1-9; issue 3.
+Source: rules page sections 3, 4, 10, 11, 13 and examples 1-9.
 """
 import json
 import shutil

@@ -1,4 +1,4 @@
-"""Fuzz the loader and the commands with hostile game files and CSVs (issue 19: never a traceback).
+"""Fuzz the loader and the commands with hostile game files and CSVs (never a traceback).
 
 Every run of the command line, in-process through ``main(argv)``, ends with
 exit 0, 1 or 2; exit 2 prints exactly one line; no exception escapes.  The

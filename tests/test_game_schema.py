@@ -1,4 +1,4 @@
-"""The game file as a general schema (issue 9): games without free spins, rules the
+"""The game file as a general schema: games without free spins, rules the
 schema cannot express, and the validation of the new keys."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Input bounds checked before any work, one-line errors and display sanitising (issue 19 items 2, 4, 5).
+"""Input bounds checked before any work, one-line errors and display sanitising.
 
 Every bound: the refusal is exit 2, one line, naming the option that raises
 it; ``--no-limits`` (or the ``--max-...`` option) lifts it.  The extreme

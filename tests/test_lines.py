@@ -1,4 +1,4 @@
-"""Payline games (issue 15): the per-reel/per-pair factorisation of exact.lines against the
+"""Payline games: the per-reel/per-pair factorisation of exact.lines against the
 brute-force oracle (every stop combination and every combination-multiplier value through the
 literal evaluator), exactly.
 
@@ -256,7 +256,7 @@ def test_ways_game_trigger_reels_and_several_scatters_equal_brute_force(ms):
         assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
 
 
-def test_diff_names_the_issue_15_rule_changes():
+def test_diff_names_the_catalogue_rule_changes():
     from exact.diff import model_changes
     lines = [(0, 0, 0), (1, 1, 1)]
     a = model_of(game_text(3, 3, lines, wild_pays=[0, 3, 12], comb='{ values = [2], mode = "combination" }',

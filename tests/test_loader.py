@@ -1,4 +1,4 @@
-"""The math-set loader: one test per validation rule of issue 2 item 5, soft findings, garbage input.
+"""The math-set loader: one test per validation rule of the game file and the strips, soft findings, garbage input.
 
 Every hard error must be a :class:`MathSetError` naming the file, the 1-based
 row and column of the offending cell (0, 0 where the problem is the file or
@@ -6,7 +6,7 @@ directory as a whole) and what is wrong.  The expected cells are worked out
 here from the bad input the test writes, never read back from the loader.
 
 Source: rules page sections 3 (strips, window, soft strip rules), 4 (which
-reels each symbol may occupy), 7 (fish weights); issue 2 items 4-5.
+reels each symbol may occupy), 7 (fish weights).
 """
 from __future__ import annotations
 
@@ -508,7 +508,7 @@ def test_garbage_property_sometimes_loads():
 
 
 # ---------------------------------------------------------------------------
-# issue 12 item 7: no default game, shadowed bundled names, short reels, whole-file errors
+# no default game, shadowed bundled names, short reels, whole-file errors
 # ---------------------------------------------------------------------------
 def test_raises_set_without_game_file(tmp_path):
     """No default game: a directory of strips without game.toml is refused, naming the directory."""

@@ -1,4 +1,4 @@
-"""Free spins with retrigger (markov.retrigger) and their round (markov.round), issue 9.
+"""Free spins with retrigger (markov.retrigger) and their round (markov.round).
 
 Oracles, none of which uses markov:
 
@@ -292,7 +292,7 @@ def test_round_with_uncapped_retrigger_by_hand():
     mean = eb + sum(p * 2 * m for p, _, _, m in feats)
     second = eb2 + sum(2 * p * b * 2 * m + p * (8 * m + 4 * m * m) for p, _, b, m in feats)
     assert (r.mean, r.second) == (mean, second)
-    # spins: initial / (1 - E[R]) with E[R] = 1/4 (the "N / (1 - q)" of issue 9)
+    # spins: initial / (1 - E[R]) with E[R] = 1/4 (the closed form "N / (1 - q)")
     assert r.retrigger_per_spin == F(1, 4) and r.free_spins_played == r.initial_free_spins / (1 - F(1, 4))
 
 

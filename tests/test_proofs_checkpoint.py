@@ -1,4 +1,4 @@
-"""Checkpoints you can trust (issue 19 item 3): every corruption is detected and redone, never used;
+"""Checkpoints you can trust: every corruption is detected and redone, never used;
 a second run on the directory is refused; a SIGKILLed run resumes to exactly the clean run's totals."""
 from __future__ import annotations
 

@@ -76,7 +76,7 @@ def test_line_games_generic_totals_equal_the_literal_evaluator(ms):
 
 @settings(max_examples=8)
 @given(ways_games_with_catalogue_rules())
-def test_ways_games_with_issue_15_rules_generic_totals_equal_the_literal_evaluator(ms):
+def test_ways_games_with_catalogue_rules_generic_totals_equal_the_literal_evaluator(ms):
     assert_generic_equals_brute_force(ms)
 
 

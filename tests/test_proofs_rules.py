@@ -80,7 +80,7 @@ def test_seeded_runs_with_wild_multipliers_contain_the_exact_values(tmp_path, mo
     assert rep.passed, [(f.name, f.estimate, f.interval, float(f.exact)) for f in rep.figures if not f.inside]
 
 
-# several scatters, paylines, bet modes and wheels (issues 15, 16): the simulation of every rule has its own tests
+# several scatters, paylines, bet modes and wheels: the simulation of every rule has its own tests
 @pytest.mark.parametrize("name", sorted(set(VARIANTS) - {"two_scatters", "lines", "wheel_modes"}))
 def test_seeded_runs_of_every_rule_contain_the_exact_values(tmp_path, name):
     ms = load_math_set(str(write_variant(tmp_path / name, name)))

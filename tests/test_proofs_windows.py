@@ -5,7 +5,7 @@ FISH values, drawn WILD multipliers and the combination value (brute force throu
 weighted by the phase's tables).  Drawn mode: the evaluator fed the values the rng drew gives the same
 win; the documented draw order is replayed by hand.  Games: ways games with FISH/KEY, WILD multipliers
 of every mode, partial WILDs, scatter pays; line games with crossing lines, WILD pays, combination
-multipliers, several scatters, counts_as_scatter, trigger reels; ways games with the issue-15 trigger
+multipliers, several scatters, counts_as_scatter, trigger reels; ways games with the catalogue trigger
 rules and a combination WILD beside drawn multipliers.
 """
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_line_games_equal_the_evaluator(ms):
 
 @settings(max_examples=15)
 @given(ways_games_with_catalogue_rules())
-def test_ways_games_with_issue_15_trigger_rules_equal_the_evaluator(ms):
+def test_ways_games_with_catalogue_trigger_rules_equal_the_evaluator(ms):
     both(ms)
 
 

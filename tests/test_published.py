@@ -1,4 +1,4 @@
-"""Published facts as data of a math set (issue 12 item 4): ``published.toml``, its validation, the
+"""Published facts as data of a math set: ``published.toml``, its validation, the
 rounding rule of a printed figure, and ``rtp check`` on any game.
 
 Each ``test_raises_*`` writes one bad ``published.toml`` into a copy of the bundled set and expects a

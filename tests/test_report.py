@@ -1,4 +1,4 @@
-"""``rtp`` / ``rtp report``: the JSON schema of issue 6, its exact invariants, the
+"""``rtp`` / ``rtp report``: its JSON schema, its exact invariants, the
 fingerprint, the exit codes, and the whole-round figures against brute force.
 
 The brute-force oracle plays a tiny game (custom game.toml, 5 reels x 2 rows,
@@ -10,7 +10,7 @@ and the same level wins are merged, which only adds their probabilities).
 It never calls the engine or the chain.  The report must match it exactly.
 
 Source: rules page sections 2 (round win), 6-11 (spin win, trigger, ladder),
-13 (2+ KEY); issue 6.
+13 (2+ KEY).
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_json_schema(valid_dir, valid_report):
 
 
 def exact_figures(r: dict):
-    """Every exact figure of the issue 6 schema: (name, "p/q" text)."""
+    """Every exact figure of the JSON schema: (name, "p/q" text)."""
     yield from (("rtp", r["rtp"]), ("mean_win", r["mean_win"]), ("variance", r["variance"]))
     for group in ("components", "free_spins_by_level", "trigger", "key_2plus"):
         yield from ((f"{group}.{k}", v) for k, v in r[group].items() if not k.endswith("_float"))

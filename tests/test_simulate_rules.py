@@ -246,7 +246,7 @@ def test_simulate_json_of_a_game_with_modes_and_buys(tiny, capsys):
 
 
 # ---------------------------------------------------------------------------
-# catalogue rules of issue 15 on ways games
+# catalogue rules on ways games
 # ---------------------------------------------------------------------------
 RULES_GAME = """\
 [game]

@@ -1,6 +1,6 @@
 """The reconstructed rules_page strips: published data, exact derivations, rebuild, tuning objective.
 
-Source: rules page sections 3, 4, 6, 10, 11, 13 and examples 1-9; issue 3.
+Source: rules page sections 3, 4, 6, 10, 11, 13 and examples 1-9.
 """
 from fractions import Fraction
 from itertools import product

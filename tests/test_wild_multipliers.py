@@ -1,4 +1,4 @@
-"""WILD multipliers (issue 9): the game-file schema, its validation, hand-derived figures,
+"""WILD multipliers: the game-file schema, its validation, hand-derived figures,
 the evaluator's draws and ``rtp spin --wild``.
 
 Semantics under test (strips.model.WildMultiplier): a WILD with multiplier m counts as m

@@ -1,4 +1,4 @@
-"""Every command that writes goes through the one atomic writer (exact/cli/outputs.py, issue 19 item 1).
+"""Every command that writes goes through the one atomic writer (exact/cli/outputs.py).
 
 For each writer (export --xlsx, export --csv, chain --dot, chain --graphml,
 prove --out): a math set whose files are symbolic links, a hard link to an

@@ -1,4 +1,4 @@
-"""``rtp distribution``: the whole win distribution of a math set (issue 13).
+"""``rtp distribution``: the whole win distribution of a math set.
 
 Prints the win-range table in multiples of the bet, the hit frequency of the
 round, P(round win >= k x bet), percentiles of the round and of the feature per

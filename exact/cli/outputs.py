@@ -10,7 +10,7 @@ Every command that writes a file (``rtp export``, ``rtp chain --graphml/--dot``,
    directory of files, e.g. CSV tables), which check the target again and
    then write it atomically.
 
-The rules (issue 19 item 1):
+The rules:
 
 * a target whose resolved path, or whose inode (a hard link), is an input
   file of the set is refused; so is a target whose directory resolves to a

@@ -114,7 +114,7 @@ def run(args) -> int:
             "scatter_pay": res.scatter_pay,
             "free_spins": awarded(model, res, phase),
         }
-        if model.is_lines:   # issue 15: each winning payline with its number
+        if model.is_lines:   # each winning payline with its number
             out["lines"] = [{"line": w.line, "symbol": w.symbol, "run": w.run, "multiplier": w.multiplier,
                              "pay": w.pay} for w in res.lines]
             out["line_pays"] = res.line_pays
@@ -209,7 +209,7 @@ def awarded(model, res, phase) -> int:
 
 
 def bonus_starts(model, phase, window, res) -> dict:
-    """Issue 16 in one spin: the prize table each wheel starts, the reels a respin holds (base game only)."""
+    """The round rules in one spin: the prize table each wheel starts, the reels a respin holds (base game only)."""
     out: dict = {}
     if phase.name != "base":
         return out

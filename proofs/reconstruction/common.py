@@ -12,7 +12,7 @@ HIGH_VALUE_FISH = ("FISH3", "FISH4")
 LOW_VALUE_FISH = ("FISH1", "FISH2")
 DEFAULT_SEED = 1
 DEFAULT_TARGET = Fraction(96, 100)
-#: Tolerance of the tuned RTP: +/- 0.005 percentage points (issue 3).
+#: Tolerance of the tuned RTP: +/- 0.005 percentage points.
 TOLERANCE = Fraction(5, 100000)
 #: The search stops once the exact RTP is this close (a tenth of the tolerance).
 INNER_TOLERANCE = TOLERANCE / 10

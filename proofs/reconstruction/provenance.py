@@ -3,7 +3,7 @@
 Every number in the file is computed here from the build (exact arithmetic),
 so the provenance can never disagree with the strips it describes.
 
-Source: issue 3 (what the provenance file must show).
+Source: what a reconstruction's provenance file must show.
 """
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def provenance_text(b) -> str:
              "| FISH and WILD counts per reel | chosen (R3-R6) | below |",
              "| positions of unseen specials | chosen (R7) | below |",
              "| pay symbols at unseen positions | chosen (R8, R9) | below |",
-             "| theoretical RTP 96.00% +/- 0.005 pp | **assumption** (the page publishes no RTP) | issue 3 |",
+             "| theoretical RTP 96.00% +/- 0.005 pp | **assumption** (the page publishes no RTP) | the reconstruction's RTP target |",
              "| FISH values are credits (art values); the page contradicts itself: its section 7 table "
              "prints a tenth of them under 'credits', its examples collect the art values as credits | "
              "reading of the page (the examples win) | game.toml, examples 5, 6, 8, 9 |",

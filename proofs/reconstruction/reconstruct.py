@@ -27,7 +27,7 @@ Pipeline (each step is a pure function; the rules are those of
    the exact engine and the free-spin chain on the untuned set (placing pay
    symbols changes neither the FS/KEY probabilities nor any collect figure).
 
-Source: rules page sections 3, 4, 10, 11 and 13; issue 3.
+Source: rules page sections 3, 4, 10, 11 and 13.
 """
 from __future__ import annotations
 
