@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules import (cascade_of, count_pay, fall_multiplier, initial_spins, multiplier_of, play_falls, retrigger_spins, scatter_codes, symbol_scatter_pay)
+from exact.rules import (cascade_of, count_pay, fall_multiplier, initial_spins, multiplier_of, paying_wilds, play_falls,
+                         retrigger_spins, scatter_codes, symbol_scatter_pay)
 from exact.rules.registry import phase_path
 from exact.windows import line_automaton
 from strips.model import PAY, SCATTER, WILD, MathSet, Phase, window_codes
@@ -131,7 +132,7 @@ class FallEvaluator:
         top = cells + 1
         self.paytab = np.array([[count_pay(p.pays, n) for n in range(top)] for p in pays], dtype=np.int64)
         self.wild_pays = [(model.code(w.name), np.array([count_pay(w.pays, n) for n in range(top)], dtype=np.int64))
-                          for w in model.of_kind(WILD) if w.pays and any(w.pays)]
+                          for w in paying_wilds(model)]
         # lines: counts_for[a, b] = a counts for the line symbol b; symbol and WILD-run pays by run length
         if model.evaluation == "lines":
             self.counts_for = np.array([[a == b or (syms[a].kind == WILD and syms[b].kind == PAY

@@ -21,7 +21,7 @@ from exact.windows import SUM_HEADROOM, WindowEvaluator
 from proofs.enumerate_plan import run_plan, stop_slice, task_ranges
 from proofs.enumerate_checkpoint import is_int_table, record_header, set_hash
 from proofs.enumerate_kernel import block_plan, stop_blocks
-from exact.rules import beyond_count_tables
+from exact.rules import beyond_count_tables, payline_count
 
 
 #: Combinations per block of the generic path (at most exact.windows.SUM_HEADROOM: exact int64 block sums).
@@ -165,7 +165,7 @@ def generic_task_totals(ev: WindowEvaluator, task: tuple[int, int] | int, chunk:
     max_key, max_sc, max_trig = ev.max_counts()
     plan = block_plan(ev.lengths, chunk)
     n = pay = ways = scatter = collect = hits = 0
-    paylines = len(ev.model.paylines) if ev.is_lines else 0
+    paylines = payline_count(ev.model)
     lines = [0] * paylines
     line_hits = np.zeros(paylines, dtype=np.int64)
     trig = np.zeros(max_trig + 1, dtype=np.int64)
@@ -296,7 +296,7 @@ def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] |
     if len(lengths) < 2:
         raise ValueError("enumeration needs 2 or more reels")
     wanted, per_stop, task_stops = stop_slice(lengths, first_stops, task_stops, GENERIC_TASK_COMBINATIONS)
-    paylines = len(ms.model.paylines) if ms.model.is_lines else 0
+    paylines = payline_count(ms.model)
     plan = GenericPlan(set_hash(ms, phase, "generic"), tuple(task_ranges(wanted, task_stops)), per_stop,
                        max_key, max_sc, max_trig, paylines)
     run = run_plan(plan, SpinTotals.zero(max_key, max_sc, max_trig, paylines), _run_generic_task, (ev, chunk),

@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from strips.model import FISH, KEY, SCATTER, WILD, MathSet, Phase, window_counts, window_table
-from exact.rules import trigger_scatter_pay
+from exact.rules import drawn_wilds, trigger_scatter_pay
 
 
 @dataclass(frozen=True)
@@ -202,8 +202,7 @@ def _fish_numerators(ms: MathSet, phase: Phase) -> tuple[int, np.ndarray]:
 
 def _drawn_tables(ms: MathSet, phase: Phase) -> tuple:
     """The drawn WILD multiplier tables ``phase`` uses (what its ways counts depend on besides the strips)."""
-    return tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in ms.model.of_kind(WILD)
-                 if s.has_random_multiplier)
+    return tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in drawn_wilds(ms.model))
 
 
 def wild_means(ms: MathSet, phase: Phase, codes_on_reel: set[int]) -> tuple[int, np.ndarray | None]:

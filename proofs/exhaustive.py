@@ -42,6 +42,7 @@ from markov.moments import PhaseAnalysis
 from proofs import enumerate as en
 from proofs.dask_runner import Cluster
 from strips.model import DEFAULT_MODE, FISH, MathSet, Phase
+from exact.rules import draws_multiplier
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def phase_key(mset: MathSet, phase: Phase, fish: bool = True) -> str:
         if s.kind == FISH:
             if fish:
                 tables.append((s.name, "fish", s.weights.get(phase.weights)))
-        elif s.multiplier is not None and (s.multiplier.is_random or s.multiplier.is_combination):
+        elif draws_multiplier(s):
             tables.append((s.name, "multiplier", s.multiplier.weights.get(phase.weights)))
     body = json.dumps([[list(r) for r in strips.reels], tables], default=list)
     return hashlib.sha256(body.encode()).hexdigest()

@@ -44,7 +44,8 @@ from exact.distribution import spin_distribution
 from proofs.enumerate import fish_weight_table, window_tables
 from strips.loader import load_math_set
 from strips.model import MathSet, Phase
-from exact.rules import has_wild_multipliers, trigger_scatter_pay
+from exact.rules import chain_count, has_wild_multipliers, trigger_scatter_pay
+
 
 #: Most suffix combinations evaluated in one numpy block.
 SUFFIX_MAX = 1 << 21
@@ -279,7 +280,7 @@ def main(argv=None) -> int:
     checks = [(model.base_phase, "scatter", None)]
     if "--levels" in args and model.levels:
         first = model.level_phase(model.levels[0])
-        count = "scatter" if model.retrigger else "key"
+        count = chain_count(model)
         checks += [(first, count, model.level_phase(lv)) for lv in model.levels]
     hists: dict = {}
     ok = True

@@ -15,7 +15,7 @@ import numpy as np
 from strips.model import MathSet
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, random_indices,
                                     segment_sums, spin_tables, spins, wild_draw)
-from exact.rules import initial_spins, retrigger_spins
+from exact.rules import initial_spins, retrigger_table
 
 
 @dataclass
@@ -146,10 +146,7 @@ def prepare(ms: MathSet, limit: int = GROUP_LIMIT) -> Game:
     bonus = spin_tables(ms, levels[0], limit) if levels else base
     max_fs = sum(int(g.scatters.max(initial=0)) for g in base.groups)
     trigger = np.array([initial_spins(model, n) for n in range(max_fs + 1)], dtype=np.int64)
-    retrigger = None
-    if model.retrigger and levels:
-        top = sum(int(g.scatters.max(initial=0)) for g in bonus.groups)
-        retrigger = np.array([retrigger_spins(model, n) for n in range(top + 1)], dtype=np.int64)
+    retrigger = retrigger_table(model, sum(int(g.scatters.max(initial=0)) for g in bonus.groups))
     names = base.wild.names if base.wild is not None else ()
     return Game(base=base, bonus=bonus, base_fish=fish_draw(ms, base_phase, base.fish_names),
                 level_fish=tuple(fish_draw(ms, p, bonus.fish_names) for p in levels),

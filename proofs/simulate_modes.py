@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from strips.model import CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, SCATTER, MathSet, Phase, window_table
-from exact.rules import (combination_wilds, feature_multiplier, initial_spins, retrigger_spins, rules_of,
+from exact.rules import (combination_wilds, feature_multiplier_table, initial_spins, retrigger_table, rules_of,
                          scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, group_indices,
@@ -309,12 +309,8 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
         levels.append(ps)
     top = _top(base.trigger_shown)
     trigger = np.array([initial_spins(model, c) for c in range(top + 1)], dtype=np.int64)
-    retrigger = None
-    if model.retrigger and levels:
-        rtop = _top(levels[0].trigger_shown)
-        retrigger = np.array([retrigger_spins(model, c) for c in range(rtop + 1)], dtype=np.int64)
-    fmult = (np.array([feature_multiplier(model, c) for c in range(top + 1)], dtype=np.int64)
-             if model.multiplier_by_trigger else None)
+    retrigger = retrigger_table(model, _top(levels[0].trigger_shown) if levels else 0)
+    fmult = feature_multiplier_table(model, top)
     wheels = tuple(wheel_draw(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
     respin = (model.respin.count, base.counted[-1]) if model.respin else None
     g = model.gamble

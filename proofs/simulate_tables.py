@@ -15,9 +15,9 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import PER_WILD, WILD, MathSet, Phase, window_counts
+from strips.model import PER_WILD, MathSet, Phase, window_counts
 from proofs.enumerate_tables import fish_weight_table, window_tables
-from exact.rules import has_wild_multipliers
+from exact.rules import drawn_wilds, has_wild_multipliers, max_wild_multiplier
 
 
 #: Largest table of one reel group, in stop combinations.
@@ -126,13 +126,13 @@ def wild_ways(ms: MathSet, phase: Phase, t) -> WildWays:
     model = ms.model
     strips = ms.phase_strips(phase)
     pay = model.pay_symbols
-    drawn = [s for s in model.of_kind(WILD) if s.has_random_multiplier]
+    drawn = list(drawn_wilds(model))
     per_code = np.zeros((len(pay), len(model.symbols)), dtype=np.int64)
     for k, p in enumerate(pay):
         for c, sym in enumerate(model.symbols):
             if sym.name == p.name:
                 per_code[k, c] = 1
-            elif sym.substitutes_for(p.name) and not sym.has_random_multiplier:
+            elif sym.substitutes_for(p.name) and sym not in drawn:
                 per_code[k, c] = 1 if sym.multiplier is None else sym.multiplier.values[0]
     drawn_codes = np.array([model.code(s.name) for s in drawn], dtype=np.int64)
     plain, zero, counts = [], [], []
@@ -244,7 +244,7 @@ def spin_tables(ms: MathSet, phase: Phase, limit: int = GROUP_LIMIT) -> SpinTabl
     if has_wild_multipliers(ms.model):
         limit = 1  # each reel its own group: the ways counts are drawn per spin (WildWays)
         wild = wild_ways(ms, phase, t)
-        top = max((max(s.multiplier.values) for s in ms.model.of_kind(WILD) if s.multiplier), default=1)
+        top = max_wild_multiplier(ms.model)
         big = int(pays.max(initial=0)) * math.prod(max(1, int(c.max(initial=0))) * top for c in t.counts)
     else:
         big = int(pays.max(initial=0)) * math.prod(max(1, int(c.max(initial=0))) for c in t.counts)

@@ -17,10 +17,12 @@ from __future__ import annotations
 from exact.rules.base import ANALYSES, Refusal, Rule, one_spin_round
 from exact.rules.registry import (RULES, Support, beyond_count_tables, require, round_rules, rules_of, support_table,
                                   supports)
-from exact.rules.scatter import (by_count, feature_multiplier, other_scatters, scatter_codes, scatter_pay,
-                                 symbol_scatter_pay, trigger_scatter_pay)
-from exact.rules.free_spins import initial_spins, retrigger_spins
-from exact.rules.wild import combination_wilds, has_wild_multipliers
+from exact.rules.scatter import (by_count, feature_multiplier, feature_multiplier_table, other_scatters, scatter_codes,
+                                 scatter_pay, symbol_scatter_pay, trigger_scatter_pay)
+from exact.rules.free_spins import chain_count, initial_spins, retrigger_spins, retrigger_table
+from exact.rules.paylines import payline_count
+from exact.rules.wild import (combination_wilds, drawn_wilds, draws_multiplier, has_wild_multipliers,
+                              max_wild_multiplier, paying_wilds)
 # literal readings the analyses share (they reach a rule module only through this package)
 from exact.rules.anywhere import count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
@@ -34,4 +36,5 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral",
            "beyond_count_tables", "round_rules", "feature_multiplier",
            "other_scatters", "scatter_codes", "symbol_scatter_pay", "trigger_scatter_pay", "initial_spins",
-           "retrigger_spins", "combination_wilds", "has_wild_multipliers"]
+           "retrigger_spins", "combination_wilds", "has_wild_multipliers", "chain_count", "retrigger_table", "payline_count",
+           "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "paying_wilds"]

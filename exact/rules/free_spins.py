@@ -3,11 +3,14 @@ base strips.  The feature is an absorbing Markov chain (:mod:`markov.chain`, :mo
 """
 from __future__ import annotations
 
+import numpy as np
+
 from strips.model import count_table_value
 
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["Ladder", "Retrigger", "FreeSpinsOnBaseStrips", "initial_spins", "retrigger_spins"]
+__all__ = ["Ladder", "Retrigger", "FreeSpinsOnBaseStrips", "chain_count", "initial_spins", "retrigger_spins",
+           "retrigger_table"]
 
 
 def initial_spins(model, scatters: int) -> int:
@@ -29,6 +32,30 @@ def retrigger_spins(model, scatters: int) -> int:
     0
     """
     return count_table_value(model.retrigger, scatters)
+
+
+def retrigger_table(model, top: int):
+    """The retrigger's extra free spins for 0 .. ``top`` triggering scatters in a free spin (int64 array, the
+    simulator's vectorised step looks them up), or None when the free spins do not retrigger.
+
+    >>> from strips.loader import load_math_set
+    >>> retrigger_table(load_math_set("rules_page").model, 5) is None
+    True
+    """
+    if not (model.retrigger and model.levels):
+        return None
+    return np.array([retrigger_spins(model, n) for n in range(top + 1)], dtype=np.int64)
+
+
+def chain_count(model) -> str:
+    """The count the free-spin chain reads on each free spin: ``"scatter"`` (the retrigger) or ``"key"``
+    (the KEY-counter ladder).
+
+    >>> from strips.loader import load_math_set
+    >>> chain_count(load_math_set("rules_page").model)
+    'key'
+    """
+    return "scatter" if model.retrigger else "key"
 
 
 class Ladder(Rule):

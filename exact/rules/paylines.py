@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["Paylines"]
+__all__ = ["Paylines", "payline_count"]
 
 
 class Paylines(Rule):
@@ -26,3 +26,13 @@ class Paylines(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return model.evaluation == "lines"
+
+
+def payline_count(model) -> int:
+    """The number of paylines a game pays on (0 for a game that does not pay by lines).
+
+    >>> from strips.loader import load_math_set
+    >>> payline_count(load_math_set("rules_page").model)
+    0
+    """
+    return len(model.paylines) if model.is_lines else 0

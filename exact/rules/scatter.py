@@ -10,11 +10,13 @@ Literal reading: :func:`exact.evaluator.scatter_counts` and :meth:`exact.evaluat
 """
 from __future__ import annotations
 
+import numpy as np
+
 from strips.model import count_table_value
 
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels", "MultiplierByTrigger",
+__all__ = ["feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels", "MultiplierByTrigger",
            "scatter_pay", "by_count", "symbol_scatter_pay", "trigger_scatter_pay", "other_scatters", "scatter_codes",
            "feature_multiplier"]
 
@@ -183,3 +185,16 @@ class MultiplierByTrigger(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return bool(model.multiplier_by_trigger)
+
+
+def feature_multiplier_table(model, top: int):
+    """``multiplier_by_trigger``'s multiplier of the feature for 0 .. ``top`` triggering scatters (int64 array,
+    the simulator's vectorised step looks it up), or None when the game has no such rule.
+
+    >>> from strips.loader import load_math_set
+    >>> feature_multiplier_table(load_math_set("rules_page").model, 5) is None
+    True
+    """
+    if not model.multiplier_by_trigger:
+        return None
+    return np.array([feature_multiplier(model, c) for c in range(top + 1)], dtype=np.int64)

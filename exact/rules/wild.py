@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier",
+__all__ = ["paying_wilds", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier",
            "combination_wilds", "has_wild_multipliers"]
 
 
@@ -24,6 +24,46 @@ def combination_wilds(model) -> tuple:
     ()
     """
     return tuple(s for s in model.of_kind("wild") if s.multiplier is not None and s.multiplier.is_combination)
+
+
+def drawn_wilds(model) -> tuple:
+    """The WILD symbols whose multiplier is drawn from a weight table (per WILD or per reel), in file order.
+
+    >>> from strips.loader import load_math_set
+    >>> drawn_wilds(load_math_set("rules_page").model)
+    ()
+    """
+    return tuple(s for s in model.of_kind("wild") if s.has_random_multiplier)
+
+
+def paying_wilds(model) -> tuple:
+    """The WILD symbols with pays of their own (a run or count of the WILD alone pays), in file order.
+
+    >>> from strips.loader import load_math_set
+    >>> paying_wilds(load_math_set("rules_page").model)
+    ()
+    """
+    return tuple(w for w in model.of_kind("wild") if w.pays and any(w.pays))
+
+
+def draws_multiplier(symbol) -> bool:
+    """Whether a symbol's multiplier is drawn each spin: drawn per WILD or reel, or the combination value.
+
+    >>> from strips.loader import load_math_set
+    >>> [draws_multiplier(s) for s in load_math_set("rules_page").model.of_kind("wild")]
+    [False]
+    """
+    return symbol.multiplier is not None and (symbol.multiplier.is_random or symbol.multiplier.is_combination)
+
+
+def max_wild_multiplier(model) -> int:
+    """The largest value any WILD multiplier of the game can take (1 without WILD multipliers).
+
+    >>> from strips.loader import load_math_set
+    >>> max_wild_multiplier(load_math_set("rules_page").model)
+    1
+    """
+    return max((max(s.multiplier.values) for s in model.of_kind("wild") if s.multiplier), default=1)
 
 
 def has_wild_multipliers(model) -> bool:
