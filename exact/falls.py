@@ -25,10 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules import (cascade_of, count_pay, fall_multiplier, initial_spins, multiplier_of, paying_wilds, play_falls,
-                         retrigger_spins, scatter_codes, symbol_scatter_pay)
+from exact.rules import (cascade_of, count_pay, fall_multiplier, initial_spins, line_automaton, multiplier_of,
+                         paying_wilds, play_falls, retrigger_spins, scatter_codes, symbol_scatter_pay)
 from exact.rules.registry import phase_path
-from exact.windows import line_automaton
 from strips.model import PAY, SCATTER, WILD, MathSet, Phase, window_codes
 
 __all__ = ["FallEvaluator", "FallsOutcome", "play_falls", "falls_game"]

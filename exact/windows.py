@@ -65,9 +65,9 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import (FISH, KEY, PAY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes,
+from strips.model import (FISH, KEY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes,
                           window_counts)
-from exact.rules import combination_wilds, scatter_codes, symbol_scatter_pay
+from exact.rules import combination_wilds, line_step, scatter_codes, symbol_scatter_pay
 
 #: The evaluator guarantees that this many windows' numerators sum without int64 overflow.
 SUM_HEADROOM = 1 << 20
@@ -197,7 +197,6 @@ class WindowEvaluator:
         on = np.zeros(nsym, dtype=bool)
         on[present] = True
         self._kind = np.array([s.kind for s in syms])
-        self.is_lines = model.is_lines
         w = phase.weights
         # ---- draw tables of the symbols on the strips
         self._tables: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -234,7 +233,10 @@ class WindowEvaluator:
                 S = math.lcm(S, sum(x))
         self._S, self._F = S, F
         R = model.reels
-        if self.is_lines:
+        # the payline rule's vectorised step (None: the game pays ways, evaluated below)
+        self._line_step = line_step(model, self._comb_code, self._comb_table)
+        self.is_lines = self._line_step is not None
+        if self._line_step is not None:
             self.denominator = self._comb_w
         else:
             self.denominator = math.lcm(S ** R * self._comb_w, F)
@@ -324,16 +326,6 @@ class WindowEvaluator:
         max_sc = [sum(int(t["scat"][:, j].max(initial=0)) for t in self._col) for j in range(len(scat))]
         self._scatter_pay_tab = [np.array([symbol_scatter_pay(s, n) for n in range(m + 1)], dtype=np.int64)
                                  for s, m in zip(scat, max_sc)]
-        if self.is_lines:
-            self._paylines = [np.asarray(line, dtype=np.int64) for line in model.paylines]
-            self._code_pays = np.zeros((nsym, R + 1), dtype=np.int64)      # a pay symbol's line pays by run
-            self._wild_pays = np.zeros((nsym, R + 1), dtype=np.int64)      # a WILD's own pays by run
-            for c, s in enumerate(syms):
-                if s.kind == PAY:
-                    self._code_pays[c, 1:] = s.pays
-                elif s.kind == WILD and s.pays:
-                    self._wild_pays[c, 1:] = s.pays
-            self._automaton = line_automaton(model, R, self._comb_code, self._comb_table)
         self._check_bounds()
 
     @property
@@ -361,11 +353,8 @@ class WindowEvaluator:
         R = self.model.reels
         maxc = max(v for v, _ in self._comb_table)
         scatter = sum(int(t.max(initial=0)) for t in self._scatter_pay_tab)
-        if self.is_lines:
-            parts = {"line pays": len(self._paylines) * int(self._code_pays.max(initial=0)) * maxc,
-                     "a WILD's own line pays": len(self._paylines) * int(self._wild_pays.max(initial=0)),
-                     "scatter pays": scatter}
-            bound = (max(parts["line pays"], parts["a WILD's own line pays"]) + scatter) * self.denominator
+        if self._line_step is not None:
+            parts, bound = self._line_step.bound(maxc, scatter, self.denominator)
         else:
             syms = self.model.symbols
             maxm = np.array([max(self._tables[c][0]) if (c in self._tables and not self._is_fish[c])
@@ -453,10 +442,10 @@ class WindowEvaluator:
         if rng is not None:
             win = self.windows(stops)
             comb_values, cells = self._draws(win, rng)
-        if self.is_lines:
+        if self._line_step is not None:
             if win is None:
                 win = self.windows(stops)
-            line_pays, line_hits = self._lines(win, comb_values)
+            line_pays, line_hits = self._line_step(win, comb_values)
             main, hit_main = line_pays.sum(axis=1), line_hits.any(axis=1)
             den = 1 if rng is not None else self.denominator
             collect = np.zeros(n, dtype=np.int64)
@@ -577,148 +566,6 @@ class WindowEvaluator:
             collect = keys * fish_sum
             fish_hit = fish_sum > 0
         return ways, hit, collect, fish_hit, den
-
-    def _lines(self, win: np.ndarray, comb):
-        """Line pays (numerators: summed over the combination values with their weights when exact), hit.
-
-        Each payline runs the automaton of :func:`line_automaton` over its cells, reel 1 first: one table
-        lookup per reel, then the pay of the final state.
-        """
-        n, R, _ = win.shape
-        auto = self._automaton
-        nsym = len(self.model.symbols)
-        per_line = np.zeros((n, len(self._paylines)), dtype=np.int64)
-        line_hit = np.zeros((n, len(self._paylines)), dtype=bool)
-        flat = auto.table.ravel()
-        for i, line in enumerate(self._paylines):
-            state = np.zeros(n, dtype=np.int64)
-            for r in range(R):
-                state = flat[state * nsym + win[:, r, line[r]]]
-            if comb is not None:
-                per_line[:, i] = np.maximum(auto.pay[state] * np.where(auto.used[state], comb, 1),
-                                            auto.wild_pay[state])
-            else:
-                per_line[:, i] = auto.exact[state]
-            line_hit[:, i] = auto.hit[state]
-        return per_line, line_hit
-
-
-@dataclass(frozen=True)
-class LineAutomaton:
-    """A finite automaton that reads one payline's cells, reel 1 first, and ends in a state that knows its pay.
-
-    ``table[state, code]`` is the next state (state 0: nothing read); for a final state ``pay`` is the
-    paytable value of its symbol run (0 if none), ``used`` whether that run uses the combination WILD,
-    ``wild_pay`` the pay of its run of leading WILDs of one symbol, ``exact`` the line's pay summed over
-    the combination values with their weights, ``hit`` whether the line pays, ``run`` the length of the
-    paying run (the cells a cascade removes: the symbol run when its pay is the larger, else the WILD
-    run, 0 when the line pays nothing; combination multipliers aside).  Arrays are int64 / bool, shape
-    (states,) ((states, codes) for ``table``).
-    """
-
-    table: np.ndarray
-    pay: np.ndarray
-    used: np.ndarray
-    wild_pay: np.ndarray
-    exact: np.ndarray
-    hit: np.ndarray
-    run: np.ndarray
-
-
-def line_automaton(model, reels: int, comb_code: int | None, comb_table) -> LineAutomaton:
-    """The payline automaton of :func:`exact.evaluator.line_pays`, built by a breadth-first search.
-
-    A state holds: whether a cell was read; the first non-WILD symbol (-1: only WILDs so far); the
-    length of the run that counts for it (the cells read, while only WILDs were) and whether it still
-    grows; while only WILDs were read, per pay symbol the number of leading WILDs substituting for it
-    and where the first combination WILD stood; whether the run uses the combination WILD; the first
-    cell's WILD (-1: none), the length of its run of that WILD and whether it still grows.
-
-    >>> from strips.loader import load_math_set
-    >>> a = line_automaton(load_math_set("rules_page").model, 5, None, ((1, 1),))
-    >>> a.table.shape[1] == len(load_math_set("rules_page").model.symbols)
-    True
-    """
-    syms = model.symbols
-    nsym = len(syms)
-    pay_codes = frozenset(c for c, s in enumerate(syms) if s.kind == PAY)
-    wild = [s.kind == WILD for s in syms]
-    subst = [frozenset(p for p in pay_codes if syms[c].substitutes_for(syms[p].name)) for c in range(nsym)]
-    counts_for = [[a == b or (wild[a] and b in subst[a]) for b in range(nsym)] for a in range(nsym)]
-
-    pays_order = sorted(pay_codes)
-    pos = {c: i for i, c in enumerate(pays_order)}
-
-    def step(st, c):
-        started, first, run, alive, pre, comb_at, used, w0, wrun, walive = st
-        if not started:
-            w0, wrun, walive = (c, 1, True) if wild[c] else (-1, 0, False)
-        elif walive:
-            if c == w0:
-                wrun += 1
-            else:
-                walive = False
-        if first == -1:   # only WILDs so far: run = cells read; pre[p] = leading WILDs substituting for p
-            k = run
-            if wild[c]:
-                pre = tuple(x + 1 if x == k and p in subst[c] else x for p, x in zip(pays_order, pre))
-                comb_at = k if c == comb_code and comb_at == -1 else comb_at
-                run = k + 1
-            else:
-                first = c
-                if c in pos:   # the run: the leading cells that count for c
-                    lead = pre[pos[c]]
-                    run, alive = (k + 1, True) if lead == k else (lead, False)
-                else:
-                    run, alive = 0, False
-                used = comb_at != -1 and comb_at < run
-                pre, comb_at = (), -1
-        elif alive:
-            if counts_for[c][first]:
-                run, used = run + 1, used or c == comb_code
-            else:
-                alive = False
-        return (True, first, run, alive, pre, comb_at, used, w0, wrun, walive)
-
-    start = (False, -1, 0, True, (0,) * len(pays_order), -1, False, -1, 0, True)
-    index = {start: 0}
-    states = [start]
-    frontier = [start]
-    rows: dict[int, list[int]] = {}
-    for _ in range(reels):
-        nxt = []
-        for st in frontier:
-            i = index[st]
-            if i in rows:
-                continue
-            row = []
-            for c in range(nsym):
-                t = step(st, c)
-                if t not in index:
-                    index[t] = len(states)
-                    states.append(t)
-                    nxt.append(t)
-                row.append(index[t])
-            rows[i] = row
-        frontier = nxt
-    table = np.zeros((len(states), nsym), dtype=np.int64)
-    for i, row in rows.items():
-        table[i] = row
-    pay = np.zeros(len(states), dtype=np.int64)
-    used = np.zeros(len(states), dtype=bool)
-    wild_pay = np.zeros(len(states), dtype=np.int64)
-    paid_run = np.zeros(len(states), dtype=np.int64)
-    for i, (_, first, run, _, _, _, u, w0, wrun, _) in enumerate(states):
-        if first >= 0 and syms[first].kind == PAY and run:
-            pay[i] = syms[first].pays[run - 1]
-        used[i] = u
-        if w0 >= 0 and syms[w0].pays and wrun:
-            wild_pay[i] = syms[w0].pays[wrun - 1]
-        paid_run[i] = run if pay[i] > wild_pay[i] else (wrun if wild_pay[i] else 0)
-    exact = np.zeros(len(states), dtype=np.int64)
-    for v, x in comb_table:
-        exact += x * np.maximum(pay * np.where(used, v, 1), wild_pay)
-    return LineAutomaton(table, pay, used, wild_pay, exact, (pay > 0) | (wild_pay > 0), paid_run)
 
 
 def _nonzero_fish(ev: WindowEvaluator, syms) -> np.ndarray:

@@ -20,7 +20,7 @@ from exact.rules.registry import (RULES, Support, beyond_count_tables, require, 
 from exact.rules.scatter import (by_count, feature_multiplier, feature_multiplier_table, other_scatters, scatter_codes,
                                  scatter_pay, symbol_scatter_pay, trigger_scatter_pay)
 from exact.rules.free_spins import chain_count, initial_spins, retrigger_spins, retrigger_table
-from exact.rules.paylines import payline_count
+from exact.rules.paylines import LineAutomaton, LineStep, line_automaton, line_step, payline_count
 from exact.rules.wild import (combination_wilds, drawn_wilds, draws_multiplier, has_wild_multipliers,
                               max_wild_multiplier, paying_wilds)
 # literal readings the analyses share (they reach a rule module only through this package)
@@ -37,4 +37,5 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "beyond_count_tables", "round_rules", "feature_multiplier",
            "other_scatters", "scatter_codes", "symbol_scatter_pay", "trigger_scatter_pay", "initial_spins",
            "retrigger_spins", "combination_wilds", "has_wild_multipliers", "chain_count", "retrigger_table", "payline_count",
-           "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "paying_wilds"]
+           "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "paying_wilds",
+           "LineAutomaton", "LineStep", "line_automaton", "line_step"]

@@ -1,13 +1,22 @@
 """Payline pays (``[game] evaluation = "lines"`` with ``[lines] paylines``): each payline pays its
 leftmost run, WILDs substituting; a WILD's own pays for a WILD-only run.
 
-Literal reading: :func:`exact.evaluator.line_pays`; per-line chains: :mod:`exact.lines`.
+Literal reading: :func:`exact.evaluator.line_pays`, as an automaton over a line's cells
+(:func:`line_automaton`, also the fall evaluator's); its vectorised step over many windows
+(:class:`LineStep`, the window evaluator's, so the enumeration's and the simulator's); per-line
+chains: :mod:`exact.lines`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+
+from strips.model import PAY, WILD
+
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["Paylines", "payline_count"]
+__all__ = ["Paylines", "payline_count", "LineAutomaton", "line_automaton", "LineStep", "line_step"]
 
 
 class Paylines(Rule):
@@ -36,3 +45,191 @@ def payline_count(model) -> int:
     0
     """
     return len(model.paylines) if model.is_lines else 0
+
+
+@dataclass(frozen=True)
+class LineAutomaton:
+    """A finite automaton that reads one payline's cells, reel 1 first, and ends in a state that knows its pay.
+
+    ``table[state, code]`` is the next state (state 0: nothing read); for a final state ``pay`` is the
+    paytable value of its symbol run (0 if none), ``used`` whether that run uses the combination WILD,
+    ``wild_pay`` the pay of its run of leading WILDs of one symbol, ``exact`` the line's pay summed over
+    the combination values with their weights, ``hit`` whether the line pays, ``run`` the length of the
+    paying run (the cells a cascade removes: the symbol run when its pay is the larger, else the WILD
+    run, 0 when the line pays nothing; combination multipliers aside).  Arrays are int64 / bool, shape
+    (states,) ((states, codes) for ``table``).
+    """
+
+    table: np.ndarray
+    pay: np.ndarray
+    used: np.ndarray
+    wild_pay: np.ndarray
+    exact: np.ndarray
+    hit: np.ndarray
+    run: np.ndarray
+
+
+def line_automaton(model, reels: int, comb_code: int | None, comb_table) -> LineAutomaton:
+    """The payline automaton of :func:`exact.evaluator.line_pays`, built by a breadth-first search.
+
+    A state holds: whether a cell was read; the first non-WILD symbol (-1: only WILDs so far); the
+    length of the run that counts for it (the cells read, while only WILDs were) and whether it still
+    grows; while only WILDs were read, per pay symbol the number of leading WILDs substituting for it
+    and where the first combination WILD stood; whether the run uses the combination WILD; the first
+    cell's WILD (-1: none), the length of its run of that WILD and whether it still grows.
+
+    >>> from strips.loader import load_math_set
+    >>> a = line_automaton(load_math_set("rules_page").model, 5, None, ((1, 1),))
+    >>> a.table.shape[1] == len(load_math_set("rules_page").model.symbols)
+    True
+    """
+    syms = model.symbols
+    nsym = len(syms)
+    pay_codes = frozenset(c for c, s in enumerate(syms) if s.kind == PAY)
+    wild = [s.kind == WILD for s in syms]
+    subst = [frozenset(p for p in pay_codes if syms[c].substitutes_for(syms[p].name)) for c in range(nsym)]
+    counts_for = [[a == b or (wild[a] and b in subst[a]) for b in range(nsym)] for a in range(nsym)]
+
+    pays_order = sorted(pay_codes)
+    pos = {c: i for i, c in enumerate(pays_order)}
+
+    def step(st, c):
+        started, first, run, alive, pre, comb_at, used, w0, wrun, walive = st
+        if not started:
+            w0, wrun, walive = (c, 1, True) if wild[c] else (-1, 0, False)
+        elif walive:
+            if c == w0:
+                wrun += 1
+            else:
+                walive = False
+        if first == -1:   # only WILDs so far: run = cells read; pre[p] = leading WILDs substituting for p
+            k = run
+            if wild[c]:
+                pre = tuple(x + 1 if x == k and p in subst[c] else x for p, x in zip(pays_order, pre))
+                comb_at = k if c == comb_code and comb_at == -1 else comb_at
+                run = k + 1
+            else:
+                first = c
+                if c in pos:   # the run: the leading cells that count for c
+                    lead = pre[pos[c]]
+                    run, alive = (k + 1, True) if lead == k else (lead, False)
+                else:
+                    run, alive = 0, False
+                used = comb_at != -1 and comb_at < run
+                pre, comb_at = (), -1
+        elif alive:
+            if counts_for[c][first]:
+                run, used = run + 1, used or c == comb_code
+            else:
+                alive = False
+        return (True, first, run, alive, pre, comb_at, used, w0, wrun, walive)
+
+    start = (False, -1, 0, True, (0,) * len(pays_order), -1, False, -1, 0, True)
+    index = {start: 0}
+    states = [start]
+    frontier = [start]
+    rows: dict[int, list[int]] = {}
+    for _ in range(reels):
+        nxt = []
+        for st in frontier:
+            i = index[st]
+            if i in rows:
+                continue
+            row = []
+            for c in range(nsym):
+                t = step(st, c)
+                if t not in index:
+                    index[t] = len(states)
+                    states.append(t)
+                    nxt.append(t)
+                row.append(index[t])
+            rows[i] = row
+        frontier = nxt
+    table = np.zeros((len(states), nsym), dtype=np.int64)
+    for i, row in rows.items():
+        table[i] = row
+    pay = np.zeros(len(states), dtype=np.int64)
+    used = np.zeros(len(states), dtype=bool)
+    wild_pay = np.zeros(len(states), dtype=np.int64)
+    paid_run = np.zeros(len(states), dtype=np.int64)
+    for i, (_, first, run, _, _, _, u, w0, wrun, _) in enumerate(states):
+        if first >= 0 and syms[first].kind == PAY and run:
+            pay[i] = syms[first].pays[run - 1]
+        used[i] = u
+        if w0 >= 0 and syms[w0].pays and wrun:
+            wild_pay[i] = syms[w0].pays[wrun - 1]
+        paid_run[i] = run if pay[i] > wild_pay[i] else (wrun if wild_pay[i] else 0)
+    exact = np.zeros(len(states), dtype=np.int64)
+    for v, x in comb_table:
+        exact += x * np.maximum(pay * np.where(used, v, 1), wild_pay)
+    return LineAutomaton(table, pay, used, wild_pay, exact, (pay > 0) | (wild_pay > 0), paid_run)
+
+
+class LineStep:
+    """The payline rule's vectorised literal step: every payline of many windows at once.
+
+    ``step(win, comb)``: ``win`` the windows (int codes, shape (n, reels, rows)); ``comb`` the drawn
+    combination multiplier per window (shape (n,)) or None for the exact numerators (the line's pay
+    summed over the combination values with their weights).  Returns (pays per line (n, lines) int64,
+    whether each line pays (n, lines) bool).  Each payline runs :func:`line_automaton` over its cells,
+    reel 1 first: one table lookup per reel, then the pay of the final state.
+
+    >>> from strips.builder import math_set
+    >>> ms = math_set({"game": {"reels": 3, "rows": 1, "bet": 1, "evaluation": "lines"},
+    ...                "lines": {"paylines": [[1, 1, 1]]},
+    ...                "symbols": {"A": {"class": "pay", "pays": [0, 0, 5]}}}, {"base": [["A"], ["A"], ["A"]]})
+    >>> pays, hit = line_step(ms.model, None, ((1, 1),))(np.zeros((1, 3, 1), dtype=np.int64), None)
+    >>> pays.tolist(), hit.tolist()
+    ([[5]], [[True]])
+    """
+
+    def __init__(self, model, comb_code: int | None, comb_table) -> None:
+        syms = model.symbols
+        reels = model.reels
+        self.nsym = len(syms)
+        self.paylines = [np.asarray(line, dtype=np.int64) for line in model.paylines]
+        self.code_pays = np.zeros((self.nsym, reels + 1), dtype=np.int64)      # a pay symbol's line pays by run
+        self.wild_pays = np.zeros((self.nsym, reels + 1), dtype=np.int64)      # a WILD's own pays by run
+        for c, s in enumerate(syms):
+            if s.kind == PAY:
+                self.code_pays[c, 1:] = s.pays
+            elif s.kind == WILD and s.pays:
+                self.wild_pays[c, 1:] = s.pays
+        self.automaton = line_automaton(model, reels, comb_code, comb_table)
+
+    def bound(self, max_comb: int, scatter: int, denominator: int) -> tuple[dict[str, int], int]:
+        """(the parts of the largest window numerator by what makes them, that largest numerator)."""
+        lines = len(self.paylines)
+        parts = {"line pays": lines * int(self.code_pays.max(initial=0)) * max_comb,
+                 "a WILD's own line pays": lines * int(self.wild_pays.max(initial=0)),
+                 "scatter pays": scatter}
+        return parts, (max(parts["line pays"], parts["a WILD's own line pays"]) + scatter) * denominator
+
+    def __call__(self, win: np.ndarray, comb):
+        n, R, _ = win.shape
+        auto = self.automaton
+        per_line = np.zeros((n, len(self.paylines)), dtype=np.int64)
+        line_hit = np.zeros((n, len(self.paylines)), dtype=bool)
+        flat = auto.table.ravel()
+        for i, line in enumerate(self.paylines):
+            state = np.zeros(n, dtype=np.int64)
+            for r in range(R):
+                state = flat[state * self.nsym + win[:, r, line[r]]]
+            if comb is not None:
+                per_line[:, i] = np.maximum(auto.pay[state] * np.where(auto.used[state], comb, 1),
+                                            auto.wild_pay[state])
+            else:
+                per_line[:, i] = auto.exact[state]
+            line_hit[:, i] = auto.hit[state]
+        return per_line, line_hit
+
+
+def line_step(model, comb_code: int | None, comb_table) -> LineStep | None:
+    """The :class:`LineStep` of a payline game (``comb_code`` its combination WILD, ``comb_table`` the
+    combination values and weights, ``((1, 1),)`` without one); None for a game that does not pay by lines.
+
+    >>> from strips.loader import load_math_set
+    >>> line_step(load_math_set("rules_page").model, None, ((1, 1),)) is None
+    True
+    """
+    return LineStep(model, comb_code, comb_table) if Paylines.present(model) else None
