@@ -106,7 +106,7 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
     labels = {"base_ways": "base game line pays" if rep.paylines else "base game ways pays", "base_collect": "base game collect",
               "base_scatter": "base game scatter pays", "free_spins": "free spins",
               "respin": "respin pays", "wheel": "prize wheels (their free spins included)",
-              "win_cap": "removed by the win cap"}
+              "win_cap": "removed by the win cap", "hold_and_win": "hold-and-win feature"}
     rows = [[labels[k], decimal_text(v, digits), percent(v / rep.bet, digits)] for k, v in rep.components.items()
             if v or k == "base_ways" or (k == "free_spins" and r.features) or (k == "base_collect" and rep.has_collect)]
     if len(r.free_spins_by_level) > 1:

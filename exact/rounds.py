@@ -17,12 +17,17 @@ from fractions import Fraction
 from exact.distribution import spin_distribution, win_distribution
 from exact.enumeration import spin_histogram
 from exact.engine import analyse_phase
+from exact.hold_and_win import hold_and_win_section
 from exact.rules import rules_of, one_spin_round
 from exact.rules.registry import phase_path
 from strips.errors import UnsupportedRule
 from strips.model import MathSet
 
-__all__ = ["RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
+#: Rule name -> ``f(ms, base_mean, base_second) -> section`` of each rule that adds a feature of its own to
+#: the round (``Rule.adds_to_round``).
+FEATURE_SECTIONS = {"hold and win": hold_and_win_section}
+
+__all__ = ["FEATURE_SECTIONS", "RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,11 +109,17 @@ def round_sections(ms: MathSet) -> dict:
         As :func:`round_distribution`, or a rule whose section needs the whole distribution when only
         the largest win is exact and the rule applies.
     """
+    out = {}
+    for r in rules_of(ms.model):
+        if r.adds_to_round:
+            if r.name not in FEATURE_SECTIONS:
+                raise KeyError(f"rule {r.name!r} adds to the round but has no section in exact.rounds.FEATURE_SECTIONS")
+            base = analyse_phase(ms, ms.model.base_phase)
+            out[r.name] = FEATURE_SECTIONS[r.name](ms, base.mean, base.second)
     rules = [r for r in rules_of(ms.model) if r.acts_on_round]
     if not rules:
-        return {}
+        return out
     d = round_distribution(ms)
-    out = {}
     for r in rules:
         section = r.section(r.config(ms.model), ms.model.bet, d.probabilities or {}, d.method, d.max_win)
         if section.reached and d.probabilities is None:
@@ -125,6 +136,7 @@ def apply_sections(rr, sections: dict):
     components still sum to the mean."""
     for name, s in sections.items():
         if s.reached:
-            rr = dataclasses.replace(rr, mean=s.mean, second=s.second,
-                                     adjustments={**rr.adjustments, name.replace(" ", "_"): -s.removed})
+            o = s.overrides()
+            rr = dataclasses.replace(rr, mean=o["mean"], second=o["second"],
+                                     adjustments={**rr.adjustments, **s.components()})
     return rr

@@ -27,6 +27,7 @@ from exact.rules.wild import (combination_wilds, drawn_wilds, draws_multiplier, 
 from exact.rules.anywhere import count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
 from exact.rules.multiplier_symbol import combined_value, value_law
+from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 
@@ -36,6 +37,7 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral",
            "beyond_count_tables", "round_rules", "feature_multiplier",
            "other_scatters", "scatter_codes", "symbol_scatter_pay", "trigger_scatter_pay", "initial_spins",
-           "retrigger_spins", "combination_wilds", "has_wild_multipliers", "chain_count", "retrigger_table", "payline_count",
-           "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "paying_wilds",
-           "LineAutomaton", "LineStep", "line_automaton", "line_step"]
+           "retrigger_spins", "combination_wilds", "has_wild_multipliers", "chain_count", "retrigger_table",
+           "payline_count", "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier",
+           "paying_wilds", "LineAutomaton", "LineStep", "line_automaton", "line_step", "HoldAndWin", "coin_cells",
+           "feature_win", "play_feature", "respin_step", "value_moments"]

@@ -130,6 +130,11 @@ class Rule:
     #: exact win distribution (:mod:`exact.rounds`) and shows its section.
     acts_on_round: ClassVar[bool] = False
 
+    #: True for a rule that adds a feature of its own to the round after the base spin (hold and win): the
+    #: report (:func:`exact.rounds.round_sections`) computes its section, whose ``overrides()`` are the
+    #: round's moments and ``components()`` its part of the round's mean.
+    adds_to_round: ClassVar[bool] = False
+
     # A rule with ``acts_on_round`` also gives ``literal(config, bet, win) -> int`` (one round's total,
     # the oracle's reading), ``vector_step(config, bet, wins)`` (numpy, the simulator's) and
     # ``section(config, bet, distribution, method, max_win)`` (the report's).

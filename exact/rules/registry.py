@@ -19,6 +19,7 @@ from exact.rules.collect import Collect
 from exact.rules.free_spins import FreeSpinsOnBaseStrips, Ladder, Retrigger
 from exact.rules.gamble import Gamble
 from exact.rules.grid import Grid, GridKey
+from exact.rules.hold_and_win import HoldAndWin
 from exact.rules.modes import BetModes, Buys
 from exact.rules.multiplier_symbol import MultiplierSymbol
 from exact.rules.paylines import Paylines
@@ -38,7 +39,7 @@ RULES: tuple[type[Rule], ...] = (
     Ways, Paylines, CombinationWildMultiplier, CountsAsScatter, SeveralScatters, TriggerReels,
     MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
-    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey,
+    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, HoldAndWin,
 )
 
 

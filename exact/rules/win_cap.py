@@ -93,6 +93,10 @@ class WinCapSection:
         """The round figures the cap replaces: ``mean`` and ``second`` (credits per round)."""
         return {"mean": self.mean, "second": self.second} if self.reached else {}
 
+    def components(self) -> dict[str, Fraction]:
+        """The round's component the cap adds: ``win_cap``, minus the credits per round it removes."""
+        return {"win_cap": -self.removed}
+
     def figures(self) -> dict[str, Fraction | int | bool | str]:
         """The section's figures as the JSON report keys them (under ``win_cap``)."""
         return {"bets": self.bets, "credits": self.cap, "reached": self.reached, "probability": self.probability,
