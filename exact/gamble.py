@@ -226,6 +226,21 @@ def _crt(residues: list[int], primes: list[int]) -> int:
     return x
 
 
+#: (id(ms), phase, codes) -> (ms, spin_joint(...)): the last few joints, each with its math set kept alive
+#: (so the id cannot name another set), for the gamble figures that read the same round more than once.
+_JOINTS: dict = {}
+
+
+def _joint(ms: MathSet, phase: Phase, codes) -> tuple[int, dict]:
+    key = (id(ms), phase, codes)
+    hit = _JOINTS.get(key)
+    if hit is None or hit[0] is not ms:
+        while len(_JOINTS) >= 4:
+            _JOINTS.pop(next(iter(_JOINTS)))
+        hit = _JOINTS[key] = (ms, spin_joint(ms, phase, codes))
+    return hit[1]
+
+
 def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
     """(P(eligible), E[X 1{eligible}]) of the round win of ``ms`` (its default mode), exact.
 
@@ -235,14 +250,28 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
         ``unsupported rule: ...`` (:class:`strips.errors.UnsupportedRule`) for a game the analysis
         ``gamble`` of :func:`exact.rules.supports` refuses.
     """
+    lo, hi = eligible_range(gamble)
+    return round_ranges(ms, lo, (hi,))[0]
+
+
+def round_ranges(ms: MathSet, lo: int, his: tuple[int, ...]) -> list[tuple[Fraction, Fraction]]:
+    """(P(lo <= X <= hi), E[X 1{lo <= X <= hi}]) of the round win X of ``ms`` for each ``hi`` of ``his``,
+    in one pass over the range up to the largest (module docstring); exact.
+
+    Raises
+    ------
+    ValueError
+        As :func:`round_eligible`.
+    """
     require(ms, "gamble")
     model = ms.model
-    lo, hi = eligible_range(gamble)
-    if lo > hi:
-        return Fraction(0), Fraction(0)
+    zero = (Fraction(0), Fraction(0))
+    if all(lo > hi for hi in his):
+        return [zero for _ in his]
+    hi = max(his)
     size = hi + 1
     codes = (tuple(scatter_codes(model)),) + tuple((model.code(w.symbol),) for w in model.wheels)
-    base_total, base = spin_joint(ms, model.base_phase, codes)
+    base_total, base = _joint(ms, model.base_phase, codes)
     # classes of base spins: (initial free spins, prize table of each wheel) -> {win: weight}
     classes: dict = {}
     for (k, win), w in base.items():
@@ -256,7 +285,7 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
         for t in wh.prizes.values():
             spins_needed |= {a.amount for a in t.awards if a.kind == FREE_SPINS}
     if spins_needed:
-        ft, joint = spin_joint(ms, model.level_phase(model.levels[0]), ())
+        ft, joint = _joint(ms, model.level_phase(model.levels[0]), ())
         fs_total = ft
         for (_, win), w in joint.items():
             fs[win] = fs.get(win, 0) + w
@@ -276,9 +305,9 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
         dens[s, tables] = d
     need = {key: (size * d * 2).bit_length() // (_PRIME_BITS - 1) + 2 for key, d in dens.items()}
     primes = _primes(max(need.values(), default=1))
-    residues = {key: ([], []) for key in classes}
+    residues = {key: [([], []) for _ in his] for key in classes}
     xs = np.arange(size, dtype=np.int64)
-    eligible = (xs >= lo).astype(np.int64)
+    masks = [((xs >= lo) & (xs <= h)).astype(np.int64) for h in his]
     for i, p in enumerate(primes):
         spin = _array(fs, p, size)
         top = max((k[0] for k in classes if need[k] > i), default=0)
@@ -288,7 +317,7 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
         for s in range(1, top + 1):
             feature[s] = _conv(feature[s - 1], spin, p, size)
         for key, dist in classes.items():
-            if len(residues[key][0]) >= need[key]:
+            if len(residues[key][0][0]) >= need[key]:
                 continue   # enough residues for this class's bound
             s, tables = key
             arr = _array(dist, p, size)
@@ -297,14 +326,20 @@ def round_eligible(ms: MathSet, gamble: Gamble) -> tuple[Fraction, Fraction]:
             for wh, t in zip(model.wheels, tables):
                 if t:
                     arr = _draw(arr, wh.prizes[t], wheel_spins[wh.name, t], feature, fs_total, model.jackpots, p, size)
-            masked = arr * eligible[:len(arr)] % p
-            residues[key][0].append(int(masked.sum() % p))
-            residues[key][1].append(int((masked * xs[:len(arr)] % p).sum() % p))
-    prob = win = Fraction(0)
-    for key, (r0, r1) in residues.items():
-        prob += Fraction(_crt(r0, primes), dens[key])
-        win += Fraction(_crt(r1, primes), dens[key])
-    return prob, win
+            for (r0, r1), eligible in zip(residues[key], masks):
+                masked = arr * eligible[:len(arr)] % p
+                r0.append(int(masked.sum() % p))
+                r1.append(int((masked * xs[:len(arr)] % p).sum() % p))
+    out = []
+    for j, h in enumerate(his):
+        prob = win = Fraction(0)
+        if lo <= h:
+            for key, per in residues.items():
+                r0, r1 = per[j]
+                prob += Fraction(_crt(r0, primes), dens[key])
+                win += Fraction(_crt(r1, primes), dens[key])
+        out.append((prob, win))
+    return out
 
 
 def _draw(arr: np.ndarray, table, n_max: int, feature: dict, fs_total: int, jackpots, p: int, size: int) -> np.ndarray:

@@ -160,17 +160,24 @@ def _base_split(ms: MathSet, coin: int):
         sums.append(s[inv])                       # (terms, masks)
     codes = np.arange(1 << (rows * reels), dtype=np.int64)
     digits = [(codes >> (rows * r)) & (size - 1) for r in range(reels)]
-    count = np.ones(len(codes), dtype=object)
+    coef = [term.coef for term in st.terms]
+    # int64 when every product and the sum over terms stay below 2^62, else Python integers
+    bound = sum(abs(a) for a in coef) * prod(max(int(np.abs(s).max()), 1) for s in sums)
+    bound = max(bound, prod(len(s) for s in ms.strips["base"].codes))
+    dtype = np.int64 if bound < 2 ** 62 else object
+    counts = [c.astype(dtype) for c in counts]
+    sums = [s.astype(dtype) for s in sums]
+    count = np.ones(len(codes), dtype=dtype)
     for r in range(reels):
         count = count * counts[r][digits[r]]
-    coef = [term.coef for term in st.terms]
-    xsum = np.zeros(len(codes), dtype=object)
+    xsum = np.zeros(len(codes), dtype=dtype)
     for u, a in enumerate(coef):
         if a:
-            f = np.full(len(codes), a, dtype=object)
+            f = np.full(len(codes), a, dtype=dtype)
             for r in range(reels):
                 f = f * sums[r][u][digits[r]]
             xsum = xsum + f
+    count, xsum = count.astype(object), xsum.astype(object)
     return count, xsum, digits, prod(len(s) for s in ms.strips["base"].codes)
 
 

@@ -28,7 +28,7 @@ from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.grid import refuse_grid
 from exact.engine import GameAnalysis
 from exact.enumeration import enumeration_sections
-from exact.rounds import apply_sections, round_sections
+from exact.rounds import apply_sections, round_sections, view_sections
 from exact.rules import require
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
@@ -451,6 +451,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
     analysis, rr = default.analysis, default.round
     rr = apply_sections(rr, sections)     # a rule on the round's total replaces the round's moments
     default = dataclasses.replace(default, round=rr)     # and every figure built on the round takes it
+    sections = {**sections, **view_sections(ms, default)}   # rules that report on the finished round
     sections = {**enumeration_sections(analysis, ms.model.bet), **sections}
     sheet = ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                      analysis=analysis, round=rr, findings=ms.findings,

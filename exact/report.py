@@ -258,7 +258,7 @@ def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
         for k, v in node.items():
             if isinstance(v, dict):
                 out[k] = view(v, floats and k not in NO_FLOATS)
-            elif isinstance(v, int):
+            elif isinstance(v, (int, str)):   # counts, and a section's reason in words
                 out[k] = v
             else:
                 out[k] = fraction_text(v)

@@ -17,8 +17,9 @@ from fractions import Fraction
 from exact.distribution import spin_distribution, win_distribution
 from exact.enumeration import spin_histogram
 from exact.engine import analyse_phase
+from exact.gamble_wheel import gamble_wheel_section
 from exact.hold_and_win import hold_and_win_section
-from exact.rules import rules_of, one_spin_round
+from exact.rules import SpinChance, rules_of, one_spin_round
 from exact.rules.registry import phase_path
 from strips.errors import UnsupportedRule
 from strips.model import MathSet
@@ -27,7 +28,12 @@ from strips.model import MathSet
 #: the round (``Rule.adds_to_round``).
 FEATURE_SECTIONS = {"hold and win": hold_and_win_section}
 
-__all__ = ["FEATURE_SECTIONS", "RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
+#: Rule name -> ``f(ms, default) -> section`` of each rule that reports on the finished round without
+#: changing it (``Rule.reports_on_round``); ``default`` the default mode's :class:`exact.bonus.ModeResult`.
+VIEW_SECTIONS = {"spin chance": lambda ms, d: SpinChance.section(SpinChance.config(ms.model), d.cost, d.round.mean),
+                 "gamble wheel": gamble_wheel_section}
+
+__all__ = ["FEATURE_SECTIONS", "VIEW_SECTIONS", "view_sections", "RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -140,3 +146,16 @@ def apply_sections(rr, sections: dict):
             rr = dataclasses.replace(rr, mean=o["mean"], second=o["second"],
                                      adjustments={**rr.adjustments, **s.components()})
     return rr
+
+
+def view_sections(ms: MathSet, default) -> dict:
+    """Rule name -> section of every rule that reports on the finished round (``Rule.reports_on_round``),
+    from the default mode's result ``default`` (its round already with the sections of
+    :func:`round_sections`)."""
+    out = {}
+    for r in rules_of(ms.model):
+        if r.reports_on_round:
+            if r.name not in VIEW_SECTIONS:
+                raise KeyError(f"rule {r.name!r} reports on the round but has no section in exact.rounds.VIEW_SECTIONS")
+            out[r.name] = VIEW_SECTIONS[r.name](ms, default)
+    return out

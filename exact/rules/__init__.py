@@ -27,6 +27,8 @@ from exact.rules.wild import (combination_wilds, drawn_wilds, draws_multiplier, 
 from exact.rules.anywhere import count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
 from exact.rules.multiplier_symbol import combined_value, value_law
+from exact.rules.spin_chance import SpinChance, spin_chance_outcomes
+from exact.rules.gamble_wheel import GambleWheel, GambleWheelSection, gamble_wheel_outcomes
 from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
@@ -40,4 +42,5 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "retrigger_spins", "combination_wilds", "has_wild_multipliers", "chain_count", "retrigger_table",
            "payline_count", "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier",
            "paying_wilds", "LineAutomaton", "LineStep", "line_automaton", "line_step", "HoldAndWin", "coin_cells",
-           "feature_win", "play_feature", "respin_step", "value_moments"]
+           "feature_win", "play_feature", "respin_step", "value_moments", "SpinChance", "spin_chance_outcomes",
+           "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes"]

@@ -134,6 +134,9 @@ class Rule:
     #: report (:func:`exact.rounds.round_sections`) computes its section, whose ``overrides()`` are the
     #: round's moments and ``components()`` its part of the round's mean.
     adds_to_round: ClassVar[bool] = False
+    #: True for a rule that reports on the finished round without changing it (Spin Chance, the gamble
+    #: wheel): the report (:func:`exact.rounds.view_sections`) adds its section from the default mode.
+    reports_on_round: ClassVar[bool] = False
 
     # A rule with ``acts_on_round`` also gives ``literal(config, bet, win) -> int`` (one round's total,
     # the oracle's reading), ``vector_step(config, bet, wins)`` (numpy, the simulator's) and

@@ -20,6 +20,8 @@ from exact.rules.free_spins import FreeSpinsOnBaseStrips, Ladder, Retrigger
 from exact.rules.gamble import Gamble
 from exact.rules.grid import Grid, GridKey
 from exact.rules.hold_and_win import HoldAndWin
+from exact.rules.spin_chance import SpinChance
+from exact.rules.gamble_wheel import GambleWheel
 from exact.rules.modes import BetModes, Buys
 from exact.rules.multiplier_symbol import MultiplierSymbol
 from exact.rules.paylines import Paylines
@@ -39,7 +41,7 @@ RULES: tuple[type[Rule], ...] = (
     Ways, Paylines, CombinationWildMultiplier, CountsAsScatter, SeveralScatters, TriggerReels,
     MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
-    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, HoldAndWin,
+    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, HoldAndWin, SpinChance, GambleWheel,
 )
 
 
