@@ -32,7 +32,7 @@ from markov.hold_and_win import final_law, reel_groups
 from strips.errors import UnsupportedRule
 from strips.model import MathSet, window_codes
 
-__all__ = ["HoldAndWinSection", "hold_and_win_section", "coin_masks", "MAX_CELLS"]
+__all__ = ["HoldAndWinSection", "hold_and_win_section", "hold_and_win_spin", "coin_masks", "MAX_CELLS"]
 
 #: The largest window (cells) whose coin cells are split exactly (2^cells held sets).
 MAX_CELLS = 20
@@ -282,3 +282,32 @@ def hold_and_win_section(ms: MathSet, base_mean: Fraction, base_second: Fraction
         jackpots={j: trigger - no_jackpot[j] for j in jackpot_names},
         round_mean=base_mean + feature, round_second=base_second + second_f + 2 * cross,
         states=chain.states, starts=len(starts), counter=config.respins)
+
+
+def hold_and_win_spin(ms: MathSet, window) -> dict:
+    """What one base window starts: ``coins`` in view, ``trigger`` (the coins needed), ``starts``, and when
+    it starts the feature, its exact ``mean`` (E[F | this window], credits), ``full`` (P(full)),
+    ``respins`` (expected respins) and ``coins_at_end`` {n: P}; ``window`` is reels x rows of symbol names.
+
+    >>> import exact
+    >>> ms = exact.load_math_set("hold_and_win")
+    >>> hold_and_win_spin(ms, ms.strips["base"].window([0, 0, 0, 0, 0], 3))["coins"]
+    4
+    """
+    model = ms.model
+    config = HoldAndWin.config(model)
+    held = tuple(sum(1 << i for i, x in enumerate(col) if x == config.symbol) for col in window)
+    k = sum(bin(m).count("1") for m in held)
+    out: dict = {"coins": k, "trigger": config.trigger, "starts": k >= config.trigger}
+    if not out["starts"]:
+        return out
+    cells = model.reels * model.rows
+    coin = model.code(config.symbol)
+    masks = [tuple(int(m) for m in coin_masks(s, model.rows, coin)) for s in ms.strips[config.strips].codes]
+    law, respins = final_law(masks, model.rows, config.respins, [held]).of(held)
+    mb, _ = value_moments(config, "base")
+    mr, _ = value_moments(config, "respin")
+    mean = sum((p * (k * mb + (n - k) * mr + (config.full_credits if n == cells else 0))
+                for n, p in enumerate(law)), Fraction(0))
+    out.update(mean=mean, full=law[cells], respins=respins, coins_at_end={str(n): p for n, p in enumerate(law) if p})
+    return out

@@ -18,7 +18,7 @@ from exact.distribution import spin_distribution, win_distribution
 from exact.enumeration import spin_histogram
 from exact.engine import analyse_phase
 from exact.gamble_wheel import gamble_wheel_section
-from exact.hold_and_win import hold_and_win_section
+from exact.hold_and_win import hold_and_win_section, hold_and_win_spin
 from exact.rules import SpinChance, rules_of, one_spin_round
 from exact.rules.registry import phase_path
 from strips.errors import UnsupportedRule
@@ -27,13 +27,15 @@ from strips.model import MathSet
 #: Rule name -> ``f(ms, base_mean, base_second) -> section`` of each rule that adds a feature of its own to
 #: the round (``Rule.adds_to_round``).
 FEATURE_SECTIONS = {"hold and win": hold_and_win_section}
+#: Rule name -> ``f(ms, window) -> dict``: what one base window starts of such a feature (``rtp spin``).
+FEATURE_SPINS = {"hold and win": hold_and_win_spin}
 
 #: Rule name -> ``f(ms, default) -> section`` of each rule that reports on the finished round without
 #: changing it (``Rule.reports_on_round``); ``default`` the default mode's :class:`exact.bonus.ModeResult`.
 VIEW_SECTIONS = {"spin chance": lambda ms, d: SpinChance.section(SpinChance.config(ms.model), d.cost, d.round.mean),
                  "gamble wheel": gamble_wheel_section}
 
-__all__ = ["FEATURE_SECTIONS", "VIEW_SECTIONS", "view_sections", "RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
+__all__ = ["FEATURE_SECTIONS", "FEATURE_SPINS", "feature_spins", "VIEW_SECTIONS", "view_sections", "RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,3 +161,11 @@ def view_sections(ms: MathSet, default) -> dict:
                 raise KeyError(f"rule {r.name!r} reports on the round but has no section in exact.rounds.VIEW_SECTIONS")
             out[r.name] = VIEW_SECTIONS[r.name](ms, default)
     return out
+
+
+def feature_spins(ms: MathSet, phase, window) -> dict:
+    """Rule name -> what the base ``window`` starts of each rule that adds a feature to the round
+    (``FEATURE_SPINS``; empty outside the base game)."""
+    if phase.name != "base":
+        return {}
+    return {r.name: FEATURE_SPINS[r.name](ms, window) for r in rules_of(ms.model) if r.adds_to_round}

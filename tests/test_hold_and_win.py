@@ -15,7 +15,7 @@ import exact
 import gen_hold_and_win as gen
 from exact.cli import main
 from exact.formatting import decimal_text
-from exact.hold_and_win import coin_masks
+from exact.hold_and_win import coin_masks, hold_and_win_spin
 from exact.rules import HoldAndWin, play_feature, respin_step, supports
 from markov.hold_and_win import HoldChain, final_law, popcount
 from markov.protocol import solve
@@ -172,8 +172,8 @@ def test_bundled_set_report_json_and_readme(capsys):
     assert {"trigger", "rtp", "mean", "full", "respins", "awards"} <= set(out["hold_and_win"])
 
 
-@pytest.mark.parametrize("command", [["distribution"], ["simulate", "--rounds", "100"], ["spin", "--stops", "0,0,0,0,0"],
-                                     ["sensitivity"], ["comply"], ["chain"]])
+@pytest.mark.parametrize("command", [["distribution"], ["simulate", "--rounds", "100"], ["sensitivity"], ["comply"],
+                                     ["chain"]])
 def test_commands_refuse_in_one_line(capsys, command):
     code = main(command + ["--set", "hold_and_win"])
     err = capsys.readouterr().err
@@ -239,3 +239,31 @@ def test_rule_declarations():
     assert HoldAndWin.adds_to_round and "report" in HoldAndWin.implements
     assert HoldAndWin.present(load_math_set("hold_and_win").model)
     assert not HoldAndWin.present(load_math_set("rules_page").model)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_spin_view_of_every_window_sums_to_the_feature(seed):
+    """E[F | window] of rtp spin, averaged over every base stop combination, is the section's E[F]."""
+    game, strips = gen.random_game(seed, reels=2)
+    ms = exact.math_set(game, strips)
+    s = _section(ms)
+    base = ms.strips["base"]
+    combos = list(itertools.product(*[range(n) for n in base.lengths]))
+    total = F(0)
+    for stops in combos:
+        v = hold_and_win_spin(ms, base.window(list(stops), ms.model.rows))
+        total += v["mean"] if v["starts"] else 0
+    assert total / len(combos) == s.feature
+
+
+def test_spin_shows_what_the_window_starts(capsys):
+    ms = load_math_set("hold_and_win")
+    base = ms.strips["base"]
+    stops = next(st for st in itertools.product(range(40), repeat=5)
+                 if sum(c.count("COIN") for c in base.window(list(st), 3)) >= 6)
+    assert main(["spin", "--set", "hold_and_win", "--stops", ",".join(map(str, stops))]) == 0
+    out = capsys.readouterr().out
+    assert "hold and win   6 coins (>= 6) start it after this spin: exact mean" in out
+    assert main(["spin", "--set", "hold_and_win", "--stops", ",".join(map(str, stops)), "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)["hold_and_win"]
+    assert view["starts"] and F(view["mean"]) == hold_and_win_spin(ms, base.window(list(stops), 3))["mean"]

@@ -6,6 +6,7 @@ WILD multipliers as in :mod:`exact.evaluator` (``--wild`` gives the drawn values
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupported
 from exact.bonus import starts_feature
@@ -13,6 +14,8 @@ from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
 from exact.rules import combination_wilds, feature_multiplier, initial_spins, one_spin_round, retrigger_spins, rules_of
 from exact.falls import falls_game
+from exact.formatting import fraction_text
+from exact.rounds import feature_spins
 from exact.cli import grid as grid_cli
 from exact.grid import is_grid
 from strips.loader import load_math_set
@@ -126,6 +129,7 @@ def run(args) -> int:
             out["combination"] = res.combination
         out.update(bonus_starts(model, phase, window, res))
         out.update(round_rules(model, phase, res.win, as_json=True))
+        out.update({name.replace(" ", "_"): _json_fractions(v) for name, v in feature_spins(ms, phase, window).items()})
         if multiplied:  # games with WILD multipliers: each WILD's multiplier, window layout
             out["wild_multipliers"] = [[cells[r][i] if model.symbol(window[r][i]).kind == "wild" else None
                                         for r in range(model.reels)] for i in range(model.rows)]
@@ -176,11 +180,27 @@ def run(args) -> int:
             print(f"wheel          {name} starts after this spin (prize table {table})")
     if starts.get("respin_holds"):
         print(f"respin         reels {', '.join(map(str, starts['respin_holds']))} hold, the others spin again")
+    for name, v in feature_spins(ms, phase, window).items():
+        if v["starts"]:
+            print(f"{name:<14} {v['coins']} coins (>= {v['trigger']}) start it after this spin: exact mean "
+                  f"{float(v['mean']):.4f} credits, {float(v['respins']):.4f} respins, full window "
+                  f"{float(v['full']):.6e} (--json: the exact fractions)")
+        else:
+            print(f"{name:<14} {v['coins']} coins (< {v['trigger']}): not started")
     print(f"multiplier     x{res.multiplier}")
-    print(f"win            {res.win} credits")
+    print(f"win            {res.win} credits" + (" (base spin; the feature pays at its end)"
+                                                if any(v["starts"] for v in feature_spins(ms, phase, window).values())
+                                                else ""))
     for line in round_rules(model, phase, res.win):
         print(line)
     return 0
+
+
+def _json_fractions(node):
+    """A feature's spin view with Fractions as exact "p/q" strings (JSON)."""
+    if isinstance(node, dict):
+        return {k: _json_fractions(v) for k, v in node.items()}
+    return fraction_text(node) if isinstance(node, Fraction) else node
 
 
 def round_rules(model, phase, win: int, as_json: bool = False):

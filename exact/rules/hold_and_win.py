@@ -277,13 +277,13 @@ class HoldAndWin(Rule):
 
     >>> from exact.rules.base import ANALYSES
     >>> sorted(HoldAndWin.implements)
-    ['check', 'diff', 'report']
+    ['check', 'diff', 'report', 'spin']
     """
 
     name = "hold and win"
     keys = '[hold_and_win] symbol, trigger, strips, respins, full; [symbols.C] class = "coin", values, weights'
-    implements = frozenset({"report", "check", "diff"})
-    narrows = frozenset({"report", "check", "diff"})
+    implements = frozenset({"report", "check", "diff", "spin"})
+    narrows = frozenset({"report", "check", "diff", "spin"})
     parses = (("hold_and_win",),)
     adds_to_round = True
 
