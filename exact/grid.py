@@ -10,11 +10,16 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from exact import grid_chain
-from exact.rules import Cascade, GridConfig, drawer, grid_config, initial_drop, play_cascade
+from exact.rules import (Cascade, GridConfig, RandomChooser, apply_feature, drawer, feature_drop, features_of,
+                         grid_config, initial_drop, play_cascade, start_distribution)
 from strips.errors import UnsupportedRule, UsageError
 
 __all__ = ["is_grid", "config_of", "parse_cells", "spin_cascade", "SpinResult", "grid_text", "refuse_grid",
-           "grid_report"]
+           "grid_report", "feature_start", "MAX_FEATURE_DROPS"]
+
+#: Most initial drops the exact start of a round with random features enumerates (each with every
+#: outcome of its feature).
+MAX_FEATURE_DROPS = 20_000
 
 
 def is_grid(ms) -> bool:
@@ -56,16 +61,19 @@ def parse_cells(cfg: GridConfig, text: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class SpinResult:
     """A cascade played by ``rtp spin``: the configuration, the ``cascade``, the refill ``source``
-    (``"--refill"`` or ``"--seed N"``), and the free spins the key awards (0 or ``[free_spins] spins``)."""
+    (``"--refill"`` or ``"--seed N"``), the free spins the key awards (0 or ``[free_spins] spins``), and
+    the random ``feature`` that acted on the drop (None) with the ``drop`` before it."""
 
     config: GridConfig
     cascade: Cascade
     source: str
     free_spins: int
+    feature: str | None = None
+    drop: tuple | None = None
 
 
 def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, seed: int | None,
-                 phase: str = "base") -> SpinResult:
+                 phase: str = "base", feature: str | None = None) -> SpinResult:
     """Play one drop through the literal reading: ``cells`` (or drawn with ``seed``: the key on the entry
     in the base game) and its refills (``refill`` in order, path order from the entry per evaluation, then
     drawn from the phase's weight table with ``seed``).
@@ -83,6 +91,7 @@ def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, 
     (5, 2)
     """
     cfg = ms if isinstance(ms, GridConfig) else config_of(ms)
+    feats = None if isinstance(ms, GridConfig) else features_of(getattr(ms, "model", ms))
     tables = {"base": "base"}
     if cfg.free_table:
         tables["free"] = cfg.free_table
@@ -90,10 +99,14 @@ def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, 
         raise UsageError(f"rtp: --phase must be one of {', '.join(tables)}, got {phase!r}")
     rng = random.Random(seed)
     draw = drawer(cfg, tables[phase], rng)
+    drawn_drop = cells is None
     if cells is None:
         if seed is None:
             raise UsageError("rtp: give --cells (the grid) or --seed N (draw it)")
         cells = initial_drop(cfg, draw, phase == "base" and cfg.key is not None)
+    drop, name = tuple(cells), None
+    if feature is not None or (feats is not None and drawn_drop and phase == "base"):
+        cells, name = _feature(cfg, feats, drop, feature, rng, seed)
     drawn = draw if seed is not None else None
     supply = iter(refill or ())
 
@@ -114,7 +127,24 @@ def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, 
     source = " then ".join(([f"--refill ({len(refill)} given)"] if refill else []) +
                            ([f"--seed {seed}"] if seed is not None else [])) or "none needed"
     key_end = cfg.key is not None and cascade.final[cfg.path[-1]] == cfg.key
-    return SpinResult(cfg, cascade, source, cfg.free_spins if key_end and phase == "base" else 0)
+    return SpinResult(cfg, cascade, source, cfg.free_spins if key_end and phase == "base" else 0, name,
+                      drop if name else None)
+
+
+def _feature(cfg: GridConfig, feats, drop: tuple, feature: str | None, rng, seed):
+    """The drop after ``feature`` (or, None, the feature drawn for it), draws from ``rng``."""
+    if feature is None:
+        return feature_drop(cfg, feats, drop, RandomChooser(cfg, rng))
+    named = {f.name: f for f in feats.features} if feats else {}
+    if feature not in named:
+        raise UsageError(f"rtp: --feature must be one of the game's features ({', '.join(named) or 'none'}), "
+                         f"got {feature!r}")
+    if seed is None:
+        raise UsageError("rtp: --feature draws its outcome: give --seed N")
+    try:
+        return apply_feature(cfg, named[feature], drop, RandomChooser(cfg, rng)), feature
+    except ValueError as e:
+        raise UsageError(f"rtp: --feature {feature}: {e}") from None
 
 
 def grid_text(cfg: GridConfig, grid: Sequence[str | None]) -> list[str]:
@@ -152,3 +182,25 @@ def grid_report(ms, max_scc: int | None = None, max_states: int | None = None):
     """
     cfg = ms if isinstance(ms, GridConfig) else config_of(ms)
     return grid_chain.chain_figures(cfg, max_scc, max_states)
+
+
+def feature_start(cfg: GridConfig, feats) -> dict | None:
+    """The exact distribution of the grid the first evaluation sees, each initial drop after its random
+    feature (:func:`exact.rules.start_distribution`), or None without features.
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More than :data:`MAX_FEATURE_DROPS` initial drops to enumerate.
+
+    >>> feature_start(None, None) is None
+    True
+    """
+    if feats is None:
+        return None
+    n = sum(1 for _, w in cfg.table("base") if w) ** (cfg.cells - (1 if cfg.key else 0))
+    if n > MAX_FEATURE_DROPS:
+        raise UnsupportedRule(f"unsupported rule: random features of the initial drop: {n:,} initial drops, more "
+                              f"than the {MAX_FEATURE_DROPS:,} the exact round enumerates",
+                              rule="random features of the initial drop", analysis="report")
+    return start_distribution(cfg, feats)

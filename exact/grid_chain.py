@@ -41,7 +41,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import sparse
 
-from exact.grid_sim import GridTables, evaluate_batch, grid_tables, move
+from exact.grid_sim import GridTables, codes_of, evaluate_batch, grid_tables, move
 from exact.rules import GridConfig
 from markov.absorbing import solve_absorbing
 from strips import limits as _limits
@@ -116,8 +116,11 @@ def _refills(t: GridTables, table: str, cells: np.ndarray):
 
 
 def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, max_states: int | None = None,
-                tables: GridTables | None = None) -> GridChain:
+                tables: GridTables | None = None, start: dict | None = None) -> GridChain:
     """Enumerate the chain of ``table``'s cascade from its start (the key on the entry when ``key``).
+
+    ``start`` ({full grid (symbol names): probability}, e.g. the initial drops after their random
+    feature, :func:`exact.rules.start_distribution`) replaces the start's draw of every cell.
 
     Raises
     ------
@@ -127,10 +130,12 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
     t = tables or grid_tables(cfg)
     max_states = active_bounds(max_states=max_states)[1]
     key = (cfg.key is not None and table == "base") if key is None else key
-    start = np.full(t.cells, t.empty, dtype=np.int8)
+    empty = np.full(t.cells, t.empty, dtype=np.int8)
     if key and t.key_cell >= 0:
-        start[t.key_cell] = t.key
-    ch = GridChain(table, [start.tobytes()], [], [], [], [], [], [], [])
+        empty[t.key_cell] = t.key
+    if start is not None:           # a state of its own: a cascade may come back to the empty grid
+        empty[:] = _START
+    ch = GridChain(table, [empty.tobytes()], [], [], [], [], [], [], [])
     index = {ch.states[0]: 0}
     i = 0
     total = int(t.cumulative(table)[-1])
@@ -138,9 +143,13 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
         g = np.frombuffer(ch.states[i], dtype=np.int8)
         holes = np.nonzero(g == t.empty)[0]
         holes = holes[np.argsort(np.argsort(t.path)[holes])]          # in path order
-        combos, weights = _refills(t, table, holes)
-        grids = np.repeat(g[None, :], len(combos), axis=0)
-        grids[:, holes] = combos
+        if i == 0 and start is not None:
+            grids, weights, den = _start_grids(cfg, start)
+        else:
+            combos, weights = _refills(t, table, holes)
+            grids = np.repeat(g[None, :], len(combos), axis=0)
+            grids[:, holes] = combos
+            den = total ** len(holes)
         pay, anywin, removed, nw = evaluate_batch(t, grids)
         edges: dict = {}
         split: dict = {}
@@ -174,7 +183,7 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
                 e[1] += wv * pv
                 if pv == 0:
                     e[2] += wv
-        ch.denom.append(total ** len(holes))
+        ch.denom.append(den)
         ch.edges.append(edges)
         ch.split.append(split)
         ch.pay1.append(p1)
@@ -183,6 +192,18 @@ def build_chain(cfg: GridConfig, table: str = "base", key: bool | None = None, m
         ch.end_other.append(eo)
         i += 1
     return ch
+
+
+#: The code of every cell of a chain's start given as a distribution of full grids.
+_START = 127
+
+
+def _start_grids(cfg: GridConfig, start: dict):
+    """A start distribution as (grid codes (k, cells) int8, integer weights (k,) object, their denominator)."""
+    den = math.lcm(*(p.denominator for p in start.values()))
+    grids = np.array([codes_of(cfg, g) for g in start], dtype=np.int8).reshape(len(start), cfg.cells)
+    weights = np.array([p.numerator * (den // p.denominator) for p in start.values()], dtype=object)
+    return grids, weights, den
 
 
 @dataclass(frozen=True)
@@ -215,7 +236,8 @@ def _solve(ch: GridChain, rewards, max_scc: int, zero: bool = False):
     return solve_absorbing(n, edges, rewards, max_scc)
 
 
-def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int | None = None) -> ChainFigures:
+def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int | None = None,
+                  start: dict | None = None) -> ChainFigures:
     """The exact (or bounded) figures of a whole round of a small grid game.
 
     Raises
@@ -249,7 +271,7 @@ def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int |
     else:
         ef = ef2 = 0
         pf0 = 1
-    ch = build_chain(cfg, "base", max_states=max_states, tables=tables)
+    ch = build_chain(cfg, "base", max_states=max_states, tables=tables, start=start)
     n = len(ch.states)
     r = _phase_solve(ch, ef, ef2, max_scc)
     p = _solve(ch, [[Fraction(ch.end_key[i], ch.denom[i]) for i in range(n)], [Fraction(1)] * n], max_scc)
@@ -396,7 +418,7 @@ def _spread(d: dict, unit: int) -> np.ndarray:
     return v
 
 
-def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None = None):
+def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None = None, start: dict | None = None):
     """The round win's distribution {coins: probability} (floating point) and the cut mass (the
     probability left unassigned: cascades still running when their mass fell below ``cut``).
 
@@ -406,7 +428,7 @@ def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None
     (1.0, True)
     """
     tables = grid_tables(cfg)
-    ch = build_chain(cfg, "base", max_states=max_states, tables=tables)
+    ch = build_chain(cfg, "base", max_states=max_states, tables=tables, start=start)
     other, keyed, left, _ = cascade_distribution(ch, cut)
     if keyed and cfg.free_table and cfg.free_spins:
         fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables)

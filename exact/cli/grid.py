@@ -7,7 +7,8 @@ import json
 from fractions import Fraction
 
 from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
-from exact.grid import config_of, grid_text, parse_cells, spin_cascade
+from exact.grid import config_of, feature_start, grid_text, parse_cells, spin_cascade
+from exact.rules import features_of
 from exact.grid_chain import active_bounds, chain_figures, round_distribution, win_ranges
 from exact.grid_drop import first_drop
 from proofs.grid_simulate import cheap_distribution, simulate_grid
@@ -32,7 +33,8 @@ def spin(args, ms) -> int:
         for s in refill:
             if s not in cfg.pay_symbols:
                 raise UsageError(f"rtp: --refill: {s!r} is not a pay symbol (refills draw pay symbols only)")
-    res = spin_cascade(ms, cells, refill, args.seed, "base" if args.phase == "base" else args.phase)
+    res = spin_cascade(ms, cells, refill, args.seed, "base" if args.phase == "base" else args.phase,
+                       feature=getattr(args, "feature", None))
     pos = cfg.position
     evs = res.cascade.evaluations
     if args.json:
@@ -44,10 +46,16 @@ def spin(args, ms) -> int:
              "new_wilds": [list(pos(c)) for c in ev.new_wilds],
              "refill": [[*pos(c), s] for c, s in zip(ev.refill, _drawn(evs, k))]}
             for k, ev in enumerate(evs)],
-            "win": res.cascade.win, "evaluation_count": len(evs), "free_spins": res.free_spins}
+            "win": res.cascade.win, "evaluation_count": len(evs), "free_spins": res.free_spins,
+            **({"feature": res.feature, "drop": [list(res.drop[i * cfg.columns:(i + 1) * cfg.columns])
+                                                 for i in range(cfg.rows)]} if res.feature else {})}
         print(json.dumps(out, indent=2))
         return 0
     print(f"math set {ms.name}, grid {cfg.rows}x{cfg.columns}, phase {args.phase}, refills {res.source}")
+    if res.feature:
+        print(f"\nthe drop before its random feature ({res.feature})")
+        for line in grid_text(cfg, res.drop):
+            print("  " + line)
     for k, ev in enumerate(evs):
         print(f"\nevaluation {k + 1}")
         for line in grid_text(cfg, ev.grid):
@@ -144,11 +152,18 @@ def report(args, ms) -> int:
     fd = first_drop(cfg, distribution=cheap_distribution(cfg))
     head = f"math set {ms.name}: grid {cfg.rows}x{cfg.columns} of independent cells, bet {cfg.bet} coins"
     figs, why = None, ""
+    feats = features_of(ms.model)
+    start = None
     if target is None:
         try:
-            figs = chain_figures(cfg)
+            start = feature_start(cfg, feats)
+            figs = chain_figures(cfg, start=start)
         except UnsupportedRule as e:
             why = str(e)
+    if figs is None and feats is not None:
+        raise UnsupportedRule(f"unsupported rule: random features of the initial drop: the certified simulation "
+                              f"(rtp simulate) does not model them, and the round's chain is not solved ({why})",
+                              rule="random features of the initial drop", analysis="simulate")
     if figs is None:
         sim = _simulate(args, ms, cfg, target or DEFAULT_HALFWIDTH)
         if args.json:
@@ -162,7 +177,7 @@ def report(args, ms) -> int:
     rtp, var = figs.mean / bet, figs.variance / (bet * bet)
     hit = 1 - figs.p_zero
     try:
-        dist, cut = round_distribution(cfg)
+        dist, cut = round_distribution(cfg, start=start)
         no_dist = ""
     except UnsupportedRule as e:
         dist, cut, no_dist = None, None, str(e).removeprefix("unsupported rule: ")

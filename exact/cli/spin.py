@@ -31,6 +31,9 @@ def add_arguments(p) -> None:
                    "the entry, evaluation after evaluation), e.g. C,C,C,C")
     p.add_argument("--seed", type=int, default=None, help="grid games: draw the refills (and, without --cells, "
                    "the grid) with this seed")
+    p.add_argument("--feature", default=None, help="grid games with random features: apply this feature to the "
+                   "drop before its first evaluation, its draws from --seed (without --cells and --feature, "
+                   "--seed draws the feature too)")
     p.add_argument("--fish", default=None, help="value of each FISH in the window, reel-major, top to bottom "
                    "(default: the lowest value of each)")
     p.add_argument("--wild", default=None, help="drawn multiplier of each WILD in the window (mode wild) or of "

@@ -32,6 +32,8 @@ from exact.rules.gamble_wheel import GambleWheel, GambleWheelSection, gamble_whe
 from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
+from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
+                                        start_distribution)
 
 __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of", "support_table",
            "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
@@ -43,4 +45,5 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "payline_count", "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier",
            "paying_wilds", "LineAutomaton", "LineStep", "line_automaton", "line_step", "HoldAndWin", "coin_cells",
            "feature_win", "play_feature", "respin_step", "value_moments", "SpinChance", "spin_chance_outcomes",
-           "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes"]
+           "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes", "GridFeatures", "RandomChooser",
+           "apply_feature", "feature_drop", "features_of", "start_distribution"]

@@ -52,7 +52,7 @@ from strips.model import PAY, WILD, GameModel, StripRules, Symbol
 
 __all__ = ["GridConfig", "Win", "Evaluation", "Cascade", "RoundPlay", "Grid", "GridKey", "parse_grid_game",
            "find_wins", "evaluate", "play_cascade", "initial_drop", "play_round", "grid_config", "MAX_EVALUATIONS",
-           "grid_config_of", "spiral", "refilled", "drawer", "middle_cell"]
+           "grid_config_of", "spiral", "refilled", "drawer", "middle_cell", "avalanche", "EXTRA_TABLES"]
 
 #: The readings of ``wild_only`` and ``wild_explodes`` the rule implements.
 WILD_ONLY = ("if_no_other_win",)
@@ -283,13 +283,24 @@ def evaluate(cfg: GridConfig, grid: Sequence[str | None]) -> Evaluation:
     after = [None if c in removed else v for c, v in enumerate(grid)]
     for c in new_wilds:
         after[c] = cfg.wild
+    moved, refill = avalanche(cfg, after)
+    return Evaluation(grid, wins, sum(w.pay for w in wins), tuple(sorted(removed)), tuple(new_wilds),
+                      moved, refill)
+
+
+def avalanche(cfg: GridConfig, after: Sequence[str | None]) -> tuple[tuple[str | None, ...], tuple[int, ...]]:
+    """The symbols of ``after`` (None: an empty cell) keep their order and move along the path toward its
+    end to close the gaps: (the moved grid, the empty cells at the path's entry in path order).
+
+    >>> avalanche(grid_config_of(1, 3, {"A": (0, 0, 1)}), ("A", None, "B"))
+    ((None, 'A', 'B'), (0,))
+    """
     left = [after[c] for c in cfg.path if after[c] is not None]
     gaps = len(cfg.path) - len(left)
     moved: list[str | None] = [None] * cfg.cells
     for c, v in zip(cfg.path[gaps:], left):
         moved[c] = v
-    return Evaluation(grid, wins, sum(w.pay for w in wins), tuple(sorted(removed)), tuple(new_wilds),
-                      tuple(moved), tuple(cfg.path[:gaps]))
+    return tuple(moved), tuple(cfg.path[:gaps])
 
 
 def refilled(moved: Sequence[str | None], cells: Sequence[int], symbols: Sequence[str]) -> tuple[str | None, ...]:
@@ -416,6 +427,9 @@ def grid_config(model) -> GridConfig | None:
 
 GAME_KEYS = ("name", "title", "bet")
 TABLES = ("game", "grid", "symbols", "cells", "key", "free_spins")
+#: Top-level tables other rule modules parse on a grid game: table -> ``parse(t, table, cfg)`` returning the
+#: rule's frozen configuration (kept on ``GameModel.rules`` beside the GridConfig).
+EXTRA_TABLES: dict = {}
 
 
 def _only(t, table: dict, path: tuple, known: Iterable[str], what: str = "key") -> None:
@@ -454,7 +468,7 @@ def parse_grid_game(t, doc: dict):
         symbol, the WILD or the key, negative or all-zero weights, a table no phase uses, a key
         without free spins (or the reverse), any unknown key or table.
     """
-    _only(t, doc, (), TABLES, "table")
+    _only(t, doc, (), TABLES + tuple(EXTRA_TABLES), "table")
     game = t.get(doc, (), "game", dict)
     for k in ("reels", "rows"):
         if k in game:
@@ -586,7 +600,9 @@ def parse_grid_game(t, doc: dict):
         (Symbol(name=wild, kind=WILD, substitutes=frozenset(names)),) if wild else ())
     return GameModel(name=name, reels=columns, rows=rows, bet=bet, symbols=symbols, strip_files={},
                      strip_rules=StripRules(), trigger=(), free_spin_strips="", levels=(), title=title,
-                     evaluation="grid", rules=(cfg,))
+                     evaluation="grid", rules=(cfg,) + tuple(
+                         parse(t, t.get(doc, (), name, dict), cfg) for name, parse in EXTRA_TABLES.items()
+                         if name in doc))
 
 
 class Grid(Rule):

@@ -1,0 +1,245 @@
+"""Random features of a grid game's initial drop against a brute force written from the rules.
+
+Each feature's outcomes (:func:`exact.rules.grid_features.outcomes`, one enumeration shared with the
+random player) equal a direct recursion over its draws on small grids, exactly; the round with its
+features, solved by the chain from the exact start distribution, equals a literal replay of every
+start grid and refill truncated at k evaluations within its tail, and the literal random player's
+mean lies in the exact value's 99.9% interval.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from exact.cli import main
+from exact.grid_chain import build_chain, chain_figures, state_means, truncated
+from exact.rules.grid import evaluate, find_wins, grid_config_of, refilled
+from exact.rules.grid_features import Feature, GridFeatures, apply_feature, outcomes, play_round, start_distribution
+from tests.gen_grid import write_grid
+
+PAYS = {"A": (0, 0, 6), "B": (0, 0, 2), "C": (0, 0, 1)}
+CFG = grid_config_of(2, 3, PAYS, key="K", free_spins=2, weights={"A": 1, "B": 2, "C": 3})
+STARFALL = Feature("starfall_wilds", Fraction(1, 10), Fraction(1, 5),
+                   (("modes", (("pattern", 1), ("line", 2))), ("pattern_count", ((1, 1), (2, 3))),
+                    ("line_count", ((2, 1),))))
+DRAGON = Feature("dragon_destroy", Fraction(0), Fraction(1, 7), (("count", ((2, 1), (3, 2))),))
+IRISH = Feature("irish_luck", Fraction(0), Fraction(1, 10), (("orientation", (("row", 1), ("column", 2))),
+                                                             ("symbols", (("A", 1), ("B", 2)))))
+MAGIC = Feature("magic_transform", Fraction(1, 9), Fraction(1, 11), (("to", (("A", 1), ("B", 3))),), ("B", "C"))
+
+
+def _add(out, g, p):
+    out[tuple(g)] = out.get(tuple(g), Fraction(0)) + p
+
+
+def brute(cfg, f, grid):
+    """The feature's outcomes by direct recursion over its draws, written from the rules."""
+    key, wild, out = cfg.key, cfg.wild, {}
+    tab = {k: dict(v) for k, v in f.tables}
+
+    def norm(d):
+        t = sum(d.values())
+        return {k: Fraction(v, t) for k, v in d.items() if v}
+    lines_free = [ln for ln in cfg.lines if all(grid[c] != key for c in ln)]
+    if f.name == "magic_transform":
+        for choice in itertools.product(norm(tab["to"]).items(), repeat=len(f.sources)):
+            m = {s: c[0] for s, c in zip(f.sources, choice)}
+            p = Fraction(1)
+            for _, q in choice:
+                p *= q
+            _add(out, [m.get(v, v) for v in grid], p)
+    elif f.name == "irish_luck":
+        for side, ps in norm(tab["orientation"]).items():
+            lines = [ln for ln in (cfg.lines[:cfg.rows] if side == "row" else cfg.lines[cfg.rows:]) if ln in lines_free]
+            for ln in lines:
+                for s, q in norm(tab["symbols"]).items():
+                    _add(out, [s if c in ln else v for c, v in enumerate(grid)], ps * q / len(lines))
+    elif f.name == "starfall_wilds":
+        def grow(g, p):
+            if find_wins(cfg, g):
+                return _add(out, g, p)
+            rest = [c for c in range(cfg.cells) if g[c] not in (key, wild)]
+            if not rest:
+                return _add(out, g, p)
+            for c in rest:
+                grow([wild if x == c else v for x, v in enumerate(g)], p / len(rest))
+        for mode, pm in norm(tab["modes"]).items():
+            if mode == "pattern":
+                for k, pk in norm(tab["pattern_count"]).items():
+                    sets = list(itertools.combinations([c for c in range(cfg.cells) if grid[c] != key], k))
+                    for s in sets:
+                        grow([wild if c in s else v for c, v in enumerate(grid)], pm * pk / len(sets))
+            else:
+                for k, pk in norm(tab["line_count"]).items():
+                    lines = [ln for ln in lines_free if len(ln) >= k]
+                    for ln in lines:
+                        for a in range(len(ln) - k + 1):
+                            g = [wild if c in ln[a:a + k] else v for c, v in enumerate(grid)]
+                            grow(g, pm * pk / len(lines) / (len(ln) - k + 1))
+    else:                       # dragon_destroy: one draw, then conditioned on a win
+        w = {s: q for s, q in cfg.table("base") if q}
+        tot = sum(w.values())
+        for m, pm in norm(tab["count"]).items():
+            sets = list(itertools.combinations([c for c in range(cfg.cells) if grid[c] != key], m))
+            for s in sets:
+                rest = [grid[c] for c in cfg.path if c not in s]
+                moved = [None] * cfg.cells
+                for c, v in zip(cfg.path[m:], rest):
+                    moved[c] = v
+                for fill in itertools.product(w, repeat=m):
+                    q = pm / len(sets)
+                    for x in fill:
+                        q *= Fraction(w[x], tot)
+                    g = refilled(moved, cfg.path[:m], fill)
+                    if find_wins(cfg, g):
+                        _add(out, g, q)
+        t = sum(out.values())
+        out = {k: v / t for k, v in out.items()}
+    return out
+
+
+def drops(cfg, n, seed, won=None):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        g = [rng.choice("ABC") for _ in range(cfg.cells)]
+        g[cfg.path[0]] = cfg.key
+        if won is None or bool(find_wins(cfg, g)) == won:
+            out.append(tuple(g))
+    return out
+
+
+@pytest.mark.parametrize("feature", [STARFALL, DRAGON, IRISH, MAGIC], ids=lambda f: f.name)
+def test_each_feature_equals_a_brute_force_over_its_draws(feature):
+    for cfg in (CFG, grid_config_of(3, 2, PAYS, key="K", free_spins=2, weights={"A": 1, "B": 2, "C": 3})):
+        for grid in drops(cfg, 4, 7, won=False if feature.name in ("dragon_destroy", "irish_luck") else None):
+            got = outcomes(cfg, lambda ch: apply_feature(cfg, feature, grid, ch))
+            assert got == brute(cfg, feature, grid), (feature.name, grid)
+            assert sum(got.values()) == 1
+
+
+def test_starfall_places_wilds_until_a_win_and_never_on_the_key():
+    grid = ("A", "B", "C", "K", "C", "B")
+    for g in outcomes(CFG, lambda ch: apply_feature(CFG, STARFALL, grid, ch)):
+        assert g[3] == "K" and find_wins(CFG, g) and g.count("W") >= 1
+
+
+def replay(cfg, start, depth):
+    """Literal replay from every start grid and every refill to ``depth`` evaluations: (mean pay so far,
+    P(award) so far, tail)."""
+    w = dict(cfg.table("base"))
+    total = sum(w.values())
+    syms = [s for s in cfg.pay_symbols if w[s]]
+    out = {"mean": Fraction(0), "award": Fraction(0), "tail": Fraction(0)}
+
+    def go(g, q, step):
+        ev = evaluate(cfg, g)
+        out["mean"] += q * ev.pay
+        if not ev.wins:
+            if g[cfg.path[-1]] == cfg.key:
+                out["award"] += q
+            return
+        if step + 1 == depth:
+            out["tail"] += q
+            return
+        for fill in itertools.product(syms, repeat=len(ev.refill)):
+            r = q
+            for s in fill:
+                r *= Fraction(w[s], total)
+            go(refilled(ev.moved, ev.refill, fill), r, step + 1)
+
+    for g, p in start.items():
+        go(g, p, 0)
+    return out
+
+
+def test_the_round_with_features_equals_a_truncated_literal_replay_and_the_random_player():
+    cfg = grid_config_of(2, 3, PAYS, key="K", weights={"A": 1, "B": 2, "C": 3})
+    feats = GridFeatures((STARFALL, DRAGON, IRISH, MAGIC))
+    start = start_distribution(cfg, feats)
+    assert sum(start.values()) == 1
+    f = chain_figures(cfg, start=start)
+    ch = build_chain(cfg, start=start)
+    r = replay(cfg, start, 4)
+    tr = truncated(ch, 4)
+    assert (tr["mean"], tr["award"], tr["tail"]) == (r["mean"], r["award"], r["tail"])
+    assert f.exact and r["award"] <= f.p_free_spins <= r["award"] + r["tail"]
+    assert r["mean"] <= f.mean <= r["mean"] + r["tail"] * max(state_means(ch))
+    plain = chain_figures(cfg)
+    assert f.mean != plain.mean
+    rng = random.Random(11)
+    n = 20_000
+    wins = [play_round(cfg, feats, rng)[0].win for _ in range(n)]
+    mean = sum(wins) / n
+    sd = (sum(x * x for x in wins) / n - mean * mean) ** 0.5
+    assert abs(mean - float(f.mean)) < 3.3 * sd / n ** 0.5
+
+
+FEATURES_TOML = '''
+[features.starfall_wilds]
+probability = { win = "1/10", no_win = "1/5" }
+modes = { pattern = 1, line = 2 }
+pattern_count = { 1 = 1, 2 = 3 }
+line_count = { 2 = 1 }
+
+[features.magic_transform]
+probability = { win = "1/9", no_win = "1/11" }
+from = ["B", "C"]
+to = { A = 1, B = 3 }
+'''
+
+
+def test_report_of_a_grid_game_with_features_is_exact(tmp_path, capsys):
+    d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=FEATURES_TOML))
+    assert main(["report", "--set", d, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "exact"
+    from strips.loader import load_math_set
+    from exact.rules import features_of, grid_config
+    ms = load_math_set(d)
+    cfg = grid_config(ms.model)
+    assert [f.name for f in features_of(ms.model).features] == ["starfall_wilds", "magic_transform"]
+    assert Fraction(out["rtp"]) * cfg.bet == chain_figures(cfg, start=start_distribution(cfg, features_of(ms.model))).mean
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ('win = "1/10"', 'win = 0.1', "exact probability"),
+    ('no_win = "1/5"', 'no_win = "6/5"', "in [0, 1]"),
+    ("[features.magic_transform]", "[features.magic]", "unsupported rule: feature 'magic'"),
+    ('from = ["B", "C"]', 'from = ["B", "Z"]', "'Z' is not a pay symbol"),
+    ("line_count = { 2 = 1 }", "line_count = { 9 = 1 }", "'9' is not one of"),
+    ('probability = { win = "1/9"', 'probability = { win = "19/20"', "sum to more than 1"),
+])
+def test_each_malformed_feature_key_is_refused_in_one_line(tmp_path, capsys, old, new, words):
+    text = FEATURES_TOML.replace(old, new)
+    assert text != FEATURES_TOML
+    d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=text))
+    assert main(["report", "--set", d]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "game.toml:" in err, err
+
+
+def test_commands_the_features_do_not_model_refuse_in_one_line(tmp_path, capsys):
+    d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=FEATURES_TOML))
+    big = str(write_grid(tmp_path / "big", rows=4, columns=4, extra=FEATURES_TOML))
+    for argv in (["simulate", "--set", d], ["comply", "--set", d], ["report", "--set", big]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "random features of the initial drop" in err, (argv, err)
+
+
+def test_spin_shows_the_drop_before_its_feature_and_refuses_an_unknown_one(tmp_path, capsys):
+    d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=FEATURES_TOML))
+    assert main(["spin", "--set", d, "--cells", "A B C / K C B", "--feature", "magic_transform", "--seed", "1",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    first = [s for row in out["evaluations"][0]["grid"] for s in row]
+    assert out["feature"] == "magic_transform" and out["drop"] == [["A", "B", "C"], ["K", "C", "B"]]
+    assert first[0] == "A" and first[3] == "K" and first[1] == first[5] and set(first) <= {"A", "B", "K"}
+    assert main(["spin", "--set", d, "--cells", "A B C / K C B", "--feature", "dragon_destroy", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--feature must be one of the game's features" in err and err.count("\n") == 1
