@@ -11,7 +11,7 @@ from typing import Sequence
 
 from exact import grid_chain
 from exact.rules import (Cascade, GridConfig, RandomChooser, apply_feature, drawer, feature_drop, features_of,
-                         grid_config, initial_drop, play_cascade, start_distribution)
+                         free_game_drop, free_games_of, grid_config, initial_drop, play_cascade, start_distribution)
 from strips.errors import UnsupportedRule, UsageError
 
 __all__ = ["is_grid", "config_of", "parse_cells", "spin_cascade", "SpinResult", "grid_text", "refuse_grid",
@@ -105,7 +105,10 @@ def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, 
             raise UsageError("rtp: give --cells (the grid) or --seed N (draw it)")
         cells = initial_drop(cfg, draw, phase == "base" and cfg.key is not None)
     drop, name = tuple(cells), None
-    if feature is not None or (feats is not None and drawn_drop and phase == "base"):
+    games = None if isinstance(ms, GridConfig) else free_games_of(getattr(ms, "model", ms))
+    if phase != "base" and games is not None and (feature is not None or drawn_drop):
+        cells, name = _free_game(cfg, feats, games, drop, feature, rng, seed)
+    elif feature is not None or (feats is not None and drawn_drop and phase == "base"):
         cells, name = _feature(cfg, feats, drop, feature, rng, seed)
     drawn = draw if seed is not None else None
     supply = iter(refill or ())
@@ -131,20 +134,34 @@ def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, 
                       drop if name else None)
 
 
+def _free_game(cfg: GridConfig, feats, games, drop: tuple, game: str | None, rng, seed):
+    """A free spin's drop after the first-drop change of free-spin game ``game`` (default: the default
+    choice), draws from ``rng``."""
+    named = {g.name: g for g in games.games}
+    act = lambda g, ch: free_game_drop(cfg, feats, g, drop, ch)           # noqa: E731
+    return _act(cfg, named, game or games.default, act, rng, seed, "in free spins", "free-spin games")
+
+
 def _feature(cfg: GridConfig, feats, drop: tuple, feature: str | None, rng, seed):
     """The drop after ``feature`` (or, None, the feature drawn for it), draws from ``rng``."""
     if feature is None:
         return feature_drop(cfg, feats, drop, RandomChooser(cfg, rng))
     named = {f.name: f for f in feats.features} if feats else {}
-    if feature not in named:
-        raise UsageError(f"rtp: --feature must be one of the game's features ({', '.join(named) or 'none'}), "
-                         f"got {feature!r}")
+    act = lambda f, ch: apply_feature(cfg, f, drop, ch)                   # noqa: E731
+    return _act(cfg, named, feature, act, rng, seed, "", "game's features")
+
+
+def _act(cfg, named: dict, name: str, act, rng, seed, where: str, what: str):
+    """``(act(named[name], chooser), name)`` with the draws from ``rng``; one-line UsageErrors."""
+    if name not in named:
+        raise UsageError(f"rtp: --feature{' ' + where if where else ''} must be one of the {what} "
+                         f"({', '.join(named) or 'none'}), got {name!r}")
     if seed is None:
-        raise UsageError("rtp: --feature draws its outcome: give --seed N")
+        raise UsageError(f"rtp: {name} draws its outcome: give --seed N")
     try:
-        return apply_feature(cfg, named[feature], drop, RandomChooser(cfg, rng)), feature
+        return act(named[name], RandomChooser(cfg, rng)), name
     except ValueError as e:
-        raise UsageError(f"rtp: --feature {feature}: {e}") from None
+        raise UsageError(f"rtp: {name}: {e}") from None
 
 
 def grid_text(cfg: GridConfig, grid: Sequence[str | None]) -> list[str]:

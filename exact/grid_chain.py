@@ -223,6 +223,8 @@ class ChainFigures:
     states: int
     largest: int
     free_states: int
+    #: The mean win of one free spin (coins; 0 without free spins).
+    free_mean: object = 0
 
     @property
     def variance(self):
@@ -237,8 +239,13 @@ def _solve(ch: GridChain, rewards, max_scc: int, zero: bool = False):
 
 
 def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int | None = None,
-                  start: dict | None = None) -> ChainFigures:
+                  start: dict | None = None, free_start: dict | None = None,
+                  free_spins: int | None = None) -> ChainFigures:
     """The exact (or bounded) figures of a whole round of a small grid game.
+
+    ``start`` / ``free_start``: the distribution of the grid the first evaluation of the base round / of
+    a free spin sees (:func:`build_chain`); ``free_spins``: the spins of an award (default ``[free_spins]
+    spins``).
 
     Raises
     ------
@@ -254,13 +261,13 @@ def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int |
     tables = grid_tables(cfg)
     fc = fc2 = Fraction(0)
     fz = Fraction(1)
-    k = cfg.free_spins if cfg.free_table else 0
+    k = (cfg.free_spins if free_spins is None else free_spins) if cfg.free_table else 0
     free_states = 0
     exact = True
     bound = 0.0
     largest = 0
     if k:
-        fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables)
+        fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables, start=free_start)
         free_states = len(fch.states)
         c = _phase_solve(fch, 0, 0, max_scc)
         z = _solve(fch, [[Fraction(fch.end_other[i] + fch.end_key[i], fch.denom[i]) for i in range(free_states)]],
@@ -281,7 +288,7 @@ def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int |
     bound = max(bound, r["bound"], *p.bounds, z.bounds[0])
     largest = max(largest, r["largest"], p.largest)
     return ChainFigures(r["mean"], r["second"], p.values[0][0], p.values[1][0], z.values[0][0], exact, bound,
-                        n, largest, free_states)
+                        n, largest, free_states, fc)
 
 
 def _phase_solve(ch: GridChain, ef, ef2, max_scc: int) -> dict:
@@ -418,7 +425,8 @@ def _spread(d: dict, unit: int) -> np.ndarray:
     return v
 
 
-def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None = None, start: dict | None = None):
+def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None = None, start: dict | None = None,
+                       free_start: dict | None = None, free_spins: int | None = None):
     """The round win's distribution {coins: probability} (floating point) and the cut mass (the
     probability left unassigned: cascades still running when their mass fell below ``cut``).
 
@@ -430,13 +438,14 @@ def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None
     tables = grid_tables(cfg)
     ch = build_chain(cfg, "base", max_states=max_states, tables=tables, start=start)
     other, keyed, left, _ = cascade_distribution(ch, cut)
-    if keyed and cfg.free_table and cfg.free_spins:
-        fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables)
+    spins = cfg.free_spins if free_spins is None else free_spins
+    if keyed and cfg.free_table and spins:
+        fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables, start=free_start)
         fo, fk, fleft, _ = cascade_distribution(fch, cut)
         unit = math.gcd(_unit(ch), _unit(fch))
         one = _spread({w: fo.get(w, 0.0) + fk.get(w, 0.0) for w in set(fo) | set(fk)}, unit)
         total = np.ones(1)
-        for _ in range(cfg.free_spins):
+        for _ in range(spins):
             total = np.convolve(total, one)
         both = np.convolve(_spread(keyed, unit), total)
         base = _spread(other, unit)

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
 from exact.grid import config_of, feature_start, grid_text, parse_cells, spin_cascade
-from exact.rules import features_of
+from exact.rules import features_of, free_games_of, free_start
 from exact.grid_chain import active_bounds, chain_figures, round_distribution, win_ranges
 from exact.grid_drop import first_drop
 from proofs.grid_simulate import cheap_distribution, simulate_grid
@@ -53,7 +53,7 @@ def spin(args, ms) -> int:
         return 0
     print(f"math set {ms.name}, grid {cfg.rows}x{cfg.columns}, phase {args.phase}, refills {res.source}")
     if res.feature:
-        print(f"\nthe drop before its random feature ({res.feature})")
+        print(f"\nthe drop before its feature ({res.feature})")
         for line in grid_text(cfg, res.drop):
             print("  " + line)
     for k, ev in enumerate(evs):
@@ -153,17 +153,19 @@ def report(args, ms) -> int:
     head = f"math set {ms.name}: grid {cfg.rows}x{cfg.columns} of independent cells, bet {cfg.bet} coins"
     figs, why = None, ""
     feats = features_of(ms.model)
-    start = None
+    games = free_games_of(ms.model)
+    start, choices = None, {}
     if target is None:
         try:
             start = feature_start(cfg, feats)
-            figs = chain_figures(cfg, start=start)
+            choices = _choices(cfg, feats, games, start)
+            figs = choices[games.default][0] if games else chain_figures(cfg, start=start)
         except UnsupportedRule as e:
             why = str(e)
-    if figs is None and feats is not None:
-        raise UnsupportedRule(f"unsupported rule: random features of the initial drop: the certified simulation "
-                              f"(rtp simulate) does not model them, and the round's chain is not solved ({why})",
-                              rule="random features of the initial drop", analysis="simulate")
+    if figs is None and (feats is not None or games is not None):
+        what = "random features of the initial drop" if feats is not None else "a choice of free-spin games"
+        raise UnsupportedRule(f"unsupported rule: {what}: the certified simulation (rtp simulate) does not model "
+                              f"it, and the round's chain is not solved ({why})", rule=what, analysis="simulate")
     if figs is None:
         sim = _simulate(args, ms, cfg, target or DEFAULT_HALFWIDTH)
         if args.json:
@@ -177,7 +179,9 @@ def report(args, ms) -> int:
     rtp, var = figs.mean / bet, figs.variance / (bet * bet)
     hit = 1 - figs.p_zero
     try:
-        dist, cut = round_distribution(cfg, start=start)
+        dist, cut = round_distribution(cfg, start=start, **({"free_start": choices[games.default][1],
+                                                             "free_spins": games.game(games.default).spins}
+                                                            if games else {}))
         no_dist = ""
     except UnsupportedRule as e:
         dist, cut, no_dist = None, None, str(e).removeprefix("unsupported rule: ")
@@ -191,6 +195,11 @@ def report(args, ms) -> int:
                "first_drop": fd.figures()}
         if not figs.exact:
             out["bound"] = figs.bound
+        if games:
+            out["free_spin_games"] = {g: _game_figures(f, games.game(g).spins, bet, num) for g, (f, _) in choices.items()}
+            out["default_choice"] = games.default
+            out["lowest_choice"] = min(choices, key=lambda g: choices[g][0].mean)
+            out["unlock"] = dict(games.unlock)
         out["round_distribution"] = {"method": "chain, floating point", "not_computed": no_dist} if dist is None \
             else {"method": "chain, floating point", "cut_mass": cut,
                   "distribution": [[w, p] for w, p in dist.items()]}
@@ -216,6 +225,15 @@ def report(args, ms) -> int:
     if fd.distribution is not None:
         lines.append("first drop distribution (win in coins: probability): " + ", ".join(
             f"{w}: {float(p):.6g}" for w, p in fd.distribution[:12]) + (" ..." if len(fd.distribution) > 12 else ""))
+    if games:
+        low = min(choices, key=lambda g: choices[g][0].mean)
+        lines.append(f"free-spin games (the figures above are for the default choice, {games.default}; the lowest "
+                     f"round RTP is the one a lab certifies):")
+        for g, (f, _) in choices.items():
+            gf = _game_figures(f, games.game(g).spins, bet, float)
+            lines.append(f"  {g:<11} {games.game(g).spins} spins, unlocked at {dict(games.unlock)[g]} keys: round RTP "
+                         f"{100 * gf['rtp']:.{d}f}%, an award pays {gf['award_mean_per_bet']:.6f} per bet"
+                         + ("  (lowest)" if g == low else ""))
     if dist is None:
         lines.append(f"round win distribution  not computed: {no_dist}")
     else:
@@ -227,6 +245,28 @@ def report(args, ms) -> int:
             lines.append(f"  {what:<22} {p:.6g}")
     print("\n".join(lines))
     return 0
+
+
+def _choices(cfg, feats, games, start) -> dict:
+    """Per free-spin game (or {} without a choice): (the round's chain figures for that fixed choice, the
+    exact distribution of a free spin's first grid)."""
+    if games is None:
+        return {}
+    out = {}
+    for g in games.games:
+        try:
+            fs = free_start(cfg, feats, g)
+        except ValueError as e:
+            raise UsageError(f"rtp: free-spin game {g.name}: {e}") from None
+        out[g.name] = (chain_figures(cfg, start=start, free_start=fs, free_spins=g.spins), fs)
+    return out
+
+
+def _game_figures(f, spins: int, bet: int, num) -> dict:
+    """A free-spin game's figures: the round's RTP for that choice, the award's mean per bet."""
+    award = f.free_mean * spins / bet
+    return {"rtp": num(f.mean / bet), "spins": spins, "award_mean_per_bet": num(award),
+            "p_free_spins": num(f.p_free_spins)}
 
 
 def _run_probability(cfg, symbol: str, n: int) -> Fraction:

@@ -34,6 +34,7 @@ from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, eval
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
                                         start_distribution)
+from exact.rules.grid_free_games import FreeSpinGames, free_game_drop, free_games_of, free_start
 
 __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of", "support_table",
            "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
@@ -46,4 +47,5 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "paying_wilds", "LineAutomaton", "LineStep", "line_automaton", "line_step", "HoldAndWin", "coin_cells",
            "feature_win", "play_feature", "respin_step", "value_moments", "SpinChance", "spin_chance_outcomes",
            "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes", "GridFeatures", "RandomChooser",
-           "apply_feature", "feature_drop", "features_of", "start_distribution"]
+           "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
+           "free_games_of", "free_start"]

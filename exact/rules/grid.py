@@ -52,7 +52,7 @@ from strips.model import PAY, WILD, GameModel, StripRules, Symbol
 
 __all__ = ["GridConfig", "Win", "Evaluation", "Cascade", "RoundPlay", "Grid", "GridKey", "parse_grid_game",
            "find_wins", "evaluate", "play_cascade", "initial_drop", "play_round", "grid_config", "MAX_EVALUATIONS",
-           "grid_config_of", "spiral", "refilled", "drawer", "middle_cell", "avalanche", "EXTRA_TABLES"]
+           "grid_config_of", "spiral", "refilled", "drawer", "middle_cell", "avalanche", "EXTRA_TABLES", "EXTRA_KEYS"]
 
 #: The readings of ``wild_only`` and ``wild_explodes`` the rule implements.
 WILD_ONLY = ("if_no_other_win",)
@@ -430,6 +430,9 @@ TABLES = ("game", "grid", "symbols", "cells", "key", "free_spins")
 #: Top-level tables other rule modules parse on a grid game: table -> ``parse(t, table, cfg)`` returning the
 #: rule's frozen configuration (kept on ``GameModel.rules`` beside the GridConfig).
 EXTRA_TABLES: dict = {}
+#: Keys inside a grid game's own tables that other rule modules parse: (table, key) -> ``parse(t, value,
+#: cfg)`` (e.g. ``[free_spins.games]``); kept on ``GameModel.rules`` like :data:`EXTRA_TABLES`'.
+EXTRA_KEYS: dict = {}
 
 
 def _only(t, table: dict, path: tuple, known: Iterable[str], what: str = "key") -> None:
@@ -556,7 +559,7 @@ def parse_grid_game(t, doc: dict):
         fs = t.get(doc, (), "free_spins", dict)
         if key is None:
             raise t.error(("free_spins",), "free spins of a grid game are awarded by the key: add [key] symbol")
-        _only(t, fs, ("free_spins",), ("spins", "weights"))
+        _only(t, fs, ("free_spins",), ("spins", "weights") + tuple(k for _, k in EXTRA_KEYS))
         spins = _positive(t, fs, ("free_spins",), "spins", "free spins the key awards")
         over = _limits.exceeds("spins", spins)
         if over is not None:
@@ -602,7 +605,9 @@ def parse_grid_game(t, doc: dict):
                      strip_rules=StripRules(), trigger=(), free_spin_strips="", levels=(), title=title,
                      evaluation="grid", rules=(cfg,) + tuple(
                          parse(t, t.get(doc, (), name, dict), cfg) for name, parse in EXTRA_TABLES.items()
-                         if name in doc))
+                         if name in doc) + tuple(
+                         c for c in (parse(t, doc[table], cfg) for (table, k), parse in EXTRA_KEYS.items()
+                                     if k in doc.get(table, {})) if c is not None))
 
 
 class Grid(Rule):

@@ -144,14 +144,23 @@ class _Replay(Chooser):
         self.prefix, self.sizes, self.p, self.cache = prefix, [], Fraction(1), cache
 
     def weighted(self, options):
-        opts = [(v, Fraction(w)) for v, w in options if w]
+        opts = [(v, w) for v, w in options if w]
         i = len(self.sizes)
         if i == len(self.prefix):
             self.prefix.append(0)
         self.sizes.append(len(opts))
         v, w = opts[self.prefix[i]]
-        self.p *= w / sum(x for _, x in opts)
+        total = sum(x for _, x in opts)
+        self.p *= Fraction(w, total) if type(w) is int and type(total) is int else Fraction(w) / total
         return v
+
+    def uniform(self, values):
+        i = len(self.sizes)
+        if i == len(self.prefix):
+            self.prefix.append(0)
+        self.sizes.append(len(values))
+        self.p *= Fraction(1, len(values))
+        return values[self.prefix[i]]
 
     def until(self, draw, key=None):
         accepted = self.cache.get(key) if key is not None else None
@@ -292,9 +301,10 @@ def play_round(cfg: GridConfig, feats: GridFeatures | None, rng: random.Random) 
 
 
 def start_distribution(cfg: GridConfig, feats: GridFeatures | None, table: str = "base",
-                       key: bool | None = None) -> dict:
+                       key: bool | None = None, act: Callable | None = None) -> dict:
     """Every full grid the first evaluation of a round can see, with its exact probability: each initial
-    drop (the key on the entry when ``key``) after its feature (small grids: the drops are enumerated).
+    drop (the key on the entry when ``key``) after its feature, or after ``act(drop, chooser) -> grid``
+    (small grids: the drops are enumerated).
 
     >>> from exact.rules.grid import grid_config_of
     >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 1), "B": (0, 0, 1)})
@@ -318,7 +328,8 @@ def start_distribution(cfg: GridConfig, feats: GridFeatures | None, table: str =
             weight *= w
         p = Fraction(weight, den)
         grid = tuple(drop)
-        for g, q in outcomes(cfg, lambda ch: feature_drop(cfg, feats, grid, ch)[0]).items():
+        program = (lambda ch: feature_drop(cfg, feats, grid, ch)[0]) if act is None else (lambda ch: act(grid, ch))
+        for g, q in outcomes(cfg, program).items():
             out[g] = out.get(g, Fraction(0)) + p * q
     return out
 

@@ -23,6 +23,7 @@ from exact.rules.hold_and_win import HoldAndWin
 from exact.rules.spin_chance import SpinChance
 from exact.rules.gamble_wheel import GambleWheel
 from exact.rules.grid_features import RandomFeatures
+from exact.rules.grid_free_games import FreeSpinChoice
 from exact.rules.modes import BetModes, Buys
 from exact.rules.multiplier_symbol import MultiplierSymbol
 from exact.rules.paylines import Paylines
@@ -42,7 +43,7 @@ RULES: tuple[type[Rule], ...] = (
     Ways, Paylines, CombinationWildMultiplier, CountsAsScatter, SeveralScatters, TriggerReels,
     MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
-    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, HoldAndWin, SpinChance, GambleWheel,
+    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, FreeSpinChoice, HoldAndWin, SpinChance, GambleWheel,
 )
 
 

@@ -1,0 +1,193 @@
+"""A choice of free-spin games on a grid game (Finn's Star Bar, Lucky Mug and Golden Pot).
+
+When the key awards the free spins, the player chooses one free-spin game among
+those unlocked (``[free_spins.choice] unlock = { star_bar = 1, ... }``, in keys
+collected, one per award; ``default`` the choice the headline figures are for).
+Each game is ``[free_spins.games.NAME] spins = N`` free spins, each a fresh drop
+of the free-spin weight table (no key, no retrigger) played to its end, its
+initial drop first changed by the game's feature (literal readings):
+
+* ``star_bar``: Starfall Wilds (the tables of ``[features.starfall_wilds]``) on
+  the initial drop of each spin;
+* ``lucky_mug``: Irish Luck on the initial drop of each spin whatever it shows:
+  a line uniform among the rows and columns none of whose cells is part of a
+  win, overwritten with one symbol drawn by ``[features.irish_luck] symbols``;
+  if every line holds a win, a line uniform among all, overwritten with WILD;
+* ``golden_pot``: ``cells`` distinct cells (default 5) chosen uniformly each
+  become a symbol drawn by ``overlay = { SPADE = w, HEART = w }``, then Magic
+  Transform (``[features.magic_transform]``).
+
+``lava_lair`` (a sticky WILD and a stored Dragon Destroy) is refused at its key:
+the cascade with a sticky cell is not modelled yet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from exact.rules.base import Rule
+from exact.rules.grid import EXTRA_KEYS, GridConfig, find_wins
+from exact.rules.grid_features import Chooser, GridFeatures, apply_feature, start_distribution
+
+__all__ = ["FreeGame", "FreeSpinGames", "GAMES", "free_game_drop", "free_start", "free_games_of", "FreeSpinChoice"]
+
+#: The free-spin games this module reads, in the order the key meter unlocks them.
+GAMES = ("star_bar", "lava_lair", "lucky_mug", "golden_pot")
+#: The random feature whose tables each game uses.
+USES = {"star_bar": "starfall_wilds", "lucky_mug": "irish_luck", "golden_pot": "magic_transform"}
+
+
+@dataclass(frozen=True)
+class FreeGame:
+    """One free-spin game: ``name`` (of :data:`GAMES`), its ``spins``, Golden Pot's ``cells`` and
+    ``overlay`` ((symbol, weight), ...)."""
+
+    name: str
+    spins: int
+    cells: int = 0
+    overlay: tuple = ()
+
+
+@dataclass(frozen=True)
+class FreeSpinGames:
+    """The free-spin games a player chooses from, their ``unlock`` ((game, keys), ...) and the
+    ``default`` choice (the configuration kept on ``GameModel.rules``)."""
+
+    games: tuple[FreeGame, ...]
+    unlock: tuple
+    default: str
+    rule: str = "a choice of free-spin games"
+
+    def game(self, name: str) -> FreeGame:
+        return next(g for g in self.games if g.name == name)
+
+
+def _feature(feats: GridFeatures | None, name: str):
+    f = next((f for f in (feats.features if feats else ()) if f.name == name), None)
+    if f is None:
+        raise ValueError(f"the free-spin game uses the tables of [features.{name}]: the game file has none")
+    return f
+
+
+def free_game_drop(cfg: GridConfig, feats: GridFeatures, game: FreeGame, drop, ch: Chooser) -> tuple:
+    """The free spin's initial ``drop`` after ``game``'s feature (draws from ``ch``).
+
+    >>> from fractions import Fraction
+    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules.grid_features import Feature, outcomes
+    >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 1), "B": (0, 0, 1)})
+    >>> feats = GridFeatures((Feature("irish_luck", Fraction(0), Fraction(0), (("orientation", (("row", 1),)),
+    ...                                ("symbols", (("B", 1),)))),))
+    >>> d = outcomes(cfg, lambda ch: free_game_drop(cfg, feats, FreeGame("lucky_mug", 4), ("A", "A", "A"), ch))
+    >>> d[("W", "W", "W")], d[("W", "A", "A")]          # every line holds a win cell: the row or a column, WILDs
+    (Fraction(1, 4), Fraction(1, 4))
+    """
+    g = list(drop)
+    if game.name == "star_bar":
+        return apply_feature(cfg, _feature(feats, "starfall_wilds"), g, ch)
+    if game.name == "lucky_mug":
+        won = {c for w in find_wins(cfg, g) for c in w.cells}
+        clean = [ln for ln in cfg.lines if not won.intersection(ln)]
+        line = ch.uniform(clean or list(cfg.lines))
+        s = ch.weighted(_feature(feats, "irish_luck").table("symbols")) if clean else cfg.wild
+        for c in line:
+            g[c] = s
+        return tuple(g)
+    if game.name == "golden_pot":
+        for c in ch.subset(range(cfg.cells), game.cells):
+            g[c] = ch.weighted(game.overlay)
+        return apply_feature(cfg, _feature(feats, "magic_transform"), g, ch)
+    raise ValueError(f"unknown free-spin game {game.name!r}")
+
+
+def free_start(cfg: GridConfig, feats: GridFeatures, game: FreeGame) -> dict:
+    """Every grid the first evaluation of one of ``game``'s free spins sees, with its exact probability."""
+    act: Callable = lambda drop, ch: free_game_drop(cfg, feats, game, drop, ch)   # noqa: E731
+    return start_distribution(cfg, feats, cfg.free_table, key=False, act=act)
+
+
+def free_games_of(model) -> FreeSpinGames | None:
+    """The free-spin games of a parsed grid game, or None."""
+    return FreeSpinChoice.config(model)
+
+
+def parse_free_games(t, fs: dict, cfg: GridConfig) -> FreeSpinGames | None:
+    """``[free_spins.games.NAME]`` and ``[free_spins.choice]`` -> FreeSpinGames (errors name file, row
+    and column)."""
+    if "games" not in fs:
+        if "choice" in fs:
+            raise t.error(("free_spins", "choice"), "a choice needs [free_spins.games.NAME] tables")
+        return None
+    games = []
+    for name, spec in t.get(fs, ("free_spins",), "games", dict).items():
+        path = ("free_spins", "games", name)
+        if name not in GAMES:
+            raise t.error(path, f"unsupported rule: free-spin game {name!r} (supported: {', '.join(GAMES)})")
+        if name == "lava_lair":
+            raise t.error(path, "unsupported rule: free-spin game 'lava_lair' (a sticky WILD and a stored Dragon "
+                          "Destroy): not modelled yet")
+        if not isinstance(spec, dict):
+            raise t.error(path, "must be a table")
+        allowed = ("spins", "cells", "overlay") if name == "golden_pot" else ("spins",)
+        for k in spec:
+            if k not in allowed:
+                raise t.error(path + (k,), f"unsupported rule: key {k!r} of free-spin game {name} (supported: "
+                              f"{', '.join(allowed)})")
+        spins = t.get(spec, path, "spins", int)
+        if spins < 1:
+            raise t.error(path + ("spins",), f"must be at least 1, got {spins}")
+        cells, overlay = 0, ()
+        if name == "golden_pot":
+            cells = t.get(spec, path, "cells", int, 5)
+            if not 1 <= cells <= cfg.cells:
+                raise t.error(path + ("cells",), f"must be in 1..{cfg.cells}, got {cells}")
+            ov = t.get(spec, path, "overlay", dict)
+            for s, w in ov.items():
+                if s not in cfg.pay_symbols:
+                    raise t.error(path + ("overlay", s), f"{s!r} is not a pay symbol")
+                if type(w) is not int or w < 0:
+                    raise t.error(path + ("overlay", s), f"must be an integer weight >= 0, got {w!r}")
+            if not any(ov.values()):
+                raise t.error(path + ("overlay",), "weights sum to zero")
+            overlay = tuple(ov.items())
+        games.append(FreeGame(name, spins, cells, overlay))
+    if not games:
+        raise t.error(("free_spins", "games"), "no free-spin game")
+    names = [g.name for g in games]
+    ch = t.get(fs, ("free_spins",), "choice", dict, {})
+    for k in ch:
+        if k not in ("unlock", "default"):
+            raise t.error(("free_spins", "choice", k), f"unsupported rule: key {k!r} (supported: unlock, default)")
+    unlock = t.get(ch, ("free_spins", "choice"), "unlock", dict, {g: 1 for g in names})
+    for g, n in unlock.items():
+        if g not in names:
+            raise t.error(("free_spins", "choice", "unlock", g), f"{g!r} is not one of the games ({', '.join(names)})")
+        if type(n) is not int or n < 1:
+            raise t.error(("free_spins", "choice", "unlock", g), f"must be a key count >= 1, got {n!r}")
+    default = t.get(ch, ("free_spins", "choice"), "default", str, min(names, key=lambda g: (unlock.get(g, 1),
+                                                                                              GAMES.index(g))))
+    if default not in names:
+        raise t.error(("free_spins", "choice", "default"), f"{default!r} is not one of the games")
+    return FreeSpinGames(tuple(games), tuple((g, unlock.get(g, 1)) for g in names), default)
+
+
+class FreeSpinChoice(Rule):
+    """A choice of free-spin games (``[free_spins.games.NAME]``, ``[free_spins.choice]``): exact through
+    the chains on small grids; the vectorised simulation does not play them.
+
+    >>> FreeSpinChoice.refusal(None, "simulate")
+    'a choice of free-spin games'
+    """
+
+    name = "a choice of free-spin games"
+    keys = "[free_spins.games.star_bar|lucky_mug|golden_pot] spins, ...; [free_spins.choice] unlock, default"
+    implements = frozenset({"spin", "report"})
+    parses = (("free_spins", "games"), ("free_spins", "choice"))
+
+    @classmethod
+    def present(cls, model) -> bool:
+        return cls.config(model) is not None
+
+
+EXTRA_KEYS[("free_spins", "games")] = parse_free_games
+EXTRA_KEYS[("free_spins", "choice")] = lambda t, fs, cfg: None      # read with the games
