@@ -331,11 +331,15 @@ unlock = { star_bar = 1, lucky_mug = 9 }
     assert out["rtp"] == g["star_bar"]["rtp"]
     assert out["lowest_choice"] == min(g, key=lambda k: Fraction(g[k]["rtp"]))
     bad = d.replace("/g", "/bad")
-    write_grid(tmp_path / "bad", rows=2, columns=3, extra=games.replace("lucky_mug]", "lava_lair]", 1)
-               .replace("lucky_mug = 9", "lava_lair = 4"))
+    write_grid(tmp_path / "bad", rows=2, columns=3, extra=FEATURES_TOML.split("[features.magic")[0] + games.replace(
+        "lucky_mug]", "lava_lair]", 1).replace("lucky_mug = 9", "lava_lair = 4"))
     assert main(["report", "--set", bad]) == 2
     err = capsys.readouterr().err
     assert "lava_lair" in err and "not modelled yet" in err and err.count("\n") == 1
+    nofeature = str(write_grid(tmp_path / "nof", rows=2, columns=3, extra="\n[free_spins.games.lucky_mug]\nspins = 2\n"))
+    assert main(["report", "--set", nofeature]) == 2
+    err = capsys.readouterr().err
+    assert "uses the tables of [features.irish_luck]" in err and "game.toml:" in err and err.count("\n") == 1
 
 
 def test_spin_of_a_free_spin_shows_the_game_s_first_drop_change(tmp_path, capsys):

@@ -430,8 +430,9 @@ TABLES = ("game", "grid", "symbols", "cells", "key", "free_spins")
 #: Top-level tables other rule modules parse on a grid game: table -> ``parse(t, table, cfg)`` returning the
 #: rule's frozen configuration (kept on ``GameModel.rules`` beside the GridConfig).
 EXTRA_TABLES: dict = {}
-#: Keys inside a grid game's own tables that other rule modules parse: (table, key) -> ``parse(t, value,
-#: cfg)`` (e.g. ``[free_spins.games]``); kept on ``GameModel.rules`` like :data:`EXTRA_TABLES`'.
+#: Keys inside a grid game's own tables that other rule modules parse: (table, key) -> ``parse(t, doc,
+#: cfg)`` (the whole document; e.g. ``[free_spins.games]``), None or a configuration kept on
+#: ``GameModel.rules`` like :data:`EXTRA_TABLES`'.
 EXTRA_KEYS: dict = {}
 
 
@@ -606,7 +607,7 @@ def parse_grid_game(t, doc: dict):
                      evaluation="grid", rules=(cfg,) + tuple(
                          parse(t, t.get(doc, (), name, dict), cfg) for name, parse in EXTRA_TABLES.items()
                          if name in doc) + tuple(
-                         c for c in (parse(t, doc[table], cfg) for (table, k), parse in EXTRA_KEYS.items()
+                         c for c in (parse(t, doc, cfg) for (table, k), parse in EXTRA_KEYS.items()
                                      if k in doc.get(table, {})) if c is not None))
 
 

@@ -111,9 +111,10 @@ def free_games_of(model) -> FreeSpinGames | None:
     return FreeSpinChoice.config(model)
 
 
-def parse_free_games(t, fs: dict, cfg: GridConfig) -> FreeSpinGames | None:
-    """``[free_spins.games.NAME]`` and ``[free_spins.choice]`` -> FreeSpinGames (errors name file, row
-    and column)."""
+def parse_free_games(t, doc: dict, cfg: GridConfig) -> FreeSpinGames | None:
+    """``[free_spins.games.NAME]`` and ``[free_spins.choice]`` of the game file ``doc`` -> FreeSpinGames
+    (errors name file, row and column: a game whose feature has no ``[features.NAME]`` table, too)."""
+    fs = doc["free_spins"]
     if "games" not in fs:
         if "choice" in fs:
             raise t.error(("free_spins", "choice"), "a choice needs [free_spins.games.NAME] tables")
@@ -133,6 +134,10 @@ def parse_free_games(t, fs: dict, cfg: GridConfig) -> FreeSpinGames | None:
             if k not in allowed:
                 raise t.error(path + (k,), f"unsupported rule: key {k!r} of free-spin game {name} (supported: "
                               f"{', '.join(allowed)})")
+        uses = USES[name]
+        if uses not in doc.get("features", {}):
+            raise t.error(path, f"the free-spin game {name} uses the tables of [features.{uses}]: the game file "
+                          f"has none")
         spins = t.get(spec, path, "spins", int)
         if spins < 1:
             raise t.error(path + ("spins",), f"must be at least 1, got {spins}")
@@ -190,4 +195,4 @@ class FreeSpinChoice(Rule):
 
 
 EXTRA_KEYS[("free_spins", "games")] = parse_free_games
-EXTRA_KEYS[("free_spins", "choice")] = lambda t, fs, cfg: None      # read with the games
+EXTRA_KEYS[("free_spins", "choice")] = lambda t, doc, cfg: None      # read with the games
