@@ -266,7 +266,14 @@ def apply_feature(cfg: GridConfig, f: Feature, grid: Sequence, ch: Chooser, tabl
 
 def feature_drop(cfg: GridConfig, feats: GridFeatures | None, drop: Sequence, ch: Chooser) -> tuple:
     """``(grid, feature name or None)``: the initial ``drop`` after the feature drawn for it (at most one,
-    by the probabilities of a drop with or without a win)."""
+    by the probabilities of a drop with or without a win).
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 1), "B": (0, 0, 1)})
+    >>> f = GridFeatures((Feature("magic_transform", Fraction(1, 3), Fraction(0), (("to", (("B", 1),)),), ("A",)),))
+    >>> outcomes(cfg, lambda ch: feature_drop(cfg, f, ("A", "A", "A"), ch))
+    {(('B', 'B', 'B'), 'magic_transform'): Fraction(1, 3), (('A', 'A', 'A'), None): Fraction(2, 3)}
+    """
     if feats is None or not feats.features:
         return tuple(drop), None
     won = bool(find_wins(cfg, drop))
@@ -335,7 +342,11 @@ def start_distribution(cfg: GridConfig, feats: GridFeatures | None, table: str =
 
 
 def features_of(model) -> GridFeatures | None:
-    """The random features of a parsed grid game, or None."""
+    """The random features of a parsed grid game, or None.
+
+    >>> features_of(__import__("strips.loader").loader.load_math_set("rules_page").model) is None
+    True
+    """
     return RandomFeatures.config(model)
 
 
@@ -375,7 +386,17 @@ def _weights(t, table: dict, path: tuple, key: str, allowed: Sequence, as_int: b
 
 
 def parse_features(t, table: dict, cfg: GridConfig) -> GridFeatures:
-    """``[features.NAME]`` tables -> GridFeatures (errors name file, row and column)."""
+    """``[features.NAME]`` tables -> GridFeatures (errors name file, row and column).
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> class T:                                     # the loader's key locator, minimal
+    ...     def get(self, table, path, key, kind, default=...):
+    ...         return table[key] if default is ... else table.get(key, default)
+    >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 1), "B": (0, 0, 1)})
+    >>> parse_features(T(), {"magic_transform": {"probability": {"win": "1/4"}, "from": ["A"], "to": {"B": 1}}},
+    ...                cfg).features[0].win
+    Fraction(1, 4)
+    """
     feats = []
     free = cfg.cells - (1 if cfg.key else 0)
     lines = range(1, max(cfg.rows, cfg.columns) + 1)

@@ -101,19 +101,41 @@ def free_game_drop(cfg: GridConfig, feats: GridFeatures, game: FreeGame, drop, c
 
 
 def free_start(cfg: GridConfig, feats: GridFeatures, game: FreeGame) -> dict:
-    """Every grid the first evaluation of one of ``game``'s free spins sees, with its exact probability."""
+    """Every grid the first evaluation of one of ``game``'s free spins sees, with its exact probability.
+
+    >>> from fractions import Fraction
+    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules.grid_features import Feature
+    >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 1), "B": (0, 0, 1)}, key="K", free_spins=1)
+    >>> feats = GridFeatures((Feature("magic_transform", Fraction(0), Fraction(0), (("to", (("B", 1),)),), ("A",)),))
+    >>> free_start(cfg, feats, FreeGame("golden_pot", 1, 3, (("A", 1),)))
+    {('B', 'B', 'B'): Fraction(1, 1)}
+    """
     act: Callable = lambda drop, ch: free_game_drop(cfg, feats, game, drop, ch)   # noqa: E731
     return start_distribution(cfg, feats, cfg.free_table, key=False, act=act)
 
 
 def free_games_of(model) -> FreeSpinGames | None:
-    """The free-spin games of a parsed grid game, or None."""
+    """The free-spin games of a parsed grid game, or None.
+
+    >>> free_games_of(__import__("strips.loader").loader.load_math_set("rules_page").model) is None
+    True
+    """
     return FreeSpinChoice.config(model)
 
 
 def parse_free_games(t, doc: dict, cfg: GridConfig) -> FreeSpinGames | None:
     """``[free_spins.games.NAME]`` and ``[free_spins.choice]`` of the game file ``doc`` -> FreeSpinGames
-    (errors name file, row and column: a game whose feature has no ``[features.NAME]`` table, too)."""
+    (errors name file, row and column: a game whose feature has no ``[features.NAME]`` table, too).
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> class T:                                     # the loader's key locator, minimal
+    ...     def get(self, table, path, key, kind, default=...):
+    ...         return table[key] if default is ... else table.get(key, default)
+    >>> doc = {"features": {"starfall_wilds": {}}, "free_spins": {"games": {"star_bar": {"spins": 7}}}}
+    >>> parse_free_games(T(), doc, grid_config_of(1, 3, {"A": (0, 0, 1)})).default
+    'star_bar'
+    """
     fs = doc["free_spins"]
     if "games" not in fs:
         if "choice" in fs:
