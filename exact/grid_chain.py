@@ -42,7 +42,7 @@ import numpy as np
 from scipy import sparse
 
 from exact.grid_sim import GridTables, codes_of, evaluate_batch, grid_tables, move
-from exact.rules import GridConfig
+from exact.rules import GridConfig, lava_drop, lava_step, outcomes, refilled
 from markov.absorbing import solve_absorbing
 from strips import limits as _limits
 from strips.errors import UnsupportedRule
@@ -238,9 +238,83 @@ def _solve(ch: GridChain, rewards, max_scc: int, zero: bool = False):
     return solve_absorbing(n, edges, rewards, max_scc)
 
 
+def lava_moments(cfg: GridConfig, feats, max_scc: int | None = None, max_states: int | None = None) -> dict:
+    """One Lava Lair free spin (:func:`exact.rules.lava_step`: the sticky WILD, the stored Dragon Destroy) as
+    an absorbing chain on (grid left by an evaluation, Dragon Destroy fired): its exact (or bounded)
+    ``mean``, ``second`` moment and ``zero`` = P(win 0), ``exact``, ``bound``, ``states``, ``largest``
+    (component), ``means`` (the expected remaining win from every state) and ``rows`` (per state its
+    transitions ``(probability, pay, next state or -1 at the end)``).  Every refill and
+    every Dragon Destroy outcome is enumerated through the literal reading (small grids).
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More than ``max_states`` states.
+
+    >>> from fractions import Fraction
+    >>> from exact.rules import grid_config_of
+    >>> from exact.rules.grid_features import Feature, GridFeatures
+    >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)}, key="K", free_spins=1)
+    >>> feats = GridFeatures((Feature("dragon_destroy", Fraction(0), Fraction(0), (("count", ((1, 1),)),)),))
+    >>> lava_moments(cfg, feats)["zero"]
+    Fraction(0, 1)
+    """
+    max_scc, max_states = active_bounds(max_scc, max_states)
+    table = cfg.free_table
+    keys: list = [None]
+    index: dict = {None: 0}
+    rows: list = []
+
+    def after(grid, used, ch):
+        pay, _, nxt, used = lava_step(cfg, feats, grid, used, ch)
+        return pay, (None if nxt is None else (nxt, used))
+    i = 0
+    while i < len(keys):
+        k = keys[i]
+        if k is None:
+            res = outcomes(cfg, lambda ch: after(lava_drop(cfg, ch), False, ch))
+        else:
+            (moved, holes), used = k
+            res = outcomes(cfg, lambda ch: after(refilled(moved, holes, ch.symbols(table, len(holes))), used, ch))
+        row = []
+        for (pay, nxt), p in res.items():
+            j = -1
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = len(keys)
+                    keys.append(nxt)
+                    if len(keys) > max_states:
+                        raise UnsupportedRule(f"grid chain: a Lava Lair spin has more than {max_states:,} states "
+                                              f"(raise it with --max-grid-states N)",
+                                              rule="a choice of free-spin games", analysis="report")
+                j = index[nxt]
+            row.append((p, pay, j))
+        rows.append(row)
+        i += 1
+    n = len(keys)
+    edges = [{} for _ in range(n)]
+    zedges = [{} for _ in range(n)]
+    for a, row in enumerate(rows):
+        for p, pay, j in row:
+            if j >= 0:
+                edges[a][j] = edges[a].get(j, 0) + p
+                if pay == 0:
+                    zedges[a][j] = zedges[a].get(j, 0) + p
+    m = solve_absorbing(n, edges, [[sum((p * pay for p, pay, _ in row), Fraction(0)) for row in rows]], max_scc)
+    mv = m.values[0]
+    b2 = [sum((p * (pay * pay + 2 * pay * (mv[j] if j >= 0 else 0)) for p, pay, j in row), Fraction(0) if m.exact
+              else 0.0) for row in rows]
+    s2 = solve_absorbing(n, edges, [b2], max_scc)
+    z = solve_absorbing(n, zedges, [[sum((p for p, pay, j in row if pay == 0 and j < 0), Fraction(0))
+                                     for row in rows]], max_scc)
+    return {"mean": mv[0], "second": s2.values[0][0], "zero": z.values[0][0], "exact": m.exact and s2.exact
+            and z.exact, "bound": max(m.bounds[0], s2.bounds[0], z.bounds[0]), "states": n,
+            "largest": max(m.largest, z.largest), "means": mv, "rows": rows}
+
+
 def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int | None = None,
                   start: dict | None = None, free_start: dict | None = None,
-                  free_spins: int | None = None) -> ChainFigures:
+                  free_spins: int | None = None, free_moments: dict | None = None) -> ChainFigures:
     """The exact (or bounded) figures of a whole round of a small grid game.
 
     ``start`` / ``free_start``: the distribution of the grid the first evaluation of the base round / of
@@ -266,7 +340,12 @@ def chain_figures(cfg: GridConfig, max_scc: int | None = None, max_states: int |
     exact = True
     bound = 0.0
     largest = 0
-    if k:
+    if k and free_moments is not None:          # a free spin solved by its own chain (lava_moments)
+        fm = free_moments
+        fc, fc2, fz = fm["mean"], fm["second"], fm["zero"]
+        exact, bound, largest, free_states = fm["exact"], fm["bound"], fm["largest"], fm["states"]
+        ef, ef2, pf0 = k * fc, k * fc2 + k * (k - 1) * fc * fc, fz ** k
+    elif k:
         fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables, start=free_start)
         free_states = len(fch.states)
         c = _phase_solve(fch, 0, 0, max_scc)

@@ -330,12 +330,24 @@ unlock = { star_bar = 1, lucky_mug = 9 }
     assert set(g) == {"star_bar", "lucky_mug"} and out["default_choice"] == "star_bar"
     assert out["rtp"] == g["star_bar"]["rtp"]
     assert out["lowest_choice"] == min(g, key=lambda k: Fraction(g[k]["rtp"]))
-    bad = d.replace("/g", "/bad")
-    write_grid(tmp_path / "bad", rows=2, columns=3, extra=FEATURES_TOML.split("[features.magic")[0] + games.replace(
-        "lucky_mug]", "lava_lair]", 1).replace("lucky_mug = 9", "lava_lair = 4"))
+    lava = FEATURES_TOML.split("[features.magic")[0] + games.replace("lucky_mug]", "lava_lair]", 1).replace(
+        "lucky_mug = 9", "lava_lair = 4")
+    bad = str(write_grid(tmp_path / "bad", rows=2, columns=3, extra=lava))
     assert main(["report", "--set", bad]) == 2
     err = capsys.readouterr().err
-    assert "lava_lair" in err and "not modelled yet" in err and err.count("\n") == 1
+    assert "lava_lair uses the tables of [features.dragon_destroy]" in err and err.count("\n") == 1
+    dragon = '\n[features.dragon_destroy]\nprobability = { no_win = "1/10" }\ncount = { 2 = 1 }\n'
+    assert main(["report", "--set", str(write_grid(tmp_path / "never", rows=2, columns=3, extra=lava + dragon))]) == 2
+    err = capsys.readouterr().err       # a grid no removal of 2 cells can make win: the rule has no reading
+    assert "a repeated draw can never be accepted" in err and err.count("\n") == 1
+    dragon = dragon.replace('"1/10"', '"0"')        # Lava Lair's Dragon Destroy only
+    good = str(write_grid(tmp_path / "lava", rows=2, columns=3, extra=lava + dragon))
+    assert main(["report", "--set", good, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    g = out["free_spin_games"]
+    assert set(g) == {"star_bar", "lava_lair"} and out["method"] == "exact"
+    star, lava_rtp = Fraction(g["star_bar"]["rtp"]), Fraction(g["lava_lair"]["rtp"])
+    assert Fraction(out["new_player"]["rtp"]) == (3 * star + 13 * lava_rtp) / 16      # awards 1-3, then 4-16
     nofeature = str(write_grid(tmp_path / "nof", rows=2, columns=3, extra="\n[free_spins.games.lucky_mug]\nspins = 2\n"))
     assert main(["report", "--set", nofeature]) == 2
     err = capsys.readouterr().err
@@ -351,3 +363,109 @@ def test_spin_of_a_free_spin_shows_the_game_s_first_drop_change(tmp_path, capsys
     assert out["feature"] == "star_bar" and "W" in first and "W" not in sum(out["drop"], [])
     assert main(["spin", "--set", d, "--phase", "free", "--seed", "4", "--feature", "lava_lair"]) == 2
     assert "must be one of the free-spin games" in capsys.readouterr().err
+
+
+# ---- Lava Lair: the sticky WILD and the stored Dragon Destroy ----------------------------------------------
+
+from exact.grid_chain import lava_moments  # noqa: E402
+from exact.rules.grid_free_games import play_lava_spin  # noqa: E402
+
+LAVA_FEATS = GridFeatures((Feature("dragon_destroy", Fraction(0), Fraction(0), (("count", ((2, 1), (3, 1))),)),))
+
+
+def test_the_sticky_wild_is_never_removed_never_explodes_never_moves():
+    cfg = grid_config_of(2, 3, PAYS, key="K", free_spins=1)
+    sticky = cfg.path[0]                  # the bottom-left cell, 3
+    grid = ("C", "B", "A", "W", "A", "A")  # bottom row W A A: a win of A holding the sticky WILD
+    ev = evaluate(cfg, grid, sticky)
+    assert [w.symbol for w in ev.wins] == ["A"] and ev.pay == 6
+    assert ev.removed == (4, 5) and ev.new_wilds == ()          # no explosion of 0 (above it), no new WILD
+    assert ev.moved[sticky] == "W" and ev.refill == (4, 5)        # the others move along the path without it
+    assert ev.moved[:3] == ("C", "B", "A")
+
+
+def brute_lava(cfg, depth):
+    """A Lava Lair spin replayed over every drop, refill and Dragon Destroy outcome to ``depth`` steps
+    (an evaluation with a win, or the last one; one without a win that fires the Dragon Destroy counts
+    with the evaluation after it), written from the rules: (mean win so far, the mass still running)."""
+    w = {s: q for s, q in cfg.table(cfg.free_table) if q}
+    tot = sum(w.values())
+    sticky = cfg.path[0]
+    rest = [c for c in cfg.path if c != sticky]
+    out = {"mean": Fraction(0), "tail": Fraction(0)}
+
+    def dragon(grid):
+        res = {}
+        for m, pm in ((2, Fraction(1, 2)), (3, Fraction(1, 2))):
+            sets = list(itertools.combinations(rest, m))
+            for s in sets:
+                left = [grid[c] for c in rest if c not in s]
+                moved = list(grid)
+                for c in rest:
+                    moved[c] = None
+                for c, v in zip(rest[m:], left):
+                    moved[c] = v
+                for fill in itertools.product(w, repeat=m):
+                    q = pm / len(sets)
+                    for x in fill:
+                        q *= Fraction(w[x], tot)
+                    g = refilled(moved, rest[:m], fill)
+                    if find_wins(cfg, g):
+                        _add(res, g, q)
+        t = sum(res.values())
+        return {g: q / t for g, q in res.items()}
+
+    def go(grid, p, used, step):
+        if step == depth:
+            out["tail"] += p
+            return
+        ev = evaluate(cfg, grid, sticky)
+        if not ev.wins:
+            if not used:
+                for g, q in dragon(grid).items():
+                    go(g, p * q, True, step)
+            return
+        out["mean"] += p * ev.pay
+        for fill in itertools.product(w, repeat=len(ev.refill)):
+            q = p
+            for x in fill:
+                q *= Fraction(w[x], tot)
+            go(refilled(ev.moved, ev.refill, fill), q, used, step + 1)
+
+    for fill in itertools.product(w, repeat=len(rest)):
+        p = Fraction(1)
+        g = [None] * cfg.cells
+        g[sticky] = cfg.wild
+        for c, x in zip(rest, fill):
+            g[c] = x
+            p *= Fraction(w[x], tot)
+        go(g, p, False, 0)
+    return out
+
+
+def test_a_lava_lair_spin_equals_a_truncated_literal_replay_and_the_random_player():
+    cfg = grid_config_of(2, 3, PAYS, key="K", free_spins=3, weights={"A": 1, "B": 2, "C": 3},
+                         free_weights={"A": 2, "B": 1})
+    m = lava_moments(cfg, LAVA_FEATS)
+    assert m["exact"] and m["zero"] == 0                  # the stored Dragon Destroy guarantees a win
+    for depth in (1, 3):
+        r = brute_lava(cfg, depth)
+        mass, mean = {0: Fraction(1)}, Fraction(0)          # the chain's first ``depth`` steps, forward
+        for _ in range(depth):
+            nxt = {}
+            for a, q in mass.items():
+                for p, pay, j in m["rows"][a]:
+                    mean += q * p * pay
+                    if j >= 0:
+                        nxt[j] = nxt.get(j, Fraction(0)) + q * p
+            mass = nxt
+        assert (mean, sum(mass.values())) == (r["mean"], r["tail"])
+        assert r["mean"] <= m["mean"] <= r["mean"] + r["tail"] * max(m["means"])
+    rng = random.Random(5)
+    wins = [play_lava_spin(cfg, LAVA_FEATS, rng)[0] for _ in range(4000)]
+    mean = sum(wins) / len(wins)
+    sd = (sum(x * x for x in wins) / len(wins) - mean * mean) ** 0.5
+    assert abs(mean - float(m["mean"])) < 3.3 * sd / len(wins) ** 0.5
+    with_lava = chain_figures(cfg, free_spins=3, free_moments=m)
+    without = chain_figures(grid_config_of(2, 3, PAYS, key="K", weights={"A": 1, "B": 2, "C": 3}))
+    assert with_lava.mean == without.mean + with_lava.p_free_spins * 3 * m["mean"]

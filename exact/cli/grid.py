@@ -8,8 +8,9 @@ from fractions import Fraction
 
 from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
 from exact.grid import config_of, feature_start, grid_text, parse_cells, spin_cascade
+from exact.rules import FREE_SPIN_GAMES as GAME_ORDER
 from exact.rules import features_of, free_games_of, free_start
-from exact.grid_chain import active_bounds, chain_figures, round_distribution, win_ranges
+from exact.grid_chain import active_bounds, chain_figures, lava_moments, round_distribution, win_ranges
 from exact.grid_drop import first_drop
 from proofs.grid_simulate import cheap_distribution, simulate_grid
 from proofs.simulate import DEFAULT_SEED
@@ -157,7 +158,10 @@ def report(args, ms) -> int:
     start, choices = None, {}
     if target is None:
         try:
-            start = feature_start(cfg, feats)
+            try:
+                start = feature_start(cfg, feats)
+            except ValueError as e:
+                raise UsageError(f"rtp: {ms.name}: {e}") from None
             choices = _choices(cfg, feats, games, start)
             figs = choices[games.default][0] if games else chain_figures(cfg, start=start)
         except UnsupportedRule as e:
@@ -179,6 +183,9 @@ def report(args, ms) -> int:
     rtp, var = figs.mean / bet, figs.variance / (bet * bet)
     hit = 1 - figs.p_zero
     try:
+        if games and games.default == "lava_lair":
+            raise UnsupportedRule("the round distribution with Lava Lair's free spins is not computed",
+                                  rule="a choice of free-spin games", analysis="report")
         dist, cut = round_distribution(cfg, start=start, **({"free_start": choices[games.default][1],
                                                              "free_spins": games.game(games.default).spins}
                                                             if games else {}))
@@ -200,6 +207,7 @@ def report(args, ms) -> int:
             out["default_choice"] = games.default
             out["lowest_choice"] = min(choices, key=lambda g: choices[g][0].mean)
             out["unlock"] = dict(games.unlock)
+            out["new_player"] = {"policy": NEW_PLAYER, "rtp": num(_new_player(games, choices, bet))}
         out["round_distribution"] = {"method": "chain, floating point", "not_computed": no_dist} if dist is None \
             else {"method": "chain, floating point", "cut_mass": cut,
                   "distribution": [[w, p] for w, p in dist.items()]}
@@ -234,6 +242,8 @@ def report(args, ms) -> int:
             lines.append(f"  {g:<11} {games.game(g).spins} spins, unlocked at {dict(games.unlock)[g]} keys: round RTP "
                          f"{100 * gf['rtp']:.{d}f}%, an award pays {gf['award_mean_per_bet']:.6f} per bet"
                          + ("  (lowest)" if g == low else ""))
+    if games:
+        lines.append(f"  new player  round RTP {100 * float(_new_player(games, choices, bet)):.{d}f}% ({NEW_PLAYER})")
     if dist is None:
         lines.append(f"round win distribution  not computed: {no_dist}")
     else:
@@ -254,12 +264,36 @@ def _choices(cfg, feats, games, start) -> dict:
         return {}
     out = {}
     for g in games.games:
+        if g.name == "lava_lair":         # its spins change the cascade itself: a chain of its own
+            try:
+                moments = lava_moments(cfg, feats)
+            except ValueError as e:
+                raise UsageError(f"rtp: free-spin game lava_lair: {e}") from None
+            out[g.name] = (chain_figures(cfg, start=start, free_spins=g.spins, free_moments=moments), None)
+            continue
         try:
             fs = free_start(cfg, feats, g)
         except ValueError as e:
             raise UsageError(f"rtp: free-spin game {g.name}: {e}") from None
         out[g.name] = (chain_figures(cfg, start=start, free_start=fs, free_spins=g.spins), fs)
     return out
+
+
+#: The key meter's policy of a new player the report states.
+NEW_PLAYER = ("the newest unlocked game at each of the first 16 awards (award a unlocks the games needing at "
+              "most a keys), the round RTP averaged over those 16 awards")
+
+
+def _new_player(games, choices: dict, bet: int):
+    """The round RTP of :data:`NEW_PLAYER`: the mean over awards 1..16 of the RTP of the round whose award
+    goes to the newest game unlocked by then (the first unlocked game before any is)."""
+    unlock = dict(games.unlock)
+    order = sorted(unlock, key=lambda g: (unlock[g], GAME_ORDER.index(g)))
+    total = 0
+    for a in range(1, 17):
+        open_ = [g for g in order if unlock[g] <= a] or order[:1]
+        total += choices[open_[-1]][0].mean / bet
+    return total / 16
 
 
 def _game_figures(f, spins: int, bet: int, num) -> dict:

@@ -34,7 +34,9 @@ from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, eval
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
                                         start_distribution)
-from exact.rules.grid_free_games import FreeSpinGames, free_game_drop, free_games_of, free_start
+from exact.rules.grid_free_games import GAMES as FREE_SPIN_GAMES
+from exact.rules.grid_free_games import FreeSpinGames, free_game_drop, free_games_of, free_start, lava_drop, lava_step
+from exact.rules.grid_features import outcomes
 
 __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of", "support_table",
            "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
@@ -48,4 +50,4 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "feature_win", "play_feature", "respin_step", "value_moments", "SpinChance", "spin_chance_outcomes",
            "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes", "GridFeatures", "RandomChooser",
            "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
-           "free_games_of", "free_start"]
+           "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "FREE_SPIN_GAMES"]

@@ -262,8 +262,11 @@ def _path_index(cfg: GridConfig) -> dict[int, int]:
     return {c: i for i, c in enumerate(cfg.path)}
 
 
-def evaluate(cfg: GridConfig, grid: Sequence[str | None]) -> Evaluation:
+def evaluate(cfg: GridConfig, grid: Sequence[str | None], sticky: int | None = None) -> Evaluation:
     """One evaluation of a full ``grid``: wins, removal, new WILDs and the move along the path.
+
+    ``sticky``: a cell holding a sticky WILD (a free-spin game's): it substitutes like a WILD but is
+    never removed, never explodes and never moves (the others move along the path without it).
 
     >>> cfg = grid_config_of(3, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}, wild="W")
     >>> ev = evaluate(cfg, ("B", "A", "B",  "A", "A", "A",  "B", "A", "B"))
@@ -278,29 +281,36 @@ def evaluate(cfg: GridConfig, grid: Sequence[str | None]) -> Evaluation:
     for w in wins:
         removed.update(w.cells)
         for c in w.wilds:
-            removed.update(n for n in cfg.neighbours(c) if cfg.key is None or grid[n] != cfg.key)
+            if c != sticky:
+                removed.update(n for n in cfg.neighbours(c) if cfg.key is None or grid[n] != cfg.key)
+    removed.discard(sticky)
     new_wilds = sorted({middle_cell(cfg, w.cells) for w in wins if not w.wilds})
     after = [None if c in removed else v for c, v in enumerate(grid)]
     for c in new_wilds:
         after[c] = cfg.wild
-    moved, refill = avalanche(cfg, after)
+    moved, refill = avalanche(cfg, after, sticky)
     return Evaluation(grid, wins, sum(w.pay for w in wins), tuple(sorted(removed)), tuple(new_wilds),
                       moved, refill)
 
 
-def avalanche(cfg: GridConfig, after: Sequence[str | None]) -> tuple[tuple[str | None, ...], tuple[int, ...]]:
+def avalanche(cfg: GridConfig, after: Sequence[str | None],
+              sticky: int | None = None) -> tuple[tuple[str | None, ...], tuple[int, ...]]:
     """The symbols of ``after`` (None: an empty cell) keep their order and move along the path toward its
-    end to close the gaps: (the moved grid, the empty cells at the path's entry in path order).
+    end to close the gaps: (the moved grid, the empty cells at the path's entry in path order).  A
+    ``sticky`` cell stays where it is: the others move along the path without it.
 
     >>> avalanche(grid_config_of(1, 3, {"A": (0, 0, 1)}), ("A", None, "B"))
     ((None, 'A', 'B'), (0,))
     """
-    left = [after[c] for c in cfg.path if after[c] is not None]
-    gaps = len(cfg.path) - len(left)
+    path = [c for c in cfg.path if c != sticky]
+    left = [after[c] for c in path if after[c] is not None]
+    gaps = len(path) - len(left)
     moved: list[str | None] = [None] * cfg.cells
-    for c, v in zip(cfg.path[gaps:], left):
+    for c, v in zip(path[gaps:], left):
         moved[c] = v
-    return tuple(moved), tuple(cfg.path[:gaps])
+    if sticky is not None:
+        moved[sticky] = after[sticky]
+    return tuple(moved), tuple(path[:gaps])
 
 
 def refilled(moved: Sequence[str | None], cells: Sequence[int], symbols: Sequence[str]) -> tuple[str | None, ...]:

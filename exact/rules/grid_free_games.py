@@ -15,26 +15,34 @@ initial drop first changed by the game's feature (literal readings):
   if every line holds a win, a line uniform among all, overwritten with WILD;
 * ``golden_pot``: ``cells`` distinct cells (default 5) chosen uniformly each
   become a symbol drawn by ``overlay = { SPADE = w, HEART = w }``, then Magic
-  Transform (``[features.magic_transform]``).
-
-``lava_lair`` (a sticky WILD and a stored Dragon Destroy) is refused at its key:
-the cascade with a sticky cell is not modelled yet.
+  Transform (``[features.magic_transform]``);
+* ``lava_lair``: a sticky WILD on the key's start cell (the path's entry) in
+  every spin: it substitutes, is never removed, never explodes and never moves
+  (the others move along the path without it; a win it is part of holds a WILD,
+  so it creates no new WILD); Dragon Destroy (``[features.dragon_destroy]``
+  ``count``) is stored and fires once per spin, the first time an evaluation
+  finds no win (never removing the sticky cell; repeated until the grid wins),
+  after which the cascade goes on.
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Callable
 
 from exact.rules.base import Rule
-from exact.rules.grid import EXTRA_KEYS, GridConfig, find_wins
-from exact.rules.grid_features import Chooser, GridFeatures, apply_feature, start_distribution
+from exact.rules.grid import (EXTRA_KEYS, MAX_EVALUATIONS, GridConfig, avalanche, evaluate, find_wins, refilled)
+from exact.rules.grid_features import (Chooser, GridFeatures, RandomChooser, Reject, apply_feature,
+                                       start_distribution)
 
-__all__ = ["FreeGame", "FreeSpinGames", "GAMES", "free_game_drop", "free_start", "free_games_of", "FreeSpinChoice"]
+__all__ = ["FreeGame", "FreeSpinGames", "GAMES", "free_game_drop", "free_start", "free_games_of", "FreeSpinChoice",
+           "lava_drop", "lava_dragon", "lava_step", "play_lava_spin"]
 
 #: The free-spin games this module reads, in the order the key meter unlocks them.
 GAMES = ("star_bar", "lava_lair", "lucky_mug", "golden_pot")
 #: The random feature whose tables each game uses.
-USES = {"star_bar": "starfall_wilds", "lucky_mug": "irish_luck", "golden_pot": "magic_transform"}
+USES = {"star_bar": "starfall_wilds", "lucky_mug": "irish_luck", "golden_pot": "magic_transform",
+        "lava_lair": "dragon_destroy"}
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,80 @@ def free_game_drop(cfg: GridConfig, feats: GridFeatures, game: FreeGame, drop, c
         for c in ch.subset(range(cfg.cells), game.cells):
             g[c] = ch.weighted(game.overlay)
         return apply_feature(cfg, _feature(feats, "magic_transform"), g, ch)
-    raise ValueError(f"unknown free-spin game {game.name!r}")
+    raise ValueError(f"free-spin game {game.name!r} changes more than its first drop (its own chain)")
+
+
+def lava_drop(cfg: GridConfig, ch: Chooser) -> tuple:
+    """A Lava Lair spin's initial drop: the sticky WILD on the path's entry, every other cell drawn from the
+    free-spin table (path order).
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules.grid_features import outcomes
+    >>> cfg = grid_config_of(1, 3, {"A": (0, 0, 1)}, key="K", free_spins=1)
+    >>> outcomes(cfg, lambda ch: lava_drop(cfg, ch))
+    {('W', 'A', 'A'): Fraction(1, 1)}
+    """
+    g: list = [None] * cfg.cells
+    g[cfg.path[0]] = cfg.wild
+    for c, s in zip(cfg.path[1:], ch.symbols(cfg.free_table, cfg.cells - 1)):
+        g[c] = s
+    return tuple(g)
+
+
+def lava_dragon(cfg: GridConfig, feats: GridFeatures, grid, ch: Chooser) -> tuple:
+    """Lava Lair's stored Dragon Destroy on a full ``grid`` without a win: ``m`` cells other than the sticky
+    one removed uniformly, the others moved along the path without it, the holes refilled from the
+    free-spin table, the whole draw repeated until the grid has a win."""
+    f, sticky, table = _feature(feats, "dragon_destroy"), cfg.path[0], cfg.free_table
+
+    def destroy(c: Chooser) -> tuple:
+        m = c.weighted(f.table("count"))
+        gone = set(c.subset([x for x in range(cfg.cells) if x != sticky], min(m, cfg.cells - 1)))
+        moved, holes = avalanche(cfg, [None if x in gone else v for x, v in enumerate(grid)], sticky)
+        out = refilled(moved, holes, c.symbols(table, len(holes)))
+        if not find_wins(cfg, out):
+            raise Reject
+        return out
+    return ch.until(destroy, key=("lava_lair", tuple(grid)))
+
+
+def lava_step(cfg: GridConfig, feats: GridFeatures, grid, used: bool, ch: Chooser):
+    """One evaluation of a Lava Lair spin's full ``grid`` (``used``: the stored Dragon Destroy has fired):
+    ``(pay, evaluations, moved grid or None when the spin ends, used)``; a grid without a win fires the
+    stored Dragon Destroy (once) and the grid it leaves is evaluated at once (two evaluations)."""
+    sticky = cfg.path[0]
+    ev = evaluate(cfg, grid, sticky)
+    if ev.wins:
+        return ev.pay, 1, (ev.moved, ev.refill), used
+    if used:
+        return 0, 1, None, used
+    ev = evaluate(cfg, lava_dragon(cfg, feats, grid, ch), sticky)
+    return ev.pay, 2, (ev.moved, ev.refill), True
+
+
+def play_lava_spin(cfg: GridConfig, feats: GridFeatures, rng: random.Random) -> tuple[int, int]:
+    """One Lava Lair free spin played literally, every draw from ``rng``: (win in coins, evaluations).
+
+    >>> from fractions import Fraction
+    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules.grid_features import Feature
+    >>> cfg = grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}, key="K", free_spins=1)
+    >>> feats = GridFeatures((Feature("dragon_destroy", Fraction(0), Fraction(0), (("count", ((2, 1),)),)),))
+    >>> win, evaluations = play_lava_spin(cfg, feats, random.Random(2))
+    >>> win > 0 and evaluations >= 3       # the first no-win evaluation fires the Dragon: a win follows
+    True
+    """
+    ch = RandomChooser(cfg, rng)
+    grid, used, win, evs = lava_drop(cfg, ch), False, 0, 0
+    while True:
+        pay, n, nxt, used = lava_step(cfg, feats, grid, used, ch)
+        win, evs = win + pay, evs + n
+        if nxt is None:
+            return win, evs
+        if evs > MAX_EVALUATIONS:
+            raise ValueError(f"a cascade of more than {MAX_EVALUATIONS:,} evaluations")
+        moved, holes = nxt
+        grid = refilled(moved, holes, ch.symbols(cfg.free_table, len(holes)))
 
 
 def free_start(cfg: GridConfig, feats: GridFeatures, game: FreeGame) -> dict:
@@ -146,9 +227,6 @@ def parse_free_games(t, doc: dict, cfg: GridConfig) -> FreeSpinGames | None:
         path = ("free_spins", "games", name)
         if name not in GAMES:
             raise t.error(path, f"unsupported rule: free-spin game {name!r} (supported: {', '.join(GAMES)})")
-        if name == "lava_lair":
-            raise t.error(path, "unsupported rule: free-spin game 'lava_lair' (a sticky WILD and a stored Dragon "
-                          "Destroy): not modelled yet")
         if not isinstance(spec, dict):
             raise t.error(path, "must be a table")
         allowed = ("spins", "cells", "overlay") if name == "golden_pot" else ("spins",)
