@@ -162,8 +162,8 @@ def test_a_round_win_grid_too_large_for_memory_is_refused_up_front(tmp_path, cap
 def test_a_one_spin_step_beyond_the_memory_budget_is_refused_in_one_line(capsys, monkeypatch):
     """The DP's arrays grow with states x window outcomes; past MAX_DP_BYTES the command stops at once
     (a 10,000-stop, 32-row set reached 14.6 GB before).  Here the budget is lowered to 1 MiB."""
-    import exact.distribution
-    monkeypatch.setattr(exact.distribution, "MAX_DP_BYTES", 1 << 20)
+    import exact.one_spin
+    monkeypatch.setattr(exact.one_spin, "MAX_DP_BYTES", 1 << 20)
     assert main(["distribution", "--set", "rules_page"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "GiB at reel" in err[0] and "states x" in err[0]
