@@ -16,7 +16,7 @@ __all__ = ["gamble_wheel_section"]
 
 
 def gamble_wheel_section(ms, default) -> GambleWheelSection:
-    """The section of the default mode ``default`` (:class:`exact.bonus.ModeResult`) of ``ms``.
+    """The section of the default mode ``default`` (:class:`exact.bet_modes.ModeResult`) of ``ms``.
 
     >>> import exact
     >>> s = exact.par_sheet(exact.load_math_set("wheel_game")).sections["gamble wheel"]

@@ -23,7 +23,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Mapping
 
-from exact.bonus import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
+from exact.bet_modes import BuyResult, ModeResult, analyse_buys, analyse_mode, analyse_modes
 from exact.gamble import GambleResult, gamble_result, round_eligible
 from exact.grid import refuse_grid
 from exact.engine import GameAnalysis

@@ -31,7 +31,7 @@ FEATURE_SECTIONS = {"hold and win": hold_and_win_section}
 FEATURE_SPINS = {"hold and win": hold_and_win_spin}
 
 #: Rule name -> ``f(ms, default) -> section`` of each rule that reports on the finished round without
-#: changing it (``Rule.reports_on_round``); ``default`` the default mode's :class:`exact.bonus.ModeResult`.
+#: changing it (``Rule.reports_on_round``); ``default`` the default mode's :class:`exact.bet_modes.ModeResult`.
 VIEW_SECTIONS = {"spin chance": lambda ms, d: SpinChance.section(SpinChance.config(ms.model), d.cost, d.round.mean),
                  "gamble wheel": gamble_wheel_section}
 

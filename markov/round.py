@@ -97,7 +97,7 @@ class RoundResult:
     initial_free_spins: Fraction = ZERO
     retrigger_per_spin: Fraction = ZERO
     retrigger_cap: int | None = None
-    # the respin of a mode and the prize wheels (see markov.bonus)
+    # the respin of a mode and the prize wheels (see markov.wheels)
     respin: Fraction = ZERO
     wheel: Fraction = ZERO
     respin_prob: Fraction = ZERO

@@ -11,7 +11,7 @@ Each phase's enumerated figures are compared, as exact Fractions, with the
 figures the engine states for that phase (:func:`exact.engine.analyse` of the
 mode's math set: the factorised per-reel products of :mod:`exact.engine`, the
 line machine of :mod:`exact.lines`), and, for a prize wheel, the odds of each
-count of its symbol in a base spin from :func:`exact.bonus.pre_feature_split`
+count of its symbol in a base spin from :func:`exact.bet_modes.pre_feature_split`
 (the respin left out: it is a round feature).  Compared per phase:
 
 * mean win per spin and its parts: ways or line pays, scatter pays, collect;
@@ -36,7 +36,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.bonus import pre_feature_split
+from exact.bet_modes import pre_feature_split
 from exact.engine import GameAnalysis, analyse
 from markov.moments import PhaseAnalysis
 from proofs import enumerate as en
@@ -144,7 +144,7 @@ def _label(mode: str, mset: MathSet, phase: Phase) -> str:
 
 def wheel_count_probs(mset: MathSet) -> dict[str, tuple[Fraction, ...]]:
     """Wheel symbol -> P(its count in a base spin = n), n = 0 .. max, from the engine's split of the base
-    spin by the counts that decide the features (:func:`exact.bonus.pre_feature_split`, respin left out)."""
+    spin by the counts that decide the features (:func:`exact.bet_modes.pre_feature_split`, respin left out)."""
     model = mset.model
     if not model.wheels:
         return {}

@@ -30,7 +30,7 @@ import shlex
 import time
 
 from exact import __version__
-from exact.bonus import ModeResult
+from exact.bet_modes import ModeResult
 from exact.engine import analyse
 from exact.falls import falls_game
 from strips.model import DEFAULT_MODE

@@ -64,7 +64,7 @@ standard deviation of the round win (the engine's variance; the sample SD is
 shown beside it).  Rates: Clopper-Pearson exact intervals (scipy.stats.beta).
 Exact values: :func:`exact.engine.analyse` and
 :func:`markov.round.round_result`; for a game with round rules
-:func:`exact.bonus.analyse_mode` per mode, :func:`exact.bonus.analyse_buys`
+:func:`exact.bet_modes.analyse_mode` per mode, :func:`exact.bet_modes.analyse_buys`
 and the gamble of :func:`exact.par.gamble_figures`.  With bet modes and buys
 the family covers every figure of every unit (each mode's RTP, hit rate,
 trigger, reach, respin, wheel and award rates; each buy's RTP and reach; the

@@ -325,7 +325,7 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
 
 
 def _starts_feature(g: ModeGame, trigger: np.ndarray, counts: Sequence[np.ndarray]) -> np.ndarray:
-    """Whether each window starts the free spins or a wheel (:func:`exact.bonus.starts_feature`)."""
+    """Whether each window starts the free spins or a wheel (:func:`exact.bet_modes.starts_feature`)."""
     starts = g.trigger[np.minimum(trigger, len(g.trigger) - 1)] > 0
     for w, c in zip(g.wheels, counts):
         starts |= w.table[np.minimum(c, len(w.table) - 1)] >= 0
@@ -347,7 +347,7 @@ def respin_stops(g: ModeGame, stops: np.ndarray, new: np.ndarray) -> np.ndarray:
 def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Generator, tally: "Tally"):
     """Draw the started wheels; returns (credits per round (n,), per wheel the free spins it awards per round (n,)).
 
-    Each wheel's free-spin award is its own feature (:mod:`markov.bonus`), so
+    Each wheel's free-spin award is its own feature (:mod:`markov.wheels`), so
     the awards of several wheels are kept apart.
     """
     n = len(counts[0]) if counts else 0
@@ -377,7 +377,7 @@ def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Gener
 def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally":
     """Simulate ``n`` whole rounds of one bet mode with every rule.
 
-    A round (``exact/bonus.py``, ``markov/bonus.py``): the base spin; if the
+    A round (``exact/bet_modes.py``, ``markov/wheels.py``): the base spin; if the
     mode has a respin, the window shows exactly its count of the respin symbol
     and starts no feature, a respin (reels showing the symbol hold, the others
     take new stops; its win is added and its window decides the features);

@@ -2,7 +2,7 @@
 
 :func:`report_units` (and :func:`report` for the default mode) compare the
 tallies of :mod:`proofs.simulate` with the exact values of the engine,
-:func:`exact.bonus.analyse_mode`, :func:`exact.bonus.analyse_buys` and the
+:func:`exact.bet_modes.analyse_mode`, :func:`exact.bet_modes.analyse_buys` and the
 gamble; :func:`format_report` prints them.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from exact.bonus import analyse_buys, analyse_mode
+from exact.bet_modes import analyse_buys, analyse_mode
 from exact.engine import analyse
 from exact.gamble import eligible_range
 from exact.par import gamble_figures
@@ -257,8 +257,8 @@ def exact_values(ms: MathSet):
 class Exact:
     """The exact figures a run compares with (:func:`exact_units`).
 
-    ``modes``: name -> :class:`exact.bonus.ModeResult`; ``buys``: name ->
-    :class:`exact.bonus.BuyResult`; ``gamble``: the default mode's
+    ``modes``: name -> :class:`exact.bet_modes.ModeResult`; ``buys``: name ->
+    :class:`exact.bet_modes.BuyResult`; ``gamble``: the default mode's
     :class:`exact.gamble.GambleResult` or None (no gamble, or its
     distribution refused: ``gamble_refused``).
     """
@@ -270,13 +270,13 @@ class Exact:
 
 
 def exact_units(ms: MathSet, units: Sequence[Unit]) -> Exact:
-    """The exact figures of the units' modes and buys, and the default mode's gamble (:mod:`exact.bonus`,
+    """The exact figures of the units' modes and buys, and the default mode's gamble (:mod:`exact.bet_modes`,
     :mod:`exact.gamble`): the engine's definitions the simulation is compared with.
 
     Raises
     ------
     ValueError
-        As :func:`exact.bonus.analyse_mode` (a rule the engine does not model).
+        As :func:`exact.bet_modes.analyse_mode` (a rule the engine does not model).
     """
     default = analyse_mode(ms)
     sections = round_sections(ms)      # a win cap: the default mode's round is the capped one

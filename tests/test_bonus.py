@@ -16,7 +16,7 @@ from fractions import Fraction as F
 import pytest
 
 from bonus_oracle import Game, moments
-from exact.bonus import analyse_buys, analyse_mode, analyse_modes
+from exact.bet_modes import analyse_buys, analyse_mode, analyse_modes
 from exact.cli import main
 from mathset_files import csv_text, write_set
 from strips.loader import load_math_set

@@ -467,7 +467,7 @@ def test_the_general_round_equals_the_fast_one_on_games_without_the_new_rules(na
 
 
 # ---------------------------------------------------------------------------
-# several prize wheels: each free-spin award a feature of its own (markov.bonus)
+# several prize wheels: each free-spin award a feature of its own (markov.wheels)
 # ---------------------------------------------------------------------------
 TWO_WHEELS = three_reel_game("two_wheels") + """[symbols.S]
 class = "scatter"

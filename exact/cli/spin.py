@@ -9,7 +9,7 @@ import json
 from fractions import Fraction
 
 from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupported
-from exact.bonus import starts_feature
+from exact.bet_modes import starts_feature
 from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
 from exact.rules import combination_wilds, feature_multiplier, initial_spins, one_spin_round, retrigger_spins, rules_of

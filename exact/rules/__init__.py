@@ -15,8 +15,9 @@ README "Adding a mechanic".
 from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Refusal, Rule, one_spin_round
-from exact.rules.registry import (RULES, Support, beyond_count_tables, require, round_rules, rules_of, support_table,
-                                  supports)
+from exact.rules.registry import (RULES, Support, beyond_count_tables, pre_feature_rules, require, round_rules, rules_of,
+                                  support_table, supports)
+from exact.rules.respin import pre_feature_refusal
 from exact.rules.scatter import (by_count, feature_multiplier, feature_multiplier_table, other_scatters, scatter_codes,
                                  scatter_pay, symbol_scatter_pay, trigger_scatter_pay)
 from exact.rules.free_spins import chain_count, initial_spins, retrigger_spins, retrigger_table
@@ -42,7 +43,7 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
            "play_falls", "combined_value", "value_law", "MAX_EVALUATIONS", "Cascade", "GridConfig", "drawer", "evaluate",
            "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral",
-           "beyond_count_tables", "round_rules", "feature_multiplier",
+           "beyond_count_tables", "pre_feature_rules", "pre_feature_refusal", "round_rules", "feature_multiplier",
            "other_scatters", "scatter_codes", "symbol_scatter_pay", "trigger_scatter_pay", "initial_spins",
            "retrigger_spins", "combination_wilds", "has_wild_multipliers", "chain_count", "retrigger_table",
            "payline_count", "feature_multiplier_table", "drawn_wilds", "draws_multiplier", "max_wild_multiplier",

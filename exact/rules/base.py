@@ -126,6 +126,12 @@ class Rule:
     #: :func:`exact.rules.registry.round_rules`.
     round_stage: ClassVar[bool] = False
 
+    #: True for a rule that acts between the base spin and the features, or starts features of its own from
+    #: the window's counts (a respin, prize wheels): the round's win before its features is then split by
+    #: the counts that decide them (:func:`exact.bet_modes.pre_feature_split`); see
+    #: :func:`exact.rules.registry.pre_feature_rules`.
+    before_features: ClassVar[bool] = False
+
     #: True for a rule that acts on the round's total win (a win cap): the report hands it the round's
     #: exact win distribution (:mod:`exact.rounds`) and shows its section.
     acts_on_round: ClassVar[bool] = False

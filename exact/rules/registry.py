@@ -35,7 +35,7 @@ from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, Wil
 from exact.rules.win_cap import WinCap
 from strips.errors import UnsupportedRule
 
-__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables",
+__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules",
            "round_rules"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
@@ -69,6 +69,18 @@ def round_rules(model) -> tuple[str, ...]:
     ((), ('[modes]', '[wheel]', '[gamble]'))
     """
     return tuple(r.name for r in RULES if r.round_stage and r.present(model))
+
+
+def pre_feature_rules(model) -> tuple[str, ...]:
+    """The names of the rules ``model`` uses that act before its features (a respin, prize wheels:
+    :attr:`~exact.rules.base.Rule.before_features`).
+
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("wheel_game")
+    >>> pre_feature_rules(load_math_set("rules_page").model), pre_feature_rules(ms.mode("fortune_bet").model)
+    ((), ('respin', '[wheel]'))
+    """
+    return tuple(r.name for r in RULES if r.before_features and r.present(model))
 
 
 def rules_of(model) -> tuple[type[Rule], ...]:

@@ -1,7 +1,7 @@
 """A respin with held reels (``[modes.NAME] respin = { symbol, count }``): a base spin showing exactly
 ``count`` of ``symbol`` and starting no feature is respun once, the reels showing it held.
 
-Exact figures: :func:`exact.bonus.pre_feature_split` (the respin as one more stage before the feature).
+Exact figures: :func:`exact.bet_modes.pre_feature_split` (the respin as one more stage before the feature).
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class Respin(Rule):
     narrows = frozenset({"report"})
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune", "comply", "export", "gamble"}
     round_stage = True
+    before_features = True
 
     @classmethod
     def present(cls, model) -> bool:

@@ -1,7 +1,7 @@
 """Prize wheels and jackpots (``[wheel.NAME] symbol, tables, prizes``; ``[jackpots]``): a wheel symbol's
 count in the base window starts its wheel, whose prize is credits, a jackpot or free spins.
 
-Exact figures: :mod:`exact.bonus` and :mod:`markov.bonus`.
+Exact figures: :mod:`exact.bet_modes` and :mod:`markov.wheels`.
 """
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class Wheels(Rule):
     narrows = frozenset({"report"})
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune"}
     round_stage = True
+    before_features = True
 
     @classmethod
     def present(cls, model) -> bool:

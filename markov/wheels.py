@@ -105,7 +105,7 @@ def marginal_split(pre: PreSplit) -> CountSplit:
     return CountSplit(prob=tuple(r[0] for r in rows), win=tuple(r[1] for r in rows), win2=tuple(r[2] for r in rows))
 
 
-def bonus_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
+def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
                 pre: PreSplit | None = None, respin: Fraction = ZERO, respin_prob: Fraction = ZERO) -> RoundResult:
     """Exact round figures with the game's prize wheels and a respin's pays (module docstring).
 
@@ -137,7 +137,7 @@ def bonus_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
     """
     rr = round_result(model, base, levels, None if pre is None else marginal_split(pre))
     rr = dataclasses.replace(rr, respin=respin, respin_prob=respin_prob)
-    if not model.wheels:
+    if pre is None:         # no split by the wheels' counts: no wheel
         return rr
     award_spins = {a.amount for w in model.wheels for t in w.prizes.values() for a in t.awards if a.kind == FREE_SPINS}
     spins_features = features_for_spins(model, levels, award_spins)
