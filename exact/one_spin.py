@@ -60,9 +60,9 @@ import numpy as np
 from exact.engine import analyse_phase
 from exact.falls import falls_game
 from exact.limbs import from_limbs, limb_product, merge_equal, object_array, to_limbs, unique_rows
-from exact.rules import beyond_count_tables, trigger_scatter_pay
+from exact.rules import beyond_count_tables, trigger_scatter_pay, window_fish, window_ways
 from strips.errors import UnsupportedRule
-from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
+from strips.model import FISH, KEY, PAY, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 
 #: The joint counts a one-spin distribution can be kept with.
 SCATTER_COUNT, KEY_COUNT = "scatter", "key"
@@ -180,19 +180,6 @@ class ReelOutcomes:
     total: int
 
 
-def _value_convolution(tables) -> dict[int, int]:
-    """Sum of independent draws, each from ((value, integer weight), ...): {sum: weight}."""
-    out = {0: 1}
-    for table in tables:
-        nxt: dict[int, int] = defaultdict(int)
-        for a, x in out.items():
-            for v, w in table:
-                if w:
-                    nxt[a + v] += x * w
-        out = nxt
-    return dict(out)
-
-
 def reel_outcomes(model: GameModel, strip: np.ndarray, table: str) -> ReelOutcomes:
     """Every outcome of one reel strip in a phase with weight table ``table``.
 
@@ -236,29 +223,13 @@ def reel_outcomes(model: GameModel, strip: np.ndarray, table: str) -> ReelOutcom
         for code in sorted(set(c for c in key if syms[c].kind == WILD)):
             s = syms[code]
             subst = [s.substitutes_for(nm) for nm in names]
-            many = key.count(code)
-            if s.multiplier is None:
-                draws = [((many, 1),)]
-            elif not s.multiplier.is_random:
-                draws = [((many * s.multiplier.values[0], 1),)]
-            else:
-                if table not in s.multiplier.weights:
-                    raise ValueError(f"{s.name} has no multiplier weight table {table!r}")
-                t = s.multiplier.table(table)
-                draws = [t] * many if s.multiplier.mode == PER_WILD else [tuple((v * many, x) for v, x in t)]
-            added = _value_convolution(draws)
+            added = window_ways(s, key.count(code), table)     # the WILD rule's step
             nxt: dict[tuple, int] = defaultdict(int)
             for cv, x in ways.items():
                 for v, y in added.items():
                     nxt[tuple(a + v * m for a, m in zip(cv, subst))] += x * y
             ways = dict(nxt)
-        fish_tables = []
-        for c in key:
-            if syms[c].kind == FISH:
-                if table not in syms[c].weights:
-                    raise ValueError(f"{syms[c].name} has no weight table {table!r}")
-                fish_tables.append(tuple(zip(syms[c].values, syms[c].weights[table])))
-        fish = _value_convolution(fish_tables)
+        fish = window_fish([syms[c] for c in key if syms[c].kind == FISH], table)   # the collect rule's step
         entry = (ways, k, sc, fish, sum(ways.values()) * sum(fish.values()))
         cache[key] = entry
         per_stop.append(entry)

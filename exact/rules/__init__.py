@@ -23,7 +23,8 @@ from exact.rules.scatter import (by_count, feature_multiplier, feature_multiplie
 from exact.rules.free_spins import chain_count, initial_spins, retrigger_spins, retrigger_table
 from exact.rules.paylines import LineAutomaton, LineStep, line_automaton, line_step, payline_count
 from exact.rules.wild import (combination_wilds, drawn_wilds, draws_multiplier, has_wild_multipliers,
-                              max_wild_multiplier, paying_wilds)
+                              max_wild_multiplier, paying_wilds, window_ways)
+from exact.rules.collect import window_fish
 # literal readings the analyses share (they reach a rule module only through this package)
 from exact.rules.anywhere import count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
@@ -51,4 +52,5 @@ __all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", 
            "feature_win", "play_feature", "respin_step", "value_moments", "SpinChance", "spin_chance_outcomes",
            "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes", "GridFeatures", "RandomChooser",
            "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
-           "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "FREE_SPIN_GAMES"]
+           "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "FREE_SPIN_GAMES", "window_ways",
+           "window_fish"]

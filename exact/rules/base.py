@@ -191,3 +191,21 @@ def first_present(model, rules) -> str | None:
     ('any game', None)
     """
     return next((r.name for r in rules if r.present(model)), None)
+
+
+def value_convolution(tables) -> dict[int, int]:
+    """The sum of independent draws, each from ``((value, integer weight), ...)``: {sum: integer weight}
+    (a weight 0 never enters).  The draws of one window in the one-spin distribution's per-reel step.
+
+    >>> value_convolution([((1, 1), (2, 1)), ((0, 3), (5, 1))])
+    {1: 3, 6: 1, 2: 3, 7: 1}
+    """
+    out = {0: 1}
+    for table in tables:
+        nxt: dict[int, int] = {}
+        for a, x in out.items():
+            for v, w in table:
+                if w:
+                    nxt[a + v] = nxt.get(a + v, 0) + x * w
+        out = nxt
+    return out

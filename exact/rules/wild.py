@@ -10,10 +10,11 @@ Literal reading: :func:`exact.evaluator.cell_multipliers`, :func:`exact.evaluato
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Rule, value_convolution
+from strips.model import PER_WILD
 
 __all__ = ["paying_wilds", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier",
-           "combination_wilds", "has_wild_multipliers"]
+           "combination_wilds", "has_wild_multipliers", "window_ways"]
 
 
 def combination_wilds(model) -> tuple:
@@ -64,6 +65,36 @@ def max_wild_multiplier(model) -> int:
     1
     """
     return max((max(s.multiplier.values) for s in model.of_kind("wild") if s.multiplier), default=1)
+
+
+def window_ways(symbol, many: int, table: str) -> dict[int, int]:
+    """The one-spin distribution's per-reel step of a WILD: what ``many`` copies of WILD ``symbol`` in one
+    reel's window add to the ways count of each symbol it substitutes, ``{added ways: integer weight}``
+    over the draws of its multiplier from the phase's weight table ``table`` (mode ``wild``: one draw per
+    WILD; mode ``reel``: one draw for the reel, each WILD counting the value; as
+    :func:`exact.evaluator.wild_draws`).
+
+    Raises
+    ------
+    ValueError
+        A drawn multiplier without the weight table ``table``.
+
+    >>> from strips.loader import load_math_set
+    >>> w = load_math_set("rules_page").model.symbol("WILD")
+    >>> window_ways(w, 2, "base")
+    {2: 1}
+    """
+    m = symbol.multiplier
+    if m is None:
+        draws = [((many, 1),)]
+    elif not m.is_random:
+        draws = [((many * m.values[0], 1),)]
+    else:
+        if table not in m.weights:
+            raise ValueError(f"{symbol.name} has no multiplier weight table {table!r}")
+        t = m.table(table)
+        draws = [t] * many if m.mode == PER_WILD else [tuple((v * many, x) for v, x in t)]
+    return value_convolution(draws)
 
 
 def has_wild_multipliers(model) -> bool:
