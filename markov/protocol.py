@@ -92,7 +92,7 @@ def absorbed(successor) -> bool:
     return successor is None or (isinstance(successor, str) and successor == "END")
 
 
-def reachable(chain: FeatureChain, starts: Iterable) -> list:
+def reachable(chain: FeatureChain, starts: Iterable, memo: dict | None = None) -> list:
     """The transient states reachable from ``starts`` (states), in topological order: every
     transition goes from an earlier to a later state (the chain's ``order`` when it gives one).
 
@@ -119,7 +119,7 @@ def reachable(chain: FeatureChain, starts: Iterable) -> list:
     edges = []
     while todo:
         s = todo.pop()
-        for *_, t in chain.transitions(s):
+        for *_, t in (chain.transitions(s) if memo is None else _scaled_rows(chain, s, memo)[1]):
             if absorbed(t):
                 continue
             edges.append((s, t))
@@ -211,11 +211,18 @@ def _common(values) -> int:
     return lcm(*values)
 
 
-def _scaled_rows(chain, state):
-    """The transitions of ``state`` on one denominator: (den, [(label, P den, w den, v den, successor)])."""
-    rows = chain.transitions(state)
-    den = lcm(*(Fraction(x).denominator for _, p, w, v, _ in rows for x in (p, w, v)))
-    return den, [(label, int(p * den), int(w * den), int(v * den), t) for label, p, w, v, t in rows]
+def _scaled_rows(chain, state, memo: dict | None = None):
+    """The transitions of ``state`` on one denominator: (den, [(label, P den, w den, v den, successor)]);
+    kept in ``memo`` (state -> rows) when given, so the passes of one analysis read each state once."""
+    if memo is not None and state in memo:
+        return memo[state]
+    rows = [(label, Fraction(p), Fraction(w), Fraction(v), t) for label, p, w, v, t in chain.transitions(state)]
+    den = lcm(*(x.denominator for _, p, w, v, _ in rows for x in (p, w, v)))
+    out = den, [(label, p.numerator * (den // p.denominator), w.numerator * (den // w.denominator),
+                 v.numerator * (den // v.denominator), t) for label, p, w, v, t in rows]
+    if memo is not None:
+        memo[state] = out
+    return out
 
 
 class _Sum:
@@ -237,7 +244,7 @@ class _Sum:
         return Fraction(self.num, self.scale)
 
 
-def solve(chain: FeatureChain, initial_spins: Sequence[int]) -> dict[int, ChainMoments]:
+def solve(chain: FeatureChain, initial_spins: Sequence[int], memo: dict | None = None) -> dict[int, ChainMoments]:
     """E[F], E[F^2] and the expected steps of the feature from each start, exactly.
 
     Parameters
@@ -270,8 +277,8 @@ def solve(chain: FeatureChain, initial_spins: Sequence[int]) -> dict[int, ChainM
     """
     starts = {n: chain.start(n) for n in initial_spins}
     values: dict = {}        # state -> (R, R V, R V2, R N), all integers
-    for s in reversed(reachable(chain, starts.values())):
-        den, rows = _scaled_rows(chain, s)
+    for s in reversed(reachable(chain, starts.values(), memo)):
+        den, rows = _scaled_rows(chain, s, memo)
         succ = [values[t] for *_, t in rows if not absorbed(t)]
         scale = _common([v[0] for v in succ])
         a = b = 0
@@ -293,20 +300,20 @@ def solve(chain: FeatureChain, initial_spins: Sequence[int]) -> dict[int, ChainM
     return out
 
 
-def _forward(chain, start, weight: Callable | None = None) -> tuple[dict, dict, Fraction]:
+def _forward(chain, start, weight: Callable | None = None, memo: dict | None = None) -> tuple[dict, dict, Fraction]:
     """Forward pass from ``start``: (state -> (mass numerator, scale), state -> scaled rows, absorbed mass).
 
     The mass of a state is P(visiting it) (``weight`` None), or the mass of the paths to it when each
     outcome weighs ``weight(state, label, p)`` (a Fraction <= p) instead of ``p``.
     """
-    order = reachable(chain, [start])
+    order = reachable(chain, [start], memo)
     mass = {s: _Sum() for s in order}
     mass[start].add(1, 1)
     rows_of: dict = {}
     ended = _Sum()
     for s in order:
         m = mass[s]
-        den, rows = _scaled_rows(chain, s)
+        den, rows = _scaled_rows(chain, s, memo)
         if weight is not None:
             w = [Fraction(weight(s, label, Fraction(p, den))) for label, p, *_ in rows]
             den2 = lcm(*(x.denominator for x in w))
@@ -380,14 +387,15 @@ def features(chain: FeatureChain, initial_spins: Sequence[int]) -> tuple[Feature
         return tuple(chain.closed_form(initial_spins)[n] for n in initial_spins)
     if not initial_spins:
         return ()
-    moments = solve(chain, initial_spins)
+    memo: dict = {}
+    moments = solve(chain, initial_spins, memo)
     n_stages = getattr(chain, "stages", 1)
     stage = getattr(chain, "stage", lambda s: 0)
     count = getattr(chain, "count", None)
     out = []
     for n in initial_spins:
         s0 = chain.start(n)
-        mass, rows_of, _ = _forward(chain, s0)
+        mass, rows_of, _ = _forward(chain, s0, memo=memo)
         entered = [_Sum() for _ in range(n_stages)]
         ended = [_Sum() for _ in range(n_stages)]
         spins = [_Sum() for _ in range(n_stages)]
