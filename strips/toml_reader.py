@@ -180,7 +180,8 @@ class TomlFile:
             if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
                 raise self.error(full, f"must be a list of integers, got {value!r}")
         elif kind is not None and not isinstance(value, kind):
-            raise self.error(full, f"must be a {kind.__name__}, got {value!r}")
+            names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+            raise self.error(full, f"must be a {names}, got {value!r}")
         return value
 
 
