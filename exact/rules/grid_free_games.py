@@ -30,6 +30,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
+from strips import limits as _limits
 from exact.rules.base import Rule
 from exact.rules.grid import (EXTRA_KEYS, MAX_EVALUATIONS, GridConfig, avalanche, evaluate, find_wins, refilled)
 from exact.rules.grid_features import (Chooser, GridFeatures, RandomChooser, Reject, apply_feature,
@@ -241,6 +242,9 @@ def parse_free_games(t, doc: dict, cfg: GridConfig) -> FreeSpinGames | None:
         spins = t.get(spec, path, "spins", int)
         if spins < 1:
             raise t.error(path + ("spins",), f"must be at least 1, got {spins}")
+        over = _limits.exceeds("spins", spins)
+        if over is not None:
+            raise t.error(path + ("spins",), _limits.refusal("spins", spins, over, "free spins"))
         cells, overlay = 0, ()
         if name == "golden_pot":
             cells = t.get(spec, path, "cells", int, 5)

@@ -38,6 +38,7 @@ from typing import Iterable, Sequence
 
 from exact.rules.base import Rule
 from exact.rules.wild import combination_wilds
+from strips import limits as _limits
 from strips import plugins
 
 __all__ = ["HoldAndWin", "HoldAndWinConfig", "CoinValue", "COIN", "coin_cells", "respin_step", "play_feature",
@@ -250,6 +251,9 @@ def parse(t, doc: dict, model) -> HoldAndWinConfig | None:
     if strips not in model.strip_files:
         raise t.error(path + ("strips",), f"names no key of [strips] ({', '.join(model.strip_files)})")
     respins = t.get(spec, path, "respins", int)
+    over = _limits.exceeds("spins", respins)
+    if over is not None:
+        raise t.error(path + ("respins",), _limits.refusal("spins", respins, over, "respins"))
     if respins < 1:
         raise t.error(path + ("respins",), "must be at least 1")
     jackpots = dict(getattr(model, "jackpots", {}) or {})
