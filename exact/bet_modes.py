@@ -44,7 +44,7 @@ from markov.wheels import PreSplit, wheel_round, features_for_spins
 from markov.chain import ZERO, FeatureResult
 from markov.round import RoundResult, round_result
 from strips.model import DEFAULT_MODE, GameModel, MathSet, window_codes
-from exact.rules import initial_spins, pre_feature_refusal, pre_feature_rules, trigger_scatter_pay
+from exact.rules import initial_spins, pre_feature_refusal, pre_feature_rules, starts_feature, trigger_scatter_pay
 
 #: An operator approval rule: a buy's RTP may differ from its mode's by at most this.
 BUY_RTP_TOLERANCE = Fraction(5, 100)
@@ -201,11 +201,6 @@ class _Reels:
             sp = st.multiplier * trigger_scatter_pay(self.model, k[0])
             out[k] = (p, w1 + sp * p, w2 + 2 * sp * w1 + sp * sp * p)
         return out
-
-
-def starts_feature(model: GameModel, k: tuple) -> bool:
-    """Whether counts (n trigger scatters, wheel symbol counts ...) start the free spins or a wheel."""
-    return initial_spins(model, k[0]) > 0 or any(w.table_for(b) is not None for w, b in zip(model.wheels, k[1:]))
 
 
 def _add(acc: dict, k, vals) -> None:

@@ -59,7 +59,7 @@ from markov.retrigger import retrigger_of
 from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from exact.falls import falls_game
-from exact.rules import initial_spins, require, scatter_codes, symbol_scatter_pay
+from exact.rules import factorisation, initial_spins, paying_scatters, require, scatter_codes, symbol_scatter_pay
 from exact.polynomials import poly_product
 from markov.round import round_result
 from strips.errors import MathSetError
@@ -281,7 +281,7 @@ def _reels(ms: MathSet, phase: Phase, chain_count: str) -> list[_Reel]:
         sc = tuple(int(v) for v in t.scatters)
         ch = sc if chain_count == "scatters" else tuple(int(v) for v in t.keys)
         paying = {s.name: tuple(int(v) for v in t.counts[list(scatter_codes(model, s))].sum(axis=0))
-                  for s in model.of_kind(SCATTER) if s.pays and any(s.pays)}
+                  for s in paying_scatters(model)}
         out.append(_Reel(present, sc, ch, t.stops, paying))
     return out
 
@@ -408,17 +408,7 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None) -> list[Award]:
     analysis = analysis or analyse(ms)
     rd = _Round(ms, analysis)
     out: list[Award] = []
-    pays = [s for s in model.symbols if s.kind == PAY]
-    if model.is_lines:
-        out += _line_awards(ms, analysis)
-    else:
-        for p, s in enumerate(pays):
-            for n in range(1, model.reels + 1):
-                if n > len(s.pays) or not s.pays[n - 1]:
-                    continue
-                base = _oak_avoid(rd.base, p, n)
-                per_level = [_oak_avoid(reels, p, n) for reels in rd.free]
-                out.append(Award(f"{s.name} {n} OAK", "combination", rd.contains(base, per_level), s.pays[n - 1]))
+    out += COMBINATION_AWARDS[factorisation(model)](ms, analysis, rd)   # the evaluation's combinations
     trig = model.trigger_symbol
     scatter = trig.name if trig is not None else "scatter"
     max_sc = model.reels * model.rows
@@ -482,7 +472,21 @@ def line_probabilities(ms: MathSet, phase: Phase) -> dict[tuple[str, int], list[
     return out
 
 
-def _line_awards(ms: MathSet, analysis: GameAnalysis) -> list[Award]:
+def _ways_awards(ms: MathSet, analysis: GameAnalysis, rd: "_Round") -> list[Award]:
+    """Each paying OAK of each pay symbol of a ways game: P(some spin of the round shows it)."""
+    model = ms.model
+    out = []
+    for p, s in enumerate(s for s in model.symbols if s.kind == PAY):
+        for n in range(1, model.reels + 1):
+            if n > len(s.pays) or not s.pays[n - 1]:
+                continue
+            base = _oak_avoid(rd.base, p, n)
+            per_level = [_oak_avoid(reels, p, n) for reels in rd.free]
+            out.append(Award(f"{s.name} {n} OAK", "combination", rd.contains(base, per_level), s.pays[n - 1]))
+    return out
+
+
+def _line_awards(ms: MathSet, analysis: GameAnalysis, rd: "_Round | None" = None) -> list[Award]:
     """Combinations of a line game per game round, as proven bounds.
 
     Lower bound: the likeliest single payline of the base spin (a round that shows it on that line
@@ -527,12 +531,21 @@ def patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
     >>> dict(patterns(load_math_set("rules_page")))["PIC1 5 OAK"] > 0
     True
     """
+    return PATTERNS[factorisation(ms.model)](ms)
+
+
+def _line_patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
+    """Expected paylines paying each combination per base spin: sum over lines of P(the line pays it)."""
     model = ms.model
-    if model.is_lines:   # expected paylines paying the combination = sum over lines of P(line pays it)
-        probs = line_probabilities(ms, model.base_phase)
-        return [(f"{s.name} {n} OAK", sum(probs.get((s.name, n), []), Fraction(0)))
-                for s in model.symbols if s.kind in (PAY, "wild") and s.pays
-                for n in range(1, model.reels + 1) if n <= len(s.pays) and s.pays[n - 1]]
+    probs = line_probabilities(ms, model.base_phase)
+    return [(f"{s.name} {n} OAK", sum(probs.get((s.name, n), []), Fraction(0)))
+            for s in model.symbols if s.kind in (PAY, "wild") and s.pays
+            for n in range(1, model.reels + 1) if n <= len(s.pays) and s.pays[n - 1]]
+
+
+def _ways_patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
+    """Expected ways paying each combination per base spin of a ways game."""
+    model = ms.model
     reels = _reels(ms, model.base_phase, "scatters")
     pays = [s for s in model.symbols if s.kind == PAY]
     ways = model.rows ** model.reels
@@ -546,6 +559,11 @@ def patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
             q = math.prod(f[:n], start=Fraction(1)) * (1 - f[n] if n < model.reels else 1)
             out.append((f"{s.name} {n} OAK", q * ways))
     return out
+
+
+#: The combination awards and patterns per factorisation of the evaluation (:func:`exact.rules.factorisation`).
+COMBINATION_AWARDS = {"ways": _ways_awards, "lines": _line_awards}
+PATTERNS = {"ways": _ways_patterns, "lines": _line_patterns}
 
 
 def _row_hits(ms: MathSet, reel: int, symbol: str) -> int:

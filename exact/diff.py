@@ -28,6 +28,7 @@ from fractions import Fraction
 from strips.model import GameModel, MathSet
 from exact.formatting import decimal_text, fraction_text, table_lines, value_text
 from exact.facts import check_facts
+from exact.rules import RULES, multiplier_text
 from exact.par import ParSheet, par_sheet
 
 
@@ -162,32 +163,8 @@ def _symbol_changes(ma: GameModel, mb: GameModel) -> list[str]:
             if xa != xb:
                 out.append(f"{n} {field} {value_text(sorted(xa))} -> {value_text(sorted(xb or ()))}")
         if sa.multiplier != sb.multiplier:
-            out.append(f"{n} multiplier {_multiplier_text(sa.multiplier)} -> {_multiplier_text(sb.multiplier)}")
-        if sa.counts_as_scatter != sb.counts_as_scatter:
-            out.append(f"{n} counts as scatter {'yes' if sa.counts_as_scatter else 'no'} -> "
-                       f"{'yes' if sb.counts_as_scatter else 'no'}")
-    return out
-
-
-def _catalogue_changes(ma: GameModel, mb: GameModel) -> list[str]:
-    """Changes of the catalogue rules: evaluation, paylines (1-based rows), trigger reels (1-based),
-    multiplier by trigger, triggering scatter."""
-    out = []
-    if ma.evaluation != mb.evaluation:
-        out.append(f"evaluation {ma.evaluation} -> {mb.evaluation}")
-    la, lb = ma.paylines, mb.paylines
-    for i in range(max(len(la), len(lb))):
-        xa = ",".join(str(v + 1) for v in la[i]) if i < len(la) else "none"
-        xb = ",".join(str(v + 1) for v in lb[i]) if i < len(lb) else "none"
-        if xa != xb:
-            out.append(f"payline {i + 1} {xa} -> {xb}")
-    if ma.trigger_reels != mb.trigger_reels:
-        out.append(f"trigger reels {_reels_text(ma.trigger_reels)} -> {_reels_text(mb.trigger_reels)}")
-    if ma.multiplier_by_trigger != mb.multiplier_by_trigger:
-        out.append(f"multiplier by trigger {value_text(dict(ma.multiplier_by_trigger))} -> "
-                   f"{value_text(dict(mb.multiplier_by_trigger))}")
-    if ma.scatter != mb.scatter:
-        out.append(f"triggering scatter {ma.scatter or 'the only one'} -> {mb.scatter or 'the only one'}")
+            out.append(f"{n} multiplier {multiplier_text(sa.multiplier)} -> {multiplier_text(sb.multiplier)}")
+        out += [line for rule in RULES for line in rule.symbol_changes(n, sa, sb)]
     return out
 
 
@@ -204,21 +181,6 @@ def _rule_changes(ma: GameModel, mb: GameModel) -> list[str]:
                 return "none" if c is None else (c.describe() if hasattr(c, "describe") else value_text(c))
             out.append(f"{name} {text(x)} -> {text(y)}")
     return out
-
-
-def _multiplier_text(m) -> str:
-    """A WILD multiplier in words: none, x2, or the drawn values, mode and weight tables."""
-    if m is None:
-        return "none"
-    if m.is_combination:
-        if len(m.values) == 1 and not m.weights:
-            return f"x{m.values[0]} per combination"
-        tables = "; ".join(f"{t} {list(w)}" for t, w in m.weights.items())
-        return f"per combination, drawn per spin from {list(m.values)} ({tables})"
-    if not m.is_random:
-        return f"x{m.values[0]}"
-    tables = "; ".join(f"{t} {list(w)}" for t, w in m.weights.items())
-    return f"drawn per {m.mode} from {list(m.values)} ({tables})"
 
 
 def _ladder_changes(ma: GameModel, mb: GameModel) -> list[str]:
@@ -252,7 +214,7 @@ def model_changes(a: MathSet, b: MathSet) -> list[str]:
             out.append(f"{field} {value_text(x)} -> {value_text(y)}")
     out += _symbol_changes(ma, mb)
     out += _ladder_changes(ma, mb)
-    out += _catalogue_changes(ma, mb)
+    out += [line for rule in RULES for line in rule.changes(ma, mb)]   # each rule's own keys
     skip = {"name", "title", "reels", "rows", "bet", "symbols", "levels", "trigger", "evaluation", "paylines",
             "trigger_reels", "multiplier_by_trigger", "scatter", "rules"}
     out += _rule_changes(ma, mb)

@@ -63,19 +63,21 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm, prod
+from math import prod
 
 import numpy as np
 
-from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel, MathSet, Phase, window_counts
+from strips.model import FISH, KEY, PAY, SCATTER, WILD, GameModel, MathSet, Phase, window_counts
 from markov.moments import CountSplit, PhaseAnalysis
 from exact.enumeration import analyse_phase as enumerated_phase
 from exact.polynomials import poly_product
 from exact.lines import analyse_lines_phase, combination_table
 from exact.rules.registry import phase_path
-from exact.rules import combination_wilds, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay
+from exact.rules import (INT64_SAFE, combination_wilds, drawn_tables, fish_moments_scaled, fish_scale,  # noqa: F401
+                         multiplier_scale, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay,
+                         wild_multiplier_tables, count_array, extra_counts, factorisation, refuse_ways_rules,
+                         trigger_moments)
 
-_INT64_SAFE = 2**62
 
 
 @dataclass(frozen=True)
@@ -166,54 +168,6 @@ class ReelTables:
         return self.counts.shape[1]
 
 
-def _weights_scale(tables) -> int:
-    """The lcm of the weight sums of integer weight tables (1 if none)."""
-    return lcm(1, *(sum(w) for w in tables))
-
-
-def _scaled_moments(pairs, d: int) -> tuple[int, int]:
-    """D E[v] and D^2 Var[v] of a value drawn from (value, integer weight) pairs, D a multiple of the weight sum W.
-
-    Exact integers: D E[v] = (D/W) sum w v and D^2 Var[v] = (D/W)^2 (W sum w v^2 - (sum w v)^2).
-    """
-    total = sum(w for _, w in pairs)
-    f = d // total
-    s1 = sum(w * v for v, w in pairs)
-    s2 = sum(w * v * v for v, w in pairs)
-    return f * s1, f * f * (total * s2 - s1 * s1)
-
-
-def fish_scale(model: GameModel, table: str) -> int:
-    """D: the lcm of the weight sums of every FISH symbol's table ``table`` (1 if none)."""
-    return _weights_scale(s.weights[table] for s in model.of_kind(FISH) if table in s.weights)
-
-
-def multiplier_scale(model: GameModel, table: str) -> int:
-    """D_m: the lcm of the weight sums of every drawn WILD multiplier's table ``table`` (1 if none)."""
-    return _weights_scale(s.multiplier.weights[table] for s in model.of_kind(WILD)
-                          if s.has_random_multiplier and table in s.multiplier.weights)
-
-
-def fish_moments_scaled(model: GameModel, table: str, d: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per symbol code: D E[v] and D^2 Var[v] of its FISH value (0 for non-FISH), int arrays.
-
-    Exact integers because D is a multiple of every weight sum (:func:`_scaled_moments`).
-    """
-    mean = [0] * len(model.symbols)
-    var = [0] * len(model.symbols)
-    for code, s in enumerate(model.symbols):
-        if s.kind == FISH and table in s.weights:
-            mean[code], var[code] = _scaled_moments(tuple(zip(s.values, s.weights[table])), d)
-    return _int_array(mean), _int_array(var)
-
-
-def _int_array(values) -> np.ndarray:
-    values = [int(v) for v in values]
-    if all(abs(v) < _INT64_SAFE for v in values):
-        return np.array(values, dtype=np.int64)
-    return np.array(values, dtype=object)
-
-
 def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int = 1) -> ReelTables:
     """Window tables of one reel strip for a phase with weight table ``table`` (FISH values, WILD multipliers).
 
@@ -256,88 +210,6 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int
                    scale=scale, ways_mean=ways_mean, wild_var=wild_var, wild_subst=wild_subst)
     _check_weights(model, [t], table)
     return t
-
-
-def wild_multiplier_tables(model: GameModel, counts: np.ndarray, pay_codes: np.ndarray, ways_count: np.ndarray,
-                           table: str, dm: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    r"""The random ways counts of one reel: scale, scaled means and covariance pieces.
-
-    With WILD multipliers the ways count of pay symbol p on a reel is
-    :math:`c_p = n_p + Y_p`, :math:`Y_p` the sum of the multipliers of the
-    WILDs in the window that substitute for p.  Given the stop, each WILD w
-    with a drawn multiplier adds :math:`n_w \mu_w` to :math:`E[Y_p]` and,
-    independently of every other draw (other WILD symbols, FISH values),
-    :math:`n_w \mathrm{Var}(m_w)` (mode ``wild``: one draw per WILD) or
-    :math:`n_w^2 \mathrm{Var}(M_w)` (mode ``reel``: one draw shared on the
-    reel) to :math:`\mathrm{Cov}(Y_p, Y_q)` for every p, q it substitutes for.
-    A fixed multiplier m adds :math:`m n_w`, no variance.  Everything is
-    scaled by s = D_m when the strip shows a drawn multiplier, so every
-    entry is an integer.
-
-    Parameters
-    ----------
-    counts : ndarray, shape (n_symbols, stops), int64
-    pay_codes : ndarray, shape (n_pay,), int
-    ways_count : ndarray, shape (n_pay, stops), int64
-        Unweighted count of each pay symbol plus its WILDs.
-
-    Returns
-    -------
-    scale : int
-    ways_mean : ndarray, shape (n_pay, stops), int64 or object
-        s x E[c_p | stop].
-    wild_var : ndarray, shape (n_drawn, stops), int64 or object
-        s^2 x the variance contribution of each drawn WILD.
-    wild_subst : ndarray, shape (n_drawn, n_pay), bool
-
-    Raises
-    ------
-    ValueError
-        A drawn WILD on the strip without weight table ``table``, or ``dm``
-        not a multiple of its weight sum.
-    """
-    wilds = [(code, s) for code, s in enumerate(model.symbols)
-             if s.kind == WILD and s.multiplier is not None and not s.multiplier.is_combination
-             and counts[code].any()]
-    drawn = [(code, s) for code, s in wilds if s.multiplier.is_random]
-    n_pay = len(pay_codes)
-    if not wilds:
-        return 1, ways_count, np.zeros((0, counts.shape[1]), dtype=np.int64), np.zeros((0, n_pay), dtype=bool)
-    for _, s in drawn:
-        if table not in s.multiplier.weights:
-            raise ValueError(f"{s.name} has no multiplier weight table {table!r}")
-        if dm % sum(s.multiplier.weights[table]):
-            raise ValueError(f"{s.name}: drawn WILD multipliers need the multiplier scale D_m "
-                             f"(not supported by this computation)")
-    scale = dm if drawn else 1
-    names = [model.symbols[p].name for p in pay_codes]
-    subst = {code: np.array([s.substitutes_for(n) for n in names], dtype=bool) for code, s in wilds}
-    # s x E[multiplier] per WILD code (a WILD without multiplier counts 1)
-    per_code = [scale if s.kind == WILD else 0 for s in model.symbols]
-    var_rows = []
-    for code, s in wilds:
-        m1, m2 = _scaled_moments(s.multiplier.table(table), scale)
-        per_code[code] = m1
-        if s.multiplier.is_random:
-            n = counts[code].astype(object)
-            var_rows.append(m2 * (n if s.multiplier.mode == PER_WILD else n * n))
-    mean = [[0] * len(model.symbols) for _ in range(n_pay)]
-    for i, p in enumerate(pay_codes):
-        mean[i][p] = scale
-        for code, s in enumerate(model.symbols):
-            if s.kind == WILD and s.substitutes_for(names[i]):
-                mean[i][code] = per_code[code]
-    ways_mean = _int_matrix(np.array(mean, dtype=object).dot(counts.astype(object)))
-    wild_var = _int_matrix(np.array(var_rows, dtype=object).reshape(len(drawn), counts.shape[1]))
-    wild_subst = np.array([subst[code] for code, _ in drawn], dtype=bool).reshape(len(drawn), n_pay)
-    return scale, ways_mean, wild_var, wild_subst
-
-
-def _int_matrix(values: np.ndarray) -> np.ndarray:
-    """An object array of Python ints as int64 if every entry fits safely, else unchanged."""
-    if all(abs(int(v)) < _INT64_SAFE for v in values.flat):
-        return values.astype(np.int64)
-    return values
 
 
 def _dot(per_symbol: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -502,7 +374,7 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     are computed over the distinct factors only and then expanded.
     """
     x, phi, tags, inv = distinct_factors(x, phi) if dedupe is None else dedupe
-    if int(np.max(np.abs(x), initial=0)) * max(int(np.max(t.fish_mean, initial=0)), 1) >= _INT64_SAFE:
+    if int(np.max(np.abs(x), initial=0)) * max(int(np.max(t.fish_mean, initial=0)), 1) >= INT64_SAFE:
         x = x.astype(object)   # scaled factors x D x FISH means could overflow int64
     mean_factor = np.where(phi[:, None], t.fish_mean[None, :], 1)
     gbar = x * mean_factor
@@ -513,7 +385,7 @@ def reel_moment_polynomials(x: np.ndarray, phi: np.ndarray, t: ReelTables, count
     if tags is not None and tags.any():
         wsel = ((tags[:, None] >> np.arange(len(t.wild_var))[None, :]) & 1).astype(np.int64)  # (distinct, n_drawn)
         big += int(t.wild_var.sum())
-    dtype = np.int64 if (big < _INT64_SAFE and gbar.dtype != object and t.fish_var.dtype != object
+    dtype = np.int64 if (big < INT64_SAFE and gbar.dtype != object and t.fish_var.dtype != object
                          and t.wild_var.dtype != object) else object
     gbar, xphi, var = gbar.astype(dtype), xphi.astype(dtype), t.fish_var.astype(dtype)
     wvar = t.wild_var.astype(dtype)
@@ -564,22 +436,6 @@ def to_split(moments: dict) -> CountSplit:
     return CountSplit(prob=tuple(r[0] for r in rows), win=tuple(r[1] for r in rows), win2=tuple(r[2] for r in rows))
 
 
-def extra_counts(model: GameModel) -> tuple[str, ...]:
-    """Counts beyond (triggering scatters, KEYs) the split needs: ``trig`` (trigger reels
-    showing a triggering scatter) and ``sc:NAME`` for each other paying scatter."""
-    out = ("trig",) if model.trigger_reels else ()
-    return out + tuple(f"sc:{s.name}" for s in other_scatters(model) if s.pays and any(s.pays))
-
-
-def count_array(model: GameModel, t: ReelTables, r: int, attr: str) -> np.ndarray:
-    """Per stop of reel r: a count of :func:`extra_counts` or a ReelTables count (``scatters``, ``keys``)."""
-    if attr == "trig":
-        return (t.scatters > 0).astype(np.int64) if r in model.trigger_reels else np.zeros(t.stops, dtype=np.int64)
-    if attr.startswith("sc:"):
-        return t.counts[model.code(attr[3:])]
-    return getattr(t, attr)
-
-
 def with_scatter_pays(joint: dict, model: GameModel, multiplier: int) -> dict:
     """Add the scatter pays (each scatter symbol on its own count) to joint moments keyed
     (n triggering scatters, k KEY, :func:`extra_counts` ...).
@@ -593,16 +449,6 @@ def with_scatter_pays(joint: dict, model: GameModel, multiplier: int) -> dict:
     for key, (p, w1, w2) in joint.items():
         sp = multiplier * (trigger_scatter_pay(model, key[0]) + sum(symbol_scatter_pay(s, key[i]) for i, s in others))
         out[key] = (p, w1 + sp * p, w2 + 2 * sp * w1 + sp * sp * p)
-    return out
-
-
-def trigger_marginal(joint: dict, listed: int) -> dict:
-    """Moments by the count that awards free spins (``trigger_reels``): n when all ``listed``
-    trigger reels show a triggering scatter (key position 2), else bucket 0."""
-    out: dict = {}
-    for key, vals in joint.items():
-        k = key[0] if key[2] == listed else 0
-        out[k] = tuple(a + b for a, b in zip(out[k], vals)) if k in out else vals
     return out
 
 
@@ -666,8 +512,7 @@ def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None, combinatio
     d = fish_scale(model, phase.weights)
     dm = multiplier_scale(model, phase.weights)
     # the drawn WILD multiplier tables of the phase shape the ways factors: part of the cache key
-    drawn = tuple((s.name, s.multiplier.weights.get(phase.weights)) for s in model.of_kind(WILD)
-                  if s.has_random_multiplier)
+    drawn = drawn_tables(model, phase.weights)
     key = ("structure", phase.strips, d, dm, drawn, combination)
     if key in shared:   # same strips, scales and multiplier tables: only the fish moments differ
         tables, terms, dedupes = shared[key]
@@ -728,8 +573,13 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     path = phase_path(model)      # a rule without per-reel terms: its fast path, or exact enumeration
     if path is not None:
         return enumerated_phase(ms, phase, shared) if path == "enumeration" else path(ms, phase)
-    if model.is_lines:
-        return analyse_lines_phase(ms, phase)
+    return FACTORISATIONS[factorisation(model)](ms, phase, shared)
+
+
+def _ways_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> PhaseAnalysis:
+    """:func:`analyse_phase` of a ways game: the ways factorisation (a combination WILD multiplier mixes
+    one analysis per value it draws)."""
+    model = ms.model
     refuse_ways_rules(model)
     shared = {} if shared is None else shared
     if combination_wilds(model):   # one value per spin: each value's analysis, mixed by its exact weight
@@ -737,6 +587,11 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
                  for m, w in combination_table(model, phase.weights) if w]
         return mix_analyses(parts)
     return _analyse_ways(ms, phase, shared)
+
+
+#: The engine's factorisation per evaluation rule (:attr:`exact.rules.Rule.factorisation`): the ways'
+#: per-reel count products, the paylines' per-line chains (:mod:`exact.lines`).
+FACTORISATIONS = {"ways": _ways_phase, "lines": lambda ms, phase, shared=None: analyse_lines_phase(ms, phase)}
 
 
 def mix_analyses(parts: list[tuple[Fraction, PhaseAnalysis]]) -> PhaseAnalysis:
@@ -794,8 +649,8 @@ def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1)
     by_trigger = None
     if "joint" in moments:
         joint = with_scatter_pays(moments["joint"], model, mult)
-        if model.trigger_reels:
-            by_trigger = to_split(trigger_marginal(joint, len(model.trigger_reels)))
+        trig = trigger_moments(model, joint)   # the trigger reels' count that awards free spins
+        by_trigger = None if trig is None else to_split(trig)
         moments = {"scatter": marginal(joint, 0), "key": marginal(joint, 1)}
     for name in ("scatter", "key"):
         if name not in moments:   # never in the window: all of the spin is the count-0 bucket
@@ -839,23 +694,6 @@ def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1)
     )
 
 
-def refuse_ways_rules(model: GameModel) -> None:
-    """Catalogue rules the ways factorisation does not compute: refused, one rule named.
-
-    ``trigger_reels``, several scatters, ``counts_as_scatter`` and a
-    combination WILD multiplier are computed; a combination multiplier
-    together with drawn (``wild``/``reel``) WILD multipliers is not.
-
-    Raises
-    ------
-    ValueError
-        ``unsupported rule: a combination WILD multiplier with drawn WILD multipliers in a ways game``.
-    """
-    if combination_wilds(model) and any(s.has_random_multiplier for s in model.symbols):
-        raise ValueError("unsupported rule: a combination WILD multiplier with drawn WILD multipliers "
-                         "in a ways game")
-
-
 def oak_probabilities(model: GameModel, tables: list[ReelTables]) -> dict[str, tuple[Fraction, ...]]:
     """P(the combination of each pay symbol has exactly OAK = n), n = 1..reels (section 6).
 
@@ -895,7 +733,7 @@ def hit_frequency(model: GameModel, tables: list[ReelTables]) -> Fraction:
     n_pay = len(pays)
     fish_codes = [c for c, s in enumerate(model.symbols) if s.kind == FISH and all(v > 0 for v in s.values)]
     total = prod(t.stops for t in tables)
-    dtype = np.int64 if total < _INT64_SAFE and n_pay < 62 else object
+    dtype = np.int64 if total < INT64_SAFE and n_pay < 62 else object
     bitval = np.array([1 << p for p in range(n_pay)], dtype=dtype)
     # state arrays: mask, key flag, fish flag, count
     mask = np.array([(1 << n_pay) - 1], dtype=dtype)

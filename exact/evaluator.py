@@ -21,45 +21,15 @@ Source: rules page sections 6 (ways pays), 8 (collect), 9 (win of a spin),
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
 from typing import Sequence
 
-from exact.rules import combination_wilds, scatter_codes, scatter_pay as literal_scatter_pay
-from strips.model import FISH, KEY, PAY, PER_WILD, SCATTER, WILD, GameModel
+# the rules' literal readings (re-exported: the oracle's functions keep their names here)
+from exact.rules import (LineWin, WayWin, cell_multipliers, combination_ways, combination_wilds,  # noqa: F401
+                         default_wild_values, line_pays, literal_wins, payline_cells, scatter_codes, scatter_counts,
+                         scatter_pay as literal_scatter_pay, trigger_count, ways_pays, wild_draws)
+from strips.model import FISH, KEY, GameModel
 
 Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
-
-
-@dataclass(frozen=True)
-class WayWin:
-    """The ways pay of one pay symbol (section 6).
-
-    ``oak`` reels in the combination, ``ways`` = product of the per-reel counts
-    of the symbol plus WILD (each WILD counted as its multiplier), ``pay`` = paytable value x ways, in credits
-    before the level multiplier.
-    """
-
-    symbol: str
-    oak: int
-    ways: int
-    pay: int
-
-
-@dataclass(frozen=True)
-class LineWin:
-    """The win of one payline, credits before the level multiplier.
-
-    ``line`` is the 1-based payline number; ``symbol`` the paying symbol (a
-    WILD's name for a WILD-only win); ``run`` the number of leading positions
-    in the win; ``multiplier`` the combination multiplier applied (1 if
-    none); ``pay`` = paytable value x ``multiplier``.
-    """
-
-    line: int
-    symbol: str
-    run: int
-    multiplier: int
-    pay: int
 
 
 @dataclass(frozen=True)
@@ -113,7 +83,7 @@ class SpinResult:
     def trigger_count(self) -> int:
         """The scatter count that awards free spins: ``scatters`` when every trigger reel shows the
         triggering scatter (``trigger_reels``), else 0."""
-        return self.scatters if self.trigger_reels_shown else 0
+        return trigger_count(self.scatters, self.trigger_reels_shown)
 
 
 def canonical_window(model: GameModel, window: Window) -> tuple[tuple[str, ...], ...]:
@@ -133,240 +103,6 @@ def canonical_window(model: GameModel, window: Window) -> tuple[tuple[str, ...],
         except KeyError as e:
             raise ValueError(f"unknown symbol {e.args[0]!r}") from None
     return tuple(out)
-
-
-def ways_pays(model: GameModel, window: Window,
-              wild_multipliers: Sequence[Sequence[int]] | None = None) -> tuple[WayWin, ...]:
-    """Ways pays of a window, section 6, literally, with WILD multipliers.
-
-    Each pay symbol is examined independently: its combination starts on
-    reel 1 and continues while a reel shows the symbol or a WILD; the OAK is
-    the number of reels in the combination; the symbol pays once, for this
-    longest combination, if its paytable value is not 0.  Blockers (KEY, FS,
-    FISH) never count.  A WILD counts for the pay symbols it substitutes for
-    (every pay symbol unless the game file names a subset).
-
-    WILD multipliers (game file ``multiplier`` of a WILD): on each reel of
-    the combination the count is (number of the pay symbol) + (sum of the
-    multipliers of the substituting WILDs), and ways = product of these
-    counts; pay = paytable value x ways.  Without multipliers every WILD
-    counts 1 (the rules page).  A multiplier is >= 1, so it never changes the
-    OAK or whether the symbol pays.
-
-    Parameters
-    ----------
-    model : GameModel
-    window : shape (reels, rows) of symbol names
-    wild_multipliers : shape (reels, rows) of int, optional
-        The multiplier of each cell (used at WILD cells only), from
-        :func:`cell_multipliers`; default: fixed multipliers at their value,
-        drawn ones at their lowest value, 1 for a WILD without multiplier.
-
-    Returns
-    -------
-    tuple of WayWin, credits before the level multiplier.
-    """
-    if wild_multipliers is None:
-        wild_multipliers = cell_multipliers(model, window)
-    wins = []
-    for sym in model.pay_symbols:
-        counts = []
-        for r, col in enumerate(window):
-            present = [name == sym.name or model.symbol(name).substitutes_for(sym.name) for name in col]
-            if not any(present):
-                break
-            counts.append(sum(1 if name == sym.name else wild_multipliers[r][i]
-                              for i, (name, here) in enumerate(zip(col, present)) if here))
-        oak = len(counts)
-        if oak == 0:
-            continue
-        pay = sym.pays[oak - 1]
-        if pay:
-            ways = prod(counts)
-            wins.append(WayWin(sym.name, oak, ways, pay * ways))
-    return tuple(wins)
-
-
-def wild_draws(model: GameModel, window: Window) -> tuple[tuple[int, int], ...]:
-    """The WILD multiplier draws of a window: (reel, row) of the WILD that shows each drawn value.
-
-    Reel-major, top to bottom: mode ``wild`` draws once per WILD symbol in
-    the window; mode ``reel`` draws once per reel showing that WILD symbol
-    (at its top-most cell; the other WILDs of the symbol on the reel share
-    the value); fixed multipliers draw nothing.
-    """
-    out = []
-    for r, col in enumerate(window):
-        seen = set()
-        for i, name in enumerate(col):
-            s = model.symbol(name)
-            if s.has_random_multiplier and (s.multiplier.mode == PER_WILD or s.name not in seen):
-                out.append((r, i))
-                seen.add(s.name)
-    return tuple(out)
-
-
-def default_wild_values(model: GameModel, window: Window) -> tuple[int, ...]:
-    """The lowest multiplier of each WILD draw of the window (:func:`wild_draws` order)."""
-    return tuple(min(model.symbol(window[r][i]).multiplier.values) for r, i in wild_draws(model, window))
-
-
-def cell_multipliers(model: GameModel, window: Window,
-                     wild_values: Sequence[int] | None = None) -> tuple[tuple[int, ...], ...]:
-    """The multiplier of each cell of a window, shape (reels, rows), int (1 where no WILD multiplier).
-
-    Parameters
-    ----------
-    model : GameModel
-    window : shape (reels, rows) of symbol names (canonical names)
-    wild_values : sequence of int, optional
-        One drawn value per entry of :func:`wild_draws`; default the lowest
-        value of each.  Fixed multipliers take their value.
-
-    Raises
-    ------
-    ValueError
-        If the number of values differs from the draws of the window, or a
-        value is not one the WILD can take.
-    """
-    draws = wild_draws(model, window)
-    values = default_wild_values(model, window) if wild_values is None else tuple(wild_values)
-    if len(values) != len(draws):
-        raise ValueError(f"{len(values)} WILD multiplier values given for {len(draws)} drawn "
-                         f"WILD multipliers in the window")
-    drawn = {}
-    for (r, i), v in zip(draws, values):
-        s = model.symbol(window[r][i])
-        if v not in s.multiplier.values:
-            raise ValueError(f"{s.name} multiplier cannot be {v} (values: {', '.join(map(str, s.multiplier.values))})")
-        drawn[(r, i)] = v
-    out = []
-    for r, col in enumerate(window):
-        row = []
-        for i, name in enumerate(col):
-            s = model.symbol(name)
-            if s.multiplier is None or s.multiplier.is_combination:
-                row.append(1)
-            elif not s.multiplier.is_random:
-                row.append(s.multiplier.values[0])
-            elif s.multiplier.mode == PER_WILD:
-                row.append(drawn[(r, i)])
-            else:  # per reel: the value drawn at the top-most WILD of this symbol on the reel
-                row.append(drawn[(r, col.index(name))])
-        out.append(tuple(row))
-    return tuple(out)
-
-
-def payline_cells(model: GameModel, window: Window, line: int) -> tuple[str, ...]:
-    """The symbols of 0-based payline ``line``, reel 1 first (``model.paylines`` rows)."""
-    return tuple(window[r][row] for r, row in enumerate(model.paylines[line]))
-
-
-def line_pays(model: GameModel, window: Window, combination: int = 1) -> tuple[LineWin, ...]:
-    """Line wins of a window, literally; one win per paying line, in payline order.
-
-    A line pays left to right from reel 1.  Its symbol is its first symbol
-    that is not a WILD; its run is the number of leading positions showing
-    that symbol or a WILD that substitutes for it; it pays the symbol's
-    paytable value for that run (a scatter, KEY or FISH as the line's symbol
-    pays nothing on the line).  If the run uses a WILD with a ``combination``
-    multiplier the pay is multiplied by ``combination`` (the value drawn for
-    the spin).  A WILD with own ``pays`` pays for a run of leading WILDs of
-    that symbol alone, never multiplied.  The line pays the higher of the
-    two (the WILD-only pay when they are equal); nothing if both are 0.
-
-    Parameters
-    ----------
-    model : GameModel
-        A line game (``model.paylines``).
-    window : shape (reels, rows) of canonical symbol names
-    combination : int
-        The combination multiplier drawn for the spin (1 without one).
-
-    Returns
-    -------
-    tuple of LineWin, credits before the level multiplier.
-
-    Examples
-    --------
-    >>> from strips.loader import parse_game
-    >>> m = parse_game(b'''[game]
-    ... reels = 3
-    ... rows = 1
-    ... bet = 1
-    ... evaluation = "lines"
-    ... [lines]
-    ... paylines = [[1, 1, 1]]
-    ... [strips]
-    ... base = "base.csv"
-    ... [symbols.A]
-    ... class = "pay"
-    ... pays = [0, 2, 10]
-    ... [symbols.W]
-    ... class = "wild"
-    ... reels = { base = [1, 2, 3] }
-    ... pays = [0, 5, 50]
-    ... multiplier = { values = [2], mode = "combination" }
-    ... ''', "game.toml")
-    >>> line_pays(m, [["W"], ["A"], ["A"]], combination=2)   # A x3 through a WILD: 10 x 2
-    (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
-    >>> line_pays(m, [["W"], ["W"], ["A"]], combination=2)   # the WILD-only 5 loses to 10 x 2
-    (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
-    """
-    comb = {s.name for s in combination_wilds(model)}
-    wins = []
-    for li in range(len(model.paylines)):
-        cells = payline_cells(model, window, li)
-        syms = [model.symbol(c) for c in cells]
-        wild_win = (0, "", 0)
-        if syms[0].kind == WILD and syms[0].pays:
-            j = 0
-            while j < len(cells) and cells[j] == cells[0]:
-                j += 1
-            wild_win = (syms[0].pays[j - 1], cells[0], j)
-        sym_win = (0, "", 0, 1)
-        first = next((s for s in syms if s.kind != WILD), None)
-        if first is not None and first.kind == PAY:
-            n = 0
-            while n < len(cells) and (cells[n] == first.name or syms[n].substitutes_for(first.name)):
-                n += 1
-            if n and first.pays[n - 1]:
-                m = combination if any(c in comb for c in cells[:n]) else 1
-                sym_win = (first.pays[n - 1] * m, first.name, n, m)
-        if sym_win[0] > wild_win[0]:
-            wins.append(LineWin(li + 1, sym_win[1], sym_win[2], sym_win[3], sym_win[0]))
-        elif wild_win[0] > 0:
-            wins.append(LineWin(li + 1, wild_win[1], wild_win[2], 1, wild_win[0]))
-    return tuple(wins)
-
-
-def combination_ways(model: GameModel, window: Window, symbol: str, oak: int,
-                     wild_multipliers: Sequence[Sequence[int]]) -> tuple[int, int]:
-    """(ways using no combination WILD, all ways) of ``symbol`` over the first ``oak`` reels of a window.
-
-    Ways without a combination WILD count, on each reel, the symbol and the
-    other substituting WILDs (each as its multiplier); all ways add the
-    combination WILDs (a way through at least one of them is
-    multiplied once by the combination value).
-    """
-    comb = {s.name for s in combination_wilds(model)}
-    pure, total = 1, 1
-    for r, col in enumerate(window[:oak]):
-        here = [(name, wild_multipliers[r][i]) for i, name in enumerate(col)
-                if name == symbol or model.symbol(name).substitutes_for(symbol)]
-        pure *= sum(1 if n == symbol else m for n, m in here if n not in comb)
-        total *= sum(1 if n == symbol else m for n, m in here)
-    return pure, total
-
-
-def scatter_counts(model: GameModel, window: Window) -> tuple[tuple[str, int], ...]:
-    """Each scatter symbol's count in the window, in file order (each counts on its own);
-    a WILD with ``counts_as_scatter`` counts as one more of the triggering scatter."""
-    trig = model.trigger_symbol
-    extra = sum(1 for col in window for n in col if model.symbol(n).counts_as_scatter)
-    return tuple((s.name, sum(1 for col in window for n in col if n == s.name)
-                  + (extra if trig is not None and s.name == trig.name else 0))
-                 for s in model.of_kind(SCATTER))
 
 
 def default_fish_values(model: GameModel, window: Window) -> tuple[int, ...]:
@@ -439,16 +175,9 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
         raise ValueError(f"{comb_wilds[0].name} combination multiplier cannot be {combination} "
                          f"(values: {', '.join(map(str, comb_wilds[0].multiplier.values))})")
     cells = cell_multipliers(model, window, wild_values)
-    lines: tuple[LineWin, ...] = ()
-    if model.is_lines:
-        wins: tuple[WayWin, ...] = ()
-        lines = line_pays(model, window, combination)
-    else:
-        wins = ways_pays(model, window, cells)
-        if comb_wilds:   # a way through a combination WILD is multiplied once
-            wins = tuple(WayWin(w.symbol, w.oak, w.ways, w.pay // w.ways * (
-                (lambda pt: pt[0] + combination * (pt[1] - pt[0]))(
-                    combination_ways(model, window, w.symbol, w.oak, cells)))) for w in wins)
+    found = literal_wins(model, window, cells, combination)   # the evaluation rule's literal reading
+    wins: tuple[WayWin, ...] = found.get("ways", ())
+    lines: tuple[LineWin, ...] = found.get("lines", ())
     ways_total = sum(w.pay for w in wins)
     line_total = sum(w.pay for w in lines)
     keys = sum(1 for col in window for n in col if model.symbol(n).kind == KEY)

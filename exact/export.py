@@ -70,6 +70,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Mapping, Sequence
 
 from exact.formatting import fraction_text, scientific
@@ -336,7 +337,7 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
             hits = p * cycle
             rows.append([row.symbol, n, pays[n - 1], int(hits) if hits.denominator == 1 else hits, p, _one_in(p), x])
     book.add("Combinations", "combinations",
-             ("symbol", "OAK", ("pay", "credits per " + ("line" if rep.paylines else "way")),
+             ("symbol", "OAK", ("pay", "credits per " + rep.words.unit),
               ("hits per cycle", f"of {cycle:,} stop combinations"), ("probability", "per base spin"),
               ("odds", "1 in N base spins"), ("RTP contribution", "% of the bet")), rows,
              (None, COUNT, COUNT, COUNT, PROB, ONE_IN, PERCENT), keys=2)
@@ -395,45 +396,11 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
         rows += [[f"percentile {q}, in credits", x.credits, "credits", COUNT] for q, x in distribution.percentiles().items()]
         book.add("Tail and percentiles", "tail_percentiles", ("figure", "value", "unit"), [x[:3] for x in rows],
                  (None, ROW, None), [x[3] for x in rows])
-    # ---- Bet modes, buys, prize wheels, gamble ---------------------------------------
-    modes = getattr(rep, "modes_figures", {}) if getattr(rep, "modes", None) else {}
-    if len(modes) > 1:
-        rows = [[name, f["cost"], f["rtp"], f["mean_win"], f["variance"], f["trigger_any"],
-                 _one_in(f["trigger_any"]), f.get("respin", {}).get("probability"), f.get("respin", {}).get("rtp"),
-                 f.get("wheel_rtp")] for name, f in modes.items()]
-        book.add("Bet modes", "bet_modes", ("mode", ("cost", "credits per round"), ("RTP", "% of the cost"),
-                                            ("mean win", "credits per round"), ("variance", "credits^2 per round"),
-                                            ("free spins trigger", "per round"), ("odds", "1 in N rounds"),
-                                            ("respin probability", "per round"), ("respin RTP", "% of the cost"),
-                                            ("wheel RTP", "% of the cost")),
-                 rows, (None, COUNT, PERCENT, CREDITS, CREDITS, PROB, ONE_IN, PROB, PERCENT, PERCENT))
-    buys = getattr(rep, "buy", {})
-    if buys:
-        rows = [[name, b["cost"], b["trigger"], b["initial_spins"], b["rtp"], b["mean_win"], b["variance"]]
-                for name, b in buys.items()]
-        book.add("Buys", "buys", ("buy", ("cost", "credits"), ("trigger", "symbols"), ("initial free spins", "spins"),
-                                  ("RTP", "% of the cost"), ("mean win", "credits per buy"),
-                                  ("variance", "credits^2 per buy")), rows,
-                 (None, COUNT, COUNT, COUNT, PERCENT, CREDITS, CREDITS))
-    wheels = getattr(rep, "wheel", {})
-    if wheels:
-        rows = []
-        for name, w in wheels.items():
-            rows.append([name, "wheel starts", w["probability"], _one_in(w["probability"]), w["rtp"]])
-            rows += [[name, award, q, _one_in(q), None] for award, q in w["awards"].items()]
-        book.add("Prize wheels", "prize_wheels", ("wheel", "award", ("probability", "per round (default mode)"),
-                                                  ("odds", "1 in N rounds"), ("RTP share", "% of the bet")), rows,
-                 (None, None, PROB, ONE_IN, PERCENT), keys=2)
-    gamble = getattr(rep, "gamble", {})
-    if gamble:
-        labels = {"rtp_without_gamble": "RTP without gamble (the regulatory figure)",
-                  "rtp_gamble_once": "RTP gambling every eligible win once",
-                  "return_per_stake": "gamble return per unit staked (p x multiplier)",
-                  "eligible_probability": "P(the round win may be gambled)"}
-        rows = [[labels.get(k, k), v, "per round" if k == "eligible_probability" else "% of the bet"]
-                for k, v in gamble.items()]
-        book.add("Gamble", "gamble", ("figure", "value", "unit"), rows, (None, ROW, None),
-                 [PROB if k == "eligible_probability" else PERCENT for k in gamble])
+    # ---- the sections of the rules beyond the spins (bet modes, buys, prize wheels, gamble) ----------
+    formats = SimpleNamespace(COUNT=COUNT, PERCENT=PERCENT, CREDITS=CREDITS, PROB=PROB, ONE_IN=ONE_IN, ROW=ROW,
+                              one_in=_one_in)
+    for rule in getattr(rep, "rules", ()):
+        rule.workbook_sheets(rep, book, formats)
 
     # ---- Compliance, Published -----------------------------------------------------
     if checks:

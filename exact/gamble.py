@@ -38,8 +38,8 @@ from typing import Mapping
 
 import numpy as np
 
-from exact.rules import initial_spins, require, scatter_codes, trigger_scatter_pay
-from strips.model import FISH, FREE_SPINS, KEY, WILD, Gamble, MathSet, Phase, window_codes
+from exact.rules import initial_spins, require, scatter_codes, substitute_codes, trigger_scatter_pay
+from strips.model import FISH, FREE_SPINS, KEY, Gamble, MathSet, Phase, window_codes
 
 _PRIME_BITS = 24
 
@@ -118,7 +118,7 @@ def spin_joint(ms: MathSet, phase: Phase, count_codes: tuple[tuple[int, ...], ..
     model = ms.model
     pays = [s.pays for s in model.pay_symbols]
     pay_codes = [model.code(s.name) for s in model.pay_symbols]
-    subst = [[model.code(w.name) for w in model.of_kind(WILD) if w.substitutes_for(s.name)] for s in model.pay_symbols]
+    subst = substitute_codes(model)
     reels = model.reels
     states: dict = {}
     total = 1

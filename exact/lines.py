@@ -71,7 +71,8 @@ import numpy as np
 
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
-from exact.rules import combination_wilds, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay
+from exact.rules import (combination_wilds, other_scatters, paying_scatters, paying_wilds, scatter_codes,
+                         symbol_scatter_pay, trigger_reel_shown, trigger_scatter_pay, wilds_with_pays)
 
 _INT64_SAFE = 2**62
 
@@ -113,7 +114,7 @@ def _raw_transitions(model: GameModel, combination: int):
     syms = model.symbols
     n_reels = model.reels
     comb = {s.name for s in combination_wilds(model)}
-    wild_pays = {s.name: s.pays for s in model.of_kind(WILD) if s.pays}
+    wild_pays = {s.name: s.pays for s in wilds_with_pays(model)}
 
     def lead_pay(seq):
         if not seq or seq[0] not in wild_pays:
@@ -256,14 +257,14 @@ class Tags:
 
 def scatter_tags(model: GameModel, strips) -> Tags:
     """The :class:`Tags` of a strip set (each stop's window, wrap-around as in section 3)."""
-    others = [s for s in other_scatters(model) if s.pays and any(s.pays)]
+    others = paying_scatters(model, others=True)
     trig_codes = np.array(scatter_codes(model), dtype=np.int64)
     stop_tag, tag_list = [], []
     for r, strip in enumerate(strips.codes):
         n = len(strip)
         win = window_codes(strip, model.rows)
         cols = [np.isin(win, trig_codes).sum(axis=1) if len(trig_codes) else np.zeros(n, dtype=np.int64)]
-        cols.append((cols[0] > 0).astype(np.int64) if r in model.trigger_reels else np.ones(n, dtype=np.int64))
+        cols.append(trigger_reel_shown(model, r, cols[0], 1))
         for s in others:
             cols.append((win == model.code(s.name)).sum(axis=1))
         arr = np.stack(cols, axis=1)
@@ -612,7 +613,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> in
     lines = np.array(model.paylines, dtype=np.int64)
     n_lines = len(lines)
     positive = np.array([bool(o) for o in machine.outcomes] + [False])
-    pay_scatters = [s for s in model.of_kind("scatter") if s.pays and any(s.pays)]
+    pay_scatters = paying_scatters(model)
     caps = np.array([len(s.pays) for s in pay_scatters], dtype=np.int16)
     total_rest = [prod(w.shape[0] for w in windows[r + 1:]) for r in range(len(windows))]
     dtype = np.int64 if prod(w.shape[0] for w in windows) < _INT64_SAFE else object
@@ -811,7 +812,7 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     mean, second = by_scatter.mean, by_scatter.second
     lines_mean = sum(l1.values(), Fraction(0)) * mult / total
     scatter_mean = mean - lines_mean
-    paying = [s for s in model.pay_symbols] + [s for s in model.of_kind(WILD) if s.pays and any(s.pays)]
+    paying = list(model.pay_symbols) + list(paying_wilds(model))
     ways_by_symbol = {s.name: tuple(by_label.get((s.name, n), Fraction(0)) * mult / total
                                     for n in range(1, model.reels + 1)) for s in paying}
     oak_prob = {s.name: tuple(count_label.get((s.name, n), Fraction(0)) / total

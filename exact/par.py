@@ -29,7 +29,7 @@ from exact.grid import refuse_grid
 from exact.engine import GameAnalysis
 from exact.enumeration import enumeration_sections
 from exact.rounds import apply_sections, round_sections, view_sections
-from exact.rules import require
+from exact.rules import PaysWords, mode_figures, pays_words, require, rules_of, wilds_with_pays
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
 from exact.scatter_pays import ScatterPayRow, scatter_pay_rows
@@ -126,6 +126,10 @@ class ParSheet:
     facts: tuple = ()
     reel_lengths: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     paylines: int = 0
+    #: How the views name the evaluation's pays (:func:`exact.rules.pays_words`).
+    words: PaysWords = PaysWords()
+    #: The registered rules the game uses (:func:`exact.rules.rules_of`): the views ask each for its section.
+    rules: tuple = ()
     modes: Mapping[str, ModeResult] = dataclasses.field(default_factory=dict)
     buys: Mapping[str, BuyResult] = dataclasses.field(default_factory=dict)
     gamble_result: GambleResult | None = None
@@ -240,18 +244,9 @@ class ParSheet:
 
     @property
     def modes_figures(self) -> dict[str, dict]:
-        """Bet mode -> cost (int), rtp, variance, mean_win, trigger_any, respin {probability, rtp}, wheel_rtp."""
-        out = {}
-        for m in self.modes.values():
-            r = m.round
-            d: dict = {"cost": m.cost, "rtp": m.rtp, "variance": m.variance, "mean_win": r.mean,
-                       "trigger_any": r.trigger_probability}
-            if r.respin_prob:
-                d["respin"] = {"probability": r.respin_prob, "rtp": r.respin / m.cost}
-            if r.wheels:
-                d["wheel_rtp"] = r.wheel / m.cost
-            out[m.name] = d
-        return out
+        """Bet mode -> cost (int), rtp, variance, mean_win, trigger_any, respin {probability, rtp}, wheel_rtp
+        (:func:`exact.rules.mode_figures`)."""
+        return mode_figures(self.modes)
 
     @property
     def buy(self) -> dict[str, dict]:
@@ -456,9 +451,10 @@ def par_sheet(ms: MathSet) -> ParSheet:
     sheet = ParSheet(set_name=ms.name, fingerprint=fingerprint(ms), title=ms.model.title, bet=ms.model.bet,
                      analysis=analysis, round=rr, findings=ms.findings,
                      paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
-                                  + tuple(w for w in ms.model.of_kind("wild") if w.pays)},
+                                  + wilds_with_pays(ms.model)},
                      scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
                      has_collect=bool(ms.model.of_kind("key")), paylines=len(ms.model.paylines),
+                     words=pays_words(ms.model), rules=rules_of(ms.model),
                      reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
                      modes=analyse_modes(ms, default), buys=analyse_buys(ms, default),
                      sections=sections, **gamble_figures(default))

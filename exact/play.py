@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from exact.evaluator import SpinResult, evaluate, wild_draws
-from exact.rules import by_count, combination_wilds, rules_of
+from exact.rules import by_count, combination_wilds, retrigger_step, rules_of
 from strips.model import CREDITS, FISH, FREE_SPINS, JACKPOT, MathSet, Phase
 
 __all__ = ["Chooser", "RandomChooser", "RoundPlay", "play_round", "round_distribution"]
@@ -156,11 +156,8 @@ def _feature(ms: MathSet, spins: int, chooser: Chooser, out: list) -> int:
         win += res.win
         keys += res.keys
         left -= 1
-        if model.retrigger:
-            extra = by_count(model.retrigger, res.trigger_count)
-            if model.retrigger_cap is not None:
-                extra = max(0, min(extra, model.retrigger_cap - awarded))
-            left, awarded = left + extra, awarded + extra
+        extra = retrigger_step(model, res.trigger_count, awarded)   # the retrigger rule's reading
+        left, awarded = left + extra, awarded + extra
         if left == 0 and level + 1 < len(model.levels) and keys >= model.levels[level + 1].threshold:
             level += 1
             left = model.levels[level].spins

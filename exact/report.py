@@ -15,7 +15,8 @@ from fractions import Fraction
 from exact.budget import budget_seconds, within
 from exact.rules import one_spin_round
 from exact.distribution import certain_text, one_in_text, sig_fraction, win_distribution
-from exact.formatting import decimal_text, fraction_text, one_in, percent, short_fraction_text, table_lines
+from exact import formatting
+from exact.formatting import decimal_text, fraction_text, one_in, percent, table_lines
 from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet
 from exact.tables import level_symbol_rows
 
@@ -103,7 +104,7 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
     for s in rep.sections.values():
         out.extend(s.lines())
     add("")
-    labels = {"base_ways": "base game line pays" if rep.paylines else "base game ways pays", "base_collect": "base game collect",
+    labels = {"base_ways": f"base game {rep.words.pays}", "base_collect": "base game collect",
               "base_scatter": "base game scatter pays", "free_spins": "free spins",
               "respin": "respin pays", "wheel": "prize wheels (their free spins included)",
               "win_cap": "removed by the win cap", "hold_and_win": "hold-and-win feature"}
@@ -116,8 +117,7 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
     rows.append(["total", decimal_text(r.mean, digits), percent(rep.rtp, digits)])
     out += table_lines(["RTP split", "credits/round", "RTP"], rows)
     add("")
-    add(f"BASE GAME LINE WINS BY SYMBOL (per base spin; P: one payline of {rep.paylines} wins so)" if rep.paylines
-        else "BASE GAME WAYS BY SYMBOL (per base spin)")
+    add(f"BASE GAME {rep.words.by_symbol.upper()} BY SYMBOL (per base spin{rep.words.note})")
     srows = rep.symbol_rows()
     oaks = sorted({n for row in srows for n in row.oaks})
     rows = []
@@ -332,47 +332,8 @@ def published_ok(rep: ParSheet) -> bool:
 # bet modes, buys, respins, wheels (text and JSON)
 # ---------------------------------------------------------------------------
 def bonus_text(rep: ParSheet, digits: int = 6) -> list[str]:
-    """The BET MODES, BOUGHT FEATURES and PRIZE WHEELS sections (empty for a game with none)."""
-    out: list[str] = []
-    if len(rep.modes) > 1 or any(m.round.respin_prob for m in rep.modes.values()):
-        out += ["", "BET MODES (every figure per round of the mode; RTP = mean win / cost)"]
-        rows = []
-        for m in rep.modes.values():
-            r = m.round
-            rows.append([m.name, str(m.cost), percent(m.rtp, digits), decimal_text(r.mean, 4),
-                         f"{math.sqrt(m.variance) / m.cost:.4f}", one_in(r.trigger_probability) if r.features else "",
-                         one_in(r.respin_prob) if r.respin_prob else "", percent(r.respin / m.cost, 4) if r.respin_prob else "",
-                         percent(r.wheel / m.cost, 4) if r.wheels else ""])
-        out += table_lines(["mode", "cost", "RTP", "mean win", "sd/cost", "free spins", "respin",
-                            "respin RTP", "wheel RTP"], rows)
-        for m in rep.modes.values():
-            out.append(f"  {m.name}: RTP exact {short_fraction_text(m.rtp, 60)}, variance {decimal_text(m.variance, 2)} credits^2 per round")
-    if rep.buys:
-        out += ["", "BOUGHT FEATURES (the free spins as after the trigger; no base spin, no wheel)"]
-        rows = [[b.name, str(b.cost), str(b.trigger), str(b.feature.initial_spins), percent(b.rtp, digits),
-                 decimal_text(b.feature.mean, 4), f"{math.sqrt(b.variance) / b.cost:.4f}"] for b in rep.buys.values()]
-        out += table_lines(["buy", "cost", "trigger", "spins", "RTP", "mean win", "sd/cost"], rows)
-        out += [f"  WARNING: {b.warning} ({percent(b.rtp, 4)} vs {percent(b.mode_rtp, 4)})"
-                for b in rep.buys.values() if b.warning]
-    if rep.round.wheels:
-        out += ["", "PRIZE WHEELS (default mode, per round; a wheel's share includes the free spins it awards)"]
-        for w in rep.round.wheels.values():
-            out.append(f"{w.name}: starts {one_in(w.prob)} rounds ({decimal_text(w.prob, 8)}), "
-                       f"RTP share {percent(w.mean / rep.bet, digits)} (exact {short_fraction_text(w.mean / rep.bet, 60)})")
-            rows = [[text, decimal_text(p, 10), one_in(p)] for text, p in w.awards.items()]
-            out += ["  " + line for line in table_lines(["award", "probability per round", "odds"], rows)]
-    g = rep.gamble_result
-    if g is not None:
-        out += ["", "GAMBLE (default mode, per round; every other RTP figure excludes it)"]
-        out.append(f"RTP without gamble          {percent(g.rtp_without_gamble, digits)}")
-        if rep.gamble_refused:
-            out.append(f"RTP gambling every eligible win once: not computed ({rep.gamble_refused})")
-        else:
-            out.append(f"RTP gamble every win once   {percent(g.rtp_gamble_once, digits)} "
-                       f"(exact {short_fraction_text(g.rtp_gamble_once, 60)})")
-            out.append(f"eligible round wins         {percent(g.eligible_probability, 4)} of rounds "
-                       f"({one_in(g.eligible_probability)})")
-        out.append(f"gamble return per stake     {percent(g.return_per_stake, 4)} (probability x multiplier)")
-    return out
+    """The sections of the rules the game uses beyond its spins (:meth:`exact.rules.Rule.report_text`: BET
+    MODES, BOUGHT FEATURES, PRIZE WHEELS, GAMBLE), in registry order; empty for a game with none."""
+    return [line for rule in rep.rules for line in rule.report_text(rep, formatting, digits)]
 
 

@@ -137,7 +137,7 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                  ("free spins played per round", sheet.free_spins_played, "spins")]
     add(_table("summary", "Summary (per round)", [("figure",), ("value", "number"), ("unit",)], rows))
 
-    labels = {"base_ways": "base game line pays" if sheet.paylines else "base game ways pays",
+    labels = {"base_ways": f"base game {sheet.words.pays}",
               "base_collect": "base game collect", "base_scatter": "base game scatter pays",
               "free_spins": "free spins", "respin": "respin pays", "wheel": "prize wheels (their free spins included)"}
     rows = [(labels.get(k, k), v, v / bet) for k, v in sheet.components.items()
@@ -150,11 +150,9 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     add(_table("rtp_split", "RTP split", [("component",), ("credits per round", "credits", "credits"),
                                           ("RTP", "rtp", "fraction of the bet")], rows))
 
-    what = "line wins" if sheet.paylines else "ways"
     rows = [(row.symbol, n, p, _inv(p), x) for row in sheet.symbol_rows()
             for n, p, x in zip(row.oaks, row.oak_prob, row.rtp)]
-    add(_table("symbols", f"Base game {what} by symbol (per base spin"
-               + (f"; P: one payline of {sheet.paylines} wins so)" if sheet.paylines else ")"),
+    add(_table("symbols", f"Base game {sheet.words.by_symbol} by symbol (per base spin{sheet.words.note})",
                [("symbol",), ("OAK", "count"), ("probability", "probability", "per base spin"),
                 ("1 in N", "odds"), ("RTP", "rtp", "fraction of the bet")], rows))
 
@@ -198,40 +196,9 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     add(scatter_pays_table(sheet))
     for i, lv in enumerate(a.levels, start=1):
         add(level_symbols_table(sheet, i))
-    if len(sheet.modes) > 1 or any(m.round.respin_prob for m in sheet.modes.values()):
-        rows = []
-        for m in sheet.modes.values():
-            rr = m.round
-            rows.append((m.name, m.cost, m.rtp, rr.mean, m.variance, math.sqrt(m.variance) / m.cost,
-                         rr.trigger_probability if rr.features else None, rr.respin_prob or None,
-                         rr.respin / m.cost if rr.respin_prob else None, rr.wheel / m.cost if rr.wheels else None))
-        add(_table("modes", "Bet modes (per round of the mode; RTP = mean win / cost)",
-                   [("mode",), ("cost", "count", "credits"), ("RTP", "rtp", "fraction of the cost"),
-                    ("mean win", "credits", "credits per round"), ("variance", "credits", "credits^2"),
-                    ("sd/cost", "float", "costs"), ("free spins", "probability", "per round"),
-                    ("respin", "probability", "per round"), ("respin RTP", "rtp", "fraction of the cost"),
-                    ("wheel RTP", "rtp", "fraction of the cost")], rows))
-    rows = [(b.name, b.cost, b.trigger, b.feature.initial_spins, b.rtp, b.feature.mean, b.variance,
-             math.sqrt(b.variance) / b.cost, b.warning or None) for b in sheet.buys.values()]
-    add(_table("buys", "Bought features (the free spins as after the trigger)",
-               [("buy",), ("cost", "count", "credits"), ("trigger", "count"), ("spins", "count"),
-                ("RTP", "rtp", "fraction of the cost"), ("mean win", "credits", "credits per buy"),
-                ("variance", "credits", "credits^2"), ("sd/cost", "float", "costs"), ("warning",)], rows))
-    rows = []
-    for w in r.wheels.values():
-        rows.append((w.name, "wheel starts", w.prob, _inv(w.prob), w.mean / bet))
-        rows += [(w.name, text, p, _inv(p), None) for text, p in w.awards.items()]
-    add(_table("wheels", "Prize wheels (default mode, per round)",
-               [("wheel",), ("award",), ("probability", "probability", "per round"), ("1 in N", "odds"),
-                ("RTP share", "rtp", "fraction of the bet")], rows))
-    labels = {"rtp_without_gamble": "RTP without gamble", "rtp_gamble_once": "RTP gambling every eligible win once",
-              "return_per_stake": "gamble return per stake (p x multiplier)",
-              "eligible_probability": "P(the round win may be gambled)"}
-    rows = [(labels.get(k, k), v, "probability" if k == "eligible_probability" else "fraction of the bet")
-            for k, v in sheet.gamble.items()]
-    add(_table("gamble", "Gamble (default mode, per round)", [("figure",), ("value", "number"), ("unit",)], rows,
-               f"RTP gambling every eligible win once: not computed ({sheet.gamble_refused})"
-               if sheet.gamble_refused else ""))
+    for rule in sheet.rules:   # the rules beyond the spins: bet modes, buys, prize wheels, the gamble
+        for table in rule.report_tables(sheet, _table, _inv):
+            add(table)
     rows = [(f.fact, f.source, f.published, f.shown, f.status) for f in sheet.facts if f.is_fact]
     add(_table("published", "Published facts (the set's published.toml)",
                [("fact",), ("source",), ("published",), ("exact, as printed",), ("verdict",)], rows))

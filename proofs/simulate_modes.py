@@ -325,7 +325,7 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
 
 
 def _starts_feature(g: ModeGame, trigger: np.ndarray, counts: Sequence[np.ndarray]) -> np.ndarray:
-    """Whether each window starts the free spins or a wheel (:func:`exact.bet_modes.starts_feature`)."""
+    """Whether each window starts the free spins or a wheel (:func:`exact.rules.starts_feature`)."""
     starts = g.trigger[np.minimum(trigger, len(g.trigger) - 1)] > 0
     for w, c in zip(g.wheels, counts):
         starts |= w.table[np.minimum(c, len(w.table) - 1)] >= 0

@@ -31,6 +31,21 @@ from strips.model import FISH, Phase, Symbol, WildMultiplier
 from mathset_files import csv_text, write_set
 from oracle import make_set, small_fish_model
 from exact.rules import combination_wilds
+import exact
+from exact.comply import comply, load_rules
+from exact.export import par_sheets
+from exact.variants import tune
+
+
+#: analysis -> its API entry point on a math set (each must refuse exactly what supports() refuses)
+API_CALLS = {
+    "report": lambda ms: exact.par_sheet(ms),
+    "distribution": lambda ms: exact.win_distribution(ms),
+    "sensitivity": lambda ms: sensitivity(ms),
+    "tune": lambda ms: tune(ms, Fraction(9, 10)),
+    "comply": lambda ms: comply(ms, load_rules()),
+    "export": lambda ms: par_sheets(exact.par_sheet(ms), ms),
+}
 
 
 # ---- from test_proofs_sets.py --------------------------------------------

@@ -16,32 +16,22 @@ import exact
 from exact import rules
 from exact.rules import by_count, feature_multiplier, initial_spins, retrigger_spins, scatter_pay, symbol_scatter_pay
 from exact.cli import main
-from exact.comply import comply, load_rules
 from exact.enumeration import spin_histogram
 from exact.evaluator import evaluate
-from exact.export import par_sheets
 from exact.gamble import round_eligible
 from exact.rules.base import ANALYSES, Rule
 from exact.rules.win_cap import WinCapConfig
-from exact.sensitivity import sensitivity
-from exact.variants import tune
 from proofs.simulate import prepare_mode, simulate_mode_block
 from strips import limits
 from strips.errors import MathSetError, UnsupportedRule
 from strips.loader import bundled_path, load_math_set
 
+from generators import API_CALLS
+
 BUNDLED = ("rules_page", "wheel_game")
 
 #: analysis -> its API entry point on a math set (each must refuse exactly what supports() refuses)
-API = {
-    "report": lambda ms: exact.par_sheet(ms),
-    "distribution": lambda ms: exact.win_distribution(ms),
-    "sensitivity": lambda ms: sensitivity(ms),
-    "tune": lambda ms: tune(ms, Fraction(9, 10)),
-    "comply": lambda ms: comply(ms, load_rules()),
-    "export": lambda ms: par_sheets(exact.par_sheet(ms), ms),
-    "gamble": lambda ms: round_eligible(ms, ms.model.gamble),
-}
+API = {**API_CALLS, "gamble": lambda ms: round_eligible(ms, ms.model.gamble)}
 
 
 def _sets():

@@ -9,10 +9,9 @@ import json
 from fractions import Fraction
 
 from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupported
-from exact.bet_modes import starts_feature
 from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
-from exact.rules import combination_wilds, feature_multiplier, initial_spins, one_spin_round, retrigger_spins, rules_of
+from exact.rules import combination_wilds, initial_spins, one_spin_round, retrigger_spins, rules_of, spin_views
 from exact.falls import falls_game
 from exact.formatting import fraction_text
 from exact.rounds import feature_spins
@@ -108,6 +107,7 @@ def run(args) -> int:
     fish_cells = [(r, i) for r in range(model.reels) for i in range(model.rows)
                   if model.symbol(window[r][i]).kind == "fish"]
     value_at = dict(zip(fish_cells, res_fish_values(model, window, fish)))
+    views, lines = spin_views(model, phase, window, res)
     if args.json:
         out = {
             "set": ms.name, "mode": args.mode, "phase": phase.name,
@@ -120,17 +120,7 @@ def run(args) -> int:
             "scatter_pay": res.scatter_pay,
             "free_spins": awarded(model, res, phase),
         }
-        if model.is_lines:   # each winning payline with its number
-            out["lines"] = [{"line": w.line, "symbol": w.symbol, "run": w.run, "multiplier": w.multiplier,
-                             "pay": w.pay} for w in res.lines]
-            out["line_pays"] = res.line_pays
-        if len(res.scatter_counts) > 1:
-            out["scatter_counts"] = dict(res.scatter_counts)
-        if model.trigger_reels:
-            out["trigger_reels_shown"] = res.trigger_reels_shown
-        if combination_wilds(model):
-            out["combination"] = res.combination
-        out.update(bonus_starts(model, phase, window, res))
+        out.update(views)   # each rule's keys: paylines, scatter counts, trigger reels, wheels, respin, ...
         out.update(round_rules(model, phase, res.win, as_json=True))
         out.update({name.replace(" ", "_"): _json_fractions(v) for name, v in feature_spins(ms, phase, window).items()})
         if multiplied:  # games with WILD multipliers: each WILD's multiplier, window layout
@@ -158,31 +148,21 @@ def run(args) -> int:
     for w in res.lines:
         times = f" (x{w.multiplier} combination)" if w.multiplier != 1 else ""
         print(f"line {w.line}: {w.symbol} x{w.run}, pay {w.pay}{times}")
-    if model.is_lines:
-        print(f"line pays      {res.line_pays}")
-    else:
-        print(f"ways pays      {res.ways_pays}")
-    if model.of_kind("key"):
-        print(f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}")
+    for line in lines.get("pays", ()):     # the evaluation's pays, collect
+        print(line)
     counts = res.scatter_counts or (("scatter", res.scatters),)
     for name, c in counts:
         print(f"{name + ' symbols':<14} {c}")
-    if model.trigger_reels and not res.trigger_reels_shown:
-        print(f"trigger reels  {', '.join(str(r + 1) for r in sorted(model.trigger_reels))} do not all show "
-              f"{model.trigger_symbol.name}: no trigger")
+    for line in lines.get("counts", ()):   # trigger reels not shown
+        print(line)
     if res.scatter_pay:
         print(f"scatter pay    {res.scatter_pay}")
     spins = awarded(model, res, phase)
     if spins:
-        times = (f", multiplier x{feature_multiplier(model, res.trigger_count)}"
-                 if model.multiplier_by_trigger and phase.name == "base" else "")
+        times = "".join(lines.get("award", ()))   # the feature's multiplier by trigger
         print(f"free spins     {spins} {'start' if phase.name == 'base' else 'more (retrigger)'} after this spin{times}")
-    starts = bonus_starts(model, phase, window, res)
-    for name, table in starts.get("wheels", {}).items():
-        if table:
-            print(f"wheel          {name} starts after this spin (prize table {table})")
-    if starts.get("respin_holds"):
-        print(f"respin         reels {', '.join(map(str, starts['respin_holds']))} hold, the others spin again")
+    for line in lines.get("starts", ()):   # wheels, respin
+        print(line)
     for name, v in feature_spins(ms, phase, window).items():
         if v["starts"]:
             print(f"{name:<14} {v['coins']} coins (>= {v['trigger']}) start it after this spin: exact mean "
@@ -229,26 +209,6 @@ def awarded(model, res, phase) -> int:
     (the count that triggers respects ``trigger_reels``)."""
     n = res.trigger_count
     return initial_spins(model, n) if phase.name == "base" else retrigger_spins(model, n)
-
-
-def bonus_starts(model, phase, window, res) -> dict:
-    """The round rules in one spin: the prize table each wheel starts, the reels a respin holds (base game only)."""
-    out: dict = {}
-    if phase.name != "base":
-        return out
-    shown = [sum(x == w.symbol for col in window for x in col) for w in model.wheels]
-    if model.wheels:
-        out["wheels"] = {}
-        for w, b in zip(model.wheels, shown):
-            table = w.table_for(b)
-            out["wheels"][w.name] = table.name if table else None
-    rs = model.respin
-    if rs is not None:
-        feature = starts_feature(model, (res.trigger_count, *shown))
-        shown = sum(x == rs.symbol for col in window for x in col)
-        out["respin_holds"] = ([r + 1 for r, col in enumerate(window) if rs.symbol in col]
-                               if shown == rs.count and not feature else [])
-    return out
 
 
 def res_fish_values(model, window, fish):

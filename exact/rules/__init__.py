@@ -14,16 +14,30 @@ README "Adding a mechanic".
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, Refusal, Rule, one_spin_round
-from exact.rules.registry import (RULES, Support, beyond_count_tables, pre_feature_rules, require, round_rules, rules_of,
-                                  support_table, supports)
+from exact.rules.base import ANALYSES, PaysWords, Refusal, Rule, one_spin_round
+from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
+                                  round_rules, rules_of, spin_views, support_table, supports)
+from exact.rules.scatter import (by_count, count_array, extra_counts, feature_multiplier, feature_multiplier_table,
+                                 other_scatters, paying_scatters, scatter_codes, scatter_counts, scatter_pay,
+                                 symbol_scatter_pay, trigger_count, trigger_moments, trigger_reel_shown,
+                                 trigger_scatter_pay)
+from exact.rules.free_spins import chain_count, initial_spins, retrigger_spins, retrigger_step, retrigger_table
+from exact.rules.paylines import (LineAutomaton, LineStep, LineWin, line_automaton, line_pays, line_step, payline_cells,
+                                  payline_count)
+from exact.rules.wild import (cell_multipliers, combination_ways, combination_wilds, default_wild_values, drawn_wilds,
+                              draws_multiplier, has_wild_multipliers, max_wild_multiplier, multiplier_text, paying_wilds,
+                              wild_draws)
+from exact.rules.ways import WayWin, ways_pays
+# per-reel terms the factorised engine multiplies (exact.engine)
+from exact.rules.collect import fish_moments_scaled, fish_scale
+from exact.rules.terms import INT64_SAFE
+from exact.rules.wild import (drawn_tables, multiplier_scale, refuse_ways_rules, substitute_codes,
+                              wild_multiplier_tables, wilds_with_pays)
+from exact.rules.respin import starts_feature
+from exact.rules.modes import mode_figures
+from exact.rules.registry import pre_feature_rules
 from exact.rules.respin import pre_feature_refusal
-from exact.rules.scatter import (by_count, feature_multiplier, feature_multiplier_table, other_scatters, scatter_codes,
-                                 scatter_pay, symbol_scatter_pay, trigger_scatter_pay)
-from exact.rules.free_spins import chain_count, initial_spins, retrigger_spins, retrigger_table
-from exact.rules.paylines import LineAutomaton, LineStep, line_automaton, line_step, payline_count
-from exact.rules.wild import (combination_wilds, drawn_wilds, draws_multiplier, has_wild_multipliers,
-                              max_wild_multiplier, paying_wilds, window_ways)
+from exact.rules.wild import window_ways
 from exact.rules.collect import window_fish
 # literal readings the analyses share (they reach a rule module only through this package)
 from exact.rules.anywhere import count_pay
@@ -40,7 +54,15 @@ from exact.rules.grid_free_games import GAMES as FREE_SPIN_GAMES
 from exact.rules.grid_free_games import FreeSpinGames, free_game_drop, free_games_of, free_start, lava_drop, lava_step
 from exact.rules.grid_features import outcomes
 
-__all__ = ["ANALYSES", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of", "support_table",
+__all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of",
+           "support_table",
+           "multiplier_text", "starts_feature", "spin_views", "pays_words",
+           "literal_wins", "scatter_counts", "cell_multipliers", "combination_ways", "default_wild_values",
+           "wild_draws", "WayWin", "ways_pays", "LineWin", "line_pays", "payline_cells", "fish_moments_scaled",
+           "fish_scale", "INT64_SAFE", "drawn_tables", "multiplier_scale", "wild_multiplier_tables",
+           "substitute_codes", "wilds_with_pays", "count_array", "extra_counts", "paying_scatters",
+           "trigger_reel_shown", "factorisation", "trigger_count", "trigger_moments", "refuse_ways_rules",
+           "retrigger_step", "mode_figures",
            "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
            "play_falls", "combined_value", "value_law", "MAX_EVALUATIONS", "Cascade", "GridConfig", "drawer", "evaluate",
            "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral",

@@ -26,9 +26,10 @@ reading is the generic exact path.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "one_spin_round", "ENUMERATED", "first_present"]
+__all__ = ["Rule", "ANALYSES", "Refusal", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "CAPABILITIES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
 ANALYSES: dict[str, str] = {
@@ -53,9 +54,38 @@ ANALYSES: dict[str, str] = {
 ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", "distribution", "export", "comply", "prove"})
 
 
+#: The optional capabilities a rule may give (the base class falls back: no section, no view, the ways words,
+#: enumeration for a rule without per-reel terms); tests/test_rule_contract.py checks each one a rule gives.
+CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spin_text", "changes", "symbol_changes",
+                "report_text", "report_tables", "workbook_sheets", "pays_words")
+
+
 class Refusal(str):
     """The one line that says why an analysis does not run: the rule's name and, when the rule
     narrows its support by game, the reason (``"retrigger with a multi-level ladder"``)."""
+
+
+@dataclass(frozen=True)
+class PaysWords:
+    """How the report, the tables and the workbook name the pays of a game's evaluation rule (the ways
+    words unless the rule gives its own, :meth:`Rule.pays_words`).
+
+    Attributes
+    ----------
+    pays : str
+        The RTP split's row, after ``base game``: ``ways pays``, ``line pays``.
+    by_symbol : str
+        The by-symbol table's noun: ``ways``, ``line wins``.
+    note : str
+        Added to the table's ``(per base spin...)`` note (lines: ``; P: one payline of 20 wins so``).
+    unit : str
+        What a pay is per: ``way``, ``line``.
+    """
+
+    pays: str = "ways pays"
+    by_symbol: str = "ways"
+    note: str = ""
+    unit: str = "way"
 
 
 class Rule:
@@ -122,6 +152,11 @@ class Rule:
     #: WILD multiplier (:func:`exact.rules.registry.beyond_count_tables`).
     count_tables: ClassVar[bool] = True
 
+    #: The engine's per-reel factorisation of an evaluation rule's pays (``"ways"``: products of per-reel
+    #: counts; ``"lines"``: per-line chains), None for a rule that is no evaluation
+    #: (:func:`exact.rules.registry.factorisation`).
+    factorisation: ClassVar[str | None] = None
+
     #: True for a rule of the round beyond its spins (bet modes, buys, respins, prize wheels, the gamble):
     #: :func:`exact.rules.registry.round_rules`.
     round_stage: ClassVar[bool] = False
@@ -147,6 +182,67 @@ class Rule:
     # A rule with ``acts_on_round`` also gives ``literal(config, bet, win) -> int`` (one round's total,
     # the oracle's reading), ``vector_step(config, bet, wins)`` (numpy, the simulator's) and
     # ``section(config, bet, distribution, method, max_win)`` (the report's).
+
+    # -- optional views of one spin and of a change (the base class has none: the command prints only
+    # -- the figures every game has) -----------------------------------------------------------------
+    @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        """The keys this rule adds to ``rtp spin --json`` for one evaluated spin ``res`` (an
+        :class:`exact.evaluator.SpinResult` of ``window`` in ``phase``); the base class adds none."""
+        return {}
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        """The lines this rule adds to ``rtp spin``'s text, by place: ``pays`` (after the paying
+        combinations), ``counts`` (after the symbol counts), ``award`` (words after the free spins
+        awarded), ``starts`` (what starts after the spin); the base class adds none."""
+        return {}
+
+    @classmethod
+    def literal_wins(cls, model, window, cells, combination: int) -> dict:
+        """An evaluation rule's literal reading of one window (the oracle): its wins by kind (``ways``:
+        WayWins, ``lines``: LineWins), credits before the level multiplier; ``cells`` the multiplier of
+        each cell, ``combination`` the combination WILD multiplier drawn for the spin.  The base class
+        reads nothing (a rule that is no evaluation)."""
+        return {}
+
+    @classmethod
+    def pays_words(cls, model) -> PaysWords | None:
+        """How the views name an evaluation rule's pays (None: the rule is no evaluation; the views then
+        use the ways words)."""
+        return None
+
+    @classmethod
+    def report_text(cls, rep, fmt, digits: int) -> list[str]:
+        """The rule's section of the text report (lines) from the PAR sheet ``rep``; ``fmt`` is
+        :mod:`exact.formatting` (percent, decimal_text, one_in, short_fraction_text, table_lines), ``digits``
+        the decimal places of percentages.  The base class has no section."""
+        return []
+
+    @classmethod
+    def report_tables(cls, sheet, table, inv) -> list:
+        """The rule's tables of the PAR sheet (:meth:`exact.par.ParSheet.tables`): ``table(name, title,
+        columns, rows, note="")`` builds one, ``inv(p)`` is 1 / p (None for 0).  The base class has none."""
+        return []
+
+    @classmethod
+    def workbook_sheets(cls, rep, book, formats) -> None:
+        """Add the rule's sheets of the PAR workbook (:func:`exact.export.par_sheets`) to ``book``
+        (``book.add(name, slug, header, rows, formats, row_formats=(), keys=1)``); ``formats`` holds the
+        workbook's cell formats (COUNT, PERCENT, CREDITS, PROB, ONE_IN, ROW) and ``one_in(p)``.  The base
+        class adds none."""
+
+    @classmethod
+    def changes(cls, ma, mb) -> list[str]:
+        """The lines ``rtp diff`` prints for a change of this rule's keys from game ``ma`` to game ``mb``
+        (either may not use the rule); the base class has no keys of its own to compare."""
+        return []
+
+    @classmethod
+    def symbol_changes(cls, name: str, sa, sb) -> list[str]:
+        """The lines ``rtp diff`` prints for a change of this rule's keys on symbol ``name``
+        (:class:`strips.model.Symbol` ``sa`` -> ``sb``); the base class has none."""
+        return []
 
     @classmethod
     def needs(cls, model, analysis: str) -> str | None:

@@ -5,9 +5,10 @@ Literal reading: :func:`exact.evaluator.evaluate` (collect part); per-reel terms
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, Rule, value_convolution
+from exact.rules.terms import int_array, scaled_moments, weights_scale
+from exact.rules.base import value_convolution, ANALYSES, Rule
 
-__all__ = ["Collect", "window_fish"]
+__all__ = ["Collect", "window_fish", "fish_scale", "fish_moments_scaled"]
 
 
 class Collect(Rule):
@@ -25,6 +26,31 @@ class Collect(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return bool(model.of_kind("key") or model.of_kind("fish"))
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        if not model.of_kind("key"):
+            return {}
+        return {"pays": [f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}"]}
+
+
+# -- per-reel terms of the collect (the FISH values' moments, :mod:`exact.engine`) ---------------------------
+def fish_scale(model, table: str) -> int:
+    """D: the lcm of the weight sums of every FISH symbol's table ``table`` (1 if none)."""
+    return weights_scale(s.weights[table] for s in model.of_kind("fish") if table in s.weights)
+
+
+def fish_moments_scaled(model, table: str, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per symbol code: D E[v] and D^2 Var[v] of its FISH value (0 for non-FISH), int arrays.
+
+    Exact integers because D is a multiple of every weight sum (:func:`exact.rules.terms.scaled_moments`).
+    """
+    mean = [0] * len(model.symbols)
+    var = [0] * len(model.symbols)
+    for code, s in enumerate(model.symbols):
+        if s.kind == "fish" and table in s.weights:
+            mean[code], var[code] = scaled_moments(tuple(zip(s.values, s.weights[table])), d)
+    return int_array(mean), int_array(var)
 
 
 def window_fish(fish, table: str) -> dict[int, int]:

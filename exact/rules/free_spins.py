@@ -8,9 +8,10 @@ import numpy as np
 from strips.model import count_table_value
 
 from exact.rules.base import ANALYSES, Rule
+from exact.rules.scatter import by_count
 
 __all__ = ["Ladder", "Retrigger", "FreeSpinsOnBaseStrips", "chain_count", "initial_spins", "retrigger_spins",
-           "retrigger_table"]
+           "retrigger_table", "retrigger_step"]
 
 
 def initial_spins(model, scatters: int) -> int:
@@ -56,6 +57,21 @@ def chain_count(model) -> str:
     'key'
     """
     return "scatter" if model.retrigger else "key"
+
+
+def retrigger_step(model, scatters: int, awarded: int) -> int:
+    """The literal reading of a retrigger: the extra free spins a free spin showing ``scatters`` triggering
+    scatters awards (the retrigger table, ``by_count``), cut so that the feature's ``awarded`` spins never
+    pass ``retrigger_cap``; 0 without a retrigger table.
+
+    >>> from strips.loader import load_math_set
+    >>> retrigger_step(load_math_set("rules_page").model, 5, 10)
+    0
+    """
+    extra = by_count(model.retrigger, scatters)
+    if model.retrigger_cap is not None:
+        extra = max(0, min(extra, model.retrigger_cap - awarded))
+    return extra
 
 
 class Ladder(Rule):

@@ -27,3 +27,50 @@ class Gamble(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return model.gamble is not None
+
+    @classmethod
+    def report_text(cls, rep, fmt, digits: int) -> list[str]:
+        """The GAMBLE section (default mode, per round; every other RTP figure excludes it)."""
+        g = rep.gamble_result
+        if g is None:
+            return []
+        out: list[str] = []
+        out += ["", "GAMBLE (default mode, per round; every other RTP figure excludes it)"]
+        out.append(f"RTP without gamble          {fmt.percent(g.rtp_without_gamble, digits)}")
+        if rep.gamble_refused:
+            out.append(f"RTP gambling every eligible win once: not computed ({rep.gamble_refused})")
+        else:
+            out.append(f"RTP gamble every win once   {fmt.percent(g.rtp_gamble_once, digits)} "
+                       f"(exact {fmt.short_fraction_text(g.rtp_gamble_once, 60)})")
+            out.append(f"eligible round wins         {fmt.percent(g.eligible_probability, 4)} of rounds "
+                       f"({fmt.one_in(g.eligible_probability)})")
+        out.append(f"gamble return per stake     {fmt.percent(g.return_per_stake, 4)} (probability x multiplier)")
+        return out
+
+    @classmethod
+    def report_tables(cls, sheet, table, inv) -> list:
+        """The gamble table (default mode, per round)."""
+        labels = {"rtp_without_gamble": "RTP without gamble", "rtp_gamble_once": "RTP gambling every eligible win once",
+                  "return_per_stake": "gamble return per stake (p x multiplier)",
+                  "eligible_probability": "P(the round win may be gambled)"}
+        rows = [(labels.get(k, k), v, "probability" if k == "eligible_probability" else "fraction of the bet")
+                for k, v in sheet.gamble.items()]
+        return [table("gamble", "Gamble (default mode, per round)", [("figure",), ("value", "number"), ("unit",)], rows,
+                      f"RTP gambling every eligible win once: not computed ({sheet.gamble_refused})"
+                      if sheet.gamble_refused else "")]
+
+
+    @classmethod
+    def workbook_sheets(cls, rep, book, f) -> None:
+        """The workbook's ``Gamble`` sheet."""
+        gamble = rep.gamble
+        if not gamble:
+            return
+        labels = {"rtp_without_gamble": "RTP without gamble (the regulatory figure)",
+                  "rtp_gamble_once": "RTP gambling every eligible win once",
+                  "return_per_stake": "gamble return per unit staked (p x multiplier)",
+                  "eligible_probability": "P(the round win may be gambled)"}
+        rows = [[labels.get(k, k), v, "per round" if k == "eligible_probability" else "% of the bet"]
+                for k, v in gamble.items()]
+        book.add("Gamble", "gamble", ("figure", "value", "unit"), rows, (None, f.ROW, None),
+                 [f.PROB if k == "eligible_probability" else f.PERCENT for k in gamble])

@@ -14,9 +14,111 @@ import numpy as np
 
 from strips.model import PAY, WILD
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, PaysWords, Rule
+from exact.rules.wild import combination_wilds
 
-__all__ = ["Paylines", "payline_count", "LineAutomaton", "line_automaton", "LineStep", "line_step"]
+__all__ = ["Paylines", "payline_count", "LineAutomaton", "line_automaton", "LineStep", "line_step", "LineWin",
+           "line_pays", "payline_cells"]
+
+
+@dataclass(frozen=True)
+class LineWin:
+    """The win of one payline, credits before the level multiplier.
+
+    ``line`` is the 1-based payline number; ``symbol`` the paying symbol (a
+    WILD's name for a WILD-only win); ``run`` the number of leading positions
+    in the win; ``multiplier`` the combination multiplier applied (1 if
+    none); ``pay`` = paytable value x ``multiplier``.
+    """
+
+    line: int
+    symbol: str
+    run: int
+    multiplier: int
+    pay: int
+
+
+def payline_cells(model, window, line: int) -> tuple[str, ...]:
+    """The symbols of 0-based payline ``line``, reel 1 first (``model.paylines`` rows)."""
+    return tuple(window[r][row] for r, row in enumerate(model.paylines[line]))
+
+
+def line_pays(model, window, combination: int = 1) -> tuple[LineWin, ...]:
+    """Line wins of a window, literally; one win per paying line, in payline order.
+
+    A line pays left to right from reel 1.  Its symbol is its first symbol
+    that is not a WILD; its run is the number of leading positions showing
+    that symbol or a WILD that substitutes for it; it pays the symbol's
+    paytable value for that run (a scatter, KEY or FISH as the line's symbol
+    pays nothing on the line).  If the run uses a WILD with a ``combination``
+    multiplier the pay is multiplied by ``combination`` (the value drawn for
+    the spin).  A WILD with own ``pays`` pays for a run of leading WILDs of
+    that symbol alone, never multiplied.  The line pays the higher of the
+    two (the WILD-only pay when they are equal); nothing if both are 0.
+
+    Parameters
+    ----------
+    model : GameModel
+        A line game (``model.paylines``).
+    window : shape (reels, rows) of canonical symbol names
+    combination : int
+        The combination multiplier drawn for the spin (1 without one).
+
+    Returns
+    -------
+    tuple of LineWin, credits before the level multiplier.
+
+    Examples
+    --------
+    >>> from strips.loader import parse_game
+    >>> m = parse_game(b'''[game]
+    ... reels = 3
+    ... rows = 1
+    ... bet = 1
+    ... evaluation = "lines"
+    ... [lines]
+    ... paylines = [[1, 1, 1]]
+    ... [strips]
+    ... base = "base.csv"
+    ... [symbols.A]
+    ... class = "pay"
+    ... pays = [0, 2, 10]
+    ... [symbols.W]
+    ... class = "wild"
+    ... reels = { base = [1, 2, 3] }
+    ... pays = [0, 5, 50]
+    ... multiplier = { values = [2], mode = "combination" }
+    ... ''', "game.toml")
+    >>> line_pays(m, [["W"], ["A"], ["A"]], combination=2)   # A x3 through a WILD: 10 x 2
+    (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
+    >>> line_pays(m, [["W"], ["W"], ["A"]], combination=2)   # the WILD-only 5 loses to 10 x 2
+    (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
+    """
+    comb = {s.name for s in combination_wilds(model)}
+    wins = []
+    for li in range(len(model.paylines)):
+        cells = payline_cells(model, window, li)
+        syms = [model.symbol(c) for c in cells]
+        wild_win = (0, "", 0)
+        if syms[0].kind == WILD and syms[0].pays:
+            j = 0
+            while j < len(cells) and cells[j] == cells[0]:
+                j += 1
+            wild_win = (syms[0].pays[j - 1], cells[0], j)
+        sym_win = (0, "", 0, 1)
+        first = next((s for s in syms if s.kind != WILD), None)
+        if first is not None and first.kind == PAY:
+            n = 0
+            while n < len(cells) and (cells[n] == first.name or syms[n].substitutes_for(first.name)):
+                n += 1
+            if n and first.pays[n - 1]:
+                m = combination if any(c in comb for c in cells[:n]) else 1
+                sym_win = (first.pays[n - 1] * m, first.name, n, m)
+        if sym_win[0] > wild_win[0]:
+            wins.append(LineWin(li + 1, sym_win[1], sym_win[2], sym_win[3], sym_win[0]))
+        elif wild_win[0] > 0:
+            wins.append(LineWin(li + 1, wild_win[1], wild_win[2], 1, wild_win[0]))
+    return tuple(wins)
 
 
 class Paylines(Rule):
@@ -30,12 +132,43 @@ class Paylines(Rule):
     name = 'payline evaluation (evaluation = "lines")'
     keys = '[game] evaluation = "lines", [lines] paylines'
     implements = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
+    factorisation = "lines"
     count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:
         return model.evaluation == "lines"
 
+    @classmethod
+    def literal_wins(cls, model, window, cells, combination: int) -> dict:
+        """The line wins of ``window`` (:func:`line_pays`)."""
+        return {"lines": line_pays(model, window, combination)}
+
+    @classmethod
+    def pays_words(cls, model) -> PaysWords:
+        return PaysWords("line pays", "line wins", f"; P: one payline of {len(model.paylines)} wins so", "line")
+
+    @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        """Each winning payline with its number, and the line pays."""
+        return {"lines": [{"line": w.line, "symbol": w.symbol, "run": w.run, "multiplier": w.multiplier,
+                           "pay": w.pay} for w in res.lines], "line_pays": res.line_pays}
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        return {"pays": [f"line pays      {res.line_pays}"]}
+
+    @classmethod
+    def changes(cls, ma, mb) -> list[str]:
+        """The evaluation and each payline (1-based rows) that differ."""
+        out = [f"evaluation {ma.evaluation} -> {mb.evaluation}"] if ma.evaluation != mb.evaluation else []
+        la, lb = ma.paylines, mb.paylines
+        for i in range(max(len(la), len(lb))):
+            xa = ",".join(str(v + 1) for v in la[i]) if i < len(la) else "none"
+            xb = ",".join(str(v + 1) for v in lb[i]) if i < len(lb) else "none"
+            if xa != xb:
+                out.append(f"payline {i + 1} {xa} -> {xb}")
+        return out
 
 def payline_count(model) -> int:
     """The number of paylines a game pays on (0 for a game that does not pay by lines).

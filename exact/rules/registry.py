@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exact.rules.anywhere import Anywhere
-from exact.rules.base import ANALYSES, Rule, first_present
+from exact.rules.base import ANALYSES, PaysWords, Rule, first_present
 from exact.rules.cascade import Cascade
 from exact.rules.clusters import Clusters
 from exact.rules.collect import Collect
@@ -35,8 +35,7 @@ from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, Wil
 from exact.rules.win_cap import WinCap
 from strips.errors import UnsupportedRule
 
-__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules",
-           "round_rules"]
+__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -81,6 +80,66 @@ def pre_feature_rules(model) -> tuple[str, ...]:
     ((), ('respin', '[wheel]'))
     """
     return tuple(r.name for r in RULES if r.before_features and r.present(model))
+
+
+def literal_wins(model, window, cells, combination: int = 1) -> dict:
+    """The wins of one window by the literal reading of ``model``'s evaluation rule
+    (:meth:`~exact.rules.base.Rule.literal_wins`); a game whose evaluation rule reads no window this way
+    (its spins are read fall by fall) falls back to the ways reading.
+
+    >>> from strips.loader import load_math_set
+    >>> m = load_math_set("rules_page").model
+    >>> w = (("PIC1",) * 3,) * 5
+    >>> [(x.symbol, x.oak, x.ways) for x in literal_wins(m, w, ((1,) * 3,) * 5)["ways"]]
+    [('PIC1', 5, 243)]
+    """
+    for rule in rules_of(model):
+        found = rule.literal_wins(model, window, cells, combination)
+        if found:
+            return found
+    return Ways.literal_wins(model, window, cells, combination)
+
+
+def factorisation(model) -> str:
+    """The engine's factorisation of ``model``'s evaluation (:attr:`~exact.rules.base.Rule.factorisation`
+    of its evaluation rule; ``"ways"`` when none declares one).
+
+    >>> from strips.loader import load_math_set
+    >>> factorisation(load_math_set("rules_page").model)
+    'ways'
+    """
+    return next((r.factorisation for r in rules_of(model) if r.factorisation), "ways")
+
+
+def pays_words(model) -> PaysWords:
+    """How the views name the pays of ``model``'s evaluation: its rule's :meth:`~exact.rules.base.Rule.pays_words`,
+    else the ways words.
+
+    >>> from strips.loader import load_math_set
+    >>> pays_words(load_math_set("rules_page").model).pays
+    'ways pays'
+    """
+    return next((w for r in rules_of(model) if (w := r.pays_words(model)) is not None), PaysWords())
+
+
+def spin_views(model, phase, window, res) -> tuple[dict, dict[str, list[str]]]:
+    """What the rules ``model`` uses add to one evaluated spin's view (:meth:`~exact.rules.base.Rule.spin_json`,
+    :meth:`~exact.rules.base.Rule.spin_text`), in registry order: the JSON keys, and the text lines by place.
+
+    >>> from strips.loader import load_math_set
+    >>> from exact.evaluator import evaluate
+    >>> ms = load_math_set("rules_page")
+    >>> w = ms.phase_strips(ms.model.base_phase).window((0, 0, 0, 0, 0), ms.model.rows)
+    >>> spin_views(ms.model, ms.model.base_phase, w, evaluate(ms.model, w))[1]["pays"][0].split()[:2]
+    ['ways', 'pays']
+    """
+    fields: dict = {}
+    text: dict[str, list[str]] = {}
+    for rule in rules_of(model):
+        fields.update(rule.spin_json(model, phase, window, res))
+        for place, lines in rule.spin_text(model, phase, window, res).items():
+            text.setdefault(place, []).extend(lines)
+    return fields, text
 
 
 def rules_of(model) -> tuple[type[Rule], ...]:

@@ -16,9 +16,10 @@ from strips.model import count_table_value
 
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels", "MultiplierByTrigger",
-           "scatter_pay", "by_count", "symbol_scatter_pay", "trigger_scatter_pay", "other_scatters", "scatter_codes",
-           "feature_multiplier"]
+__all__ = ["feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels",
+           "MultiplierByTrigger", "scatter_pay", "by_count", "symbol_scatter_pay", "trigger_scatter_pay", "other_scatters", "scatter_codes",
+           "feature_multiplier", "scatter_counts", "paying_scatters", "extra_counts", "count_array", "trigger_reel_shown",
+           "trigger_moments", "trigger_count"]
 
 
 def scatter_pay(pays, count: int) -> int:
@@ -113,6 +114,93 @@ def feature_multiplier(model, scatters: int) -> int:
     return count_table_value(model.multiplier_by_trigger, scatters, 1)
 
 
+def scatter_counts(model, window) -> tuple[tuple[str, int], ...]:
+    """Each scatter symbol's count in the window, in file order (each counts on its own);
+    a WILD with ``counts_as_scatter`` counts as one more of the triggering scatter."""
+    trig = model.trigger_symbol
+    extra = sum(1 for col in window for n in col if model.symbol(n).counts_as_scatter)
+    return tuple((s.name, sum(1 for col in window for n in col if n == s.name)
+                  + (extra if trig is not None and s.name == trig.name else 0))
+                 for s in model.of_kind("scatter"))
+
+
+def paying_scatters(model, others: bool = False) -> tuple:
+    """The scatter symbols of ``model`` with a non-zero pay (``others``: only those other than the
+    triggering scatter), in file order.
+
+    >>> from strips.loader import load_math_set
+    >>> paying_scatters(load_math_set("rules_page").model)
+    ()
+    """
+    return tuple(s for s in (other_scatters(model) if others else model.of_kind("scatter")) if s.pays and any(s.pays))
+
+
+# -- per-reel terms of the trigger counts (the factorised engine's splits, :mod:`exact.engine`) -------------------
+def extra_counts(model) -> tuple[str, ...]:
+    """Counts beyond (triggering scatters, KEYs) the split of a phase needs: ``trig`` (trigger reels
+    showing a triggering scatter) and ``sc:NAME`` for each other paying scatter.
+
+    >>> from strips.loader import load_math_set
+    >>> extra_counts(load_math_set("rules_page").model)
+    ()
+    """
+    out = ("trig",) if model.trigger_reels else ()
+    return out + tuple(f"sc:{s.name}" for s in paying_scatters(model, others=True))
+
+
+def trigger_reel_shown(model, r: int, scatters, otherwise: int):
+    """Per stop of reel ``r`` (0-based): 1 where a trigger reel shows a triggering scatter (``scatters``:
+    their count per stop, int array), else 0; a reel that is no trigger reel gives ``otherwise``.
+
+    >>> import numpy as np
+    >>> from strips.loader import load_math_set
+    >>> trigger_reel_shown(load_math_set("rules_page").model, 0, np.array([0, 2]), 1).tolist()
+    [1, 1]
+    """
+    if r in model.trigger_reels:
+        return (scatters > 0).astype(np.int64)
+    return np.full(len(scatters), otherwise, dtype=np.int64)
+
+
+def trigger_moments(model, joint: dict) -> dict | None:
+    """The moments by the count that awards free spins when ``model`` has trigger reels (None without):
+    from joint moments keyed (n triggering scatters, k KEY, trigger reels showing one, ...), n when every
+    trigger reel shows a triggering scatter, else bucket 0.
+
+    >>> from strips.loader import load_math_set
+    >>> trigger_moments(load_math_set("rules_page").model, {}) is None
+    True
+    """
+    if not model.trigger_reels:
+        return None
+    listed = len(model.trigger_reels)
+    out: dict = {}
+    for key, vals in joint.items():
+        k = key[0] if key[2] == listed else 0
+        out[k] = tuple(a + b for a, b in zip(out[k], vals)) if k in out else vals
+    return out
+
+
+def trigger_count(scatters: int, trigger_reels_shown: bool) -> int:
+    """The literal reading of trigger reels: a spin's ``scatters`` award free spins only when every trigger
+    reel shows a triggering scatter (``trigger_reels_shown``; True without trigger reels), else 0.
+
+    >>> trigger_count(3, True), trigger_count(3, False)
+    (3, 0)
+    """
+    return scatters if trigger_reels_shown else 0
+
+
+def count_array(model, t, r: int, attr: str):
+    """Per stop of reel ``r``: a count of :func:`extra_counts`, or a count of the reel's window tables ``t``
+    (an :class:`exact.engine.ReelTables`: ``scatters``, ``keys``)."""
+    if attr == "trig":
+        return trigger_reel_shown(model, r, t.scatters, 0)
+    if attr.startswith("sc:"):
+        return t.counts[model.code(attr[3:])]
+    return getattr(t, attr)
+
+
 #: The analyses that model the trigger rules of real catalogues (paylines' companions).
 _CATALOGUE = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
 
@@ -147,6 +235,17 @@ class SeveralScatters(Rule):
     def present(cls, model) -> bool:
         return len(model.of_kind("scatter")) > 1
 
+    @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        return {"scatter_counts": dict(res.scatter_counts)}
+
+    @classmethod
+    def changes(cls, ma, mb) -> list[str]:
+        """The triggering scatter (``[free_spins] scatter``)."""
+        if ma.scatter == mb.scatter:
+            return []
+        return [f"triggering scatter {ma.scatter or 'the only one'} -> {mb.scatter or 'the only one'}"]
+
 
 class CountsAsScatter(Rule):
     """A WILD that also counts as one triggering scatter."""
@@ -159,6 +258,13 @@ class CountsAsScatter(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return any(s.counts_as_scatter for s in model.symbols)
+
+    @classmethod
+    def symbol_changes(cls, name: str, sa, sb) -> list[str]:
+        if sa.counts_as_scatter == sb.counts_as_scatter:
+            return []
+        return [f"{name} counts as scatter {'yes' if sa.counts_as_scatter else 'no'} -> "
+                f"{'yes' if sb.counts_as_scatter else 'no'}"]
 
 
 class TriggerReels(Rule):
@@ -173,6 +279,23 @@ class TriggerReels(Rule):
     def present(cls, model) -> bool:
         return bool(model.trigger_reels)
 
+    @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        return {"trigger_reels_shown": res.trigger_reels_shown}
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        if res.trigger_reels_shown:
+            return {}
+        return {"counts": [f"trigger reels  {_reels_text(model.trigger_reels)} do not all show "
+                           f"{model.trigger_symbol.name}: no trigger"]}
+
+    @classmethod
+    def changes(cls, ma, mb) -> list[str]:
+        if ma.trigger_reels == mb.trigger_reels:
+            return []
+        return [f"trigger reels {_reels_text(ma.trigger_reels) or 'none'} -> {_reels_text(mb.trigger_reels) or 'none'}"]
+
 
 class MultiplierByTrigger(Rule):
     """The feature's win multiplier depends on the trigger count."""
@@ -185,6 +308,30 @@ class MultiplierByTrigger(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return bool(model.multiplier_by_trigger)
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        """The feature's multiplier, after the free spins a base spin starts."""
+        if phase.name != "base" or not count_table_value(model.trigger, res.trigger_count):
+            return {}
+        return {"award": [f", multiplier x{feature_multiplier(model, res.trigger_count)}"]}
+
+    @classmethod
+    def changes(cls, ma, mb) -> list[str]:
+        if ma.multiplier_by_trigger == mb.multiplier_by_trigger:
+            return []
+        return [f"multiplier by trigger {_table_text(ma.multiplier_by_trigger)} -> "
+                f"{_table_text(mb.multiplier_by_trigger)}"]
+
+
+def _reels_text(reels) -> str:
+    """0-based reels as the rules page numbers them: ``1, 5`` (empty for none)."""
+    return ", ".join(str(r + 1) for r in sorted(reels))
+
+
+def _table_text(table) -> str:
+    """A count table ``((3, 2), (4, 5))`` as ``3: 2, 4: 5`` (``none`` when empty)."""
+    return ", ".join(f"{c}: {v}" for c, v in table) or "none"
 
 
 def feature_multiplier_table(model, top: int):

@@ -1,0 +1,301 @@
+"""The rule contract, parametrised over every registered rule and every optional capability it implements.
+
+A rule module may give capabilities beyond its presence and support (:data:`exact.rules.base.CAPABILITIES`:
+fast paths, literal readings, views).  Each one a rule implements is checked here on a small game that
+uses the rule: a fast path equals brute force through the literal reading exactly; a literal reading
+equals the vectorised literal step (:class:`exact.windows.WindowEvaluator`); a view says in the command's
+output what the rule gives.  A capability without a check fails :func:`test_every_capability_has_a_check`.
+Every analysis a rule does not implement refuses in one line, from the API and the command line alike.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import exact
+from exact import formatting, rules
+from exact.cli import main
+from exact.diff import model_changes
+from exact.engine import analyse_phase
+from exact.evaluator import cell_multipliers, evaluate
+from exact.export import par_sheets
+from exact.report import report_text
+from exact.rules.base import CAPABILITIES, Rule
+from exact.windows import WindowEvaluator
+from gen_cascade import brute_force as brute_force_falls, random_game
+from generators import API_CALLS, game_text, model_of, write_strips, write_variant
+from oracle import make_set
+from strips.errors import UnsupportedRule
+from strips.loader import load_math_set
+
+LINES = [(0, 0, 0), (1, 1, 1), (0, 1, 2)]
+BASE = [["A", "S", "W", "B"], ["B", "A", "C", "S"], ["C", "W", "A", "B"]]
+BONUS = [["A", "B", "S"], ["W", "A", "B"], ["S", "C", "A"]]
+
+
+def _ways(text: str, reels: int = 3) -> str:
+    return text.replace('evaluation = "lines"', "").replace(f"[lines]\npaylines = {[[1] * reels]}", "")
+
+
+#: A small game per rule name: game.toml text (with BASE/BONUS strips) or a callable giving a MathSet.
+TEXTS = {
+    "ways evaluation": _ways(game_text(3, 2, [(0, 0, 0)], retrigger=False)),
+    'payline evaluation (evaluation = "lines")': game_text(3, 3, LINES, wild_pays=[0, 3, 12], scatter_pays=[0, 2, 7],
+                                                           retrigger=False),
+    "a WILD that counts as a scatter": game_text(3, 3, LINES, counts_as_scatter=True, retrigger=False),
+    "several scatter symbols": _ways(game_text(3, 2, [(0, 0, 0)], scatter2_pays=[1, 4, 9], retrigger=False)),
+    "trigger_reels": game_text(3, 3, LINES, trigger_reels=[1, 3], retrigger=False),
+    "multiplier_by_trigger": game_text(3, 3, LINES, multiplier_by_trigger="{ 2 = 2, 3 = 5 }", retrigger=False),
+    "a combination WILD multiplier": game_text(3, 3, LINES, comb='{ values = [2], mode = "combination" }',
+                                               retrigger=False),
+}
+#: More small games for the factorisations: ways games with trigger reels, a WILD counted as a scatter and a
+#: second paying scatter.
+FACTORISED = [_ways(game_text(3, 2, [(0, 0, 0)], trigger_reels=[1, 3], scatter_pays=[0, 2, 7], retrigger=False)),
+              _ways(game_text(3, 2, [(0, 0, 0)], counts_as_scatter=True, scatter2_pays=[1, 4, 9], retrigger=False))]
+#: Rules whose small game is a bundled set or one of its bet modes.
+BUNDLED = {"KEY collect and FISH values": ("rules_page", None), "[modes]": ("wheel_game", None),
+           "[wheel]": ("wheel_game", None), "[gamble]": ("wheel_game", None), "respin": ("wheel_game", "fortune_bet")}
+#: Rules whose small game is a test set of :data:`generators.VARIANTS`.
+VARIANT = {"[buy]": "wheel_modes"}
+
+
+def _write(directory: Path, text: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "game.toml").write_text(text)
+    write_strips(directory / "base.csv", BASE)
+    write_strips(directory / "bonus.csv", BONUS)
+    return directory
+
+
+def game_of(rule, tmp_path: Path):
+    """(MathSet, its directory or bundled name, its bet mode) of a small game that uses ``rule``."""
+    if rule.name in BUNDLED:
+        name, mode = BUNDLED[rule.name]
+        ms = load_math_set(name)
+        return (ms.mode(mode) if mode else ms), name, mode or "default"
+    if rule.name in VARIANT:
+        d = write_variant(tmp_path / VARIANT[rule.name], VARIANT[rule.name])
+        return load_math_set(str(d)), str(d), "default"
+    if rule.name == "pay-anywhere evaluation":
+        game, strips = random_game(3, "anywhere", cascade=False)
+        return exact.math_set(game, strips), None, "default"
+    d = _write(tmp_path / "game", TEXTS[rule.name])
+    return load_math_set(str(d)), str(d), "default"
+
+
+def _implemented(rule) -> list[str]:
+    """The capabilities of :data:`CAPABILITIES` ``rule`` gives itself (not the base class's default)."""
+    out = []
+    for c in CAPABILITIES:
+        mine, base = getattr(rule, c), getattr(Rule, c)
+        if getattr(mine, "__func__", mine) is not getattr(base, "__func__", base):
+            out.append(c)
+    return out
+
+
+PAIRS = [(r, c) for r in rules.RULES for c in _implemented(r)]
+
+
+def _stops(ms, phase):
+    return itertools.product(*(range(n) for n in ms.phase_strips(phase).lengths))
+
+
+def _window(ms, phase, stops):
+    return ms.phase_strips(phase).window(stops, ms.model.rows)
+
+
+# -- the checks, one per capability --------------------------------------------------------------------------
+def check_factorisation(rule, ms, where, mode, capsys):
+    """The engine's factorisation equals brute force through the literal reading (every stop combination),
+    on the rule's game and on every small game of :data:`TEXTS` the factorisation takes (trigger reels, a
+    WILD counted as a scatter, several scatters, a combination WILD)."""
+    games = [make_set(model_of(t), BASE, BONUS) for t in list(TEXTS.values()) + FACTORISED]
+    for g in [ms] + [g for g in games if rules.factorisation(g.model) == rule.factorisation]:
+        _factorised_equals_brute_force(g)
+
+
+def _factorised_equals_brute_force(ms):
+    phase = ms.model.base_phase
+    n, s1, s2, by = 0, Fraction(0), Fraction(0), {}
+    for stops in _stops(ms, phase):
+        res = evaluate(ms.model, _window(ms, phase, stops))
+        n, s1, s2 = n + 1, s1 + res.win, s2 + res.win ** 2
+        c, w = by.get(res.trigger_count, (0, 0))
+        by[res.trigger_count] = (c + 1, w + res.win)
+    a = analyse_phase(ms, phase)
+    assert (a.mean, a.second) == (s1 / n, s2 / n)
+    split = a.trigger_split      # by the count that awards free spins (trigger reels, a WILD as a scatter)
+    assert {k: (Fraction(c, n), Fraction(w, n)) for k, (c, w) in by.items()} == {
+        k: (p, x) for k, (p, x) in enumerate(zip(split.prob, split.win)) if p}
+
+
+def check_literal_wins(rule, ms, where, mode, capsys):
+    """The rule's literal reading of every window equals the vectorised literal step (no values drawn)."""
+    phase = ms.model.base_phase
+    stops = np.array(list(_stops(ms, phase)), dtype=np.int64)
+    out = WindowEvaluator(ms, phase).evaluate(stops)
+    assert out.denominator == 1
+    for i, st in enumerate(stops):
+        window = _window(ms, phase, tuple(st))
+        found = rule.literal_wins(ms.model, window, cell_multipliers(ms.model, window), 1)
+        assert sum(w.pay for wins in found.values() for w in wins) == out.ways_pay[i]
+
+
+def check_phase_path(rule, ms, where, mode, capsys):
+    """The rule's own exact path equals brute force through the rules read fall by fall."""
+    game, strips = random_game(3, "anywhere", cascade=False)
+    law, _, _, _ = brute_force_falls(game, strips)
+    a = rule.phase_path(ms.model)(ms, ms.model.base_phase)
+    assert (a.mean, a.second) == (sum(p * w for (_, w), p in law.items()), sum(p * w * w for (_, w), p in law.items()))
+
+
+def _spin(ms, where, mode, stops, capsys, *json_flag):
+    assert main(["spin", "--set", where, "--mode", mode, "--stops", ",".join(map(str, stops)), *json_flag]) == 0
+    return capsys.readouterr().out
+
+
+def _spun(ms, n: int = 4000):
+    """(stops, window, SpinResult) of ``n`` stop combinations of the base strips drawn with a fixed seed."""
+    phase = ms.model.base_phase
+    rng = np.random.default_rng(7)
+    for _ in range(n):
+        stops = tuple(int(rng.integers(k)) for k in ms.phase_strips(phase).lengths)
+        window = _window(ms, phase, stops)
+        yield stops, window, evaluate(ms.model, window)
+
+
+def check_spin_json(rule, ms, where, mode, capsys):
+    """``rtp spin --json`` carries the rule's keys with the rule's values."""
+    for stops, window, res in itertools.islice(_spun(ms, 3), 3):
+        got = json.loads(_spin(ms, where, mode, stops, capsys, "--json"))
+        want = json.loads(json.dumps(rule.spin_json(ms.model, ms.model.base_phase, window, res)))
+        assert want and all(got[k] == v for k, v in want.items())
+
+
+def check_spin_text(rule, ms, where, mode, capsys):
+    """``rtp spin`` prints every line the rule gives (some spin of the strips gives one)."""
+    shown = 0
+    for stops, window, res in _spun(ms):
+        text = rule.spin_text(ms.model, ms.model.base_phase, window, res)
+        if shown >= 3:
+            break
+        if not any(text.values()):
+            continue
+        out = _spin(ms, where, mode, stops, capsys)
+        assert all(line in out for lines in text.values() for line in lines)
+        shown += 1
+    assert shown
+
+
+def check_changes(rule, ms, where, mode, capsys):
+    """No change, no line; the rule's lines against another game are what ``rtp diff`` lists."""
+    other = load_math_set("rules_page")
+    assert rule.changes(ms.model, ms.model) == []
+    lines = rule.changes(other.model, ms.model)
+    assert lines and set(lines) <= set(model_changes(other, ms))
+
+
+def check_symbol_changes(rule, ms, where, mode, capsys):
+    """No change, no line; each symbol's lines against another game are what ``rtp diff`` lists."""
+    other = make_set(model_of(TEXTS['payline evaluation (evaluation = "lines")']), BASE, BONUS)
+    lines = [x for s in ms.model.symbols if s.name in other.model._by_name
+             for x in rule.symbol_changes(s.name, other.model.symbol(s.name), s)]
+    assert all(rule.symbol_changes(s.name, s, s) == [] for s in ms.model.symbols)
+    assert lines and set(lines) <= set(model_changes(other, ms))
+
+
+_SHEETS: dict = {}
+
+
+def _sheet(ms, where, mode):
+    """The PAR sheet of a small game (a bundled set's computed once)."""
+    key = (where, mode) if where in ("rules_page", "wheel_game") else id(ms)
+    if key not in _SHEETS:
+        _SHEETS[key] = exact.par_sheet(ms)
+    return _SHEETS[key]
+
+
+def check_report_text(rule, ms, where, mode, capsys):
+    """The report prints the rule's section, in one block."""
+    sheet = _sheet(ms, where, mode)
+    lines = rule.report_text(sheet, formatting, 6)
+    assert lines and "\n".join(lines) in report_text(sheet)
+
+
+def check_report_tables(rule, ms, where, mode, capsys):
+    """The PAR sheet's tables hold the rule's tables."""
+    sheet = _sheet(ms, where, mode)
+    tables = sheet.tables(frames=False)
+    mine = [t for t in rule.report_tables(sheet, lambda *a, **k: (a[0], a[3]), lambda p: p) if t[1]]
+    assert mine and all(name in tables for name, _ in mine)
+
+
+def check_workbook_sheets(rule, ms, where, mode, capsys):
+    """The PAR workbook holds the rule's sheets."""
+    class Book:
+        slugs: list = []
+
+        def add(self, name, slug, *args, **kw):
+            self.slugs.append(slug)
+
+    sheet = _sheet(ms, where, mode)
+    book = Book()
+    rule.workbook_sheets(sheet, book, SimpleNamespace(COUNT=0, PERCENT=0, CREDITS=0, PROB=0, ONE_IN=0, ROW=0,
+                                                       one_in=lambda p: p))
+    assert book.slugs and set(book.slugs) <= {s.slug for s in par_sheets(sheet, ms)}
+
+
+def check_pays_words(rule, ms, where, mode, capsys):
+    """The report and the tables name the evaluation's pays with the rule's words."""
+    sheet = exact.par_sheet(ms)
+    words = rule.pays_words(ms.model)
+    assert f"base game {words.pays}" in report_text(sheet)
+    assert sheet.tables(frames=False)["symbols"].title.startswith(f"Base game {words.by_symbol} by symbol")
+
+
+CHECKS = {"factorisation": check_factorisation, "literal_wins": check_literal_wins, "phase_path": check_phase_path,
+          "spin_json": check_spin_json, "spin_text": check_spin_text, "changes": check_changes,
+          "symbol_changes": check_symbol_changes, "report_text": check_report_text,
+          "report_tables": check_report_tables, "workbook_sheets": check_workbook_sheets,
+          "pays_words": check_pays_words}
+
+
+def test_every_capability_has_a_check():
+    assert set(CAPABILITIES) == set(CHECKS)
+    assert PAIRS, "no rule implements a capability"
+
+
+@pytest.mark.parametrize("rule,capability", PAIRS, ids=[f"{r.__name__}-{c}" for r, c in PAIRS])
+def test_capability_keeps_the_contract(rule, capability, tmp_path, capsys):
+    ms, where, mode = game_of(rule, tmp_path)
+    assert rule.present(ms.model), rule.name
+    if where is None and capability.startswith("spin"):
+        pytest.fail(f"{rule.name}: no game directory for the command")
+    CHECKS[capability](rule, ms, where, mode, capsys)
+
+
+API = API_CALLS
+REFUSING = [r for r in rules.RULES if r.name in TEXTS and set(API) - r.implements]
+
+
+@pytest.mark.parametrize("rule", REFUSING, ids=[r.__name__ for r in REFUSING])
+def test_a_missing_capability_refuses_in_one_line_from_the_api_and_the_cli(rule, tmp_path, capsys):
+    ms, where, _ = game_of(rule, tmp_path)
+    refused = [a for a in API if not rules.supports(ms, a)]
+    assert any(a not in rule.implements for a in refused), rule.name
+    for analysis in refused:
+        s = rules.supports(ms, analysis)
+        with pytest.raises(UnsupportedRule) as e:
+            API[analysis](ms)
+        assert str(e.value) == s.message() and "\n" not in s.message() and e.value.rule == s.rule
+        extra = {"tune": ["--target-rtp", "0.9", "--out", str(tmp_path / "out")],
+                 "export": ["--xlsx", str(tmp_path / "par.xlsx")]}.get(analysis, [])
+        assert main([analysis, "--set", where, *extra]) == 2
+        assert capsys.readouterr().err == f"rtp {analysis}: {ms.name}: {s.message()}\n"
