@@ -76,7 +76,7 @@ from exact.rules.registry import phase_path
 from exact.rules import (INT64_SAFE, combination_wilds, drawn_tables, fish_moments_scaled, fish_scale,  # noqa: F401
                          multiplier_scale, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay,
                          wild_multiplier_tables, count_array, extra_counts, factorisation, refuse_ways_rules,
-                         trigger_moments)
+                         trigger_moments, with_drawn_multiplier)
 
 
 
@@ -573,7 +573,8 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     path = phase_path(model)      # a rule without per-reel terms: its fast path, or exact enumeration
     if path is not None:
         return enumerated_phase(ms, phase, shared) if path == "enumeration" else path(ms, phase)
-    return FACTORISATIONS[factorisation(model)](ms, phase, shared)
+    # a multiplier drawn per free spin mixes the phase (exact.rules.drawn_multiplier)
+    return with_drawn_multiplier(model, phase, FACTORISATIONS[factorisation(model)](ms, phase, shared))
 
 
 def _ways_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> PhaseAnalysis:

@@ -71,8 +71,9 @@ import numpy as np
 
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
-from exact.rules import (combination_wilds, other_scatters, paying_scatters, paying_wilds, scatter_codes,
-                         symbol_scatter_pay, trigger_reel_shown, trigger_scatter_pay, wilds_with_pays)
+from exact.rules import (combination_wilds, fill_terms, level_line_values, line_scan_of, line_view, other_scatters,
+                         paying_scatters, paying_wilds, scatter_codes, symbol_scatter_pay, trigger_reel_shown,
+                         trigger_scatter_pay, wilds_with_pays)
 
 _INT64_SAFE = 2**62
 
@@ -176,7 +177,8 @@ def _raw_transitions(model: GameModel, combination: int):
     return raw
 
 
-def line_machine(model: GameModel, combination: int = 1, key=lambda value, label: (value, label)) -> LineMachine:
+def line_machine(model: GameModel, combination: int = 1, key=lambda value, label: (value, label),
+                 value_of=lambda value, label: value) -> LineMachine:
     """The minimised payline scan of ``model`` for combination multiplier ``combination``.
 
     Parameters
@@ -185,6 +187,8 @@ def line_machine(model: GameModel, combination: int = 1, key=lambda value, label
         What of an outcome matters: ``(value, label)`` for the per-symbol
         table (default), the value for moments, ``value > 0`` for the hit
         frequency.  States with the same outcomes under ``key`` merge.
+    value_of : callable (value, label) -> int
+        The credits an outcome pays in the phase (default its value; a level with ``skip_wild_line``).
 
     Examples
     --------
@@ -195,7 +199,7 @@ def line_machine(model: GameModel, combination: int = 1, key=lambda value, label
     >>> m.classes(0), sorted(m.outcomes)
     (1, [False, True])
     """
-    raw = _raw_transitions(model, combination)
+    raw = (line_scan_of(model) or _raw_transitions)(model, combination)   # a catalogue reading's scan
     outcomes: dict = {}
     tables = [None] * model.reels
     nxt_class: dict = {}      # raw state at boundary r + 1 -> ("c", class) or ("o", outcome index)
@@ -206,7 +210,7 @@ def line_machine(model: GameModel, combination: int = 1, key=lambda value, label
             sig = []
             for t in row:
                 if t[0] == "O":
-                    k = key(t[1], t[2])
+                    k = key(value_of(t[1], t[2]), t[2])
                     if k not in outcomes:
                         outcomes[k] = len(outcomes)
                     sig.append(("o", outcomes[k]))
@@ -601,7 +605,7 @@ def pair_moments(machine: LineMachine, values, windows, tags: Tags, keymaps, pay
 # --------------------------------------------------------------------------
 # hit frequency
 # --------------------------------------------------------------------------
-def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> int:
+def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_windows=None) -> int:
     """Number of stop combinations whose spin wins (a line pays or the scatters pay), exactly.
 
     ``machine`` is minimised for ``value > 0``: its outcomes are True/False.
@@ -610,6 +614,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> in
     as won as soon as one line's outcome is True.  Classes are int16;
     counts of stop prefixes int64 (object beyond the int64 bound).
     """
+    line_windows = windows if line_windows is None else line_windows   # what paylines read (line_view)
     lines = np.array(model.paylines, dtype=np.int64)
     n_lines = len(lines)
     positive = np.array([bool(o) for o in machine.outcomes] + [False])
@@ -623,7 +628,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags) -> in
     won = 0
     for r in range(len(windows)):
         table = machine.tables[r].astype(np.int16)
-        sym = windows[r][:, lines[:, r]]                       # (stops, lines)
+        sym = line_windows[r][:, lines[:, r]]                  # (stops, lines)
         n_st = sym.shape[0]
         # each stop's count of each paying scatter (the triggering one with counts_as_scatter WILDs)
         counts = np.stack([np.isin(windows[r], np.array(scatter_codes(model, s))).sum(axis=1)
@@ -723,16 +728,19 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     model = ms.model
     strips = ms.phase_strips(phase)
     windows = [window_codes(c, model.rows) for c in strips.codes]
+    line_windows = line_view(model, windows)     # what a payline reads (expanding WILDs)
     lengths = [w.shape[0] for w in windows]
     total = prod(lengths)
     tags = scatter_tags(model, strips)
     full_keys = boundary_keys(tags, lambda k: k)
     pair_keys = boundary_keys(tags, lambda k: k[:2])
-    mult = phase.multiplier
+    # the level's value of each line outcome and its multipliers of lines and scatters (skip_wild_line)
+    value_of, mult, scatter_mult = level_line_values(model, phase)
     others = [s for s in other_scatters(model) if s.pays and any(s.pays)]
 
     def sp(key):
-        return trigger_scatter_pay(model, key[0]) + sum(symbol_scatter_pay(s, c) for s, c in zip(others, key[2:]))
+        return scatter_mult * (trigger_scatter_pay(model, key[0])
+                               + sum(symbol_scatter_pay(s, c) for s, c in zip(others, key[2:])))
 
     # P(key): the tags alone
     dist = {full_keys[0][0][0]: 1}
@@ -759,8 +767,9 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
         if not w:
             continue
         f = Fraction(w, wsum)
-        lab_m = line_machine(model, m)
-        done, lab_sum, lab_count, labels = line_first_moments(lab_m, windows, tags, full_keys, model.paylines)
+        lab_m = line_machine(model, m, value_of=value_of)
+        done, lab_sum, lab_count, labels = line_first_moments(lab_m, line_windows, tags, full_keys,
+                                                              model.paylines)
         final_keys = full_keys[-1][0]
         for q, v in enumerate(done.sum(axis=0)):
             if v:
@@ -771,12 +780,22 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
         for j, key in enumerate(labels):
             by_label[key] += f * lab_sum[j]
             count_label[key] += f * lab_count[0, j]
-        val_m = line_machine(model, m, key=lambda v, l: v)
+        for count, stops, factor, wins in fill_terms(model, windows, m):   # a screen fill's extra wins
+            key = full_keys[0][0][0]
+            for r, s_ in enumerate(stops):
+                key = tags.combine(key, tags.tag_list[r][tags.stop_tag[r][s_]])
+            filled = sum(v for _, v, _ in wins)
+            l1[key] += f * count * (factor - 1) * filled
+            l2[key[:2]] += f * count * (factor * factor - 1) * filled * filled
+            for li, v, label in wins:
+                line_sum[li] += f * count * (factor - 1) * v
+                by_label[label] += f * count * (factor - 1) * v
+        val_m = line_machine(model, m, key=lambda v, l: v, value_of=value_of)
         vmax = max([abs(v) for v in val_m.outcomes] + [1])
         if vmax * vmax * total * 4 >= _INT64_SAFE:
             raise ValueError(f"unsupported rule: line pays up to {vmax} credits over {total} stop combinations "
                              f"exceed the exact int64 pair computation")
-        for key, v in pair_moments(val_m, list(val_m.outcomes), windows, tags, pair_keys,
+        for key, v in pair_moments(val_m, list(val_m.outcomes), line_windows, tags, pair_keys,
                                    model.paylines).items():
             l2[key] += f * v
 
@@ -818,7 +837,7 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     oak_prob = {s.name: tuple(count_label.get((s.name, n), Fraction(0)) / total
                               for n in range(1, model.reels + 1)) for s in paying}
     hit_m = line_machine(model, table[0][0], key=lambda v, l: v > 0)
-    hit = Fraction(hit_count(model, hit_m, windows, tags), total)
+    hit = Fraction(hit_count(model, hit_m, windows, tags, line_windows), total)
     return PhaseAnalysis(
         phase=phase, mean=mean, second=second, pays_mean=lines_mean, collect_mean=Fraction(0),
         ways_by_symbol=ways_by_symbol, oak_prob=oak_prob, by_scatter=by_scatter,

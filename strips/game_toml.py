@@ -127,8 +127,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
         if kind not in SYMBOL_CLASSES and kind not in plugin_classes:
             raise t.error(path + ("class",), f"unknown class {kind!r} "
                           f"(known: {', '.join(SYMBOL_CLASSES + tuple(plugin_classes))})")
-        refuse_unknown(t, spec, path, SYMBOL_KEYS.get(kind) or ("class", "reels", "aliases")
-                        + plugin_classes[kind], "key")
+        refuse_unknown(t, spec, path, (SYMBOL_KEYS.get(kind) or ("class", "reels", "aliases")
+                        + plugin_classes[kind]) + plugins.keys_of(("symbols", "*")), "key")
         aliases = tuple(t.get(spec, path, "aliases", list, []))
         for n in (sname,) + aliases:
             if not isinstance(n, str) or not n or n in seen_names:
@@ -166,7 +166,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
             if not values or any(v < 0 for v in values):
                 raise t.error(path + ("values",), "must be a non-empty list of credit values >= 0")
             weights = _weight_tables(t, spec, path, values)
-        multiplier = parse_wild_multiplier(t, spec, path) if kind == WILD and "multiplier" in spec else None
+        multiplier = parse_wild_multiplier(t, spec, path) if kind == WILD and not plugin_multiplier(spec) else None
         symbols.append(Symbol(name=sname, kind=kind, pays=pays, reels=allowed,
                               values=values, weights=weights, aliases=aliases, substitutes=substitutes,
                               multiplier=multiplier))
@@ -191,7 +191,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         if fs_strips not in strip_files:
             raise t.error(("free_spins", "strips"), f"names unknown strip set {fs_strips!r}")
         refuse_unknown(t, fs, ("free_spins",), ("strips", "trigger", "retrigger", "retrigger_cap", "levels")
-                        + FREE_SPIN_RULE_KEYS, "key")
+                        + FREE_SPIN_RULE_KEYS + plugins.keys_of(("free_spins",)), "key")
         trigger = count_table(t, fs, "trigger", "initial free spins", cells=reels * rows)
         if fs.get("retrigger", False) is not False:
             retrigger = count_table(t, fs, "retrigger", "extra free spins", cells=reels * rows)
@@ -208,7 +208,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
                 raise t.error(path, f"level {i + 1} must be a table")
             threshold = t.get(lv, path, "threshold", int, 0)
             spins = t.get(lv, path, "spins", int, None)
-            mult = t.get(lv, path, "multiplier", int)
+            # a multiplier table a rule module parses (drawn per free spin): the level's own multiplier is 1
+            mult = 1 if plugin_multiplier(lv, ("free_spins", "levels")) else t.get(lv, path, "multiplier", int)
             refuse_unknown(t, lv, path, ("threshold", "spins", "multiplier", "weights")
                             + plugins.keys_of(("free_spins", "levels")), "key")
             wname = t.get(lv, path, "weights", str, f"level{i + 1}")
@@ -254,8 +255,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
     model = parse_round_rules(t, doc, model)
     for parser in plugins.parsers():      # the keys of rule modules (strips.plugins)
         config = parser(t, doc, model)
-        if config is not None:
-            model = dataclasses.replace(model, rules=model.rules + (config,))
+        if config is not None:   # a rule that is an exact rewriting of core keys sets them (``rewrites``)
+            model = dataclasses.replace(model, rules=model.rules + (config,), **getattr(config, "rewrites", {}))
     return model
 
 
@@ -343,6 +344,13 @@ def _weight_tables(t: "TomlFile", spec: dict, path: tuple, values: tuple[int, ..
     return weights
 
 
+def plugin_multiplier(spec: dict, table: tuple = ("symbols", "*")) -> bool:
+    """Whether ``spec`` (a symbol's or a level's table) has no ``multiplier`` or one a rule module parses (a
+    table holding a key registered under ``table + ("multiplier",)``, e.g. ``per_wild``)."""
+    raw = spec.get("multiplier")
+    return raw is None or (isinstance(raw, dict) and bool(set(raw) & set(plugins.keys_of(table + ("multiplier",)))))
+
+
 def parse_wild_multiplier(t: "TomlFile", spec: dict, path: tuple) -> WildMultiplier:
     """A WILD's ``multiplier``: an integer >= 1 (fixed) or ``{ values, weights.<phase>, mode }``.
 
@@ -414,7 +422,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
     paylines: tuple[tuple[int, ...], ...] = ()
     if evaluation == LINES:
         lines = t.get(doc, (), "lines", dict)
-        refuse_unknown(t, lines, ("lines",), ("paylines",), "key")
+        refuse_unknown(t, lines, ("lines",), ("paylines",) + plugins.keys_of(("lines",)), "key")
         raw = t.get(lines, ("lines",), "paylines", list)
         if not raw:
             raise t.error(("lines", "paylines"), "needs at least one payline")

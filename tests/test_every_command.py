@@ -73,6 +73,9 @@ def math_sets(tmp: Path) -> list[tuple[str, str]]:
             shutil.copy(d / GAME_FILE, target / GAME_FILE)
             for f in shared.glob("*.csv"):
                 shutil.copy(f, target / f.name)
+            published = sorted(shared.glob("base_*.csv"))   # several published sets: the first as the game's base.csv
+            if published and not (target / "base.csv").exists():
+                shutil.copy(published[0], target / "base.csv")
             out.append((name, str(target)))
     for name in VARIANTS:
         out.append((name, str(write_variant(tmp / name, name))))

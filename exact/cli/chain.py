@@ -156,6 +156,10 @@ def run(args) -> int:
     target = args.graphml if args.graphml is not None else args.dot
     protected = protected_inputs(args.set, ms)
     out_path = None if target is None else check_output(target, "rtp chain", "file", protected)
+    if not model.levels:     # no [free_spins]: an answer, not a refusal
+        print(json.dumps({"set": ms.name, "free_spins": False}) if args.json else
+              f"math set {ms.name}: no free spins: a round is one base spin and there is no feature chain")
+        return 0
     try:
         an = analyse(ms)
         rr = round_result(model, an.base, an.levels)

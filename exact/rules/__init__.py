@@ -46,6 +46,10 @@ from exact.rules.multiplier_symbol import combined_value, value_law
 from exact.rules.spin_chance import SpinChance, spin_chance_outcomes
 from exact.rules.gamble_wheel import GambleWheel, GambleWheelSection, gamble_wheel_outcomes
 from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
+from exact.rules.line_reading import line_reading_of, line_scan_of, line_view
+from exact.rules.screen_fill import fill_terms
+from exact.rules.drawn_multiplier import with_drawn_multiplier
+from exact.rules.skip_wild_line import level_line_values, unmultiplied
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
@@ -75,4 +79,5 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes", "GridFeatures", "RandomChooser",
            "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
            "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "FREE_SPIN_GAMES", "window_ways",
-           "window_fish"]
+           "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
+           "level_line_values", "unmultiplied"]

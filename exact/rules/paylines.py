@@ -15,6 +15,7 @@ import numpy as np
 from strips.model import PAY, WILD
 
 from exact.rules.base import ANALYSES, PaysWords, Rule
+from exact.rules.line_reading import line_reading_of
 from exact.rules.wild import combination_wilds
 
 __all__ = ["Paylines", "payline_count", "LineAutomaton", "line_automaton", "LineStep", "line_step", "LineWin",
@@ -94,6 +95,9 @@ def line_pays(model, window, combination: int = 1) -> tuple[LineWin, ...]:
     >>> line_pays(m, [["W"], ["W"], ["A"]], combination=2)   # the WILD-only 5 loses to 10 x 2
     (LineWin(line=1, symbol='A', run=3, multiplier=2, pay=20),)
     """
+    reading = line_reading_of(model)    # the catalogue's line rules (exact.rules.line_reading)
+    if reading is not None:
+        return tuple(LineWin(*w) for w in reading(model, window, combination))
     comb = {s.name for s in combination_wilds(model)}
     wins = []
     for li in range(len(model.paylines)):

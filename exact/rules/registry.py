@@ -17,6 +17,8 @@ from exact.rules.cascade import Cascade
 from exact.rules.clusters import Clusters
 from exact.rules.collect import Collect
 from exact.rules.free_spins import FreeSpinsOnBaseStrips, Ladder, Retrigger
+from exact.rules.drawn_multiplier import DrawnLevelMultiplier
+from exact.rules.expanding_wilds import ExpandingWilds
 from exact.rules.gamble import Gamble
 from exact.rules.grid import Grid, GridKey
 from exact.rules.hold_and_win import HoldAndWin
@@ -24,10 +26,16 @@ from exact.rules.spin_chance import SpinChance
 from exact.rules.gamble_wheel import GambleWheel
 from exact.rules.grid_features import RandomFeatures
 from exact.rules.grid_free_games import FreeSpinChoice
+from exact.rules.groups import BlankStops, SymbolGroups
+from exact.rules.line_direction import BothWayPays, CentrePays
 from exact.rules.modes import BetModes, Buys
 from exact.rules.multiplier_symbol import MultiplierSymbol
 from exact.rules.paylines import Paylines
+from exact.rules.per_wild import PerWildMultiplier
 from exact.rules.respin import Respin
+from exact.rules.retrigger_below import RetriggerTotalBelow
+from exact.rules.screen_fill import ScreenFill
+from exact.rules.skip_wild_line import SkipWildLine
 from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, ScatterPays, SeveralScatters, TriggerReels
 from exact.rules.ways import Ways
 from exact.rules.wheels import Wheels
@@ -43,6 +51,8 @@ RULES: tuple[type[Rule], ...] = (
     MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
     Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, FreeSpinChoice, HoldAndWin, SpinChance, GambleWheel,
+    ExpandingWilds, BothWayPays, CentrePays, PerWildMultiplier, SymbolGroups, BlankStops, ScreenFill,
+    RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine,
 )
 
 

@@ -19,6 +19,27 @@ from exact.rules.base import value_convolution, ANALYSES, Rule
 __all__ = ["paying_wilds", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier", "combination_wilds", "has_wild_multipliers", "window_ways", "multiplier_text", "wild_draws", "default_wild_values", "cell_multipliers", "combination_ways", "multiplier_scale", "wild_multiplier_tables", "drawn_tables", "wilds_with_pays", "substitute_codes", "refuse_ways_rules"]
 
 
+def multiplier_text(m) -> str:
+    """A WILD multiplier (a :class:`strips.model.WildMultiplier` or None) in words: none, x2, or the drawn
+    values, mode and weight tables.
+
+    >>> from strips.model import WildMultiplier
+    >>> multiplier_text(None), multiplier_text(WildMultiplier(values=(2,)))
+    ('none', 'x2')
+    """
+    if m is None:
+        return "none"
+    if m.is_combination:
+        if len(m.values) == 1 and not m.weights:
+            return f"x{m.values[0]} per combination"
+        tables = "; ".join(f"{t} {list(w)}" for t, w in m.weights.items())
+        return f"per combination, drawn per spin from {list(m.values)} ({tables})"
+    if not m.is_random:
+        return f"x{m.values[0]}"
+    tables = "; ".join(f"{t} {list(w)}" for t, w in m.weights.items())
+    return f"drawn per {m.mode} from {list(m.values)} ({tables})"
+
+
 def combination_wilds(model) -> tuple:
     """The WILDs of ``model`` whose multiplier has mode ``combination``.
 

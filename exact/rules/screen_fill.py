@@ -1,0 +1,122 @@
+"""Screen fills (``[[screen.fill]] symbols = ["CHERRY", "PLUM"], pays = "x2"``): a window whose every cell
+shows one of the listed symbols (the same one) multiplies the spin's line wins by 2.
+
+Several ``[[screen.fill]]`` entries for several symbols (a symbol in one entry only).  The jackpot
+form (``pays = "jackpot NAME", instead = true``) is refused in one line: not modelled yet.
+
+Literal reading: :func:`filled` (the factor of a window), applied to every line win by the composed
+reading (:func:`exact.rules.line_reading.window_line_wins`).  Factorised fast path: a fill of symbol X
+needs every reel's window to show X only, so its count is the product over reels of the stops whose
+window is all X, and on it every payline reads X on every reel: :func:`fill_terms` gives, per X, that
+count, one such stop per reel and each line's win, and :func:`exact.lines.analyse_lines_phase` adds
+``(factor - 1) x`` those wins to the first moments and ``(factor^2 - 1) x`` their square to the second.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from exact.rules.line_reading import LineReadingRule, fill_factor, line_wins, parts
+from strips import plugins
+
+__all__ = ["ScreenFillConfig", "ScreenFill", "fill_terms"]
+
+
+@dataclass(frozen=True)
+class ScreenFillConfig:
+    """``fills``: (symbol names, factor) per ``[[screen.fill]]`` entry."""
+
+    fills: tuple
+    rule: str = "screen fills"
+
+
+def parse_fills(t, doc: dict, model) -> ScreenFillConfig | None:
+    """The ``[[screen.fill]]`` entries, each bad key refused at its file, row and column.
+
+    >>> from exact.rules.line_reading import example_game
+    >>> print(example_game(extra='[[screen.fill]]\\nsymbols = ["A"]\\npays = "x0"'))
+    game.toml:22:1: screen.fill[1].pays: must be "xN" with N >= 1 or "jackpot NAME", got 'x0'
+    """
+    screen = doc.get("screen")
+    if screen is None:
+        return None
+    if not isinstance(screen, dict) or set(screen) - {"fill"}:
+        raise t.error(("screen",), "must hold [[screen.fill]] entries only")
+    entries = t.get(screen, ("screen",), "fill", list)
+    if model.evaluation != "lines":
+        raise t.error(("screen", "fill"), "unsupported rule: a screen fill outside a payline game")
+    seen, out = set(), []
+    for i, e in enumerate(entries):
+        path = ("screen", "fill", i)
+        if not isinstance(e, dict):
+            raise t.error(path, "must be a table { symbols, pays }")
+        for k in e:
+            if k not in ("symbols", "pays", "instead"):
+                raise t.error(path + (k,), f"unknown key {k!r} of a screen fill (symbols, pays, instead)")
+        names = t.get(e, path, "symbols", list)
+        for n in names:
+            if not isinstance(n, str) or n not in {s.name for s in model.symbols}:
+                raise t.error(path + ("symbols",), f"{n!r} is not a symbol of the game")
+            if n in seen:
+                raise t.error(path + ("symbols",), f"{n} fills the screen in two entries")
+            seen.add(n)
+        pays = t.get(e, path, "pays", str)
+        m = re.fullmatch(r"x(\d+)", pays)
+        if pays.startswith("jackpot ") or "instead" in e:
+            raise t.error(path + ("pays",), "unsupported rule: a screen fill that pays a jackpot instead of the "
+                          "line wins is not modelled yet")
+        if not m or int(m.group(1)) < 1:
+            raise t.error(path + ("pays",), f'must be "xN" with N >= 1 or "jackpot NAME", got {pays!r}')
+        out.append((tuple(names), int(m.group(1))))
+    return ScreenFillConfig(tuple(out))
+
+
+def fill_terms(model, windows, combination: int = 1):
+    """Per fill symbol X that can fill the screen: (stop combinations filled with X, one such stop per
+    reel, the factor, [(payline index, its win, its label)]) -- the factorised part of the rule.
+
+    ``windows``: per reel, (stops, rows) int codes.  Empty without the rule.
+
+    >>> from exact.rules.line_reading import example_game
+    >>> import numpy as np
+    >>> m = example_game(extra='[[screen.fill]]\\nsymbols = ["A"]\\npays = "x2"')
+    >>> fill_terms(m, [np.array([[0], [1]])] * 3)
+    [(1, [0, 0, 0], 2, [(0, 10, ('A', 3))])]
+    """
+    cfg = ScreenFill.config(model)
+    if cfg is None:
+        return []
+    p = parts(model)
+    out = []
+    for names, factor in cfg.fills:
+        for name in names:
+            x = model.code(name)
+            full = [np.flatnonzero((w == x).all(axis=1)) for w in windows]
+            count = int(np.prod([len(f) for f in full], dtype=object))
+            if not count:
+                continue
+            wins = []
+            for li in range(len(model.paylines)):
+                ws = line_wins(p, (x,) * model.reels, combination)
+                if ws:
+                    wins.append((li, sum(w[0] for w in ws), max(ws, key=lambda w: w[0])[1:3]))
+            out.append((count, [int(f[0]) for f in full], factor, wins))
+    return out
+
+
+class ScreenFill(LineReadingRule):
+    """Screen fills.
+
+    >>> from strips.loader import load_math_set
+    >>> ScreenFill.present(load_math_set("rules_page").model)
+    False
+    """
+
+    name = "screen fills"
+    keys = '[[screen.fill]] symbols, pays = "xN"'
+    parses = (("screen",),)
+
+
+plugins.register(ScreenFill.name, ScreenFill.parses, parse_fills)

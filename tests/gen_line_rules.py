@@ -1,0 +1,74 @@
+"""Small payline games with the catalogue's line rules (both-way and centre pays, per-WILD multipliers,
+symbol groups, blank stops, expanding WILDs), for the brute-force tests of tests/test_line_rules.py.
+
+The game text is tests/generators.py's line game with the rules' keys added (the loader is part of
+what is tested); the strips are drawn so that every rule meets every other on a few stops.
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from generators import game_text, model_of
+from oracle import make_set
+
+#: The WILD multiplier keys drawn for W (and, for a per-WILD one, the matching one of V).
+MULTIPLIERS = (None, '{ values = [2], mode = "combination" }', '{ per_wild = 2, combine = "product" }',
+               '{ per_wild = 3, combine = "sum" }', '{ per_wild = 2, combine = "max" }')
+
+
+def rule_text(text: str, *, direction=None, both_pay=None, v_multiplier=None, group=None, blank=False,
+              expands=(), reels=3, fill=None, skip=False) -> str:
+    """``text`` (a :func:`generators.game_text` game) with the catalogue line rules' keys added."""
+    if direction:
+        extra = f'direction = "{direction}"' + (f'\nboth_pay = "{both_pay}"' if both_pay else "")
+        text = text.replace("[strips]", extra + "\n\n[strips]", 1)
+    if v_multiplier:
+        text = text.replace('substitutes = ["A", "B"]', f'substitutes = ["A", "B"]\nmultiplier = {v_multiplier}')
+    for w in expands:
+        head = f"[symbols.{w}]\nclass = \"wild\""
+        text = text.replace(head, head + "\nexpands = true", 1)
+    if group:
+        text += f'\n[groups.AB]\nmembers = ["A", "B"]\npays = {group[:reels]}\n'
+    if skip:
+        text = text.replace("[[free_spins.levels]]\nmultiplier = ", "[[free_spins.levels]]\nskip_wild_line = true\nmultiplier = ")
+    if fill:
+        text += f'\n[[screen.fill]]\nsymbols = {fill[0]!r}\npays = "x{fill[1]}"\n'.replace("'", '"')
+    if blank:
+        every = list(range(1, reels + 1))
+        text += f'\n[symbols.X]\nclass = "blank"\nreels = {{ base = {every}, bonus = {every} }}\n'
+    return text
+
+
+@st.composite
+def catalogue_line_games(draw, max_stops=None):
+    """A line game of 3 or 5 reels with a random choice of the catalogue's line rules."""
+    reels = draw(st.sampled_from((3, 5)))
+    rows = draw(st.integers(2, 3))
+    n_lines = draw(st.integers(1, 6))
+    lines = list(dict.fromkeys(tuple(draw(st.integers(0, rows - 1)) for _ in range(reels)) for _ in range(n_lines)))
+    direction = draw(st.sampled_from((None, "both", "both-sum", "centre")))
+    mult = draw(st.sampled_from(MULTIPLIERS))
+    wild_pays = draw(st.sampled_from((None, [0, 3, 12, 40, 100])))
+    wild2 = wild_pays is None and draw(st.booleans())
+    v_mult = mult.replace("2", "3", 1) if (wild2 and mult and "per_wild" in mult and draw(st.booleans())) else None
+    group = draw(st.sampled_from((None, [0, 1, 3, 6, 9], [1, 2, 7, 11, 13])))
+    blank = draw(st.booleans())
+    expands = [w for w in ("W", "V") if (w == "W" or wild2) and draw(st.booleans())]
+    scatter_pays = draw(st.sampled_from((None, [0, 2, 7, 30, 100])))
+    fill = draw(st.sampled_from((None, (["A"], 2), (["A", "C"], 3))))
+    skip = wild_pays is not None and draw(st.booleans())
+    text = game_text(reels, rows, lines, wild_pays=wild_pays, comb=mult, wild2=wild2, scatter_pays=scatter_pays,
+                     level_multiplier=draw(st.integers(1, 3)))
+    text = rule_text(text, direction="both" if direction == "both-sum" else direction,
+                     both_pay="sum" if direction == "both-sum" else None, v_multiplier=v_mult, group=group,
+                     blank=blank, expands=expands, reels=reels, fill=fill, skip=skip)
+    model = model_of(text)
+    names = [s.name for s in model.symbols]
+    max_stops = max_stops or {3: 4, 5: 3}[reels]
+    pool = names + ["A", "B", "C", "W"]
+
+    def strip():
+        n = draw(st.integers(rows, max(rows, max_stops)))
+        return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+
+    return make_set(model, [strip() for _ in range(reels)], [strip() for _ in range(reels)])

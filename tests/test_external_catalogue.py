@@ -1,0 +1,63 @@
+"""External reference cases of the catalogue's payline rules: published games of the MIT-licensed
+slotopol/server (../shared/external/<game>/README.md), every published reel set reproduced exactly.
+
+Each game's rules are the project's own game file (strips/external/<game>/game.toml); the reel strips
+are third-party data, read from ../shared/external at test time (each base_<RTP>.csv copied into a
+temporary math set as base.csv, never into the project).  Every published figure is checked: the RTP
+its file name carries (6 decimals), and the base spin's RTP and q where the README prints them.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from exact.engine import analyse
+from exact.report import decimal_text
+from markov.round import round_result
+from strips.loader import load_math_set
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "external"
+
+#: game folder of ../shared/external -> the project's game file folder under strips/external
+GAMES = {"jewels": "jewels", "captains-treasure": "captains_treasure", "double-hot-habanero": "double_hot_habanero",
+         "devils-fruits": "devils_fruits", "misty-forest": "misty_forest", "ultra-hot": "ultra_hot",
+         "mighty-rex": "mighty_rex", "chicago": "chicago", "forest-nymph": "forest_nymph"}
+
+
+def published(game: str) -> list[tuple[str, str, str | None, str | None]]:
+    """(csv name, RTP, base spin RTP, q) of every published reel set the README lists."""
+    text = (SHARED / game / "README.md").read_text()
+    out = []
+    for m in re.finditer(r"- `(base_[\d.]+\.csv)`: published RTP \*\*([\d.]+)%\*\* \(base spin ([\d.]+)%"
+                         r"(?:, free spins awarded per paid spin q = ([\d.]+))?\)", text):
+        out.append((m.group(1), m.group(2), m.group(3), m.group(4)))
+    return out
+
+
+CASES = [(g, *row) for g in GAMES if (SHARED / g / "README.md").is_file() for row in published(g)]
+
+
+@pytest.mark.skipif(not CASES, reason=f"third-party strips not found at {SHARED}")
+def test_every_handed_over_game_lists_three_published_sets():
+    for g in GAMES:
+        assert len(published(g)) == 3, g
+
+
+@pytest.mark.parametrize("game, csv, rtp, base, q", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_published_rtp_reproduces_exactly(tmp_path, game, csv, rtp, base, q):
+    shutil.copyfile(ROOT / "strips" / "external" / GAMES[game] / "game.toml", tmp_path / "game.toml")
+    shutil.copyfile(SHARED / game / csv, tmp_path / "base.csv")
+    if (SHARED / game / "bonus.csv").is_file():     # the free spins' strips, one set for every base set
+        shutil.copyfile(SHARED / game / "bonus.csv", tmp_path / "bonus.csv")
+    ms = load_math_set(tmp_path)
+    an = analyse(ms)
+    rr = round_result(ms.model, an.base, an.levels)
+    cost = ms.model.bet
+    assert decimal_text(100 * rr.rtp, 6) == rtp
+    assert decimal_text(100 * an.base.mean / cost, 6) == base
+    if q is not None:
+        assert decimal_text(rr.q, 6) == q

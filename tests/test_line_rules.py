@@ -1,0 +1,270 @@
+"""The catalogue's payline rules (both-way and centre pays, per-WILD multipliers, symbol groups, blank
+stops, expanding WILDs): every exact figure of a phase equals the brute force over every stop
+combination through the literal reading (exact.evaluator.evaluate), exactly; the literal reading
+itself on the rules' own examples; the composed reading equals the plain payline reading where no
+catalogue rule applies; the keys' errors name file, row and column; commands refuse what they do not
+model in one line.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+
+from exact.engine import analyse_phase
+from exact.evaluator import evaluate, line_pays
+from exact.rules import combination_wilds, supports
+from exact.rules.line_reading import line_wins, parts, read_line
+from exact.rules.skip_wild_line import SkipWildLine
+from gen_line_rules import catalogue_line_games, rule_text
+from generators import game_text, line_games, model_of, run
+from oracle import brute_force_lines
+from strips.errors import MathSetError
+
+
+def padded(t, n):
+    return tuple(t) + (Fraction(0),) * (n - len(t))
+
+
+def assert_phase_equal(ms, phase):
+    an = analyse_phase(ms, phase)
+    bf = brute_force_lines(ms, phase)
+    n = max([len(an.by_scatter.prob)] + [k[0] + 1 for k in bf.prob])
+    for field in ("prob", "win", "win2"):
+        want = [Fraction(0)] * n
+        for (c, _), v in getattr(bf, field).items():
+            want[c] += v
+        assert padded(getattr(an.by_scatter, field), n) == tuple(want), field
+    assert an.mean == sum(bf.win.values()) and an.second == sum(bf.win2.values())
+    assert an.scatter_mean == bf.scatter_mean
+    assert an.hit_frequency == bf.hit
+    p = parts(ms.model)
+    if phase.multiplier > 1 and SkipWildLine.present(ms.model):
+        return an          # the brute force's per-line and per-label sums multiply every line (the totals do not)
+    assert list(an.line_means) == bf.line_means
+    if p.direction == "both" and p.both_pay == "sum":
+        return an          # a line may pay twice: its two wins have two labels (the table gives one)
+    assert list(an.line_hits) == bf.line_hits
+    groups = {name for name, _, _ in p.groups}
+    table = {(s, i + 1): v for s, row in an.ways_by_symbol.items() for i, v in enumerate(row) if v}
+    assert table == {k: v for k, v in bf.by_label.items() if v and k[0] not in groups}
+    return an
+
+
+@given(catalogue_line_games())
+def test_catalogue_line_rules_equal_brute_force(ms):
+    assert_phase_equal(ms, ms.model.base_phase)
+    assert_phase_equal(ms, ms.model.level_phase(ms.model.levels[0]))
+
+
+@given(line_games(max_stops=3))
+def test_composed_reading_equals_the_plain_payline_reading(ms):
+    """Without a catalogue rule the composed reading pays what exact.evaluator.line_pays pays, on every
+    window of the game (an oracle written independently of the composed one)."""
+    import itertools
+    model, strips = ms.model, ms.strips["base"]
+    p = parts(model)
+    comb = combination_wilds(model)
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        window = strips.window(stops, model.rows)
+        for m in (comb[0].multiplier.values if comb else (1,)):
+            want = {(w.line, w.pay, w.symbol, w.run) for w in line_pays(model, window, m)}
+            got = set()
+            for li, line in enumerate(model.paylines):
+                cells = tuple(model.code(window[r][row]) for r, row in enumerate(line))
+                got |= {(li + 1, pay, sym, run) for pay, sym, run, _ in line_wins(p, cells, m)}
+            assert got == want
+
+
+@pytest.mark.parametrize("direction, both_pay", [(None, None), ("both", None), ("both", "sum"), ("centre", None)])
+@pytest.mark.parametrize("wild_pays, wild2", [(None, True), ([0, 3, 12, 40, 100], False)])
+def test_payline_scan_equals_the_reading_on_every_line_of_cells(direction, both_pay, wild_pays, wild2):
+    """The fast path's scan (prefix_transitions: canonical states) ends, on every tuple of cells, in the
+    outcome the literal reading gives (two WILD kinds, one not standing for C; a group; a blank)."""
+    import itertools
+    from exact.rules.line_reading import _outcome, prefix_transitions
+    text = game_text(5, 1, [[0] * 5], wild_pays=wild_pays, wild2=wild2, comb='{ per_wild = 2, combine = "product" }',
+                     free_spins=False)
+    m = model_of(rule_text(text, direction=direction, both_pay=both_pay, reels=5, group=[0, 1, 3, 6, 9], blank=True))
+    raw, p = prefix_transitions(m), parts(m)
+    for cells in itertools.product(range(len(m.symbols)), repeat=5):
+        state = next(iter(raw[0]))
+        for r, x in enumerate(cells):
+            state = raw[r][state][x]
+            if state[0] == "O":
+                break
+        assert state[:2] == _outcome(p, cells, 1)[:2], [m.symbols[c].name for c in cells]
+
+
+def _model(**kw):
+    reels = kw.pop("reels", 5)
+    text = game_text(reels, 1, [[0] * reels], wild_pays=kw.pop("wild_pays", None), comb=kw.pop("comb", None),
+                     wild2=kw.pop("wild2", False), free_spins=False)
+    return model_of(rule_text(text, reels=reels, **kw))
+
+
+def test_literal_reading_on_the_rules_examples():
+    # A pays 0,5,10,20,50; B 0,0,4,8,30; C 1,2,3,4,5 (generators.game_text)
+    both = _model(direction="both")
+    assert read_line(both, ("B", "C", "A", "A", "A")) == ((10, "A", 3, 1),)   # the larger win once
+    summed = _model(direction="both", both_pay="sum")
+    assert read_line(summed, ("C", "B", "S", "B", "C")) == ((1, "C", 1, 1), (1, "C", 1, 1))   # 1 OAK both ways
+    assert read_line(summed, ("A",) * 5) == ((50, "A", 5, 1),)                   # a full line pays once
+    assert read_line(summed, ("W", "W", "W", "W", "A")) == ((50, "A", 5, 1),)
+    centre = _model(direction="centre")
+    assert read_line(centre, ("A", "B", "B", "W", "C")) == ((4, "B", 3, 1),)   # the block B B W through reel 3
+    assert read_line(centre, ("A", "A", "C", "A", "A")) == ((1, "C", 1, 1),)    # the centre cell alone
+    prod_ = _model(comb='{ per_wild = 2, combine = "product" }')
+    assert read_line(prod_, ("A", "W", "W", "A", "B")) == ((20 * 4, "A", 4, 4),)
+    assert read_line(prod_, ("A", "W", "B", "W", "W")) == ((5 * 2, "A", 2, 2),)   # a WILD after the run: no count
+    sum_ = _model(comb='{ per_wild = 3, combine = "sum" }')
+    assert read_line(sum_, ("A", "W", "W", "A", "B")) == ((20 * 6, "A", 4, 6),)
+    own = _model(comb='{ per_wild = 2, combine = "product" }', wild_pays=[0, 3, 12, 40, 100])
+    assert read_line(own, ("W",) * 5) == ((100, "W", 5, 1),)                      # its own pay: never multiplied
+    grp = _model(reels=3, group=[0, 0, 7], comb='{ per_wild = 2, combine = "product" }', blank=True)
+    assert read_line(grp, ("A", "B", "W")) == ((7 * 2, "AB", 3, 2),)               # mixed members, x2
+    assert read_line(grp, ("A", "A", "W")) == ((10 * 2, "A", 3, 2),)               # the best combination
+    assert read_line(grp, ("A", "X", "A")) == ()                                   # a blank breaks every run
+    ex = _model(reels=3, expands=("W",))
+    win = evaluate(ex, [["A", "A"], ["B", "W"], ["A", "S"]][:3] and [["A"], ["W"], ["A"]])
+    assert win.line_pays == 10
+
+
+def test_screen_fill_multiplies_every_line_win_of_a_filled_window():
+    text = game_text(3, 2, [[0, 0, 0], [1, 1, 1]], free_spins=False)
+    m = model_of(rule_text(text, fill=(["A"], 2), reels=3))
+    assert evaluate(m, [["A", "A"]] * 3).line_pays == 2 * 2 * 10
+    assert evaluate(m, [["A", "A"], ["A", "A"], ["A", "B"]]).line_pays == 10 + 5     # not filled: x1
+    assert evaluate(model_of(rule_text(text, fill=(["B"], 2), reels=3)), [["A", "A"]] * 3).line_pays == 20
+
+
+@given(catalogue_line_games())
+def test_multiplier_drawn_per_free_spin_equals_the_mixture_of_brute_forces(ms):
+    """A level multiplier drawn per free spin: every figure of the level equals the brute force through the
+    literal reading at each value (exact.evaluator.evaluate with that multiplier), mixed by the values'
+    exact probabilities."""
+    from exact.rules.drawn_multiplier import DrawnMultiplierConfig, draw_law
+    values, weights = (1, 2, 5), (3, 1, 2)
+    model = dataclasses.replace(ms.model, rules=ms.model.rules + (DrawnMultiplierConfig(((1, values, weights),)),),
+                                levels=(dataclasses.replace(ms.model.levels[0], multiplier=1),))   # as the loader sets
+    ms = dataclasses.replace(ms, model=model)
+    phase = model.level_phase(model.levels[0])
+    an = analyse_phase(ms, phase)
+    mix = {"mean": Fraction(0), "second": Fraction(0), "scatter": Fraction(0)}
+    lines = [Fraction(0)] * len(model.paylines)
+    for v, pv in draw_law(values, weights).items():
+        bf = brute_force_lines(ms, dataclasses.replace(phase, multiplier=v))
+        mix["mean"] += pv * sum(bf.win.values())
+        mix["second"] += pv * sum(bf.win2.values())
+        mix["scatter"] += pv * bf.scatter_mean
+        lines = [a + pv * b for a, b in zip(lines, bf.line_means)]
+        hit = bf.hit
+    assert (an.mean, an.second, an.scatter_mean, list(an.line_means), an.hit_frequency) == (
+        mix["mean"], mix["second"], mix["scatter"], lines, hit)
+
+
+@pytest.mark.parametrize("direction", [None, "both"])
+def test_skip_wild_line_level_equals_brute_force(direction):
+    """A level whose all-WILD line skips its multiplier (WILDs on every reel often enough to fill lines):
+    the level's figures equal the brute force through the literal reading, and differ from the plain x3."""
+    from oracle import make_set
+    text = game_text(3, 2, [[0, 0, 0], [1, 1, 1], [0, 1, 0]], wild_pays=[0, 3, 12], level_multiplier=3,
+                     scatter_pays=[0, 2, 7])
+    model = model_of(rule_text(text, direction=direction, reels=3, skip=True))
+    reel = ["W", "A", "W", "S", "C"]
+    ms = make_set(model, [reel, reel[::-1], reel], [reel, reel[1:] + reel[:1], reel])
+    phase = model.level_phase(model.levels[0])
+    an = assert_phase_equal(ms, phase)
+    plain = analyse_phase(dataclasses.replace(ms, model=model_of(rule_text(text, direction=direction, reels=3))),
+                          phase)
+    assert an.mean < plain.mean
+
+
+def test_retrigger_total_below_plays_as_its_equivalent_cap():
+    """The rule's literal reading (a retrigger adds its spins while played + left < B) and the cap it is
+    parsed into (an award truncated to cap - total) play the same spins on every sequence of retriggers."""
+    import itertools
+    from exact.rules.retrigger_below import allowed, equivalent_cap
+    for below, s, r in itertools.product((1, 5, 9, 10, 16, 30), (3, 5), (2, 5, 7)):
+        cap = equivalent_cap(below, s, r)
+        for hits in itertools.product((0, 1), repeat=12):
+            def play(rule):
+                left, played, awarded = s, 0, s
+                while left and played < len(hits):
+                    if hits[played]:
+                        extra = rule(played, left, awarded)
+                        left += extra
+                        awarded += extra
+                    played, left = played + 1, left - 1
+                return played, awarded
+            assert play(lambda p, l, a: r if allowed(below, p, l) else 0) == \
+                play(lambda p, l, a: min(r, cap - a)), (below, s, r, hits)
+
+
+def test_expanding_wild_turns_its_reel_for_the_lines_only():
+    text = game_text(3, 2, [[0, 0, 0]], scatter_pays=[0, 2, 7], free_spins=False)
+    m = model_of(rule_text(text, expands=("W",), reels=3))
+    res = evaluate(m, [["A", "B"], ["S", "W"], ["A", "C"]])
+    assert res.line_pays == 10 and res.scatters == 1        # the S under the expanded reel still counts
+    plain = evaluate(model_of(text), [["A", "B"], ["S", "W"], ["A", "C"]])
+    assert plain.line_pays == 0
+
+
+@pytest.mark.parametrize("change, where", [
+    ('direction = "sideways"', "lines.direction"),
+    ('both_pay = "twice"', "lines.both_pay"),
+    ('expands = 1', "symbols.W.expands"),
+    ('expands = { phases = ["free_spins"] }', "symbols.W.expands"),
+    ('per_wild = 0', "symbols.W.multiplier.per_wild"),
+    ('members = ["A", "Q"]', "groups.AB.members"),
+    ('pays = "x1.5"', "screen.fill[1].pays"),
+    ('pays = "jackpot BIG"', "screen.fill[1].pays"),
+    ('retrigger_total_below = 0', "free_spins.retrigger_total_below"),
+])
+def test_bad_keys_are_refused_with_file_row_and_column(change, where):
+    text = game_text(3, 1, [[0, 0, 0]], free_spins=False)
+    key = change.split(" = ")[0]
+    if key in ("direction", "both_pay"):
+        text = rule_text(text, direction="both") if key == "both_pay" else text
+        text = text.replace("[strips]", change + "\n\n[strips]", 1) if key == "direction" else \
+            text.replace('direction = "both"', 'direction = "both"\n' + change)
+    elif key == "expands":
+        text = text.replace('[symbols.W]\nclass = "wild"', '[symbols.W]\nclass = "wild"\n' + change)
+    elif key == "pays":
+        text += f'\n[[screen.fill]]\nsymbols = ["A"]\n{change}\n'
+    elif key == "retrigger_total_below":
+        text = game_text(3, 1, [[0, 0, 0]]).replace("retrigger_cap = 4", change)
+    elif key == "per_wild":
+        text = text.replace('[symbols.W]\nclass = "wild"', '[symbols.W]\nclass = "wild"\nmultiplier = { ' + change + ' }')
+    else:
+        text += f"\n[groups.AB]\n{change}\npays = [0, 0, 1]\n"
+    with pytest.raises(MathSetError) as e:
+        model_of(text)
+    msg = str(e.value)
+    assert msg.startswith("game.toml:") and f": {where}:" in msg and len(msg.splitlines()) == 1
+    row, col = msg.split(":")[1:3]
+    assert int(row) > 1 and int(col) >= 1
+
+
+def test_commands_run_or_refuse_in_one_line(tmp_path_factory):
+    tmp_path, out_dir = tmp_path_factory.mktemp("set"), tmp_path_factory.mktemp("out")
+    text = rule_text(game_text(3, 2, [[0, 0, 0], [1, 1, 1]]), direction="both", both_pay="sum", reels=3)
+    (tmp_path / "game.toml").write_text(text)
+    for name in ("base.csv", "bonus.csv"):
+        (tmp_path / name).write_text("reel1,reel2,reel3\nA,B,C\nW,A,S\nB,C,A\nS,W,B\n")
+    from strips.loader import load_math_set
+    ms = load_math_set(tmp_path)
+    for cmd in ("report", "spin", "check", "chain", "diff", "prove", "simulate", "sensitivity", "export",
+                "comply", "tune", "distribution"):
+        argv = ([cmd, str(tmp_path), str(tmp_path)] if cmd == "diff" else [cmd, "--set", str(tmp_path)] + (
+            {"export": ["--xlsx", str(out_dir / "x.xlsx")], "spin": ["--stops", "0,0,0"],
+             "tune": ["--target-rtp", "0.9", "--out", str(out_dir / "tuned")]}.get(cmd, [])))
+        code, out, err = run(argv)
+        ok = supports(ms, {"prove": "prove", "simulate": "simulate"}.get(cmd, cmd))
+        assert "Traceback" not in err, (cmd, err)
+        if not ok:
+            assert code == 2 and len(err.strip().splitlines()) == 1 and ok.reason in err, (cmd, err)
+        else:
+            assert code in (0, 1) and out, (cmd, code, err)
