@@ -84,7 +84,7 @@ from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from exact.rules import beyond_count_tables, initial_spins, round_rules, rules_of
 from proofs.simulate_tables import GROUP_LIMIT, WildDraw, segment_sums, spin_tables, spin_wins
 from proofs.simulate_base import Game, Tally, prepare, simulate_block
-from proofs.simulate_modes import (BuyGame, GambleDraw, ModeGame, Unit, prepare_mode, respin_stops,
+from proofs.simulate_modes import (BuyGame, ModeGame, Unit, prepare_mode, respin_stops,
                                    simulate_buy_block, simulate_mode_block, split_rounds, stream_seed, units_of)
 from proofs.simulate_stats import proportion_ci99
 from proofs.simulate_report import (Exact, SimulationReport, exact_units, exact_values, format_report, report,
@@ -256,7 +256,7 @@ def run_simulation(ms: MathSet, rounds: int, seed: int, *, mode: str | None = No
                         split_text(units, split))
 
 #: This module's names and those of its split modules importable from here.
-__all__ = ['GambleDraw', 'Tally', 'WildDraw', 'exact_units', 'exact_values', 'format_report', 'is_plain', 'prepare',
+__all__ = ['Tally', 'WildDraw', 'exact_units', 'exact_values', 'format_report', 'is_plain', 'prepare',
            'prepare_mode', 'prepare_units', 'proportion_ci99', 'report', 'report_units', 'respin_stops',
            'run_simulation', 'segment_sums', 'simulate', 'simulate_game_block', 'simulate_mode_block',
            'simulate_units', 'spin_tables', 'spin_wins', 'split_rounds', 'split_text', 'units_of']

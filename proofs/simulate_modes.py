@@ -16,8 +16,8 @@ from typing import Sequence
 import numpy as np
 
 from strips.model import CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, SCATTER, MathSet, Phase, window_table
-from exact.rules import (combination_wilds, feature_multiplier_table, initial_spins, retrigger_table, rules_of,
-                         scatter_codes, symbol_scatter_pay)
+from exact.rules import (GambleStep, combination_wilds, feature_multiplier_table, gamble_step, initial_spins,
+                         retrigger_table, rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, group_indices,
                                     spin_tables, spins, wild_draw)
@@ -207,21 +207,6 @@ def wheel_draw(model, wheel, top: int) -> WheelDraw:
 
 
 @dataclass(frozen=True)
-class GambleDraw:
-    """The gamble policy of the engine: every eligible round win gambled once.
-
-    A round win x with ``low <= x <= high`` becomes ``multiplier * x`` when a
-    uniform integer below ``denominator`` is below ``numerator``, else 0.
-    """
-
-    low: int
-    high: int
-    multiplier: int
-    numerator: int
-    denominator: int
-
-
-@dataclass(frozen=True)
 class ModeGame:
     """Prepared tables of one bet mode of a game with any rule of the game file.
 
@@ -240,7 +225,7 @@ class ModeGame:
     wheels : tuple of WheelDraw
     respin : (int, tuple of numpy.ndarray) or None
         The respin count and the per-reel counts of its symbol (held reels show it).
-    gamble : GambleDraw or None
+    gamble : exact.rules.GambleStep or None
         Drawn in the default mode only.
     """
 
@@ -255,7 +240,7 @@ class ModeGame:
     feature_multiplier: np.ndarray | None = None
     wheels: tuple[WheelDraw, ...] = ()
     respin: tuple | None = None
-    gamble: GambleDraw | None = None
+    gamble: GambleStep | None = None
     #: (rule, its configuration, bet) of every rule acting on the round's total win (a win cap), applied
     #: in registry order by the rule's ``vector_step`` before the gamble.
     round_steps: tuple = ()
@@ -313,9 +298,7 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     fmult = feature_multiplier_table(model, top)
     wheels = tuple(wheel_draw(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
     respin = (model.respin.count, base.counted[-1]) if model.respin else None
-    g = model.gamble
-    gamble = None if g is None or name != DEFAULT_MODE else GambleDraw(
-        g.min_win, g.max_win // g.multiplier, g.multiplier, g.probability.numerator, g.probability.denominator)
+    gamble = gamble_step(model) if name == DEFAULT_MODE else None   # the gamble's policy: the default mode
     return ModeGame(base=base, levels=tuple(levels), multipliers=tuple(lv.multiplier for lv in model.levels),
                     thresholds=tuple(lv.threshold for lv in model.levels),
                     level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
@@ -425,13 +408,8 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
         round_win = rule.vector_step(config, bet, round_win)
     tally.win = int(round_win.sum())
     tally.win2 = sum_of_squares(round_win)
-    if g.gamble is not None:
-        gm = g.gamble
-        rows = np.flatnonzero((round_win >= gm.low) & (round_win <= gm.high))
-        tally.gamble_eligible = len(rows)
-        after = round_win.copy()
-        won = rng.integers(0, gm.denominator, len(rows)) < gm.numerator
-        after[rows] = np.where(won, gm.multiplier * round_win[rows], 0)
+    if g.gamble is not None:       # the gamble rule's step (exact.rules.GambleStep)
+        tally.gamble_eligible, after = g.gamble(round_win, rng)
         tally.gamble_win = int(after.sum())
         tally.gamble_win2 = sum_of_squares(after)
     return tally

@@ -25,12 +25,12 @@ from exact.cli import main
 from exact.evaluator import evaluate
 from mathset_files import csv_text, write_set
 from proofs.dask_runner import IN_PROCESS, Cluster
-from proofs.simulate import (GambleDraw, Tally, exact_units, prepare_mode, prepare_units, report_units, respin_stops,
+from proofs.simulate import (Tally, exact_units, prepare_mode, prepare_units, report_units, respin_stops,
                              run_simulation, simulate_mode_block, simulate_units, split_rounds, split_text,
                              units_of)
 from strips.loader import load_math_set
 from generators import ALT, BASE, BONUS, MODES_GAME, three_reel_game
-from exact.rules import beyond_count_tables
+from exact.rules import GambleStep, beyond_count_tables
 
 HERE = Cluster(mode=IN_PROCESS)
 
@@ -108,7 +108,7 @@ def test_scripted_round_with_respin_and_jackpot_is_hand_traced(tiny):
 
 
 def test_scripted_round_with_free_spins_award_and_gamble(tiny):
-    g = dataclasses.replace(prepare_mode(tiny, "ante"), gamble=GambleDraw(5, 100, 2, 12, 25))
+    g = dataclasses.replace(prepare_mode(tiny, "ante"), gamble=GambleStep(5, 100, 2, 12, 25))
     # as above, but the wheel draws 1 -> free_spins 2 from level 1 (x2): bonus stops (0,0,0) then (3,3,3)
     # A,B | B,W | A,S: A x3 = 5, B x2 = 2 ways x 1 -> 7; A,A | B,B | W,A: nothing.  Feature 2 x 7 = 14
     rng = Script((5, [2]), (6, [0]), (5, [1]), (5, [0]), (6, [4]), (5, [0]), (4, [1]),

@@ -6,9 +6,58 @@ RTP when every eligible win is gambled once through the round win's distribution
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+
 from exact.rules.base import ANALYSES, Rule
 
-__all__ = ["Gamble"]
+__all__ = ["Gamble", "GambleStep", "gamble_step"]
+
+
+@dataclass(frozen=True)
+class GambleStep:
+    """The gamble's vectorised literal step (the simulator's): every eligible round win gambled once.
+
+    A round win x with ``low <= x <= high`` (``high``: the largest win whose gambled win stays within
+    ``[gamble] max_win``) becomes ``multiplier * x`` when a uniform integer below ``denominator`` is
+    below ``numerator`` (the exact probability), else 0; other wins stay.  One draw per eligible round,
+    in round order.
+
+    >>> step = GambleStep(5, 100, 2, 1, 2)
+    >>> n, after = step(np.array([0, 5, 200]), np.random.default_rng(3))     # only 5 is eligible
+    >>> n, after.tolist()[0], after.tolist()[2], after.tolist()[1] in (0, 10)
+    (1, 0, 200, True)
+    """
+
+    low: int
+    high: int
+    multiplier: int
+    numerator: int
+    denominator: int
+
+    def __call__(self, wins, rng):
+        """(eligible rounds, the round wins after the gamble): ``wins`` int64 credits, shape (n,)."""
+        rows = np.flatnonzero((wins >= self.low) & (wins <= self.high))
+        after = wins.copy()
+        won = rng.integers(0, self.denominator, len(rows)) < self.numerator
+        after[rows] = np.where(won, self.multiplier * wins[rows], 0)
+        return len(rows), after
+
+
+def gamble_step(model) -> GambleStep | None:
+    """The :class:`GambleStep` of the game's ``[gamble]`` (the policy of the exact figures: every eligible
+    win gambled once), None for a game without one.
+
+    >>> from strips.loader import load_math_set
+    >>> gamble_step(load_math_set("rules_page").model) is None
+    True
+    """
+    g = model.gamble
+    if g is None:
+        return None
+    return GambleStep(g.min_win, g.max_win // g.multiplier, g.multiplier, g.probability.numerator,
+                      g.probability.denominator)
 
 
 class Gamble(Rule):
