@@ -15,8 +15,8 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import CREDITS, DEFAULT_MODE, FREE_SPINS, JACKPOT, SCATTER, MathSet, Phase, window_table
-from exact.rules import (GambleStep, combination_wilds, feature_multiplier_table, gamble_step, initial_spins,
+from strips.model import DEFAULT_MODE, SCATTER, MathSet, Phase, window_table
+from exact.rules import (GambleStep, WheelStep, combination_wilds, feature_multiplier_table, gamble_step, initial_spins,
                          retrigger_table, rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, group_indices,
@@ -168,45 +168,6 @@ def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: i
 
 
 @dataclass(frozen=True)
-class WheelDraw:
-    """One prize wheel's draws: prize table by symbol count, then a weighted award.
-
-    ``table[c]`` the prize table index for ``c`` wheel symbols (-1: no
-    wheel), the last entry for every larger count; per table the cumulative
-    integer weights and per award its credits (a jackpot's credits
-    included), its free spins, and the index of its text in ``texts``.
-    """
-
-    name: str
-    table: np.ndarray
-    cumulative: tuple[np.ndarray, ...]
-    credits: tuple[np.ndarray, ...]
-    free_spins: tuple[np.ndarray, ...]
-    text: tuple[np.ndarray, ...]
-    texts: tuple[str, ...]
-
-
-def wheel_draw(model, wheel, top: int) -> WheelDraw:
-    """The :class:`WheelDraw` of ``wheel`` for symbol counts 0 .. ``top``."""
-    names = list(wheel.prizes)
-    table = np.array([-1 if wheel.table_for(c) is None else names.index(wheel.table_for(c).name)
-                      for c in range(top + 1)], dtype=np.int64)
-    texts: list[str] = []
-    cum, credits, spins_, text = [], [], [], []
-    for name in names:
-        t = wheel.prizes[name]
-        cum.append(np.cumsum(np.array(t.weights, dtype=np.int64)))
-        credits.append(np.array([model.jackpots[a.jackpot] if a.kind == JACKPOT else a.amount if a.kind == CREDITS
-                                 else 0 for a in t.awards], dtype=np.int64))
-        spins_.append(np.array([a.amount if a.kind == FREE_SPINS else 0 for a in t.awards], dtype=np.int64))
-        for a in t.awards:
-            if a.text not in texts:
-                texts.append(a.text)
-        text.append(np.array([texts.index(a.text) for a in t.awards], dtype=np.int64))
-    return WheelDraw(wheel.name, table, tuple(cum), tuple(credits), tuple(spins_), tuple(text), tuple(texts))
-
-
-@dataclass(frozen=True)
 class ModeGame:
     """Prepared tables of one bet mode of a game with any rule of the game file.
 
@@ -222,7 +183,7 @@ class ModeGame:
         Initial free spins by trigger count.
     feature_multiplier : numpy.ndarray or None
         ``multiplier_by_trigger`` by trigger count (None without the rule).
-    wheels : tuple of WheelDraw
+    wheels : tuple of exact.rules.WheelStep
     respin : (int, tuple of numpy.ndarray) or None
         The respin count and the per-reel counts of its symbol (held reels show it).
     gamble : exact.rules.GambleStep or None
@@ -238,7 +199,7 @@ class ModeGame:
     retrigger: np.ndarray | None = None
     cap: int | None = None
     feature_multiplier: np.ndarray | None = None
-    wheels: tuple[WheelDraw, ...] = ()
+    wheels: tuple[WheelStep, ...] = ()
     respin: tuple | None = None
     gamble: GambleStep | None = None
     #: (rule, its configuration, bet) of every rule acting on the round's total win (a win cap), applied
@@ -296,7 +257,7 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     trigger = np.array([initial_spins(model, c) for c in range(top + 1)], dtype=np.int64)
     retrigger = retrigger_table(model, _top(levels[0].trigger_shown) if levels else 0)
     fmult = feature_multiplier_table(model, top)
-    wheels = tuple(wheel_draw(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
+    wheels = tuple(WheelStep.of(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
     respin = (model.respin.count, base.counted[-1]) if model.respin else None
     gamble = gamble_step(model) if name == DEFAULT_MODE else None   # the gamble's policy: the default mode
     return ModeGame(base=base, levels=tuple(levels), multipliers=tuple(lv.multiplier for lv in model.levels),
@@ -311,7 +272,7 @@ def _starts_feature(g: ModeGame, trigger: np.ndarray, counts: Sequence[np.ndarra
     """Whether each window starts the free spins or a wheel (:func:`exact.rules.starts_feature`)."""
     starts = g.trigger[np.minimum(trigger, len(g.trigger) - 1)] > 0
     for w, c in zip(g.wheels, counts):
-        starts |= w.table[np.minimum(c, len(w.table) - 1)] >= 0
+        starts |= w.starts(c)
     return starts
 
 
@@ -328,7 +289,8 @@ def respin_stops(g: ModeGame, stops: np.ndarray, new: np.ndarray) -> np.ndarray:
 
 
 def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Generator, tally: "Tally"):
-    """Draw the started wheels; returns (credits per round (n,), per wheel the free spins it awards per round (n,)).
+    """Draw the started wheels (each wheel rule's step, :class:`exact.rules.WheelStep`, in file order);
+    returns (credits per round (n,), per wheel the free spins it awards per round (n,)).
 
     Each wheel's free-spin award is its own feature (:mod:`markov.wheels`), so
     the awards of several wheels are kept apart.
@@ -337,23 +299,13 @@ def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Gener
     credits = np.zeros(n, dtype=np.int64)
     awarded = []
     for w, c in zip(g.wheels, counts):
-        award_spins = np.zeros(n, dtype=np.int64)
+        paid, award_spins, started, awards = w(c, rng)
+        credits += paid
         awarded.append(award_spins)
-        t = w.table[np.minimum(c, len(w.table) - 1)]
-        started = int(np.count_nonzero(t >= 0))
         if started:
             tally.wheels[w.name] = tally.wheels.get(w.name, 0) + started
-        for ti in range(len(w.cumulative)):
-            rows = np.flatnonzero(t == ti)
-            if not len(rows):
-                continue
-            a = np.searchsorted(w.cumulative[ti], rng.integers(0, int(w.cumulative[ti][-1]), len(rows)), side="right")
-            credits[rows] += w.credits[ti][a]
-            award_spins[rows] += w.free_spins[ti][a]
-            for k, v in enumerate(np.bincount(w.text[ti][a], minlength=len(w.texts))):
-                if v:
-                    key = (w.name, w.texts[k])
-                    tally.awards[key] = tally.awards.get(key, 0) + int(v)
+        for text, v in awards.items():
+            tally.awards[w.name, text] = tally.awards.get((w.name, text), 0) + v
     return credits, awarded
 
 

@@ -40,6 +40,7 @@ from exact.rules.respin import pre_feature_refusal
 from exact.rules.wild import window_ways
 from exact.rules.collect import window_fish
 from exact.rules.gamble import GambleStep, gamble_step
+from exact.rules.wheels import WheelStep
 # literal readings the analyses share (they reach a rule module only through this package)
 from exact.rules.anywhere import count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
@@ -81,4 +82,4 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
            "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
-           "level_line_values", "unmultiplied", "GambleStep", "gamble_step"]
+           "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep"]

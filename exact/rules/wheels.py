@@ -5,10 +5,16 @@ Exact figures: :mod:`exact.bet_modes` and :mod:`markov.wheels`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+
+from strips.model import CREDITS, FREE_SPINS, JACKPOT
+
 from exact.rules.base import ANALYSES, Rule
 from exact.rules.respin import pre_feature_refusal
 
-__all__ = ["Wheels"]
+__all__ = ["Wheels", "WheelStep"]
 
 
 class Wheels(Rule):
@@ -94,3 +100,77 @@ class Wheels(Rule):
         book.add("Prize wheels", "prize_wheels", ("wheel", "award", ("probability", "per round (default mode)"),
                                                   ("odds", "1 in N rounds"), ("RTP share", "% of the bet")), rows,
                  (None, None, f.PROB, f.ONE_IN, f.PERCENT), keys=2)
+
+
+@dataclass(frozen=True)
+class WheelStep:
+    """One prize wheel's vectorised literal step (the simulator's): the prize table by the count of its
+    symbol, then one weighted award per started wheel.
+
+    ``table[c]`` the prize table index for ``c`` wheel symbols (-1: no wheel), the last entry for
+    every larger count; per table the cumulative integer weights and per award its credits (a
+    jackpot's credits included), its free spins, and the index of its text in ``texts``.
+
+    >>> from strips.loader import load_math_set
+    >>> model = load_math_set("wheel_game").model
+    >>> step = WheelStep.of(model, model.wheels[0], 5)
+    >>> paid, spins, started, awards = step(np.array([0, 5]), np.random.default_rng(1))
+    >>> started, int(paid[0] + spins[0]), sum(awards.values())
+    (1, 0, 1)
+    """
+
+    name: str
+    table: np.ndarray
+    cumulative: tuple[np.ndarray, ...]
+    credits: tuple[np.ndarray, ...]
+    free_spins: tuple[np.ndarray, ...]
+    text: tuple[np.ndarray, ...]
+    texts: tuple[str, ...]
+
+    @classmethod
+    def of(cls, model, wheel, top: int) -> "WheelStep":
+        """The step of ``wheel`` (a :class:`strips.model.Wheel` of ``model``) for symbol counts 0 .. ``top``."""
+        names = list(wheel.prizes)
+        table = np.array([-1 if wheel.table_for(c) is None else names.index(wheel.table_for(c).name)
+                          for c in range(top + 1)], dtype=np.int64)
+        texts: list[str] = []
+        cum, credits, spins_, text = [], [], [], []
+        for name in names:
+            t = wheel.prizes[name]
+            cum.append(np.cumsum(np.array(t.weights, dtype=np.int64)))
+            credits.append(np.array([model.jackpots[a.jackpot] if a.kind == JACKPOT else a.amount
+                                     if a.kind == CREDITS else 0 for a in t.awards], dtype=np.int64))
+            spins_.append(np.array([a.amount if a.kind == FREE_SPINS else 0 for a in t.awards], dtype=np.int64))
+            for a in t.awards:
+                if a.text not in texts:
+                    texts.append(a.text)
+            text.append(np.array([texts.index(a.text) for a in t.awards], dtype=np.int64))
+        return cls(wheel.name, table, tuple(cum), tuple(credits), tuple(spins_), tuple(text), tuple(texts))
+
+    def starts(self, counts: np.ndarray) -> np.ndarray:
+        """Whether each window (its count of the wheel symbol, int64 (n,)) starts the wheel: bool (n,)."""
+        return self.table[np.minimum(counts, len(self.table) - 1)] >= 0
+
+    def __call__(self, counts: np.ndarray, rng: np.random.Generator):
+        """(credits per round (n,), free spins awarded per round (n,), wheels started, award text -> count).
+
+        One draw per started wheel, table by table in the wheel's order of tables.
+        """
+        n = len(counts)
+        credits = np.zeros(n, dtype=np.int64)
+        award_spins = np.zeros(n, dtype=np.int64)
+        awards: dict[str, int] = {}
+        t = self.table[np.minimum(counts, len(self.table) - 1)]
+        started = int(np.count_nonzero(t >= 0))
+        for ti in range(len(self.cumulative)):
+            rows = np.flatnonzero(t == ti)
+            if not len(rows):
+                continue
+            a = np.searchsorted(self.cumulative[ti], rng.integers(0, int(self.cumulative[ti][-1]), len(rows)),
+                                side="right")
+            credits[rows] += self.credits[ti][a]
+            award_spins[rows] += self.free_spins[ti][a]
+            for k, v in enumerate(np.bincount(self.text[ti][a], minlength=len(self.texts))):
+                if v:
+                    awards[self.texts[k]] = awards.get(self.texts[k], 0) + int(v)
+        return credits, award_spins, started, awards
