@@ -42,7 +42,7 @@ import numpy as np
 from scipy import sparse
 
 from exact.grid_sim import GridTables, codes_of, evaluate_batch, grid_tables, move
-from exact.rules import GridConfig, lava_drop, lava_step, outcomes, refilled
+from exact.rules import MAX_EVALUATIONS, GridConfig, lava_drop, lava_step, outcomes, refilled
 from markov.absorbing import solve_absorbing
 from strips import limits as _limits
 from strips.errors import UnsupportedRule
@@ -465,6 +465,10 @@ def _dense(ch: GridChain, cut: float, max_entries: int):
         if (width + top) * n > max_entries:
             raise UnsupportedRule(f"grid chain: the round distribution needs more than {max_entries:,} "
                                   f"(state, win) entries", rule="grid of independent cells", analysis="report")
+        if steps >= MAX_EVALUATIONS:   # a cascade whose refills keep winning (one dominant weight): no end in sight
+            raise UnsupportedRule(f"grid chain: the round distribution's cascades keep {float(mass.sum()):.3g} of their "
+                                  f"mass after {MAX_EVALUATIONS:,} evaluations (a refill that almost always wins)",
+                                  rule="grid of independent cells", analysis="report")
         nxt = np.zeros((n, width + top))
         for k, m in mats.items():
             nxt[:, k:k + width] += m @ mass

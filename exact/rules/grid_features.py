@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import Callable, Sequence
 
 from exact.rules.base import Rule
+from strips.errors import UnsupportedRule
 from exact.rules.grid import (EXTRA_TABLES, GridConfig, RoundPlay, avalanche, drawer, find_wins, initial_drop,
                               play_cascade, refilled)
 
@@ -169,7 +170,9 @@ class _Replay(Chooser):
             if key is not None:
                 self.cache[key] = accepted
         if not accepted:
-            raise ValueError("a repeated draw can never be accepted (Dragon Destroy: no removal gives a win)")
+            raise UnsupportedRule("unsupported rule: features.dragon_destroy: on this grid a drop without a win can "
+                                  "have no removal that makes one, so the Dragon's redraw never ends",
+                                  "random features of the initial drop", "report")
         return self.weighted(list(accepted.items()))
 
 
