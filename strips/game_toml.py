@@ -209,7 +209,8 @@ def parse_game(data: bytes, file: str) -> GameModel:
             threshold = t.get(lv, path, "threshold", int, 0)
             spins = t.get(lv, path, "spins", int, None)
             # a multiplier table a rule module parses (drawn per free spin): the level's own multiplier is 1
-            mult = 1 if plugin_multiplier(lv, ("free_spins", "levels")) else t.get(lv, path, "multiplier", int)
+            mult = (1 if "multiplier" in lv and plugin_multiplier(lv, ("free_spins", "levels"))   # a drawn multiplier: its rule's
+                    else t.get(lv, path, "multiplier", int))                           # else required
             refuse_unknown(t, lv, path, ("threshold", "spins", "multiplier", "weights")
                             + plugins.keys_of(("free_spins", "levels")), "key")
             wname = t.get(lv, path, "weights", str, f"level{i + 1}")

@@ -339,7 +339,7 @@ unlock = { star_bar = 1, lucky_mug = 9 }
     dragon = '\n[features.dragon_destroy]\nprobability = { no_win = "1/10" }\ncount = { 2 = 1 }\n'
     assert main(["report", "--set", str(write_grid(tmp_path / "never", rows=2, columns=3, extra=lava + dragon))]) == 2
     err = capsys.readouterr().err       # a grid no removal of 2 cells can make win: the rule has no reading
-    assert "a repeated draw can never be accepted" in err and err.count("\n") == 1
+    assert "the Dragon's redraw never ends" in err and err.count("\n") == 1
     dragon = dragon.replace('"1/10"', '"0"')        # Lava Lair's Dragon Destroy only
     good = str(write_grid(tmp_path / "lava", rows=2, columns=3, extra=lava + dragon))
     assert main(["report", "--set", good, "--json"]) == 0
