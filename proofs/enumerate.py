@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from strips.model import MathSet, Phase
+from strips.protect import set_inputs
 from proofs.dask_runner import Cluster
 from proofs.enumerate_plan import SMALL_RUN, TASK_COMBINATIONS, run_plan, stop_slice, task_ranges
 from proofs.enumerate_checkpoint import (Checkpoint, CheckpointError, LOCK_FILE, TaskPlan, checkpoint_record,
@@ -297,7 +298,8 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
                   per_stop, len(t.pay_names), t.reels, max_fs, max_key, len(extra_phases))
     run = run_plan(tp, Totals.zero(len(t.pay_names), t.reels, max_fs, max_key, len(extra_phases)), run_task,
                    (t, plan), cluster=cluster, checkpoint_dir=checkpoint_dir, progress=progress,
-                   desc=f"enumerate {phase.name}", small_run=SMALL_RUN)
+                   desc=f"enumerate {phase.name}", small_run=SMALL_RUN,
+                   protected=set_inputs(ms))
     return Enumeration(phase=phase, totals=run.totals, pay_names=t.pay_names, denominator=t.denominator,
                        multiplier=t.multiplier, complete=len(wanted) == t.lengths[0],
                        seconds=run.seconds, scatter_pays=t.scatter_pays,

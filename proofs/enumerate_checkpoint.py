@@ -18,7 +18,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Sequence
 
+from strips.errors import UsageError
 from strips.model import MathSet, Phase
+from strips.protect import Protected, refuse_target
 from proofs.enumerate_kernel import Totals
 
 
@@ -159,7 +161,24 @@ def is_int_table(x, rows: int, cols: int) -> bool:
 
 
 class CheckpointError(ValueError):
-    """A checkpoint directory or file that cannot be used (in use, a symlink, not a regular file)."""
+    """A checkpoint directory or file that cannot be used (in use, a link, an input of a set, not a regular file)."""
+
+
+#: Longest checkpoint line read by default (bytes); a longer line is reported as bad and skipped, never read whole.
+MAX_LINE_BYTES = 1 << 20
+
+
+def record_bytes(key: str, zero) -> int:
+    """The longest checkpoint line a run can write: 64 bytes per character of the record of ``zero`` totals.
+
+    Every number of a record is an exact total of at most a few dozen digits, written where the zero record
+    has one character; a line longer than this is not one of the run's records.
+
+    >>> from proofs.enumerate_kernel import Totals
+    >>> 10_000 < record_bytes("k", Totals(0, ((0,),), 0, ((0,),))) < 100_000
+    True
+    """
+    return 64 * len(checkpoint_record(key, (0, 0), zero)) + 4096
 
 
 class Checkpoint:
@@ -167,59 +186,119 @@ class Checkpoint:
 
     ``<dir>/<set hash>.jsonl``: one JSON record per finished task
     (:func:`checkpoint_record`).  Opening takes the lock ``<dir>/enumerate.lock``
-    (a second run on the directory is refused), refuses a checkpoint file that
-    is a symbolic link or not a regular file, reads and validates every
-    record against the plan, and makes the next record start on a new line.
-    The lock is released by :meth:`close` or when the process dies.
+    (a second run on the directory is refused) and opens the checkpoint file
+    once, for reading and appending, through the guard of every writer
+    (:func:`strips.protect.refuse_target`): a lock or checkpoint file that
+    is an input file of the set or a hard link to one, or a symbolic link,
+    or not a regular file, or a file with more than one name (a hard link to
+    anything) is refused before a byte is written; the file is opened with
+    ``O_NOFOLLOW`` and its inode checked after opening, so a file swapped in
+    between the check and the open is refused too.  Every record is read
+    with a bounded line length (``line_bytes``), validated against the plan,
+    and the next record starts on a new line.  The lock is released by
+    :meth:`close` or when the process dies.  Nothing else is created in the
+    directory (no temporary file).
+
+    Raises
+    ------
+    CheckpointError
+        Naming the file: in use, a link, an input file, not a regular file,
+        cannot be opened or written (disk full, permissions).
     """
 
-    def __init__(self, directory: str | Path, plan: TaskPlan) -> None:
+    def __init__(self, directory: str | Path, plan, protected: Protected | None = None,
+                 line_bytes: int = MAX_LINE_BYTES) -> None:
         import fcntl
         self.directory = Path(directory)
         self.path = self.directory / f"{plan.key}.jsonl"
         self.plan = plan
-        self.directory.mkdir(parents=True, exist_ok=True)
-        lock_path = self.directory / LOCK_FILE
+        self.protected = protected if protected is not None else Protected()
+        self.line_bytes = line_bytes
         try:
-            self._lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise CheckpointError(f"cannot open the lock file {lock_path}: {e.strerror}") from None
+            raise CheckpointError(f"cannot create the checkpoint directory {self.directory}: {e.strerror}") from None
+        lock_path = self.directory / LOCK_FILE
+        self._lock = self._open(lock_path, os.O_RDWR | os.O_CREAT, "lock file")
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(self._lock)
             raise CheckpointError(f"checkpoint directory {self.directory} is in use by another run "
                                   f"(lock file {lock_path}); wait for it or give another --checkpoint-dir") from None
+        self._fd = None
         try:
+            self._fd = self._open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, "checkpoint file")
             self.done, self.bad = self._read()
-            self._out = self._open_append()
+            self._start_line()
         except BaseException:
+            if self._fd is not None:
+                os.close(self._fd)
             os.close(self._lock)
             raise
 
-    def _open(self, flags: int) -> int:
+    def _open(self, path: Path, flags: int, what: str) -> int:
+        """Open ``path`` through the writers' guard, without following a link; its inode checked after opening."""
         try:
-            fd = os.open(self.path, flags | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+            refuse_target(path, f"{what} {path}", self.protected, "file")
+        except UsageError as e:
+            raise CheckpointError(f"{e}") from None
+        try:
+            before = os.lstat(path)
+        except FileNotFoundError:
+            before = None
+        except OSError as e:
+            raise CheckpointError(f"cannot use the {what} {path}: {e.strerror}") from None
+        try:
+            fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o644)
         except OSError as e:
             if e.errno == errno.ELOOP:
-                raise CheckpointError(f"checkpoint file {self.path} is a symbolic link: refusing to use it") from None
-            raise
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise CheckpointError(f"{what} {path} is a symbolic link: refusing to use it") from None
+            raise CheckpointError(f"cannot open the {what} {path}: {e.strerror}") from None
+        st = os.fstat(fd)
+        reason = None
+        if not stat.S_ISREG(st.st_mode):
+            reason = "is not a regular file"
+        elif (st.st_dev, st.st_ino) in self.protected.inodes:
+            reason = "is an input file of the math set (the same file or a hard link to it)"
+        elif st.st_nlink != 1:
+            reason = f"has {st.st_nlink} names (a hard link; a {what} has one)"
+        elif before is not None and (before.st_dev, before.st_ino) != (st.st_dev, st.st_ino):
+            reason = "was replaced while it was being opened"
+        if reason is not None:
             os.close(fd)
-            raise CheckpointError(f"checkpoint file {self.path} is not a regular file: refusing to use it")
+            raise CheckpointError(f"{what} {path} {reason}: refusing to use it")
         return fd
+
+    def _lines(self):
+        """(line number, bytes of the line or None when longer than ``line_bytes``) of the file, read in blocks."""
+        number, buf, skipping, offset = 0, b"", False, 0
+        while True:
+            block = os.pread(self._fd, 1 << 16, offset)
+            if not block:
+                break
+            offset += len(block)
+            buf += block
+            start, cut = 0, buf.find(b"\n", len(buf) - len(block))
+            while cut >= 0:
+                number += 1
+                yield number, (None if skipping or cut - start > self.line_bytes else buf[start:cut])
+                skipping, start = False, cut + 1
+                cut = buf.find(b"\n", start)
+            buf = buf[start:]
+            if len(buf) > self.line_bytes:   # a line longer than any record: skipped, never held whole
+                buf, skipping = b"", True
+        if buf or skipping:
+            yield number + 1, (None if skipping else buf)
 
     def _read(self) -> tuple[dict, list[str]]:
         done: dict[tuple[int, int], Totals] = {}
         bad: list[str] = []
-        try:
-            fd = self._open(os.O_RDONLY)
-        except FileNotFoundError:
-            return done, bad
-        with os.fdopen(fd, "rb") as f:
-            data = f.read()
         conflicted = set()
-        for number, raw in enumerate(data.split(b"\n"), start=1):
+        for number, raw in self._lines():
+            if raw is None:
+                bad.append(f"line {number}: longer than {self.line_bytes:,} bytes (not a record of this run)")
+                continue
             if not raw.strip():
                 continue
             try:
@@ -237,35 +316,36 @@ class Checkpoint:
             del done[task]
         return done, bad
 
-    def _open_append(self):
-        fd = self._open(os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        f = os.fdopen(fd, "a", encoding="utf-8")
-        size = os.fstat(fd).st_size
-        if size:
-            with open(self.path, "rb") as r:
-                r.seek(size - 1)
-                if r.read(1) != b"\n":
-                    f.write("\n")  # a torn last line stays alone on its line
-                    f.flush()
-        return f
+    def _write(self, data: bytes) -> None:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view):]
+        except OSError as e:
+            raise CheckpointError(f"cannot write the checkpoint file {self.path}: "
+                                  f"{'no space left on the device' if e.errno == errno.ENOSPC else e.strerror}"
+                                  ) from None
+
+    def _start_line(self) -> None:
+        size = os.fstat(self._fd).st_size
+        if size and os.pread(self._fd, 1, size - 1) != b"\n":
+            self._write(b"\n")  # a torn last line stays alone on its line
 
     def append(self, task: tuple[int, int], totals: Totals) -> None:
-        """Append one finished task (flushed: a killed run keeps it).
+        """Append one finished task (one ``write`` of the whole line: a killed run keeps it or tears only it).
 
         Raises
         ------
         CheckpointError
             If the write fails (disk full, ...), naming the file.
         """
-        try:
-            self._out.write(checkpoint_record(self.plan.key, task, totals))
-            self._out.flush()
-        except OSError as e:
-            raise CheckpointError(f"cannot write the checkpoint file {self.path}: {e.strerror}") from None
+        self._write(checkpoint_record(self.plan.key, task, totals).encode("utf-8"))
 
     def close(self) -> None:
         """Close the file and release the lock."""
         try:
-            self._out.close()
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
         finally:
             os.close(self._lock)

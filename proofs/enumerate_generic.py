@@ -16,6 +16,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from strips.model import MathSet, Phase
+from strips.protect import set_inputs
 from proofs.dask_runner import Cluster
 from exact.windows import SUM_HEADROOM, WindowEvaluator
 from proofs.enumerate_plan import run_plan, stop_slice, task_ranges
@@ -301,7 +302,7 @@ def enumerate_generic(ms: MathSet, phase: Phase, *, first_stops: Iterable[int] |
                        max_key, max_sc, max_trig, paylines)
     run = run_plan(plan, SpinTotals.zero(max_key, max_sc, max_trig, paylines), _run_generic_task, (ev, chunk),
                    cluster=cluster, checkpoint_dir=checkpoint_dir, progress=progress, desc=f"enumerate {phase.name}",
-                   small_run=GENERIC_SMALL_RUN)
+                   small_run=GENERIC_SMALL_RUN, protected=set_inputs(ms))
     trig = ms.model.trigger_symbol
     return SpinEnumeration(phase=phase, totals=run.totals, denominator=ev.denominator, multiplier=phase.multiplier,
                            complete=len(wanted) == lengths[0], scatter_names=ev.scatter_names,

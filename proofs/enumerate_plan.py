@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from proofs.dask_runner import Cluster, progress_bar, run_tasks
-from proofs.enumerate_checkpoint import Checkpoint
+from strips.protect import Protected
+from proofs.enumerate_checkpoint import Checkpoint, record_bytes
 
 
 #: Combinations of one task by default (whole reel-1 stops, at least this many; deterministic per set).
@@ -71,13 +72,14 @@ class PlanRun:
 
 
 def run_plan(plan, zero, fn, shared, *, cluster: Cluster, checkpoint_dir, progress: bool, desc: str,
-             small_run: int) -> PlanRun:
+             small_run: int, protected: Protected | None = None) -> PlanRun:
     """Run the tasks of ``plan`` (a :class:`TaskPlan` or :class:`GenericPlan`) not found in the checkpoint.
 
     Each task's totals (``fn(shared, task)``, on :func:`proofs.dask_runner.run_tasks`) are checked to hold
     the task's combinations, appended to the checkpoint as they finish, and merged into ``zero`` in task
     order (exact integers: the same totals for any worker count, task size or completion order).  Runs
-    below ``small_run`` combinations stay in process in the cluster's ``auto`` mode.
+    below ``small_run`` combinations stay in process in the cluster's ``auto`` mode.  The checkpoint file is
+never one of ``protected`` (the set's input files, :func:`strips.protect.set_inputs`) nor a link to one.
 
     Raises
     ------
@@ -87,7 +89,8 @@ def run_plan(plan, zero, fn, shared, *, cluster: Cluster, checkpoint_dir, progre
         A task that returned another number of combinations than its own.
     """
     start = time.perf_counter()
-    ckpt = Checkpoint(checkpoint_dir, plan) if checkpoint_dir is not None else None
+    ckpt = (Checkpoint(checkpoint_dir, plan, protected, record_bytes(plan.key, zero))
+            if checkpoint_dir is not None else None)
     per_stop = plan.per_stop
     total = sum(b - a for a, b in plan.tasks) * per_stop
     try:

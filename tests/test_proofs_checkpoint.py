@@ -237,3 +237,153 @@ def test_sigkill_of_a_running_enumeration_then_resume(tmp_path):
     # (a lost or double-counted task would change the count and the figures)
     assert resumed.combinations == 30 * 56 ** 4 and resumed.complete
     assert [c.figure for c in compare(resumed, analyse_phase(ms, ms.model.base_phase)) if not c.equal] == []
+
+
+# --------------------------------------------------------------------------
+# the checkpoint store goes through the writers' guard: nothing the user owns is changed
+# --------------------------------------------------------------------------
+@pytest.fixture
+def small_set(tmp_path):
+    """A small set on disk, and the names of the checkpoint files ``rtp prove --exhaustive`` writes for it."""
+    from strips.loader import load_math_set
+    d = write_random_set(tmp_path / "set", 31, lengths=(6, 5, 5, 6, 5), special_share=0.25)
+    first = tmp_path / "first"
+    assert main(["prove", "--set", str(d), "--exhaustive", "--rounds", "0", "--checkpoint-dir", str(first)]) == 0
+    names = sorted(p.name for p in first.glob("*.jsonl"))
+    assert names
+    return d, load_math_set(str(d)), names
+
+
+def snapshot(directory: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def test_hard_link_to_game_toml_at_the_checkpoint_path_leaves_it_byte_identical(small_set, tmp_path, capsys):
+    d, _, names = small_set
+    before = snapshot(d)
+    ck = tmp_path / "ck"
+    ck.mkdir()
+    for name in names:
+        os.link(d / "game.toml", ck / name)
+    capsys.readouterr()
+    code = main(["prove", "--set", str(d), "--exhaustive", "--rounds", "0", "--checkpoint-dir", str(ck)])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "input file of the math set" in err and names[0] in err
+    assert snapshot(d) == before
+    assert main(["check", "--set", str(d)]) in (0, 1)   # the set still loads
+
+
+def test_hard_link_to_any_other_file_is_refused(small_set, tmp_path, capsys):
+    d, ms, names = small_set
+    victim = tmp_path / "notes.txt"
+    victim.write_bytes(b"mine\n")
+    ck = tmp_path / "ck"
+    ck.mkdir()
+    os.link(victim, ck / names[0])
+    with pytest.raises(CheckpointError, match="has 2 names"):
+        enumerate_phase(ms, workers=1, checkpoint_dir=ck)
+    assert victim.read_bytes() == b"mine\n"
+
+
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_lock_file_linked_to_an_input_is_refused(small_set, tmp_path, link):
+    d, ms, _ = small_set
+    before = snapshot(d)
+    ck = tmp_path / "ck"
+    ck.mkdir()
+    (os.symlink if link == "symbolic" else os.link)(d / "game.toml", ck / LOCK_FILE)
+    with pytest.raises(CheckpointError, match="symbolic link|input file"):
+        enumerate_phase(ms, workers=1, checkpoint_dir=ck)
+    assert snapshot(d) == before
+
+
+def test_file_swapped_in_after_the_guard_is_caught_by_the_inode_check(small_set, tmp_path, monkeypatch):
+    """A hard link to an input put at the checkpoint path between the guard's check and the open."""
+    import proofs.enumerate_checkpoint as store
+    d, ms, names = small_set
+    before = snapshot(d)
+    ck = tmp_path / "ck"
+    guard = store.refuse_target
+
+    def racing_guard(path, what, prot, kind):
+        guard(path, what, prot, kind)
+        if Path(path).suffix == ".jsonl" and not Path(path).exists():
+            os.link(d / "game.toml", path)   # the attacker wins the race
+
+    monkeypatch.setattr(store, "refuse_target", racing_guard)
+    with pytest.raises(CheckpointError, match="input file of the math set|names"):
+        enumerate_phase(ms, workers=1, checkpoint_dir=ck)
+    assert snapshot(d) == before
+
+
+def test_file_replaced_between_lstat_and_open_is_refused(small_set, tmp_path, monkeypatch):
+    import proofs.enumerate_checkpoint as store
+    _, ms, names = small_set
+    ck = tmp_path / "ck"
+    ck.mkdir()
+    (ck / names[0]).write_text("")
+    real_open = os.open
+
+    def swapping_open(path, flags, *a):
+        if str(path).endswith(".jsonl"):
+            os.replace(ck / "other", path)   # a new inode at the path after the lstat
+        return real_open(path, flags, *a)
+
+    (ck / "other").write_text("")
+    monkeypatch.setattr(store.os, "open", swapping_open)
+    with pytest.raises(CheckpointError, match="replaced while it was being opened"):
+        enumerate_phase(ms, workers=1, checkpoint_dir=ck)
+
+
+def test_no_temporary_file_survives_runs_or_an_interrupt(small_set, tmp_path, monkeypatch):
+    """The store writes into its one file: after a run, and after a run interrupted mid-record, the directory
+    holds the lock and the checkpoint files only, and the resumed run gives the clean totals."""
+    import proofs.enumerate_checkpoint as store
+    _, ms, _ = small_set
+    ck = tmp_path / "ck"
+    clean = enumerate_phase(ms, workers=1, task_stops=1)
+    calls = []
+    real = store.Checkpoint.append
+
+    def interrupted(self, task, totals):
+        calls.append(task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        real(self, task, totals)
+
+    monkeypatch.setattr(store.Checkpoint, "append", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        enumerate_phase(ms, workers=1, task_stops=1, checkpoint_dir=ck)
+    monkeypatch.undo()
+    assert {p.name for p in ck.iterdir()} == {LOCK_FILE, f"{set_hash(ms, ms.model.base_phase)}.jsonl"}
+    resumed = enumerate_phase(ms, workers=1, task_stops=1, checkpoint_dir=ck)
+    assert resumed.totals == clean.totals and resumed.reused_tasks == 2
+    assert {p.name for p in ck.iterdir()} == {LOCK_FILE, f"{set_hash(ms, ms.model.base_phase)}.jsonl"}
+
+
+def test_disk_full_names_the_checkpoint_file(game, tmp_path, monkeypatch):
+    import errno
+    import proofs.enumerate_checkpoint as store
+    from proofs.enumerate import TaskPlan
+    ck = store.Checkpoint(tmp_path, TaskPlan("k", ((0, 1),), 1, 1, 1, 0, 0))
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.os, "write", full)
+    try:
+        with pytest.raises(CheckpointError, match=r"k\.jsonl: no space left on the device"):
+            ck.append((0, 1), store.Totals(1, ((0,),), 0, ((1,),)))
+    finally:
+        monkeypatch.undo()
+        ck.close()
+
+
+def test_an_overlong_line_is_skipped_without_reading_it_whole(game, tmp_path):
+    ms, clean = game
+    path = full_checkpoint(ms, tmp_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:2]) + b"7" * (3 << 20) + b"\n" + b"".join(lines[3:]))
+    e = resume(ms, clean, tmp_path)
+    assert "longer than" in e.bad_records[0] and e.bad_records[0].startswith("line 3")

@@ -361,3 +361,53 @@ def test_distribution_plot_fault_keeps_the_old_plot(tune_sets, capsys, monkeypat
     assert code == (2 if fault == "disk full" else 130), capsys.readouterr()
     assert snapshot(real, link, tmp / "out") == before
     no_temp(tmp / "out")
+
+
+def test_racing_directory_writers_leave_one_whole_output_and_no_temporary(tmp_path):
+    """Eight writers of one directory output at once, three times: one writer's files whole, nothing else."""
+    import threading
+    target = tmp_path / "tables"
+    for _ in range(3):
+        errors = []
+
+        def write(i):
+            try:
+                write_output_dir(target, {"a.csv": f"{i}\n", "b.csv": f"{i}\n"}, Protected(), "rtp test")
+            except UsageError as e:   # a writer may lose the race with a clear refusal, never leave a file
+                errors.append(str(e))
+
+        threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["tables"], errors
+        a, b = (target / "a.csv").read_text(), (target / "b.csv").read_text()
+        assert a == b and len(errors) < 8
+
+
+def test_sigterm_mid_write_removes_the_temporary_file(tmp_path):
+    """The command line turns SIGTERM into an interrupt, so the writer's clean-up runs: no temporary file."""
+    import signal
+    import subprocess
+    import sys
+    script = (
+        "import sys, time\n"
+        "from exact.cli import _on_sigterm\n"
+        "from exact.cli.outputs import Protected, write_output\n"
+        "_on_sigterm()\n"
+        "def slow(f):\n"
+        "    f.write(b'partial'); print('ready', flush=True); time.sleep(60)\n"
+        "try:\n"
+        f"    write_output({str(tmp_path / 'out.txt')!r}, slow, Protected(), 'rtp test')\n"
+        "except KeyboardInterrupt as e:\n"
+        "    sys.exit(143 if type(e).__name__ == 'Terminated' else 130)\n")
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.stdout.readline().strip() == "ready"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]   # the temporary file exists now
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 143
+    proc.stdout.close()
+    assert list(tmp_path.iterdir()) == []

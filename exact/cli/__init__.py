@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from typing import Sequence
 
@@ -73,9 +74,34 @@ def _say(text: str) -> None:
     print(error_line(text), file=sys.stderr)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that every writer removes its temporary file before the process ends."""
+
+
+def _terminated(signum, frame):
+    raise Terminated()
+
+
+def _on_sigterm():
+    """Install :func:`_terminated` for SIGTERM (main thread only); returns the handler to put back, or None."""
+    try:
+        return signal.signal(signal.SIGTERM, _terminated)
+    except (ValueError, OSError):   # not the main thread
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``rtp`` command; returns the exit code (0 ok, 1 a published fact fails, 2 bad input)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Run the ``rtp`` command; returns the exit code (0 ok, 1 a published fact fails, 2 bad input, 130/143 a
+    Ctrl-C or SIGTERM, after every temporary file is removed)."""
+    previous = _on_sigterm()
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str]) -> int:
     try:
         if argv and argv[0] in ("-h", "--help"):
             _top_parser().print_help()
@@ -131,6 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"rtp: error: a number too large to show or compute here ({e}); the default --max-digits "
              f"limit refuses such input (drop --no-limits or lower --max-digits)")
         return 2
+    except Terminated:
+        print("rtp: terminated (SIGTERM)", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("rtp: interrupted", file=sys.stderr)
         return 130

@@ -47,152 +47,18 @@ import os
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import BinaryIO, Callable, Mapping, Union
 
 from strips.errors import UsageError
-from strips.model import MathSet
-from strips.loader import GAME_FILE, resolve
+from strips.protect import (Protected, as_protected, input_directories, protected_inputs, refuse_package_data,
+                            refuse_target)
 
 __all__ = ["Protected", "protected_inputs", "refuse_package_data", "input_directories", "check_output", "check_output_dir",
            "write_output", "write_output_dir"]
 
 #: What a writer accepts: bytes, text (written as UTF-8), or a callable given the open binary temporary file.
 Data = Union[bytes, str, Callable[[BinaryIO], None]]
-
-
-@dataclass
-class Protected:
-    """The input files of one or more math sets, as the writer must never touch them.
-
-    Attributes
-    ----------
-    files : set of Path
-        Resolved paths of every input file (game file, strip files).
-    inodes : set of (int, int)
-        ``(st_dev, st_ino)`` of every input file, so a hard link elsewhere is recognised.
-    directories : set of Path
-        Resolved directories that hold an input file: the set's directory and
-        the real directory of each input file.
-    """
-
-    files: set = field(default_factory=set)
-    inodes: set = field(default_factory=set)
-    directories: set = field(default_factory=set)
-
-    def add_file(self, path: Path) -> None:
-        """Protect one input file (its resolved path, its inode and its real directory)."""
-        real = path.resolve()
-        self.files.add(real)
-        self.directories.add(real.parent)
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            return
-        self.inodes.add((st.st_dev, st.st_ino))
-
-    def __contains__(self, directory) -> bool:  # ``parent.resolve() in protected``, as the old set of directories
-        return Path(directory) in self.directories
-
-    def __or__(self, other: "Protected") -> "Protected":
-        return Protected(self.files | other.files, self.inodes | other.inodes, self.directories | other.directories)
-
-
-def protected_inputs(spec, ms: MathSet | None = None) -> Protected:
-    """The :class:`Protected` inputs of the math set named by ``spec`` (a ``--set`` value).
-
-    Protects the set's directory, its game file, every file the loader read
-    (``ms.sources``) and every file in the directory.
-
-    Raises
-    ------
-    MathSetError
-        If ``spec`` names no math set (from :func:`strips.loader.resolve`).
-    """
-    _, directory = resolve(spec)
-    prot = Protected(directories={directory.resolve()})
-    game = directory / GAME_FILE
-    names = set(ms.sources) if ms is not None else set()   # every file the loader read
-    try:
-        names |= {p.name for p in directory.iterdir() if p.is_file()}   # and every other file of the directory
-    except OSError:
-        pass
-    for p in [game] + [directory / n for n in sorted(names)]:
-        prot.add_file(p)
-    return prot
-
-
-#: The name older callers use; it returns the full :class:`Protected` record.
-input_directories = protected_inputs
-
-
-def _as_protected(protected) -> Protected:
-    if isinstance(protected, Protected):
-        return protected
-    return Protected(directories={Path(d) for d in (protected or ())})
-
-
-def refuse_package_data(target: Path, what: str) -> None:
-    """Refuse a target inside the installed ``strips`` package: its bundled math sets are data of the
-    package, never an output (whichever set a command reads, whatever ``--force`` says).
-
-    Raises
-    ------
-    UsageError
-        ``"<what>: refusing to write into the installed package's bundled math sets (...)"``.
-
-    >>> from strips.loader import bundled_path
-    >>> refuse_package_data(bundled_path("wheel_game"), "demo")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    strips.errors.UsageError: demo: refusing to write into the installed package's bundled math sets (...strips/wheel_game); give a directory outside it
-    """
-    root = Path(str(resources.files("strips"))).resolve()
-    try:
-        real = Path(target).resolve()
-    except (OSError, ValueError, RuntimeError):
-        return   # the other checks refuse such a path
-    if real == root or root in real.parents:
-        raise UsageError(f"{what}: refusing to write into the installed package's bundled math sets ({real}); "
-                         f"give a directory outside it")
-
-
-def _refuse_target(p: Path, what: str, prot: Protected, kind: str) -> None:
-    """The checks shared by the guard and the writer (see the module docstring)."""
-    refuse_package_data(p, what)
-    try:
-        st = os.lstat(p)
-    except FileNotFoundError:
-        st = None
-    except (OSError, ValueError) as e:
-        raise UsageError(f"{what}: cannot use this path ({getattr(e, 'strerror', None) or e})") from None
-    if st is not None and stat.S_ISLNK(st.st_mode):
-        real = p.resolve()
-        if real in prot.files or real.parent in prot.directories:
-            raise UsageError(f"{what}: is a symbolic link into the math set ({real}); refusing to write "
-                             f"over or next to its input files")
-        raise UsageError(f"{what}: is a symbolic link (to {os.readlink(p)}); refusing to write through it, "
-                         f"give the real path")
-    if st is not None:
-        if (st.st_dev, st.st_ino) in prot.inodes or p.resolve() in prot.files:
-            raise UsageError(f"{what}: is an input file of the math set (the same file or a hard link to it); "
-                             f"refusing to overwrite it")
-        if kind == "file" and stat.S_ISDIR(st.st_mode):
-            raise UsageError(f"{what}: is a directory, expected a file name")
-        if kind == "dir" and not stat.S_ISDIR(st.st_mode):
-            raise UsageError(f"{what}: is a file, expected a directory")
-        if kind == "file" and not stat.S_ISREG(st.st_mode):
-            raise UsageError(f"{what}: is not a regular file (a FIFO, socket or device); refusing to write to it")
-    parent = p.parent
-    if not parent.is_dir():
-        raise UsageError(f"{what}: directory {parent} does not exist")
-    real_parent = parent.resolve()
-    if real_parent in prot.directories:
-        raise UsageError(f"{what}: refusing to write into {parent}, it holds input files of the math set")
-    if kind == "dir" and st is not None and p.resolve() in prot.directories:
-        raise UsageError(f"{what}: refusing to write into {p}, it holds input files of the math set")
 
 
 def check_output(target: str, command: str, kind: str, protected, suffix: str | None = None) -> Path:
@@ -228,7 +94,7 @@ def check_output(target: str, command: str, kind: str, protected, suffix: str | 
     if "\x00" in target:
         raise UsageError(f"{command}: the output path contains a NUL character")
     p = Path(target)
-    _refuse_target(p, f"{command}: {target}", _as_protected(protected), kind)
+    refuse_target(p, f"{command}: {target}", as_protected(protected), kind)
     if suffix and p.suffix.lower() != suffix:
         raise UsageError(f"{command}: {target}: the file name must end in {suffix}")
     return p
@@ -251,7 +117,7 @@ def check_output_dir(target: str, command: str, protected) -> Path:
     if "\x00" in target:
         raise UsageError(f"{command}: the output path contains a NUL character")
     p = Path(target)
-    prot = _as_protected(protected)
+    prot = as_protected(protected)
     what = f"{command}: {target}"
     refuse_package_data(p, what)
     if p.exists() and not p.is_dir():
@@ -282,6 +148,21 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _lock_directory(directory: Path) -> int | None:
+    """An exclusive ``flock`` on a directory (released when the descriptor is closed); None where unsupported."""
+    import fcntl
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _fill(fd: int, data: Data) -> None:
@@ -333,8 +214,8 @@ def write_output(target: str | Path, data: Data, protected, command: str = "rtp"
     """
     p = Path(target)
     what = f"{command}: {target}"
-    prot = _as_protected(protected)
-    _refuse_target(p, what, prot, "file")
+    prot = as_protected(protected)
+    refuse_target(p, what, prot, "file")
     try:
         old = os.stat(p)
     except FileNotFoundError:
@@ -347,7 +228,7 @@ def write_output(target: str | Path, data: Data, protected, command: str = "rtp"
     try:
         _fill(fd, data)
         os.chmod(tmp, mode)
-        _refuse_target(p, what, prot, "file")  # again: the target may have changed while the data was made
+        refuse_target(p, what, prot, "file")  # again: the target may have changed while the data was made
         os.replace(tmp, p)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
@@ -386,11 +267,11 @@ def write_output_dir(target: str | Path, files: Mapping[str, Data], protected, c
     """
     p = Path(target)
     what = f"{command}: {target}"
-    prot = _as_protected(protected)
+    prot = as_protected(protected)
     for name in files:
         if not name or "/" in name or "\\" in name or name in (".", "..") or "\x00" in name:
             raise ValueError(f"not a plain file name: {name!r}")
-    _refuse_target(p, what, prot, "dir")
+    refuse_target(p, what, prot, "dir")
     if p.is_dir():
         try:
             other = sorted(x.name for x in p.iterdir() if x.name not in files)
@@ -407,7 +288,7 @@ def write_output_dir(target: str | Path, files: Mapping[str, Data], protected, c
         tmp = Path(tempfile.mkdtemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent))
     except OSError as e:
         raise _cannot(what, e) from None
-    backup, swapped = None, False
+    backup, swapped, lock = None, False, None
     try:
         file_mode = _umask_mode()
         for name, data in files.items():
@@ -416,7 +297,8 @@ def write_output_dir(target: str | Path, files: Mapping[str, Data], protected, c
             os.chmod(tmp / name, file_mode)
         _fsync_dir(tmp)
         os.chmod(tmp, dir_mode)
-        _refuse_target(p, what, prot, "dir")
+        lock = _lock_directory(p.parent)   # one writer at a time swaps a directory output: racing runs never
+        refuse_target(p, what, prot, "dir")   # leave the old directory behind
         if p.is_dir():
             backup = Path(tempfile.mkdtemp(prefix=f".{p.name}.", suffix=".old", dir=p.parent))
             os.replace(p, backup / "old")
@@ -439,6 +321,8 @@ def write_output_dir(target: str | Path, files: Mapping[str, Data], protected, c
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     finally:
+        if lock is not None:
+            os.close(lock)
         if backup is not None:
             if swapped:  # the old directory, now replaced
                 shutil.rmtree(backup, ignore_errors=True)
