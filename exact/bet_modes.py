@@ -38,6 +38,7 @@ from math import prod
 
 import numpy as np
 
+from exact.frames import award_values
 from exact.engine import GameAnalysis, SpinTerms, analyse, read_moments, reel_moment_polynomials, spin_terms
 from exact.polynomials import poly_mul, poly_product
 from markov.wheels import PreSplit, wheel_round, features_for_spins
@@ -136,7 +137,7 @@ def analyse_mode(ms: MathSet, name: str = DEFAULT_MODE) -> ModeResult:
         if rule:
             raise ValueError(f"unsupported rule: {rule} with a prize wheel or a respin")
         pre, respin_mean, respin_prob = pre_feature_split(mset)
-        rr = wheel_round(model, analysis.base, analysis.levels, pre, respin_mean, respin_prob)
+        rr = wheel_round(model, analysis.base, analysis.levels, pre, respin_mean, respin_prob, award_values(mset))
     return ModeResult(name=name, cost=model.bet, set=mset, analysis=analysis, round=rr)
 
 

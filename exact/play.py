@@ -22,7 +22,8 @@ tables or chains; the engines never call this module):
    multiplier; ``multiplier_by_trigger`` multiplies the whole feature.
 4. **Prize wheels.** Each wheel whose symbol shows often enough in the deciding
    window draws one award by weight: credits, a jackpot's credits, or free
-   spins played from level 1 as a feature of their own.
+   spins played from level 1 as a feature of their own (with ``[frames]``: the
+   frames' start, raises and bowls, :func:`_frames_feature`).
 5. **Rules on the round's total** (a win cap), in registry order.
 6. **Gamble** (optional policy ``gamble=True``): an eligible win is gambled once.
 
@@ -41,7 +42,8 @@ from fractions import Fraction
 from typing import Sequence
 
 from exact.evaluator import SpinResult, evaluate, wild_draws
-from exact.rules import by_count, combination_wilds, retrigger_step, rules_of
+from exact.rules import (Frames, block_places, by_count, combination_wilds, frames_spin, retrigger_step, rules_of,
+                         start_levels)
 from strips.model import CREDITS, FISH, FREE_SPINS, JACKPOT, MathSet, Phase
 
 __all__ = ["Chooser", "RandomChooser", "RoundPlay", "play_round", "round_distribution"]
@@ -164,6 +166,35 @@ def _feature(ms: MathSet, spins: int, chooser: Chooser, out: list) -> int:
     return win
 
 
+def _frames_feature(ms: MathSet, award, window, chooser: Chooser, out: list) -> int:
+    """The free spins of a wheel award with frames (:mod:`exact.rules.frames`), read literally: the start's
+    levels (Go Large: a block by weight, then a position uniformly; Rollin' Bones and High Steaks: from the
+    triggering ``window``), each free spin's pays and frame raises (or full prizes), then one bowl drawn per
+    framed cell by its level's weights.  Its win in credits."""
+    model = ms.model
+    config = Frames.config(model)
+    start = config.start(award.start)
+    block = frozenset()
+    if start.blocks:
+        b = chooser.choose(start.weights)
+        places = block_places(start.blocks[b], model.reels, model.rows)
+        block = places[chooser.choose([1] * len(places))]
+    levels = start_levels(start, model.reels, model.rows, window, block)
+    phase = model.level_phase(model.levels[0])
+    win = 0
+    for _ in range(award.amount):
+        _, res = _spin(ms, phase, chooser)
+        out.append((phase.name, res))
+        levels, landed = frames_spin(levels, res.window, config.scatter, start.raise_by)
+        win += res.win + landed * start.full
+    for lv in levels:
+        for v in lv:
+            if v:
+                table = config.bowls[v - 1]
+                win += table.values[chooser.choose(table.weights)].credits
+    return win
+
+
 def play_round(ms: MathSet, chooser: Chooser | None = None, gamble: bool = False) -> RoundPlay:
     """Play one round of ``ms`` (one bet mode: ``ms.mode(NAME)``) literally (module docstring).
 
@@ -219,6 +250,8 @@ def play_round(ms: MathSet, chooser: Chooser | None = None, gamble: bool = False
             total += a.amount
         elif a.kind == JACKPOT:
             total += model.jackpots.get(a.jackpot, 0)
+        elif a.kind == FREE_SPINS and Frames.present(model):
+            total += _frames_feature(ms, a, window, chooser, out)
         elif a.kind == FREE_SPINS:
             total += _feature(ms, a.amount, chooser, out)
     win = total

@@ -17,6 +17,7 @@ from fractions import Fraction
 from exact.distribution import spin_distribution, win_distribution
 from exact.enumeration import spin_histogram
 from exact.engine import analyse_phase
+from exact.frames import frames_section
 from exact.gamble_wheel import gamble_wheel_section
 from exact.hold_and_win import hold_and_win_section, hold_and_win_spin
 from exact.rules import SpinChance, rules_of, one_spin_round
@@ -33,7 +34,7 @@ FEATURE_SPINS = {"hold and win": hold_and_win_spin}
 #: Rule name -> ``f(ms, default) -> section`` of each rule that reports on the finished round without
 #: changing it (``Rule.reports_on_round``); ``default`` the default mode's :class:`exact.bet_modes.ModeResult`.
 VIEW_SECTIONS = {"spin chance": lambda ms, d: SpinChance.section(SpinChance.config(ms.model), d.cost, d.round.mean),
-                 "gamble wheel": gamble_wheel_section}
+                 "gamble wheel": gamble_wheel_section, "frames": frames_section}
 
 __all__ = ["FEATURE_SECTIONS", "FEATURE_SPINS", "feature_spins", "VIEW_SECTIONS", "view_sections", "RoundDistribution", "round_distribution", "without_round_rules", "round_sections", "apply_sections"]
 

@@ -14,17 +14,23 @@ the chain protocol (:mod:`markov.protocol`: state = every reel's levels x spins 
 value the reward of the last spin), for small games; the two are tested equal and against a literal
 replay of every stop sequence.
 
-Not wired into a game yet: the wheel game's prizes (Go Large's scatter blocks, Rollin' Bones, High
-Steaks and its 10x prize) and the ``[frames]`` keys are not read by the loader.
+The whole feature with the free spins' pays and the full prize (:func:`feature_moments`): its win is
+G = F + B + P, F the free spins' pays, B the bowls, P a prize paid for each scatter that lands when
+every cell already holds a level-3 frame (no cell can take one).  Its exact E[G] and E[G^2] need, beyond
+the per-reel chains, the pays' covariance with the levels: one spin's pay is a sum of products of
+per-reel factors (the engine's terms), so E[pay x g(stop of reel r)] and E[pay x prod_r g_r(stop of r)]
+are per-reel sums (``SpinPays``, given by the analysis layer, :mod:`exact.frames`).  The ``[frames]``
+rule is :mod:`exact.rules.frames`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product as cartesian
-from typing import Sequence
+from typing import Callable, Sequence
 
-__all__ = ["raise_levels", "reel_levels_law", "level_counts_law", "bowls_moments", "FramesChain"]
+__all__ = ["raise_levels", "reel_levels_law", "level_counts_law", "bowls_moments", "FramesChain", "ReelFrames",
+           "SpinPays", "FramesMoments", "feature_moments"]
 
 TOP = 3
 
@@ -141,3 +147,208 @@ class FramesChain:
                 m, m2 = bowls_moments({k: Fraction(1)}, self.bowls)
                 rows.append((f"levels {t} (bowls)", p, p * m, p * m2, None))
         return tuple(rows)
+
+
+# ---------------------------------------------------------------------------
+# the whole feature: pays, bowls and the full prize, exactly
+# ---------------------------------------------------------------------------
+class ReelFrames:
+    """One reel's levels through ``spins`` free spins from ``start``: the forward laws, the bowls' value
+    backwards, and what the cross moments need.
+
+    ``stop_masks[p]``: the rows of stop p showing the frames' scatter (bit i = row i); ``bowls[L - 1]`` =
+    (E[v], E[v^2]) of one bowl of level L.
+
+    >>> r = ReelFrames((0b1, 0), (0,), 2, 1, ((Fraction(2), Fraction(4)),) * 3)
+    >>> r.bowl_mean(), r.bowl_second(), r.given_stop(1)
+    (Fraction(3, 2), Fraction(3, 1), (Fraction(2, 1), Fraction(1, 1)))
+    """
+
+    def __init__(self, stop_masks: Sequence[int], start: tuple[int, ...], spins: int, raise_by: int,
+                 bowls: Sequence[tuple[Fraction, Fraction]]):
+        self.masks, self.start, self.spins, self.raise_by = tuple(stop_masks), tuple(start), spins, raise_by
+        self.n = len(self.masks)
+        groups: dict[int, int] = {}
+        for m in self.masks:
+            groups[m] = groups.get(m, 0) + 1
+        self.groups = tuple((m, Fraction(c, self.n)) for m, c in groups.items())
+        self.mu = (Fraction(0),) + tuple(b[0] for b in bowls)
+        self.var = (Fraction(0),) + tuple(b[1] - b[0] * b[0] for b in bowls)
+        self.top = (TOP,) * len(self.start)
+        laws = [{self.start: Fraction(1)}]
+        for _ in range(spins):
+            nxt: dict = {}
+            for lv, p in laws[-1].items():
+                for m, q in self.groups:
+                    t = raise_levels(lv, m, raise_by)
+                    nxt[t] = nxt.get(t, 0) + p * q
+            laws.append(nxt)
+        self.laws = laws
+        self._memo: dict = {}
+
+    def _back(self, kind: str, t: int, lv: tuple) -> Fraction:
+        """E[the end value ``kind`` | levels ``lv`` after ``t`` spins]: ``mean`` / ``second`` of the reel's
+        bowls, ``full T`` = P(every cell at level 3 after T spins) (t <= T)."""
+        key = (kind, t, lv)
+        if key in self._memo:
+            return self._memo[key]
+        end = int(kind.split()[1]) if kind.startswith("full") else self.spins
+        if t == end:
+            if kind == "mean":
+                v = sum((self.mu[x] for x in lv), Fraction(0))
+            elif kind == "second":
+                m = sum((self.mu[x] for x in lv), Fraction(0))
+                v = m * m + sum((self.var[x] for x in lv), Fraction(0))
+            else:
+                v = Fraction(int(lv == self.top))
+        else:
+            v = sum((q * self._back(kind, t + 1, raise_levels(lv, m, self.raise_by)) for m, q in self.groups),
+                    Fraction(0))
+        self._memo[key] = v
+        return v
+
+    def bowl_mean(self) -> Fraction:
+        """E[B_r]: the reel's bowls at the end, credits."""
+        return self._back("mean", 0, self.start)
+
+    def bowl_second(self) -> Fraction:
+        """E[B_r^2], credits^2."""
+        return self._back("second", 0, self.start)
+
+    def _given(self, kind: str, t: int) -> tuple[Fraction, ...]:
+        """Per stop p: E[the end value ``kind`` | the reel stops at p on spin ``t``] (1-based)."""
+        by_mask = {m: sum((p * self._back(kind, t, raise_levels(lv, m, self.raise_by))
+                           for lv, p in self.laws[t - 1].items()), Fraction(0)) for m, _ in self.groups}
+        return tuple(by_mask[m] for m in self.masks)
+
+    def given_stop(self, t: int) -> tuple[Fraction, ...]:
+        """Per stop p: E[B_r | stop p on spin t], credits."""
+        return self._given("mean", t)
+
+    def full_after(self, t: int) -> Fraction:
+        """P(every cell of the reel at level 3 after ``t`` spins)."""
+        return self.laws[t].get(self.top, Fraction(0))
+
+    def full_given_stop(self, t: int, end: int) -> tuple[Fraction, ...]:
+        """Per stop p: P(every cell at level 3 after ``end`` spins | stop p on spin ``t``), t <= end."""
+        return self._given(f"full {end}", t)
+
+    def level_means(self) -> tuple[Fraction, Fraction, Fraction]:
+        """E[cells of the reel at level 1, 2, 3 at the end]."""
+        out = [Fraction(0)] * 3
+        for lv, p in self.laws[-1].items():
+            for x in lv:
+                if x:
+                    out[x - 1] += p
+        return tuple(out)
+
+    def avoids(self, q: Sequence[Fraction]) -> Fraction:
+        """P(no bowl of the reel shows an award), ``q[L - 1]`` its probability in a bowl of level L."""
+        qq = (Fraction(0),) + tuple(q)
+        total = Fraction(0)
+        for lv, p in self.laws[-1].items():
+            x = p
+            for v in lv:
+                x *= 1 - qq[v]
+            total += x
+        return total
+
+
+@dataclass(frozen=True)
+class SpinPays:
+    """One free spin's pays as the frames' cross moments need them (credits, the level multiplier in).
+
+    ``by_reel(r, g)`` = E[pay x g[stop of reel r]]; ``weighted(gs)`` = E[pay x prod_r gs[r][stop of reel r]]
+    (``gs[r]`` None: 1), both for per-stop Fractions ``g``.
+    """
+
+    mean: Fraction
+    second: Fraction
+    by_reel: Callable
+    weighted: Callable
+
+
+@dataclass(frozen=True)
+class FramesMoments:
+    """Exact figures of one frames feature: G = F + B + P (credits per feature).
+
+    Attributes
+    ----------
+    mean, second : Fraction
+        E[G], E[G^2].
+    pays, bowls, prize : Fraction
+        E[F] (the free spins' pays), E[B] (the bowls), E[P] (the full prize).
+    levels : tuple of 3 Fraction
+        E[cells at level 1, 2, 3 at the end].
+    full : Fraction
+        P(every cell at level 3 at the end).
+    """
+
+    mean: Fraction
+    second: Fraction
+    pays: Fraction
+    bowls: Fraction
+    prize: Fraction
+    levels: tuple
+    full: Fraction
+
+
+def _prod(xs) -> Fraction:
+    out = Fraction(1)
+    for x in xs:
+        out *= x
+    return out
+
+
+def feature_moments(stop_masks: Sequence[Sequence[int]], start: Sequence[tuple[int, ...]], spins: int,
+                    raise_by: int, bowls: Sequence[tuple[Fraction, Fraction]], pays: SpinPays,
+                    prize: int = 0) -> FramesMoments:
+    """E[G] and E[G^2] of the frames feature of ``spins`` free spins from the levels ``start`` (one tuple
+    per reel): G = F + B + P (module docstring).
+
+    With A_t = every cell at level 3 before spin t (a product over reels), N_t the scatters of spin t
+    and P = prize x sum_t A_t N_t: E[F B] = sum_t sum_r E[pay x E[B_r | stop of r on spin t]];
+    E[P] = prize sum_t P(A_t) E[N]; E[P^2] = prize^2 sum_t P(A_t) (E[N^2] + 2 (later spins) E[N]^2);
+    E[B P] = prize sum_t P(A_t) E[N] x cells x E[level-3 bowl]; E[F P] = prize sum_t (P(A_t) E[pay N] +
+    (later spins) P(A_t) E[N] E[pay] + sum_{t' < t} E[N] E[pay_t' A_t]).
+
+    >>> from fractions import Fraction as F
+    >>> pays = SpinPays(F(1), F(1), lambda r, g: sum(g, F(0)) / len(g), None)
+    >>> m = feature_moments([(0b1, 0)], [(0,)], 1, 1, ((F(2), F(4)),) * 3, pays)
+    >>> m.mean, m.second
+    (Fraction(2, 1), Fraction(5, 1))
+    """
+    reels = [ReelFrames(m, s, spins, raise_by, bowls) for m, s in zip(stop_masks, start)]
+    e_f, e_f2 = spins * pays.mean, spins * pays.second + spins * (spins - 1) * pays.mean ** 2
+    bm = [r.bowl_mean() for r in reels]
+    e_b = sum(bm, Fraction(0))
+    e_b2 = sum((r.bowl_second() for r in reels), Fraction(0)) + (e_b * e_b - sum((x * x for x in bm), Fraction(0)))
+    e_fb = sum((pays.by_reel(i, r.given_stop(t)) for t in range(1, spins + 1) for i, r in enumerate(reels)),
+               Fraction(0))
+    e_p = e_p2 = e_bp = e_fp = Fraction(0)
+    full = _prod(r.full_after(spins) for r in reels)
+    if prize:
+        counts = [tuple(bin(m).count("1") for m in masks) for masks in stop_masks]
+        cn = [sum(c, 0) for c in counts]
+        en = sum((Fraction(c, len(cs)) for c, cs in zip(cn, counts)), Fraction(0))
+        var = sum((Fraction(sum(x * x for x in cs), len(cs)) - Fraction(c, len(cs)) ** 2
+                   for c, cs in zip(cn, counts)), Fraction(0))
+        en2 = var + en * en
+        pay_n = sum((pays.by_reel(i, tuple(Fraction(x) for x in cs)) for i, cs in enumerate(counts)), Fraction(0))
+        cells = sum(len(s) for s in start)
+        alpha = [_prod(r.full_after(t - 1) for r in reels) for t in range(1, spins + 1)]
+        for t in range(1, spins + 1):
+            a = alpha[t - 1]
+            later = spins - t
+            e_p += a * en
+            e_p2 += a * (en2 + 2 * later * en * en)
+            e_bp += a * en * cells * bowls[2][0]
+            e_fp += a * pay_n + later * a * en * pays.mean
+            if a:       # A_t possible: the earlier spins' pays with it
+                for u in range(1, t):
+                    e_fp += en * pays.weighted([r.full_given_stop(u, t - 1) for r in reels])
+        e_p, e_p2, e_bp, e_fp = prize * e_p, prize * prize * e_p2, prize * e_bp, prize * e_fp
+    levels = tuple(sum(x) for x in zip(*(r.level_means() for r in reels)))
+    mean = e_f + e_b + e_p
+    second = e_f2 + e_b2 + e_p2 + 2 * (e_fb + e_fp + e_bp)
+    return FramesMoments(mean, second, e_f, e_b, e_p, levels, full)

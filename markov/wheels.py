@@ -73,8 +73,12 @@ def features_for_spins(model: GameModel, levels: Sequence[PhaseAnalysis], spins:
     return dict(zip(distinct, protocol.features(feature_chain(model, levels), distinct)))
 
 
-def award_moments(award: Award, model: GameModel, features: Mapping[int, FeatureResult]) -> tuple[Fraction, Fraction]:
-    """(E[v], E[v^2]) of one award's win, credits and credits^2."""
+def award_moments(award: Award, model: GameModel, features: Mapping[int, FeatureResult],
+                  values: Mapping | None = None) -> tuple[Fraction, Fraction]:
+    """(E[v], E[v^2]) of one award's win, credits and credits^2 (``values``: an award's moments given by a
+    rule of the analysis layer, free spins with frames)."""
+    if values and award in values:
+        return values[award]
     if award.kind == CREDITS:
         return Fraction(award.amount), Fraction(award.amount ** 2)
     if award.kind == JACKPOT:
@@ -84,12 +88,13 @@ def award_moments(award: Award, model: GameModel, features: Mapping[int, Feature
     return f.mean, f.second
 
 
-def table_moments(table: PrizeTable, model: GameModel, features: Mapping[int, FeatureResult]) -> tuple[Fraction, Fraction]:
+def table_moments(table: PrizeTable, model: GameModel, features: Mapping[int, FeatureResult],
+                  values: Mapping | None = None) -> tuple[Fraction, Fraction]:
     """(E[V], E[V^2]) of one draw of a prize table: a finite weighted draw."""
     total = sum(table.weights)
     m = s = ZERO
     for award, w in zip(table.awards, table.weights):
-        a1, a2 = award_moments(award, model, features)
+        a1, a2 = award_moments(award, model, features, values)
         m += Fraction(w, total) * a1
         s += Fraction(w, total) * a2
     return m, s
@@ -106,7 +111,8 @@ def marginal_split(pre: PreSplit) -> CountSplit:
 
 
 def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
-                pre: PreSplit | None = None, respin: Fraction = ZERO, respin_prob: Fraction = ZERO) -> RoundResult:
+                pre: PreSplit | None = None, respin: Fraction = ZERO, respin_prob: Fraction = ZERO,
+                award_values: Mapping | None = None) -> RoundResult:
     """Exact round figures with the game's prize wheels and a respin's pays (module docstring).
 
     Parameters
@@ -121,6 +127,9 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
         trigger-scatter count (no wheel, no respin).
     respin, respin_prob : Fraction
         E[the respin's pays] per round and P(a respin) per round (0 without respin).
+    award_values : mapping Award -> (E[v], E[v^2]), optional
+        Awards whose win a rule gives (free spins with frames), independent of the round's other parts
+        given the window's counts.
 
     Returns
     -------
@@ -141,7 +150,7 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
         return rr
     award_spins = {a.amount for w in model.wheels for t in w.prizes.values() for a in t.awards if a.kind == FREE_SPINS}
     spins_features = features_for_spins(model, levels, award_spins)
-    table_mom = {(w.name, t.name): table_moments(t, model, spins_features) for w in model.wheels for t in w.prizes.values()}
+    table_mom = {(w.name, t.name): table_moments(t, model, spins_features, award_values) for w in model.wheels for t in w.prizes.values()}
     wheel_mean = {w.name: ZERO for w in model.wheels}
     wheel_prob = {w.name: ZERO for w in model.wheels}
     awards: dict[str, dict[str, Fraction]] = {w.name: {} for w in model.wheels}

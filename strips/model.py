@@ -693,15 +693,21 @@ class Buy:
 
 @dataclass(frozen=True)
 class Award:
-    """One wheel segment: ``credits N``, ``jackpot NAME`` or ``free_spins N`` (``text`` as written)."""
+    """One wheel segment: ``credits N``, ``jackpot NAME`` or ``free_spins N`` (``text`` as written).
+
+    ``start``: the named start of the free spins' persistent cells (``free_spins 6 go_large``: a start
+    a rule module defines, :func:`strips.plugins.register_award_starts`); empty for plain free spins.
+    """
 
     kind: str
     amount: int = 0
     jackpot: str = ""
+    start: str = ""
 
     @property
     def text(self) -> str:
-        return f"{self.kind} {self.jackpot if self.kind == JACKPOT else self.amount}"
+        tail = f" {self.start}" if self.start else ""
+        return f"{self.kind} {self.jackpot if self.kind == JACKPOT else self.amount}{tail}"
 
 
 @dataclass(frozen=True)

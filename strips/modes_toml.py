@@ -10,6 +10,7 @@ import dataclasses
 import re
 from fractions import Fraction
 
+from strips import plugins
 from strips.model import (AWARD_KINDS, DEFAULT_MODE, FREE_SPINS, JACKPOT, Award, Buy, Gamble, Mode, PrizeTable,
                           Respin, Wheel, SCATTER, GameModel)
 from strips.toml_reader import TomlFile, count_table, positive_int, refuse_unknown
@@ -17,7 +18,7 @@ from strips.toml_reader import TomlFile, count_table, positive_int, refuse_unkno
 
 #: The top-level tables of the round rules (each parsed below).
 ROUND_TABLES = ("modes", "buy", "jackpots", "wheel", "gamble")
-_AWARD = re.compile(r"^\s*(\S+)\s+(\S+)\s*$")
+_AWARD = re.compile(r"^\s*(\S+)\s+(\S+)(?:\s+(\S+))?\s*$")
 _FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+))?\s*$")
 
 
@@ -98,7 +99,7 @@ def parse_round_rules(t: "TomlFile", doc: dict, model: GameModel) -> GameModel:
         buys.append(Buy(name=name, cost=cost, trigger=trigger))
     wheels = []
     for name, spec in t.get(doc, (), "wheel", dict, {}).items():
-        wheels.append(_wheel(t, ("wheel", name), spec, model, jackpots))
+        wheels.append(_wheel(t, ("wheel", name), spec, model, jackpots, doc))
     gamble = None
     if "gamble" in doc:
         gamble = _gamble(t, t.get(doc, (), "gamble", dict))
@@ -118,7 +119,7 @@ def _scatter_symbol(t: "TomlFile", spec: dict, path: tuple, key: str, model: Gam
     return sym.name
 
 
-def _wheel(t: "TomlFile", path: tuple, spec, model: GameModel, jackpots: dict) -> Wheel:
+def _wheel(t: "TomlFile", path: tuple, spec, model: GameModel, jackpots: dict, doc: dict | None = None) -> Wheel:
     """One ``[wheel.NAME]``: symbol, tables (count -> prize table), prizes (awards, weights)."""
     if not isinstance(spec, dict):
         raise t.error(path, "must be a table")
@@ -144,7 +145,7 @@ def _wheel(t: "TomlFile", path: tuple, spec, model: GameModel, jackpots: dict) -
             raise t.error(pp, f"prize table {name!r} is used by no count of 'tables'")
         refuse_unknown(t, ps, pp, ("awards", "weights"), "key")
         texts = t.get(ps, pp, "awards", list)
-        awards = tuple(_award(t, pp + ("awards",), a, model, jackpots) for a in texts)
+        awards = tuple(_award(t, pp + ("awards",), a, model, jackpots, doc) for a in texts)
         weights = tuple(t.get(ps, pp, "weights", "ints"))
         if not awards:
             raise t.error(pp + ("awards",), "needs at least one award")
@@ -158,12 +159,18 @@ def _wheel(t: "TomlFile", path: tuple, spec, model: GameModel, jackpots: dict) -
     return Wheel(name=path[-1], symbol=symbol, tables=tables, prizes=prizes)
 
 
-def _award(t: "TomlFile", path: tuple, text, model: GameModel, jackpots: dict) -> Award:
-    """``credits N``, ``jackpot NAME`` or ``free_spins N``."""
+def _award(t: "TomlFile", path: tuple, text, model: GameModel, jackpots: dict, doc: dict | None = None) -> Award:
+    """``credits N``, ``jackpot NAME``, ``free_spins N`` or ``free_spins N START`` (a start a rule module
+    defines for the free spins' persistent cells, :func:`strips.plugins.award_starts`)."""
     m = _AWARD.match(text) if isinstance(text, str) else None
-    if not m or m.group(1) not in AWARD_KINDS:
+    if not m or m.group(1) not in AWARD_KINDS or (m.group(3) and m.group(1) != FREE_SPINS):
         raise t.error(path, f"award {text!r} is not 'credits N', 'jackpot NAME' or 'free_spins N'")
-    kind, arg = m.groups()
+    kind, arg, start = m.groups()
+    if start:
+        known = plugins.award_starts(doc or {})
+        if start not in known:
+            raise t.error(path, f"award {text!r} names the start {start!r}, which no table of the game defines "
+                          f"(defined: {', '.join(known) or 'none'})")
     if kind == JACKPOT:
         if arg not in jackpots:
             raise t.error(path, f"award {text!r} names unknown jackpot {arg!r} "
@@ -173,7 +180,7 @@ def _award(t: "TomlFile", path: tuple, text, model: GameModel, jackpots: dict) -
         raise t.error(path, f"award {text!r}: N must be an integer >= {1 if kind == FREE_SPINS else 0}")
     if kind == FREE_SPINS and not model.levels:
         raise t.error(path, f"award {text!r}: the game has no [free_spins]")
-    return Award(kind, amount=int(arg))
+    return Award(kind, amount=int(arg), start=start or "")
 
 
 def _gamble(t: "TomlFile", spec: dict) -> Gamble:

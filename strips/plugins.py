@@ -18,9 +18,27 @@ from __future__ import annotations
 
 from typing import Callable
 
-__all__ = ["register", "keys_of", "parsers", "register_game", "game_parser"]
+__all__ = ["register", "keys_of", "parsers", "register_game", "game_parser", "register_award_starts", "award_starts"]
 
 _PARSERS: dict[str, tuple[tuple[tuple[str, ...], ...], Callable]] = {}
+_STARTS: dict[str, Callable] = {}
+
+
+def register_award_starts(name: str, starts: Callable) -> None:
+    """Register the named starts of free spins that rule ``name`` defines: ``starts(doc) -> names`` (the
+    third word of a wheel award ``free_spins 6 go_large`` must be one of them).
+
+    >>> register_award_starts("example", lambda doc: tuple(doc.get("example_starts", ())))
+    >>> award_starts({"example_starts": ["go"]})
+    ('go',)
+    >>> _ = _STARTS.pop("example")
+    """
+    _STARTS[name] = starts
+
+
+def award_starts(doc: dict) -> tuple[str, ...]:
+    """Every start of free spins the registered rules define in the parsed document ``doc``."""
+    return tuple(dict.fromkeys(n for f in _STARTS.values() for n in f(doc)))
 _GAMES: dict[str, tuple[str, Callable]] = {}
 
 

@@ -14,7 +14,7 @@ README "Adding a mechanic".
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, PaysWords, Refusal, Rule, one_spin_round
+from exact.rules.base import ANALYSES, PaysWords, Refusal, Rule, ViewSection, one_spin_round
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
                                   round_rules, rules_of, spin_views, support_table, supports)
 from exact.rules.scatter import (by_count, count_array, extra_counts, feature_multiplier, feature_multiplier_table,
@@ -47,6 +47,7 @@ from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play
 from exact.rules.multiplier_symbol import combined_value, value_law
 from exact.rules.spin_chance import SpinChance, spin_chance_outcomes
 from exact.rules.gamble_wheel import GambleWheel, GambleWheelSection, gamble_wheel_outcomes
+from exact.rules.frames import Frames, block_places, block_starts, bowls_win, frame_awards, frames_spin, start_levels
 from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
 from exact.rules.line_reading import line_reading_of, line_scan_of, line_view
 from exact.rules.screen_fill import fill_terms

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "CAPABILITIES"]
+__all__ = ["Rule", "ANALYSES", "Refusal", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "CAPABILITIES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
 ANALYSES: dict[str, str] = {
@@ -58,6 +58,25 @@ ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", 
 #: enumeration for a rule without per-reel terms); tests/test_rule_contract.py checks each one a rule gives.
 CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spin_text", "changes", "symbol_changes",
                 "report_text", "report_tables", "workbook_sheets", "pays_words")
+
+
+class ViewSection:
+    """Base of the PAR-sheet section of a rule that reports on the finished round without changing it
+    (``Rule.reports_on_round``): it never applies to the round's moments (``reached`` False, no
+    ``overrides`` or ``components``); a subclass gives ``figures()`` and ``lines()``.
+
+    >>> ViewSection().overrides(), ViewSection.reached
+    ({}, False)
+    """
+
+    reached = False
+    method = ""
+
+    def overrides(self) -> dict:
+        return {}
+
+    def components(self) -> dict:
+        return {}
 
 
 class Refusal(str):

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ViewSection, ANALYSES, Rule
 from strips import plugins
 
 __all__ = ["GambleWheel", "GambleWheelConfig", "GambleWheelSection", "gamble_wheel_outcomes"]
@@ -50,7 +50,7 @@ def gamble_wheel_outcomes(win: int, multiplier: Fraction, ret: Fraction, min_win
 
 
 @dataclass(frozen=True)
-class GambleWheelSection:
+class GambleWheelSection(ViewSection):
     """The left wheel's part of the PAR sheet (default mode, per round).
 
     ``choices``: multiplier -> (probability won, P(eligible), E[X 1{eligible}] credits, RTP gamble once);
@@ -62,14 +62,6 @@ class GambleWheelSection:
     rtp: Fraction
     choices: dict
     refused: str = ""
-    reached: bool = False
-    method: str = ""
-
-    def overrides(self) -> dict:
-        return {}
-
-    def components(self) -> dict:
-        return {}
 
     def figures(self) -> dict:
         out: dict = {"rtp_without_gamble": self.rtp, "return_per_stake": self.ret}

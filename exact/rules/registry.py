@@ -24,6 +24,7 @@ from exact.rules.grid import Grid, GridKey
 from exact.rules.hold_and_win import HoldAndWin
 from exact.rules.spin_chance import SpinChance
 from exact.rules.gamble_wheel import GambleWheel
+from exact.rules.frames import Frames
 from exact.rules.grid_features import RandomFeatures
 from exact.rules.grid_free_games import FreeSpinChoice
 from exact.rules.groups import BlankStops, SymbolGroups
@@ -50,7 +51,7 @@ RULES: tuple[type[Rule], ...] = (
     Ways, Paylines, CombinationWildMultiplier, CountsAsScatter, SeveralScatters, TriggerReels,
     MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
-    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, FreeSpinChoice, HoldAndWin, SpinChance, GambleWheel,
+    Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, FreeSpinChoice, HoldAndWin, SpinChance, GambleWheel, Frames,
     ExpandingWilds, BothWayPays, CentrePays, PerWildMultiplier, SymbolGroups, BlankStops, ScreenFill,
     RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine,
 )

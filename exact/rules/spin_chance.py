@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ViewSection, ANALYSES, Rule
 from strips import plugins
 
 __all__ = ["SpinChance", "SpinChanceConfig", "SpinChanceSection", "spin_chance_outcomes"]
@@ -48,24 +48,16 @@ def spin_chance_outcomes(credit: int, bet: int) -> tuple[tuple[str, Fraction], .
 
 
 @dataclass(frozen=True)
-class SpinChanceSection:
+class SpinChanceSection(ViewSection):
     """Spin Chance's part of the PAR sheet: ``bet`` credits, ``mean`` = E[round win] (credits per round)."""
 
     bet: int
     mean: Fraction
-    reached: bool = False
-    method: str = ""
 
     @property
     def return_per_credit(self) -> Fraction:
         """E[return] / credit wagered, the same for every credit: E[W] / bet."""
         return self.mean / self.bet
-
-    def overrides(self) -> dict:
-        return {}
-
-    def components(self) -> dict:
-        return {}
 
     def figures(self) -> dict:
         return {"probability_per_credit": Fraction(1, self.bet), "return_per_credit": self.return_per_credit,
