@@ -30,7 +30,7 @@ import numpy as np
 
 from exact.rules import MAX_EVALUATIONS, GridConfig, find_wins, middle_cell
 
-__all__ = ["GridTables", "grid_tables", "evaluate_batch", "cascade_batch", "RoundBatch", "play_rounds",
+__all__ = ["GridTables", "grid_tables", "evaluate_batch", "win_parts", "move", "draw_cells", "cascade_batch", "RoundBatch", "play_rounds",
            "codes_of", "names_of", "MAX_CELLS"]
 
 #: Cells a grid may have for the vectorised reading (one bit each in a uint64 mask).
@@ -221,8 +221,29 @@ def _neighbours(t: GridTables, mask: np.ndarray) -> np.ndarray:
     return (((mask >> c) | (mask << c) | ((mask & ~col0) >> one) | ((mask & ~last) << one)) & full)
 
 
-def evaluate_batch(t: GridTables, grids: np.ndarray):
+def evaluate_batch(t: GridTables, grids: np.ndarray, sticky: int = -1):
     """One evaluation of each full grid: (pay int64, any win bool, removed uint64, new WILDs uint64).
+
+    Shapes: ``grids`` (n, cells) int8 with no empty cell; outputs (n,).  ``sticky``: a cell holding a
+    sticky WILD (never removed, never explodes), -1 for none.
+    """
+    pay, reg_any, rm, xw, nw = win_parts(t, grids)
+    if sticky >= 0:
+        xw = xw & ~np.uint64(1 << sticky)
+    removed = rm | _neighbours(t, xw)
+    if sticky >= 0:
+        removed &= ~np.uint64(1 << sticky)
+    if t.key_cell >= 0:
+        keys = grids == t.key
+        kmask = np.bitwise_or.reduce(np.where(keys, np.uint64(1) << np.arange(t.cells, dtype=np.uint64),
+                                              np.uint64(0)), axis=1)
+        removed &= ~kmask
+    return pay, reg_any, removed, nw
+
+
+def win_parts(t: GridTables, grids: np.ndarray):
+    """The wins of each full grid: (pay int64, any win bool, the cells of its wins uint64, their WILDs
+    uint64, the new WILDs uint64), WILD-only runs counted when the grid has no other win.
 
     Shapes: ``grids`` (n, cells) int8 with no empty cell; outputs (n,).
     """
@@ -249,24 +270,20 @@ def evaluate_batch(t: GridTables, grids: np.ndarray):
             rm[none] = wrm
             xw[none] = wrm
             reg_any[none] = wo_any
-    removed = rm | _neighbours(t, xw)
-    if t.key_cell >= 0:
-        keys = grids == t.key
-        kmask = np.bitwise_or.reduce(np.where(keys, np.uint64(1) << np.arange(t.cells, dtype=np.uint64),
-                                              np.uint64(0)), axis=1)
-        removed &= ~kmask
-    return pay, reg_any, removed, nw
+    return pay, reg_any, rm, xw, nw
 
 
-def move(t: GridTables, grids: np.ndarray, removed: np.ndarray, new_wilds: np.ndarray):
+def move(t: GridTables, grids: np.ndarray, removed: np.ndarray, new_wilds: np.ndarray, sticky: int = -1):
     """Remove, place the new WILDs, move along the path: (moved grids with empty cells, empties per grid).
 
-    The ``e`` empty cells of a grid are the first ``e`` cells of the path.
+    The ``e`` empty cells of a grid are the first ``e`` cells of the path (of the path without the
+    ``sticky`` cell, which keeps its symbol, when ``sticky >= 0``).
     """
     g = grids.copy()
     g[_bits(removed, t.cells)] = t.empty
     g[_bits(new_wilds, t.cells)] = t.wild
-    gp = g[:, t.path]
+    path = t.path if sticky < 0 else t.path[t.path != sticky]
+    gp = g[:, path]
     full = gp != t.empty
     n = gp.shape[1]
     after = np.cumsum(full[:, ::-1], axis=1)[:, ::-1]      # non-empty cells at or after each position
@@ -274,8 +291,8 @@ def move(t: GridTables, grids: np.ndarray, removed: np.ndarray, new_wilds: np.nd
     out = np.full_like(gp, t.empty)
     rows = np.nonzero(full)
     out[rows[0], target[rows]] = gp[rows]
-    moved = np.empty_like(g)
-    moved[:, t.path] = out
+    moved = g.copy() if sticky >= 0 else np.empty_like(g)
+    moved[:, path] = out
     return moved, n - full.sum(axis=1)
 
 

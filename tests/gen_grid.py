@@ -4,9 +4,13 @@ Not a test module: the grid tests import it (no test module imports another).
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from pathlib import Path
 
+import numpy as np
+
+from exact.rules import IntegerChooser
 from exact.rules.grid import GridConfig, grid_config_of, spiral
 
 
@@ -55,3 +59,49 @@ def random_config(rng: random.Random, rows: int, columns: int, symbols: int = 3,
     weights = {s: rng.randint(1, 5) for s in names}
     return grid_config_of(rows, columns, pays, wild="W" if wild else None, weights=weights,
                           key="K" if key else None, free_spins=2 if key else 0)
+
+
+def tape(stream, i: int) -> int:
+    """The ``i``-th integer of a stream of draws (deterministic, spread over 0 .. 2^64-1)."""
+    return int.from_bytes(hashlib.blake2b(repr((stream, i)).encode(), digest_size=8).digest(), "little")
+
+
+class TapeDraws:
+    """The draws of :mod:`exact.grid_rounds` read from :func:`tape`: each batch row has a stream id
+    (``streams``), and the ``i``-th draw of a stream is ``tape(stream, i) % bound``, as
+    :func:`tape_chooser` gives them to the literal reading."""
+
+    def __init__(self, t, streams, counts=None):
+        self.t, self.streams, self.count = t, list(streams), {} if counts is None else counts
+
+    def _next(self, stream, bound: int) -> int:
+        i = self.count.get(stream, 0)
+        self.count[stream] = i + 1
+        return tape(stream, i) % bound
+
+    def ints(self, rows, bound):
+        b = np.broadcast_to(np.asarray(bound, dtype=np.int64), np.shape(rows))
+        return np.array([self._next(self.streams[r], int(x)) for r, x in zip(rows, b)], dtype=np.int64)
+
+    def cells(self, rows, table, counts):
+        cum = self.t.cumulative(table)
+        k = int(max(counts)) if len(counts) else 0
+        out = np.zeros((len(rows), k), dtype=np.int8)
+        for i, (r, c) in enumerate(zip(rows, counts)):
+            for j in range(int(c)):
+                out[i, j] = int(np.searchsorted(cum, self._next(self.streams[r], int(cum[-1])), side="right"))
+        return out
+
+    def spawn(self, rows, game, spins):
+        return TapeDraws(self.t, [(self.streams[r], game, s) for r in rows for s in range(spins)], self.count)
+
+
+def tape_chooser(cfg, stream):
+    """The literal reading's chooser of one stream of :class:`TapeDraws` (its own count)."""
+    state = {"i": 0}
+
+    def next_int(bound: int) -> int:
+        i = state["i"]
+        state["i"] = i + 1
+        return tape(stream, i) % bound
+    return IntegerChooser(cfg, next_int)

@@ -35,6 +35,7 @@ those of the drop before any feature.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,7 +46,7 @@ from strips.errors import UnsupportedRule
 from exact.rules.grid import (EXTRA_TABLES, GridConfig, RoundPlay, avalanche, drawer, find_wins, initial_drop,
                               play_cascade, refilled)
 
-__all__ = ["Feature", "GridFeatures", "Chooser", "RandomChooser", "outcomes", "feature_drop", "apply_feature",
+__all__ = ["Feature", "GridFeatures", "Chooser", "RandomChooser", "IntegerChooser", "integer_weights", "outcomes", "feature_drop", "apply_feature",
            "play_round", "start_distribution", "features_of", "FEATURES", "RandomFeatures"]
 
 #: The features this module reads, in the order a drop's feature is drawn.
@@ -134,6 +135,60 @@ class RandomChooser(Chooser):
             except Reject:
                 continue
         raise ValueError(f"a repeated draw found no accepted outcome in {MAX_RETRIES:,} tries")
+
+
+def integer_weights(weights: Sequence) -> tuple[int, ...]:
+    """Integer weights proportional to ``weights`` (ints, or exact Fractions put over their common
+    denominator): the draw of :class:`IntegerChooser` and of the vectorised steps.
+
+    >>> integer_weights([Fraction(1, 10), Fraction(1, 4), Fraction(13, 20)]), integer_weights([3, 0, 1])
+    ((2, 5, 13), (3, 0, 1))
+    """
+    if all(type(w) is int for w in weights):
+        return tuple(weights)
+    fr = [Fraction(w) for w in weights]
+    den = 1
+    for w in fr:
+        den = den * w.denominator // math.gcd(den, w.denominator)
+    return tuple(int(w * den) for w in fr)
+
+
+class IntegerChooser(Chooser):
+    """Every draw from ``next_int(bound)`` (an integer uniform on ``0 .. bound-1``): a weighted choice is
+    the option whose cumulative integer weight (:func:`integer_weights`, options in the order given)
+    first exceeds the integer drawn, a uniform one the option at that index, a subset ``k`` such
+    draws, each among the values not yet taken (in their order); nothing is skipped, a single option
+    is still drawn.  This is how the vectorised steps (:mod:`exact.grid_rounds`) read their integers, so
+    that a literal replay of the same integers gives the same grid.
+
+    >>> from exact.rules.grid import grid_config_of
+    >>> ints = iter([3, 1, 0])
+    >>> ch = IntegerChooser(grid_config_of(1, 3, {"A": (0, 0, 1)}), lambda bound: next(ints) % bound)
+    >>> ch.weighted([("x", 1), ("y", 3)]), ch.subset(["a", "b", "c"], 2)
+    ('y', ('b', 'a'))
+    """
+
+    def __init__(self, cfg: GridConfig, next_int: Callable[[int], int]):
+        super().__init__(cfg)
+        self.next_int = next_int
+
+    def weighted(self, options):
+        values = [v for v, _ in options]
+        cum = list(itertools.accumulate(integer_weights([w for _, w in options])))
+        u = self.next_int(cum[-1])
+        return values[next(i for i, c in enumerate(cum) if c > u)]
+
+    def uniform(self, values):
+        return values[self.next_int(len(values))]
+
+    def subset(self, values, k):
+        rest, out = list(values), []
+        for _ in range(k):
+            out.append(rest.pop(self.next_int(len(rest))))
+        return tuple(out)
+
+    def until(self, draw, key=None):
+        return RandomChooser.until(self, draw, key)
 
 
 class _Replay(Chooser):

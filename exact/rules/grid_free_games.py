@@ -32,12 +32,13 @@ from typing import Callable
 
 from strips import limits as _limits
 from exact.rules.base import Rule
-from exact.rules.grid import (EXTRA_KEYS, MAX_EVALUATIONS, GridConfig, avalanche, evaluate, find_wins, refilled)
-from exact.rules.grid_features import (Chooser, GridFeatures, RandomChooser, Reject, apply_feature,
+from exact.rules.grid import (EXTRA_KEYS, MAX_EVALUATIONS, GridConfig, avalanche, evaluate, find_wins,
+                              initial_drop, play_cascade, refilled)
+from exact.rules.grid_features import (Chooser, GridFeatures, RandomChooser, Reject, apply_feature, feature_drop,
                                        start_distribution)
 
 __all__ = ["FreeGame", "FreeSpinGames", "GAMES", "free_game_drop", "free_start", "free_games_of", "FreeSpinChoice",
-           "lava_drop", "lava_dragon", "lava_step", "play_lava_spin"]
+           "lava_drop", "lava_dragon", "lava_step", "play_lava_spin", "FeaturedRound", "play_featured_round"]
 
 #: The free-spin games this module reads, in the order the key meter unlocks them.
 GAMES = ("star_bar", "lava_lair", "lucky_mug", "golden_pot")
@@ -157,8 +158,10 @@ def lava_step(cfg: GridConfig, feats: GridFeatures, grid, used: bool, ch: Choose
     return ev.pay, 2, (ev.moved, ev.refill), True
 
 
-def play_lava_spin(cfg: GridConfig, feats: GridFeatures, rng: random.Random) -> tuple[int, int]:
-    """One Lava Lair free spin played literally, every draw from ``rng``: (win in coins, evaluations).
+def play_lava_spin(cfg: GridConfig, feats: GridFeatures, rng: random.Random | None,
+                   ch: Chooser | None = None) -> tuple[int, int]:
+    """One Lava Lair free spin played literally, every draw from ``rng`` (or the chooser ``ch``): (win in
+    coins, evaluations).
 
     >>> from fractions import Fraction
     >>> from exact.rules.grid import grid_config_of
@@ -169,7 +172,7 @@ def play_lava_spin(cfg: GridConfig, feats: GridFeatures, rng: random.Random) -> 
     >>> win > 0 and evaluations >= 3       # the first no-win evaluation fires the Dragon: a win follows
     True
     """
-    ch = RandomChooser(cfg, rng)
+    ch = ch or RandomChooser(cfg, rng)
     grid, used, win, evs = lava_drop(cfg, ch), False, 0, 0
     while True:
         pay, n, nxt, used = lava_step(cfg, feats, grid, used, ch)
@@ -180,6 +183,65 @@ def play_lava_spin(cfg: GridConfig, feats: GridFeatures, rng: random.Random) -> 
             raise ValueError(f"a cascade of more than {MAX_EVALUATIONS:,} evaluations")
         moved, holes = nxt
         grid = refilled(moved, holes, ch.symbols(cfg.free_table, len(holes)))
+
+
+@dataclass(frozen=True)
+class FeaturedRound:
+    """A whole round of a grid game with random features and a choice of free-spin games, played
+    literally: the base ``cascade``, the random ``feature`` of its initial drop (None), whether the key
+    ``awarded`` the free spins, and per free-spin game played (``choices``) the win of each of its spins."""
+
+    cascade: object
+    feature: str | None
+    awarded: bool
+    free: tuple
+
+    @property
+    def base_win(self) -> int:
+        return self.cascade.win
+
+    def free_win(self, game: str) -> int:
+        return sum(dict(self.free).get(game, ()))
+
+
+def play_featured_round(cfg: GridConfig, feats: GridFeatures | None, games: FreeSpinGames | None,
+                        choices, chooser: Callable[[object], Chooser]) -> FeaturedRound:
+    """One whole base round played literally: the initial drop (the key on the entry, the other cells in
+    path order), its random feature, the cascade, and when the key awards the free spins, each game of
+    ``choices`` played for its spins (so that the rounds of every fixed choice share the base round).
+    ``chooser(stream)`` gives the chooser of each stream of draws: ``"base"`` for the base round,
+    ``(game, spin)`` for a free spin (the vectorised player, :mod:`exact.grid_rounds`, draws the same
+    streams).
+
+    >>> from fractions import Fraction
+    >>> from exact.rules.grid import grid_config_of
+    >>> from exact.rules.grid_features import Feature
+    >>> cfg = grid_config_of(2, 3, {"A": (0, 0, 5), "B": (0, 0, 2)}, key="K", free_spins=1)
+    >>> feats = GridFeatures((Feature("magic_transform", Fraction(1), Fraction(1), (("to", (("B", 1),)),), ("A",)),))
+    >>> r = play_featured_round(cfg, feats, None, (), lambda stream: RandomChooser(cfg, random.Random(3)))
+    >>> r.feature, r.base_win >= 2
+    ('magic_transform', True)
+    """
+    ch = chooser("base")
+    drop = initial_drop(cfg, lambda n: ch.symbols("base", n), cfg.key is not None)
+    grid, name = feature_drop(cfg, feats, drop, ch)
+    cascade = play_cascade(cfg, grid, lambda n: ch.symbols("base", n))
+    awarded = cfg.key is not None and cascade.final[cfg.path[-1]] == cfg.key
+    free = []
+    for g in (choices if awarded else ()):
+        game = games.game(g) if games else None
+        wins = []
+        for spin in range(game.spins if game else cfg.free_spins):
+            c = chooser((g, spin))
+            if g == "lava_lair":
+                wins.append(play_lava_spin(cfg, feats, None, c)[0])
+                continue
+            fdrop = initial_drop(cfg, lambda n, c=c: c.symbols(cfg.free_table, n), False)
+            if game is not None:
+                fdrop = free_game_drop(cfg, feats, game, fdrop, c)
+            wins.append(play_cascade(cfg, fdrop, lambda n, c=c: c.symbols(cfg.free_table, n)).win)
+        free.append((g, tuple(wins)))
+    return FeaturedRound(cascade, name, awarded, tuple(free))
 
 
 def free_start(cfg: GridConfig, feats: GridFeatures, game: FreeGame) -> dict:
