@@ -92,6 +92,7 @@ class RoundTables:
     default: str
     free_table: str | None
     cap: int | None
+    bet: int = 1
 
     def spins(self, game: str) -> int:
         return next(s for g, s, _ in self.games if g == game)
@@ -141,7 +142,7 @@ def round_tables(cfg: GridConfig, feats=None, games=None, cap_bets: int | None =
         default = PLAIN
     return RoundTables(t, lines, np.array([len(ln) for ln in cfg.lines], dtype=np.int64), mask,
                        tuple(f.name for f in fs), pick, draws, sources, gs, default, cfg.free_table,
-                       None if cap_bets is None else cap_bets * cfg.bet)
+                       None if cap_bets is None else cap_bets * cfg.bet, cfg.bet)
 
 
 class RngDraws:

@@ -48,7 +48,7 @@ from exact.rules import GridConfig
 from proofs.dask_runner import Cluster, run_tasks
 from proofs.simulate import proportion_ci99
 
-__all__ = ["GridStats", "GridSimulation", "simulate_grid", "TASK_ROUNDS", "Z99", "cheap_distribution"]
+__all__ = ["GridStats", "GridSimulation", "simulate_grid", "split_tasks", "TASK_ROUNDS", "Z99", "cheap_distribution"]
 
 #: Rounds per task (each task is played in blocks of :data:`BLOCK`).
 TASK_ROUNDS = 400_000
@@ -299,7 +299,8 @@ def figures(st: GridStats, p0: Fraction, mu: Fraction, bet: int, seed: int, fd: 
                           (emean - eh, emean + eh), tuple(evs), N, seed, fd, st.max_win, bet, seconds, where)
 
 
-def _tasks(seed: int, start: int, rounds: int, task_rounds: int):
+def split_tasks(seed: int, start: int, rounds: int, task_rounds: int):
+    """Tasks ``(seed, number, rounds)`` of at most ``task_rounds`` rounds each, numbered from ``start``."""
     n, k = 0, start
     while n < rounds:
         r = min(task_rounds, rounds - n)
@@ -347,7 +348,7 @@ def simulate_grid(cfg: GridConfig, seed: int, *, rounds: int | None = None, targ
     def run(n: int) -> None:
         nonlocal done
         task_r = max(1, min(task_rounds, -(-n // 2)))
-        tasks = list(_tasks(seed, _next_task(st_tasks), n, task_r))
+        tasks = list(split_tasks(seed, _next_task(st_tasks), n, task_r))
         st_tasks.extend(t[1] for t in tasks)
         for _, res in run_tasks(cluster, grid_task, tables, tasks, small=n <= 2 * task_rounds):
             st.add(res)

@@ -5,6 +5,7 @@ Not a test module: the grid tests import it (no test module imports another).
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from pathlib import Path
 
@@ -105,3 +106,8 @@ def tape_chooser(cfg, stream):
         state["i"] = i + 1
         return tape(stream, i) % bound
     return IntegerChooser(cfg, next_int)
+
+
+def binomial_tail(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p): how likely k or more misses of an interval of miss rate p are."""
+    return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))

@@ -223,13 +223,19 @@ def test_each_malformed_feature_key_is_refused_in_one_line(tmp_path, capsys, old
     assert words in err and err.count("\n") == 1 and "game.toml:" in err, err
 
 
-def test_commands_the_features_do_not_model_refuse_in_one_line(tmp_path, capsys):
+def test_commands_the_features_do_not_model_refuse_in_one_line_and_the_others_simulate(tmp_path, capsys):
     d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=FEATURES_TOML))
     big = str(write_grid(tmp_path / "big", rows=4, columns=4, extra=FEATURES_TOML))
-    for argv in (["simulate", "--set", d], ["comply", "--set", d], ["report", "--set", big]):
-        assert main(argv) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "random features of the initial drop" in err, (argv, err)
+    assert main(["comply", "--set", d]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "random features of the initial drop" in err, err
+    for argv in (["simulate", "--set", d, "--rounds", "20000", "--json"],
+                 ["report", "--set", big, "--target-halfwidth", "0.2", "--max-rounds", "20000", "--json"]):
+        assert main(argv) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["method"] == "simulation" and set(out["features"]) == {"starfall_wilds", "magic_transform"}
+        share = sum(v["rtp_share"] for v in out["features"].values()) + out["base_game"]["rtp_share"]
+        assert abs(share + out["free_spins"]["rtp_share"] - 1) < 1e-9
 
 
 def test_spin_shows_the_drop_before_its_feature_and_refuses_an_unknown_one(tmp_path, capsys):

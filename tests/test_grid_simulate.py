@@ -3,7 +3,6 @@ stated level (over many seeds), its figures do not depend on where or in which o
 stratified control-variate estimator is unbiased."""
 from __future__ import annotations
 
-import math
 
 import pytest
 
@@ -13,14 +12,11 @@ from exact.grid_sim import grid_tables
 from exact.rules.grid import grid_config_of
 from proofs.dask_runner import Cluster
 from proofs.grid_simulate import GridStats, figures, grid_task, simulate_grid
+from tests.gen_grid import binomial_tail
 
 CFG = grid_config_of(2, 3, {"A": (0, 0, 30), "B": (0, 0, 12), "C": (0, 0, 6)}, weights={"A": 2, "B": 3, "C": 4},
                      key="K", free_spins=3, bet=10)
 
-
-def _binomial_tail(k: int, n: int, p: float) -> float:
-    """P(X >= k) for X ~ Binomial(n, p)."""
-    return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))
 
 
 def _misses(seeds, rounds):
@@ -40,7 +36,7 @@ def test_the_99_interval_holds_the_exact_rtp_of_a_small_grid_over_many_seeds():
     probability below 0.5%; the exact RTP is the chain's."""
     n = 200
     miss = _misses(range(n), 4000)
-    assert _binomial_tail(7, n, 0.01) < 0.005
+    assert binomial_tail(7, n, 0.01) < 0.005
     assert miss["rtp"] <= 6 and miss["p_free_spins"] <= 6, miss
 
 
@@ -48,7 +44,7 @@ def test_the_99_interval_holds_the_exact_rtp_of_a_small_grid_over_many_seeds():
 def test_the_false_fail_rate_is_at_most_the_level_over_thousands_of_seeds():
     n = 3000
     miss = _misses(range(10_000, 10_000 + n), 20_000)
-    limit = next(k for k in range(n) if _binomial_tail(k, n, 0.01) < 0.001)
+    limit = next(k for k in range(n) if binomial_tail(k, n, 0.01) < 0.001)
     assert miss["rtp"] < limit and miss["p_free_spins"] < limit, (miss, limit)
 
 

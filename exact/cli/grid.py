@@ -9,10 +9,12 @@ from fractions import Fraction
 from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
 from exact.grid import config_of, feature_start, grid_text, parse_cells, spin_cascade
 from exact.rules import FREE_SPIN_GAMES as GAME_ORDER
-from exact.rules import features_of, free_games_of, free_start
+from exact.rules import WinCap, features_of, free_games_of, free_start
 from exact.grid_chain import active_bounds, chain_figures, lava_moments, round_distribution, win_ranges
 from exact.grid_drop import first_drop
+from exact.grid_rounds import round_tables
 from proofs.grid_simulate import cheap_distribution, simulate_grid
+from proofs.grid_simulate_rounds import simulate_rounds
 from proofs.simulate import DEFAULT_SEED
 from strips.errors import UnsupportedRule
 from strips.limits import active
@@ -129,13 +131,35 @@ def _simulate(args, ms, cfg, target, rounds=None):
         raise UsageError(f"rtp: {ms.name}: {e}") from None
 
 
+def _cap_bets(ms) -> int | None:
+    cap = WinCap.config(ms.model)
+    return None if cap is None else cap.bets
+
+
+def _whole_rounds(ms) -> bool:
+    """Whether the game's rounds need the whole-round simulation (random features, a choice of free-spin
+    games or a win cap) rather than the plain cascade's."""
+    return features_of(ms.model) is not None or free_games_of(ms.model) is not None or _cap_bets(ms) is not None
+
+
+def _simulate_rounds(args, ms, cfg, target, rounds=None):
+    feats, games, cap = features_of(ms.model), free_games_of(ms.model), _cap_bets(ms)
+    try:
+        return simulate_rounds(round_tables(cfg, feats, games, cap), first_drop(cfg, distribution=cheap_distribution(cfg)),
+                               feats, games, args.seed, rounds=rounds, target=target,
+                               max_rounds=active().rounds or 10 ** 15, cluster=cluster_of(args), cap_bets=cap)
+    except ValueError as e:
+        raise UsageError(f"rtp: {ms.name}: {e}") from None
+
+
 def simulate(args, ms) -> int:
     """``rtp simulate`` on a grid game: the certified simulation (``--rounds`` or ``--target-halfwidth``)."""
     if getattr(args, "mode", None) or getattr(args, "buy", None):
         raise UsageError(f"rtp simulate: {ms.name}: a grid game has no bet modes or buys")
     cfg = config_of(ms)
     target = _target(args)
-    sim = _simulate(args, ms, cfg, target, None if target else args.rounds)
+    run = _simulate_rounds if _whole_rounds(ms) else _simulate
+    sim = run(args, ms, cfg, target, None if target else args.rounds)
     if args.json:
         print(json.dumps({"set": ms.name, **sim.to_json()}, indent=2))
     else:
@@ -156,7 +180,7 @@ def report(args, ms) -> int:
     feats = features_of(ms.model)
     games = free_games_of(ms.model)
     start, choices = None, {}
-    if target is None:
+    if target is None and _cap_bets(ms) is None:
         try:
             try:
                 start = feature_start(cfg, feats)
@@ -166,12 +190,9 @@ def report(args, ms) -> int:
             figs = choices[games.default][0] if games else chain_figures(cfg, start=start)
         except UnsupportedRule as e:
             why = str(e)
-    if figs is None and (feats is not None or games is not None):
-        what = "random features of the initial drop" if feats is not None else "a choice of free-spin games"
-        raise UnsupportedRule(f"unsupported rule: {what}: the certified simulation (rtp simulate) does not model "
-                              f"it, and the round's chain is not solved ({why})", rule=what, analysis="simulate")
     if figs is None:
-        sim = _simulate(args, ms, cfg, target or DEFAULT_HALFWIDTH)
+        run = _simulate_rounds if _whole_rounds(ms) else _simulate
+        sim = run(args, ms, cfg, target or DEFAULT_HALFWIDTH)
         if args.json:
             print(json.dumps({"set": ms.name, **sim.to_json(), **({"chain_not_solved": why} if why else {})},
                              indent=2))

@@ -61,6 +61,7 @@ from exact.rules.grid_free_games import GAMES as FREE_SPIN_GAMES
 from exact.rules.grid_free_games import FreeSpinGames, free_game_drop, free_games_of, free_start, lava_drop, lava_step
 from exact.rules.grid_features import IntegerChooser, integer_weights, outcomes
 from exact.rules.grid_free_games import FeaturedRound, play_featured_round
+from exact.rules.win_cap import WinCap
 
 __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of",
            "support_table",
@@ -83,6 +84,6 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "GambleWheel", "GambleWheelSection", "gamble_wheel_outcomes", "GridFeatures", "RandomChooser",
            "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
            "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "IntegerChooser", "integer_weights", "FeaturedRound",
-           "play_featured_round", "FREE_SPIN_GAMES", "window_ways",
+           "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep"]

@@ -488,7 +488,7 @@ def parse_grid_game(t, doc: dict):
         if k in game:
             raise t.error(("game", k), f"a grid game takes its shape from [grid] rows and columns: "
                           f"give no [game] {k}")
-    _only(t, game, ("game",), GAME_KEYS)
+    _only(t, game, ("game",), GAME_KEYS + tuple(k for tb, k in EXTRA_KEYS if tb == "game"))
     bet = _positive(t, game, ("game",), "bet", "coins per round")
     name = printable(t.get(game, ("game",), "name", str, "grid"))
     title = printable(t.get(game, ("game",), "title", str, ""))
@@ -570,7 +570,7 @@ def parse_grid_game(t, doc: dict):
         fs = t.get(doc, (), "free_spins", dict)
         if key is None:
             raise t.error(("free_spins",), "free spins of a grid game are awarded by the key: add [key] symbol")
-        _only(t, fs, ("free_spins",), ("spins", "weights") + tuple(k for _, k in EXTRA_KEYS))
+        _only(t, fs, ("free_spins",), ("spins", "weights") + tuple(k for tb, k in EXTRA_KEYS if tb == "free_spins"))
         spins = _positive(t, fs, ("free_spins",), "spins", "free spins the key awards")
         over = _limits.exceeds("spins", spins)
         if over is not None:

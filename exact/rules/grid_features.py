@@ -506,16 +506,16 @@ def parse_features(t, table: dict, cfg: GridConfig) -> GridFeatures:
 
 class RandomFeatures(Rule):
     """Random features of a grid game's initial drop (``[features.NAME]``): exact through the round's
-    chain on small grids (their draws are finite), the literal round player; the vectorised simulation
-    does not play them.
+    chain on small grids (their draws are finite), the literal round player, and the certified simulation
+    of whole rounds (:mod:`exact.grid_rounds`, its vectorised reading).
 
-    >>> RandomFeatures.refusal(None, "simulate")
+    >>> RandomFeatures.refusal(None, "comply")
     'random features of the initial drop'
     """
 
     name = "random features of the initial drop"
     keys = "[features.starfall_wilds|dragon_destroy|irish_luck|magic_transform] probability, ..."
-    implements = frozenset({"spin", "report"})
+    implements = frozenset({"spin", "report", "simulate"})
     parses = (("features",),)
 
     @classmethod

@@ -32,6 +32,7 @@ from typing import Callable
 
 from strips import limits as _limits
 from exact.rules.base import Rule
+from exact.rules.win_cap import capped
 from exact.rules.grid import (EXTRA_KEYS, MAX_EVALUATIONS, GridConfig, avalanche, evaluate, find_wins,
                               initial_drop, play_cascade, refilled)
 from exact.rules.grid_features import (Chooser, GridFeatures, RandomChooser, Reject, apply_feature, feature_drop,
@@ -203,6 +204,12 @@ class FeaturedRound:
     def free_win(self, game: str) -> int:
         return sum(dict(self.free).get(game, ()))
 
+    def total(self, game: str, cap: int | None = None) -> int:
+        """The round's total win in coins with ``game`` chosen, capped at ``cap`` coins (the win cap's
+        literal reading) when given."""
+        win = self.base_win + self.free_win(game)
+        return win if cap is None else capped(win, cap)
+
 
 def play_featured_round(cfg: GridConfig, feats: GridFeatures | None, games: FreeSpinGames | None,
                         choices, chooser: Callable[[object], Chooser]) -> FeaturedRound:
@@ -344,15 +351,15 @@ def parse_free_games(t, doc: dict, cfg: GridConfig) -> FreeSpinGames | None:
 
 class FreeSpinChoice(Rule):
     """A choice of free-spin games (``[free_spins.games.NAME]``, ``[free_spins.choice]``): exact through
-    the chains on small grids; the vectorised simulation does not play them.
+    the chains on small grids, and the certified simulation of whole rounds (:mod:`exact.grid_rounds`).
 
-    >>> FreeSpinChoice.refusal(None, "simulate")
+    >>> FreeSpinChoice.refusal(None, "comply")
     'a choice of free-spin games'
     """
 
     name = "a choice of free-spin games"
     keys = "[free_spins.games.star_bar|lucky_mug|golden_pot] spins, ...; [free_spins.choice] unlock, default"
-    implements = frozenset({"spin", "report"})
+    implements = frozenset({"spin", "report", "simulate"})
     parses = (("free_spins", "games"), ("free_spins", "choice"))
 
     @classmethod

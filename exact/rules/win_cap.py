@@ -31,6 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from exact.rules.base import Rule, one_spin_round
+from exact.rules.grid import EXTRA_KEYS as GRID_KEYS
 from strips import plugins
 
 __all__ = ["WinCap", "WinCapConfig", "WinCapSection", "capped"]
@@ -205,3 +206,8 @@ class WinCap(Rule):
 
 
 plugins.register(WinCap.name, WinCap.parses, WinCap.parse)
+
+
+# A grid game's [game] max_win: the same cap on the round's total (base cascade and free spins), read by
+# the grid parser (exact.rules.grid) through its table of other rules' keys.
+GRID_KEYS[("game", "max_win")] = lambda t, doc, cfg: WinCap.parse(t, doc, None)
