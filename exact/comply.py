@@ -53,13 +53,12 @@ from typing import Iterable, Mapping, Sequence
 
 from exact.engine import GameAnalysis, analyse, fish_scale, multiplier_scale, reel_tables
 from exact.lines import boundary_keys, combination_table, line_first_moments, line_machine, scatter_tags
-from markov.chain import ladder_of
-from markov.occurrence import Bounds, ladder_avoids, retrigger_avoids
-from markov.retrigger import retrigger_of
+from markov.feature import chain_class
+from markov.occurrence import Bounds, feature_avoids
 from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from exact.falls import falls_game
-from exact.rules import factorisation, initial_spins, paying_scatters, require, scatter_codes, symbol_scatter_pay
+from exact.rules import award_odds_refusal, factorisation, initial_spins, paying_scatters, require, scatter_codes, symbol_scatter_pay
 from exact.polynomials import poly_product
 from markov.round import round_result
 from strips.errors import MathSetError
@@ -271,6 +270,8 @@ class _Reel:
 
 
 def _reels(ms: MathSet, phase: Phase, chain_count: str) -> list[_Reel]:
+    """The per-reel pieces of ``phase``; ``chain_count`` the count the phase's chain reads (a chain's
+    ``count_by``: ``"scatter"`` or ``"key"``)."""
     model = ms.model
     d = fish_scale(model, phase.weights)
     dm = multiplier_scale(model, phase.weights)
@@ -279,7 +280,7 @@ def _reels(ms: MathSet, phase: Phase, chain_count: str) -> list[_Reel]:
         t = reel_tables(model, codes, phase.weights, d, dm)
         present = tuple(tuple(bool(v) for v in row) for row in (t.ways_count > 0))
         sc = tuple(int(v) for v in t.scatters)
-        ch = sc if chain_count == "scatters" else tuple(int(v) for v in t.keys)
+        ch = sc if chain_count == "scatter" else tuple(int(v) for v in t.keys)
         paying = {s.name: tuple(int(v) for v in t.counts[list(scatter_codes(model, s))].sum(axis=0))
                   for s in paying_scatters(model)}
         out.append(_Reel(present, sc, ch, t.stops, paying))
@@ -348,26 +349,20 @@ class _Round:
     def __init__(self, ms: MathSet, analysis: GameAnalysis):
         model = ms.model
         self.ms, self.model = ms, model
-        self.retrigger = bool(model.retrigger)
+        chain = chain_class(model)          # the free spins' chain (markov.feature) and the count it reads
+        self.count_by = chain.count_by
         self.levels = list(model.levels)
-        self.base = _reels(ms, model.base_phase, "scatters")
-        self.free = [_reels(ms, model.level_phase(lv), "scatters" if self.retrigger else "keys")
-                     for lv in self.levels]
+        self.base = _reels(ms, model.base_phase, "scatter")
+        self.free = [_reels(ms, model.level_phase(lv), self.count_by) for lv in self.levels]
         self.den_base = math.prod(r.stops for r in self.base)
         self.den_free = [math.prod(r.stops for r in rs) for rs in self.free]
-        self.ladder = None if self.retrigger or not self.levels else ladder_of(model, analysis.levels)
-        self.chain = retrigger_of(model, analysis.levels) if self.retrigger and self.levels else None
+        self.chain = chain.of(model, analysis.levels) if self.levels else None
 
     def feature_avoids(self, m: int, per_level: list[dict]) -> Bounds:
         spins = initial_spins(self.model, m)
         if not spins or not self.levels:
             return Bounds(Fraction(1), Fraction(1))
-        if self.chain is not None:
-            split = _split(per_level[0], self.den_free[0], len(self.chain.extra))
-            return retrigger_avoids(self.chain, split, spins)
-        splits = [_split(j, d) for j, d in zip(per_level, self.den_free)]
-        p = ladder_avoids(self.ladder, splits, spins)
-        return Bounds(p, p)
+        return feature_avoids(self.chain, [_split(j, d) for j, d in zip(per_level, self.den_free)], spins)
 
     def contains(self, base_avoid: dict, per_level: list[dict]) -> Bounds:
         """P(round contains the event) from the base joint (avoid, scatter count) and the per-level joints."""
@@ -420,21 +415,22 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None) -> list[Award]:
                 is_trig = trig is not None and s.name == trig.name
                 hi = 10**9 if top else m + 1
                 base = _scatter_avoid(rd.base, m, hi, is_trig, s.name)
-                per_level = [_scatter_avoid(reels, m, hi, is_trig and rd.retrigger, s.name) for reels in rd.free]
+                per_level = [_scatter_avoid(reels, m, hi, is_trig and rd.count_by == "scatter", s.name) for reels in rd.free]
                 name = f"{s.name} {m}{'+' if top and m < max_sc else ''} scatter pay"
                 out.append(Award(name, "scatter pay", rd.contains(base, per_level), pay))
     split = analysis.base.trigger_split.prob
     for m, hi in _ranges(model.trigger):
         p = sum(split[m:hi], Fraction(0))
         out.append(Award(f"trigger {m} {scatter}", "trigger", Bounds(p, p)))
-    if rd.retrigger and rd.free:
-        base = poly_product([_poly(r.scatters, [True] * r.stops) for r in rd.base])   # no retrigger in the base spin
-        for m, hi in _ranges(model.retrigger):
-            per_level = []
-            for reels in rd.free:
-                total = poly_product([_poly(r.chain, [True] * r.stops) for r in reels])
-                per_level.append({k: (0 if m <= k < hi else v) for k, v in total.items()})
-            out.append(Award(f"retrigger {m} {scatter}", "retrigger", rd.contains(base, per_level)))
+    base = None
+    for m, hi in _ranges(model.retrigger):      # the retrigger table's awards (a retrigger's free spins have a level)
+        if base is None:     # no retrigger in the base spin
+            base = poly_product([_poly(r.scatters, [True] * r.stops) for r in rd.base])
+        per_level = []
+        for reels in rd.free:
+            total = poly_product([_poly(r.chain, [True] * r.stops) for r in reels])
+            per_level.append({k: (0 if m <= k < hi else v) for k, v in total.items()})
+        out.append(Award(f"retrigger {m} {scatter}", "retrigger", rd.contains(base, per_level)))
     return out
 
 
@@ -546,7 +542,7 @@ def _line_patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
 def _ways_patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
     """Expected ways paying each combination per base spin of a ways game."""
     model = ms.model
-    reels = _reels(ms, model.base_phase, "scatters")
+    reels = _reels(ms, model.base_phase, "scatter")
     pays = [s for s in model.symbols if s.kind == PAY]
     ways = model.rows ** model.reels
     out = []
@@ -639,11 +635,11 @@ def _widen_for_wheel_spins(found: list[Award], rr) -> list[Award]:
 def odds_not_computed(sheet: ParSheet) -> dict[str, str]:
     """Bet mode -> why :func:`mode_awards` leaves its award odds out (a respin: its held-reel
     spins are not played by :func:`awards`); every other mode's odds are computed."""
-    out = {name: f"respin on {m.set.model.respin.count} {m.set.model.respin.symbol}"
-           for name, m in sheet.modes.items() if name != DEFAULT_MODE and m.set.model.respin is not None}
-    default = sheet.modes.get(DEFAULT_MODE)
-    if default is not None and falls_game(default.set.model):   # enumerated spins: no per-award odds (yet)
-        out[DEFAULT_MODE] = "the odds of each award over a spin's falls are not computed (enumerated game)"
+    out = {}
+    for name, m in sheet.modes.items():
+        why = award_odds_refusal(m.set.model)
+        if why:
+            out[name] = why
     return out
 
 
@@ -733,7 +729,7 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         elif m == "pattern_odds_ways" and falls_game(ms.model):
             continue                     # ways patterns of one window: not the awards of a spin's falls
         elif m == "pattern_odds_ways":   # per base spin of each bet mode (its own strips)
-            for name, mset in [(DEFAULT_MODE, ms)] + [(n, x.set) for n, x in sheet.modes.items() if n != DEFAULT_MODE]:
+            for name, mset in {**{n: x.set for n, x in sheet.modes.items()}, DEFAULT_MODE: ms}.items():
                 prefix = "" if name == DEFAULT_MODE else f"bet mode {name}: "
                 for item, q in patterns(mset):
                     out.append(Check(rule, prefix + item, q, float(q), True, _verdict(rule, q)))

@@ -44,7 +44,7 @@ from markov import protocol
 from markov.chain import Ladder
 from markov.retrigger import RetriggerChain
 
-__all__ = ["Bounds", "ladder_avoids", "retrigger_avoids"]
+__all__ = ["Bounds", "ladder_avoids", "retrigger_avoids", "AVOIDS", "feature_avoids"]
 
 #: Grid of the outward rounding of the uncapped retrigger bounds.
 GRID = 10**40
@@ -157,3 +157,30 @@ def _f(chain: RetriggerChain, avoid: Sequence[Fraction], q: Fraction) -> Fractio
 def _capped(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int) -> Bounds:
     ended = protocol.avoids(chain, initial_spins, lambda s, n, p: avoid[n])
     return Bounds(ended, ended)
+
+
+def _ladder_bounds(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Bounds:
+    p = ladder_avoids(ladder, avoid, initial_spins)
+    return Bounds(p, p)
+
+
+def _retrigger_bounds(chain: RetriggerChain, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Bounds:
+    return retrigger_avoids(chain, list(avoid[0])[:len(chain.extra)], initial_spins)
+
+
+#: Chain kind (:data:`markov.feature.CHAINS`) -> its odds that no free spin shows an event:
+#: ``f(chain, avoid, initial_spins) -> Bounds`` with ``avoid[L][k]`` = P(event does not show, count = k) for
+#: one spin of level L + 1 (the count the chain is by: a ladder's KEYs, a retrigger's scatters).
+AVOIDS = {Ladder.kind: _ladder_bounds, RetriggerChain.kind: _retrigger_bounds}
+
+
+def feature_avoids(chain, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Bounds:
+    """P(no free spin of the feature ``chain`` shows the event), by the chain's kind (:data:`AVOIDS`).
+
+    >>> from markov.moments import CountSplit
+    >>> h = Fraction(1, 2)
+    >>> one = Ladder((0,), (None,), (1,), (CountSplit((h, h), (h, 0), (h, 0)),))
+    >>> feature_avoids(one, [[h, 0]], 3).low
+    Fraction(1, 8)
+    """
+    return AVOIDS[chain.kind](chain, avoid, initial_spins)

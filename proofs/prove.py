@@ -132,7 +132,7 @@ def _simulation_section(rep) -> tuple[list[str], bool]:
     for u in rep.units:
         who = "" if len(rep.units) == 1 else f"{u.unit.label} ({u.rounds:,} rounds, cost {u.cost}): "
         lines.append(f"- {who}SD of the round win: exact {u.sd_exact:.6f} credits (used), sample {u.sd_sample:.6f}"
-                     + (f"; with the gamble: upper bound {u.gamble_sd:.6f} (used)" if u.gamble else ""))
+                     + u.sd_notes("upper bound"))
     lines += ["", f"| figure | estimate | {rep.level:.4%} interval | exact | inside |",
               "| --- | ---: | --- | ---: | --- |"]
     for f in rep.figures:

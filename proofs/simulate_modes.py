@@ -16,8 +16,8 @@ from typing import Sequence
 import numpy as np
 
 from strips.model import DEFAULT_MODE, SCATTER, MathSet, Phase, window_table
-from exact.rules import (GambleStep, WheelStep, combination_wilds, feature_multiplier_table, gamble_step, initial_spins,
-                         retrigger_table, rules_of, scatter_codes, symbol_scatter_pay)
+from exact.rules import (SIMULATION_STAGES, feature_multiplier_table, initial_spins, reads_windows, retrigger_table,
+                         rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, group_indices,
                                     spin_tables, spins, wild_draw)
@@ -101,6 +101,7 @@ class PhaseSpins:
     trigger_reels: tuple[int, ...]
     scatter_pays: tuple
     counted: tuple
+    counted_names: tuple[str, ...] = ()
 
     def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
         """Stops of ``n`` spins, shape (n, reels) int64, drawn reel by reel (as :func:`random_indices`)."""
@@ -146,7 +147,7 @@ def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: i
     strips = ms.phase_strips(phase)
     window = tables = wild = None
     fish = FishDraw((), ())
-    if model.is_lines or combination_wilds(model):
+    if reads_windows(model):
         window = WindowEvaluator(ms, phase)
     else:
         tables = spin_tables(ms, phase, limit)
@@ -164,7 +165,8 @@ def phase_spins(ms: MathSet, phase: Phase, counted: Sequence[str] = (), limit: i
         lengths=strips.lengths, tables=tables, window=window, fish=fish, wild=wild,
         trigger_shown=column_counts(strips, model.rows, scatter_codes(model)),
         trigger_reels=tuple(sorted(model.trigger_reels)), scatter_pays=tuple(scatter_pays),
-        counted=tuple(column_counts(strips, model.rows, (model.code(name),)) for name in counted))
+        counted=tuple(column_counts(strips, model.rows, (model.code(name),)) for name in counted),
+        counted_names=tuple(counted))
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,8 @@ class ModeGame:
     Attributes
     ----------
     base : PhaseSpins
-        The mode's base spin; ``counted`` = the wheel symbols, then the respin symbol.
+        The mode's base spin; ``counted`` = the symbols the rules' steps count (the wheel symbols, the
+        respin symbol).
     levels : tuple of PhaseSpins
         One per free-spin level.
     multipliers, thresholds, level_spins, retrigger, cap
@@ -183,11 +186,9 @@ class ModeGame:
         Initial free spins by trigger count.
     feature_multiplier : numpy.ndarray or None
         ``multiplier_by_trigger`` by trigger count (None without the rule).
-    wheels : tuple of exact.rules.WheelStep
-    respin : (int, tuple of numpy.ndarray) or None
-        The respin count and the per-reel counts of its symbol (held reels show it).
-    gamble : exact.rules.GambleStep or None
-        Drawn in the default mode only.
+    steps : tuple
+        The rules' steps of the round, in registry order (:meth:`exact.rules.Rule.simulation_step`: a
+        respin, the prize wheels, the gamble's policy in the default mode), each run at its ``stage``.
     """
 
     base: PhaseSpins
@@ -199,12 +200,23 @@ class ModeGame:
     retrigger: np.ndarray | None = None
     cap: int | None = None
     feature_multiplier: np.ndarray | None = None
-    wheels: tuple[WheelStep, ...] = ()
-    respin: tuple | None = None
-    gamble: GambleStep | None = None
+    steps: tuple = ()
     #: (rule, its configuration, bet) of every rule acting on the round's total win (a win cap), applied
     #: in registry order by the rule's ``vector_step`` before the gamble.
     round_steps: tuple = ()
+
+    def step(self, rule: str):
+        """The step of the rule named ``rule``.
+
+        Raises
+        ------
+        KeyError
+            If no rule of the mode has a step of that name.
+        """
+        for st in self.steps:
+            if st.rule == rule:
+                return st
+        raise KeyError(rule)
 
     def sample(self, lv: int, n: int, rng: np.random.Generator) -> Spins:
         """``n`` free spins of level ``lv`` (0-based) for :func:`play_features`."""
@@ -237,13 +249,21 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     --------
     >>> from strips.loader import load_math_set
     >>> g = prepare_mode(load_math_set("wheel_game"), "fortune_bet")
-    >>> g.respin[0], [w.name for w in g.wheels], int(g.trigger[5])
-    (2, ['bonus'], 8)
+    >>> [st.rule for st in g.steps], g.step("respin").count, int(g.trigger[5])
+    (['respin', '[wheel]'], 2, 8)
     """
     mset = ms.mode(name)
     model = mset.model
-    counted = [w.symbol for w in model.wheels] + ([model.respin.symbol] if model.respin else [])
-    base = phase_spins(mset, model.base_phase, counted, limit)
+    strips = mset.phase_strips(model.base_phase)
+    counted: dict[str, tuple] = {}
+
+    def tables(symbol: str) -> tuple[np.ndarray, ...]:     # a rule's step counts ``symbol`` in the base window
+        if symbol not in counted:
+            counted[symbol] = column_counts(strips, model.rows, (model.code(symbol),))
+        return counted[symbol]
+
+    steps = tuple(st for r in rules_of(model) if (st := r.simulation_step(model, name, tables)) is not None)
+    base = phase_spins(mset, model.base_phase, tuple(counted), limit)
     level_phases = [model.level_phase(lv) for lv in model.levels]
     levels = []
     for p in level_phases:
@@ -257,113 +277,129 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     trigger = np.array([initial_spins(model, c) for c in range(top + 1)], dtype=np.int64)
     retrigger = retrigger_table(model, _top(levels[0].trigger_shown) if levels else 0)
     fmult = feature_multiplier_table(model, top)
-    wheels = tuple(WheelStep.of(model, w, _top(base.counted[i])) for i, w in enumerate(model.wheels))
-    respin = (model.respin.count, base.counted[-1]) if model.respin else None
-    gamble = gamble_step(model) if name == DEFAULT_MODE else None   # the gamble's policy: the default mode
     return ModeGame(base=base, levels=tuple(levels), multipliers=tuple(lv.multiplier for lv in model.levels),
                     thresholds=tuple(lv.threshold for lv in model.levels),
                     level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
                     cap=model.retrigger_cap if retrigger is not None else None, feature_multiplier=fmult,
-                    wheels=wheels, respin=respin, gamble=gamble,
-                    round_steps=tuple((r, r.config(model), model.bet) for r in rules_of(model) if r.acts_on_round))
-
-
-def _starts_feature(g: ModeGame, trigger: np.ndarray, counts: Sequence[np.ndarray]) -> np.ndarray:
-    """Whether each window starts the free spins or a wheel (:func:`exact.rules.starts_feature`)."""
-    starts = g.trigger[np.minimum(trigger, len(g.trigger) - 1)] > 0
-    for w, c in zip(g.wheels, counts):
-        starts |= w.starts(c)
-    return starts
+                    steps=steps, round_steps=tuple((r, r.config(model), model.bet) for r in rules_of(model)
+                                                   if r.acts_on_round))
 
 
 def respin_stops(g: ModeGame, stops: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """The respin's stops: reels whose window shows the respin symbol hold ``stops``, the others take ``new``.
+    """The respin's stops: reels whose window shows the respin symbol hold ``stops``, the others take ``new``
+    (:meth:`exact.rules.RespinStep.stops` of the mode's respin step).
 
-    >>> import numpy as np
-    >>> g = ModeGame(None, (), (), (), (), np.zeros(1, np.int64), respin=(1, (np.array([0, 1]), np.array([1, 0]))))
-    >>> respin_stops(g, np.array([[1, 1], [0, 0]]), np.array([[7, 8], [9, 6]])).tolist()
-    [[1, 8], [9, 0]]
+    Raises
+    ------
+    KeyError
+        If the mode has no respin.
     """
-    held = np.stack([t[stops[:, r]] > 0 for r, t in enumerate(g.respin[1])], axis=1)
-    return np.where(held, stops, new)
+    return g.step("respin").stops(stops, new)
 
 
-def _spin_wheels(g: ModeGame, counts: Sequence[np.ndarray], rng: np.random.Generator, tally: "Tally"):
-    """Draw the started wheels (each wheel rule's step, :class:`exact.rules.WheelStep`, in file order);
-    returns (credits per round (n,), per wheel the free spins it awards per round (n,)).
+@dataclass
+class RoundBlock:
+    """``n`` rounds of one bet mode being simulated: the state the rules' steps read and change
+    (:meth:`exact.rules.Rule.simulation_step`).
 
-    Each wheel's free-spin award is its own feature (:mod:`markov.wheels`), so
-    the awards of several wheels are kept apart.
+    Attributes
+    ----------
+    game : ModeGame
+    rng : numpy.random.Generator
+    tally : Tally
+        The block's counts (a step adds its own: respins, wheels and awards, the gamble's).
+    stops : numpy.ndarray
+        The base spin's stops, (n, reels) int64.
+    win : numpy.ndarray
+        Each round's win so far, credits, (n,) int64.
+    trigger : numpy.ndarray
+        The count that decides the free spins, per round.
+    counts : dict str -> numpy.ndarray
+        Per counted symbol (:attr:`PhaseSpins.counted`), its count in the window that decides the features.
     """
-    n = len(counts[0]) if counts else 0
-    credits = np.zeros(n, dtype=np.int64)
-    awarded = []
-    for w, c in zip(g.wheels, counts):
-        paid, award_spins, started, awards = w(c, rng)
-        credits += paid
-        awarded.append(award_spins)
-        if started:
-            tally.wheels[w.name] = tally.wheels.get(w.name, 0) + started
-        for text, v in awards.items():
-            tally.awards[w.name, text] = tally.awards.get((w.name, text), 0) + v
-    return credits, awarded
+
+    game: ModeGame
+    rng: np.random.Generator
+    tally: Tally
+    stops: np.ndarray
+    win: np.ndarray
+    trigger: np.ndarray
+    counts: dict
+
+    #: Exact sum of squares of a non-negative int64 array (:func:`proofs.simulate_base.sum_of_squares`).
+    sum_of_squares = staticmethod(sum_of_squares)
+
+    def draw(self, n: int) -> np.ndarray:
+        """Stops of ``n`` new base spins, (n, reels)."""
+        return self.game.base.draw(n, self.rng)
+
+    def starts_feature(self) -> np.ndarray:
+        """Whether each round's deciding window starts the free spins or a feature of a step
+        (:func:`exact.rules.starts_feature`): bool (n,)."""
+        g = self.game
+        starts = g.trigger[np.minimum(self.trigger, len(g.trigger) - 1)] > 0
+        for st in g.steps:
+            if hasattr(st, "starts"):
+                starts |= st.starts(self.counts)
+        return starts
+
+    def spin_again(self, rows: np.ndarray, stops: np.ndarray) -> None:
+        """Evaluate base spins at ``stops`` for the rounds ``rows``: their win is added, their window decides
+        the features (trigger and counts replaced)."""
+        again = self.game.base.evaluate(stops, self.rng)
+        self.win[rows] += again.win
+        self.trigger = self.trigger.copy()
+        self.trigger[rows] = again.trigger
+        for name, c in zip(self.game.base.counted_names, again.counts):
+            self.counts[name] = self.counts[name].copy()
+            self.counts[name][rows] = c
+
+    def play(self, rows: np.ndarray, spins: np.ndarray) -> None:
+        """Play ``spins`` free spins from level 1 for the rounds ``rows`` as a feature of its own (its win
+        added, its spins tallied)."""
+        g = self.game
+        win, _, played = play_features(g, spins, self.rng, g.sample)
+        self.win[rows] += win
+        self.tally.free_spins += played
 
 
 def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally":
     """Simulate ``n`` whole rounds of one bet mode with every rule.
 
-    A round (``exact/bet_modes.py``, ``markov/wheels.py``): the base spin; if the
-    mode has a respin, the window shows exactly its count of the respin symbol
-    and starts no feature, a respin (reels showing the symbol hold, the others
-    take new stops; its win is added and its window decides the features);
-    the free spins of the deciding window's trigger count (times the
-    ``multiplier_by_trigger`` value of that count); each started wheel draws
-    one award (credits, a jackpot's credits, or free spins played from level 1
-    as their own feature, after the scatter-triggered one).  In the default
-    mode of a game with a gamble, every eligible round win is then gambled once
-    (tallied apart: the round win excludes it, as every RTP but the gamble's).
+    A round (``exact/bet_modes.py``, ``markov/wheels.py``): the base spin; the steps ``before_features``
+    (a respin: the window shows exactly its count of the respin symbol and starts no feature, so the reels
+    showing the symbol hold, the others take new stops; its win is added and its window decides the
+    features); the free spins of the deciding window's trigger count (times the ``multiplier_by_trigger``
+    value of that count); the steps ``after_features`` (each started wheel draws one award: credits, a
+    jackpot's credits, or free spins played from level 1 as their own feature); the rules on the round's
+    total (a win cap); then the steps ``after_round`` (in the default mode of a game with a gamble, every
+    eligible round win is gambled once, tallied apart: the round win excludes it, as every RTP but the
+    gamble's).
     """
     stops = g.base.draw(n, rng)
     base = g.base.evaluate(stops, rng)
     tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.win)), base_win=int(base.win.sum()))
-    round_win = base.win.copy()
-    trigger, counts = base.trigger, list(base.counts)
-    if g.respin is not None:
-        respun = np.flatnonzero((counts[-1] == g.respin[0]) & ~_starts_feature(g, trigger, counts))
-        tally.respins = len(respun)
-        if len(respun):
-            st = respin_stops(g, stops[respun], g.base.draw(len(respun), rng))
-            again = g.base.evaluate(st, rng)
-            round_win[respun] += again.win
-            trigger = trigger.copy()
-            trigger[respun] = again.trigger
-            for i, c in enumerate(again.counts):
-                counts[i] = counts[i].copy()
-                counts[i][respun] = c
+    block = RoundBlock(g, rng, tally, stops, base.win.copy(), base.trigger,
+                       dict(zip(g.base.counted_names, base.counts)))
+    stages = {s: [st for st in g.steps if st.stage == s] for s in SIMULATION_STAGES}
+    for st in stages["before_features"]:
+        st.simulate(block)
+    trigger = block.trigger
     tally.scatter = {i: int(c) for i, c in enumerate(np.bincount(trigger)) if c}
     initial = g.trigger[np.minimum(trigger, len(g.trigger) - 1)]
     active = np.flatnonzero(initial)
     win, tally.reach, tally.free_spins = play_features(g, initial[active], rng, g.sample)
     if g.feature_multiplier is not None:
         win = win * g.feature_multiplier[np.minimum(trigger[active], len(g.feature_multiplier) - 1)]
-    round_win[active] += win
-    if g.wheels:
-        credits, awarded = _spin_wheels(g, counts, rng, tally)
-        round_win += credits
-        for award_spins in awarded:   # each wheel's free spins: a feature of its own
-            rows = np.flatnonzero(award_spins)
-            if len(rows):
-                win, _, played = play_features(g, award_spins[rows], rng, g.sample)
-                round_win[rows] += win
-                tally.free_spins += played
+    block.win[active] += win
+    for st in stages["after_features"]:
+        st.simulate(block)
     for rule, config, bet in g.round_steps:      # a win cap: the round's total, before the gamble
-        round_win = rule.vector_step(config, bet, round_win)
-    tally.win = int(round_win.sum())
-    tally.win2 = sum_of_squares(round_win)
-    if g.gamble is not None:       # the gamble rule's step (exact.rules.GambleStep)
-        tally.gamble_eligible, after = g.gamble(round_win, rng)
-        tally.gamble_win = int(after.sum())
-        tally.gamble_win2 = sum_of_squares(after)
+        block.win = rule.vector_step(config, bet, block.win)
+    tally.win = int(block.win.sum())
+    tally.win2 = sum_of_squares(block.win)
+    for st in stages["after_round"]:
+        st.simulate(block)
     return tally
 
 

@@ -14,8 +14,8 @@ from typing import Sequence
 
 from exact.bet_modes import analyse_buys, analyse_mode
 from exact.engine import analyse
-from exact.gamble import eligible_range
 from exact.par import gamble_figures
+from exact.rules import gambled_second_bound, rules_of
 from markov.round import round_result
 from strips.model import DEFAULT_MODE, MathSet
 from exact.rounds import apply_sections, round_sections
@@ -76,15 +76,10 @@ class UnitReport:
     reach : tuple of (int, Figure)
         P(level l is played in a round) for the scatter-triggered features
         (a buy: levels 2 and up, its level 1 being certain).
-    respin : Figure or None
-        P(the round has a respin).
-    wheels : tuple of (str, Figure)
-        P(the wheel starts), per wheel.
-    awards : tuple of (str, str, Figure)
-        (wheel, award text, P(the round wins it)).
-    gamble : tuple of (str, Figure)
-        ``rtp_gamble_once`` (interval with an upper bound of the SD, see
-        :func:`gamble_sd_bound`) and ``eligible_probability``.
+    sections : dict str -> exact.rules.SimulatedSection
+        The figures of the rules of the round beyond its spins, by rule name in registry order
+        (:meth:`exact.rules.Rule.simulation_section`: the respin rate, the wheel and award rates, the
+        gamble's RTP and eligible rate).
     """
 
     unit: Unit
@@ -96,18 +91,18 @@ class UnitReport:
     hit_rate: Figure | None = None
     trigger: tuple = ()
     reach: tuple = ()
-    respin: Figure | None = None
-    wheels: tuple = ()
-    awards: tuple = ()
-    gamble: tuple = ()
-    gamble_sd: float = 0.0
+    sections: dict = dataclasses.field(default_factory=dict)
 
     @property
     def figures(self) -> list[Figure]:
         """Every figure of the unit, RTP first."""
         return ([self.rtp] + ([self.hit_rate] if self.hit_rate else []) + [f for _, f in self.trigger]
-                + [f for _, f in self.reach] + ([self.respin] if self.respin else []) + [f for _, f in self.wheels]
-                + [f for _, _, f in self.awards] + [f for _, f in self.gamble])
+                + [f for _, f in self.reach] + [f for s in self.sections.values() for f in s.figures])
+
+    def sd_notes(self, bound: str = "bound") -> str:
+        """The bounds of the round's SD the rules' figures used (``; with the gamble: bound 1.234567 (used)``)."""
+        return "".join(f"; with {s.sd_words}: {bound} {s.sd_bound:.6f} (used)"
+                       for s in self.sections.values() if s.sd_words)
 
     def to_json(self) -> dict:
         """The unit's JSON object (``modes.NAME`` / ``buys.NAME`` of ``rtp simulate --json``)."""
@@ -119,14 +114,8 @@ class UnitReport:
         if self.trigger:
             out["trigger_rates"] = {str(n): f.to_json() for n, f in self.trigger}
         out["level_reach_rates"] = {str(n): f.to_json() for n, f in self.reach}
-        if self.respin:
-            out["respin_rate"] = self.respin.to_json()
-        if self.wheels:
-            out["wheel_rates"] = {w: f.to_json() for w, f in self.wheels}
-            out["award_rates"] = {w: {t: f.to_json() for ww, t, f in self.awards if ww == w} for w, _ in self.wheels}
-        if self.gamble:
-            out["gamble"] = {k: f.to_json() for k, f in self.gamble}
-            out["gamble"]["sd_bound"] = self.gamble_sd
+        for s in self.sections.values():
+            out.update(s.json)
         out["all_inside"] = all(f.inside for f in self.figures)
         return out
 
@@ -204,9 +193,8 @@ class SimulationReport:
         k = len(self.figures)
         text = (f"{k} intervals at {self.level:.4%} each (Bonferroni: all hold together with probability "
                 f">= {FAMILY_LEVEL:.0%}); RTP: normal interval with the exact SD; rates: Clopper-Pearson")
-        if any(u.gamble for u in self.units):
-            text += ("; RTP with the gamble: normal interval with an upper bound of its SD from the engine's "
-                     "exact moments")
+        for note in dict.fromkeys(s.method for u in self.units for s in u.sections.values() if s.method):
+            text += f"; {note}"
         if self.split:
             text += f"; {self.split}"
         if self.gamble_not_tested:
@@ -236,8 +224,8 @@ class SimulationReport:
             out["modes"] = {u.unit.name: u.to_json() for u in self.units if u.unit.kind == "mode"}
             out["buys"] = {u.unit.name: u.to_json() for u in self.units if u.unit.kind == "buy"}
             out["rounds_split"] = self.split or f"all {self.rounds:,} rounds: {first.unit.label}"
-            if first.gamble:
-                out["gamble"] = out["modes"][first.unit.name]["gamble"]
+            for key in (k for s in first.sections.values() for k in s.lifted):
+                out[key] = out["modes"][first.unit.name][key]
         if self.gamble_not_tested:
             out["gamble_not_tested"] = self.gamble_not_tested
         out.update({"interval_level": self.level, "family_level": FAMILY_LEVEL, "method": self.method,
@@ -294,16 +282,11 @@ def exact_units(ms: MathSet, units: Sequence[Unit]) -> Exact:
 
 
 def gamble_sd_bound(g, gamble, second: Fraction, cost: int) -> float:
-    """An upper bound of the SD of the round win when every eligible win is gambled once, credits.
+    """An upper bound of the SD of the round win when every eligible win is gambled once, credits
+    (:func:`exact.rules.gambled_second_bound`, so an interval with it holds at least at its stated level).
 
-    ``g`` the engine's :class:`exact.gamble.GambleResult`, ``gamble`` the
-    game's :class:`strips.model.Gamble`, ``second`` = E[X^2] of the round win
-    X, ``cost`` the bet.  With E the eligibility, m the multiplier and p the
-    probability: E[X_g^2] = E[X^2] + (p m^2 - 1) E[X^2 E].  An eligible x
-    lies in [low, high], so ``E[X^2 E] <= min(high E[X E], E[X^2])`` and
-    ``E[X^2 E] >= max(low E[X E], E[X E]^2 / P(E))`` (Cauchy-Schwarz); the
-    side that makes the variance largest bounds it, so an interval with it
-    holds at least at its stated level.
+    ``g`` the engine's :class:`exact.gamble.GambleResult`, ``gamble`` the game's :class:`strips.model.Gamble`,
+    ``second`` = E[X^2] of the round win X, ``cost`` the bet.
 
     >>> from strips.model import Gamble
     >>> from exact.gamble import gamble_result
@@ -312,48 +295,54 @@ def gamble_sd_bound(g, gamble, second: Fraction, cost: int) -> float:
     >>> round(gamble_sd_bound(r, gm, Fraction(1), 1), 6)   # E[X^2 E] = 1 <= min(2 x E[X E], E[X^2]): exact here
     1.0
     """
-    low, high = eligible_range(gamble)
-    c = gamble.probability * gamble.multiplier ** 2 - 1
-    e1, pe = g.eligible_win, g.eligible_probability
-    if c >= 0:
-        x2e = min(high * e1, second)
-    else:
-        x2e = max(low * e1, e1 * e1 / pe if pe else Fraction(0))
-    bound = second + c * x2e
     mean = g.rtp_gamble_once * cost
-    return fraction_sqrt(max(bound - mean * mean, Fraction(0)))
+    return fraction_sqrt(max(gambled_second_bound(gamble, g, second) - mean * mean, Fraction(0)))
 
 
-def _mode_report(unit: Unit, tally: Tally, rr, base, level: float, gamble=None) -> UnitReport:
-    """A bet mode's figures: RTP, hit rate, trigger, reach, respin, wheel and award rates, the gamble."""
+@dataclass(frozen=True)
+class Simulated:
+    """What a rule's section of a simulation report reads (:meth:`exact.rules.Rule.simulation_section`):
+    one bet mode's exact ``round`` (:class:`markov.round.RoundResult`), its ``tally``, the run's ``exact``
+    figures (:class:`Exact`), whether the mode is the ``default`` one, its ``cost`` (credits), the interval
+    ``level`` and the figures' name ``prefix``."""
+
+    round: object
+    tally: Tally
+    exact: object
+    default: bool
+    cost: int
+    level: float
+    prefix: str = ""
+
+    def rate(self, name: str, k: int, exact_value: Fraction) -> Figure:
+        """P(an event) from ``k`` of the rounds: a Clopper-Pearson interval."""
+        n = self.tally.rounds
+        return Figure(self.prefix + name, k / n, proportion_interval(k, n, self.level), exact_value, self.level)
+
+    def mean(self, name: str, total: int, variance: Fraction, exact_value: Fraction) -> tuple[Figure, float]:
+        """(a mean per cost from the rounds' ``total`` credits: a normal interval with SD sqrt(``variance``)
+        credits, that SD)."""
+        n, cost = self.tally.rounds, self.cost
+        sd = fraction_sqrt(variance)
+        lo, hi = mean_interval(total, n, sd, self.level)
+        return Figure(self.prefix + name, total / n / cost, (lo / cost, hi / cost), exact_value, self.level), sd
+
+
+def _mode_report(unit: Unit, tally: Tally, rr, base, level: float, model=None, exact=None) -> UnitReport:
+    """A bet mode's figures: RTP, hit rate, trigger and reach rates, then each rule's section
+    (:meth:`exact.rules.Rule.simulation_section` of the rules of the mode's game ``model``)."""
     n = tally.rounds
     prefix = "" if unit.key == 0 else f"{unit.name}: "
-
-    def rate(name, k, exact_value):
-        return Figure(prefix + name, k / n, proportion_interval(k, n, level), exact_value, level)
-
+    sim = Simulated(rr, tally, exact, unit.name == DEFAULT_MODE, rr.bet, level, prefix)
     cost = rr.bet
-    sd = fraction_sqrt(rr.variance)
-    lo, hi = mean_interval(tally.win, n, sd, level)
-    rtp = Figure(prefix + "RTP", tally.win / n / cost, (lo / cost, hi / cost), rr.rtp, level)
-    hit = rate("hit rate (base spin)", tally.base_hits, base.hit_frequency)
-    trig = tuple((c, rate(f"trigger {c} FS", tally.scatter.get(c, 0), p)) for c, p in sorted(rr.trigger_prob.items()))
-    reach = tuple((i + 1, rate(f"reach level {i + 1}", tally.reach[i] if i < len(tally.reach) else 0, p))
+    rtp, sd = sim.mean("RTP", tally.win, rr.variance, rr.rtp)
+    hit = sim.rate("hit rate (base spin)", tally.base_hits, base.hit_frequency)
+    trig = tuple((c, sim.rate(f"trigger {c} FS", tally.scatter.get(c, 0), p)) for c, p in sorted(rr.trigger_prob.items()))
+    reach = tuple((i + 1, sim.rate(f"reach level {i + 1}", tally.reach[i] if i < len(tally.reach) else 0, p))
                   for i, p in enumerate(rr.reach))
-    respin = rate("respin", tally.respins, rr.respin_prob) if rr.respin_prob else None
-    wheels = tuple((w.name, rate(f"wheel {w.name}", tally.wheels.get(w.name, 0), w.prob)) for w in rr.wheels.values())
-    awards = tuple((w.name, t, rate(f"{w.name}: {t}", tally.awards.get((w.name, t), 0), p))
-                   for w in rr.wheels.values() for t, p in w.awards.items())
-    gfig, gsd = (), 0.0
-    if gamble is not None:
-        res, rule = gamble
-        gsd = gamble_sd_bound(res, rule, rr.second, cost)
-        glo, ghi = mean_interval(tally.gamble_win, n, gsd, level)
-        gfig = (("rtp_gamble_once", Figure(prefix + "RTP gamble once", tally.gamble_win / n / cost,
-                                           (glo / cost, ghi / cost), res.rtp_gamble_once, level)),
-                ("eligible_probability", rate("gamble eligible", tally.gamble_eligible, res.eligible_probability)))
-    return UnitReport(unit, cost, n, rtp, sd, sample_sd(tally.win, tally.win2, n), hit, trig, reach, respin,
-                      wheels, awards, gfig, gsd)
+    sections = {r.name: s for r in (rules_of(model) if model is not None else ())
+                if (s := r.simulation_section(model, sim)) is not None}
+    return UnitReport(unit, cost, n, rtp, sd, sample_sd(tally.win, tally.win2, n), hit, trig, reach, sections)
 
 
 def _buy_report(unit: Unit, tally: Tally, b, level: float) -> UnitReport:
@@ -380,7 +369,6 @@ def report_units(ms: MathSet, units: Sequence[Unit], tallies: Sequence[Tally], s
     Clopper-Pearson intervals.
     """
     exact = exact or exact_units(ms, units)
-    gamble = ms.model.gamble
 
     def build(level):
         out = []
@@ -389,14 +377,12 @@ def report_units(ms: MathSet, units: Sequence[Unit], tallies: Sequence[Tally], s
                 out.append(_buy_report(u, t, exact.buys[u.name], level))
             else:
                 m = exact.modes[u.name]
-                g = (exact.gamble, gamble) if u.name == DEFAULT_MODE and exact.gamble is not None else None
-                out.append(_mode_report(u, t, m.round, m.analysis.base, level, g))
+                out.append(_mode_report(u, t, m.round, m.analysis.base, level, m.set.model, exact))
         return out
 
     k = sum(len(u.figures) for u in build(FAMILY_LEVEL))
     level = interval_level(k)
-    untested = exact.gamble_refused if gamble is not None and any(u.kind == "mode" and u.name == DEFAULT_MODE
-                                                                  for u in units) else ""
+    untested = exact.gamble_refused       # "" without a gamble, or when the run has no default mode
     return SimulationReport(rounds=sum(t.rounds for t in tallies), seed=seed, units=tuple(build(level)), level=level,
                             seconds=seconds, where=where, split=split, gamble_not_tested=untested)
 
@@ -440,8 +426,7 @@ def format_report(rep: SimulationReport, name: str) -> str:
              f"intervals: {rep.method}"]
     for u in rep.units:
         head = "SD of the round win" if len(rep.units) == 1 else f"{u.unit.label} ({u.rounds:,} rounds, cost {u.cost}): SD"
-        lines.append(f"{head}: exact {u.sd_exact:.6f} credits (used), sample {u.sd_sample:.6f}"
-                     + (f"; with the gamble: bound {u.gamble_sd:.6f} (used)" if u.gamble else ""))
+        lines.append(f"{head}: exact {u.sd_exact:.6f} credits (used), sample {u.sd_sample:.6f}" + u.sd_notes())
     lines += ["", f"{'figure':<{width}}{'estimate':>14}  {f'{rep.level:.4%} interval':<27}{'exact':>14}  inside"]
     for f in rep.figures:
         lines.append(f"{f.name:<{width}}{f.estimate:>14.8f}  [{f.interval[0]:.8f}, {f.interval[1]:.8f}]"

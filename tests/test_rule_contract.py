@@ -26,13 +26,16 @@ from exact.engine import analyse_phase
 from exact.evaluator import cell_multipliers, evaluate
 from exact.export import par_sheets
 from exact.report import report_text
-from exact.rules.base import CAPABILITIES, Rule
+from exact.comply import odds_not_computed
+from exact.rules.base import CAPABILITIES, SIMULATION_STAGES, Rule
 from exact.windows import WindowEvaluator
 from gen_cascade import brute_force as brute_force_falls, random_game
 from generators import API_CALLS, game_text, model_of, write_strips, write_variant
 from oracle import make_set
 from strips.errors import UnsupportedRule
 from strips.loader import load_math_set
+from proofs.dask_runner import IN_PROCESS, Cluster
+from proofs.simulate import prepare_mode, run_simulation, simulate_mode_block
 
 LINES = [(0, 0, 0), (1, 1, 1), (0, 1, 2)]
 BASE = [["A", "S", "W", "B"], ["B", "A", "C", "S"], ["C", "W", "A", "B"]]
@@ -260,11 +263,49 @@ def check_pays_words(rule, ms, where, mode, capsys):
     assert sheet.tables(frames=False)["symbols"].title.startswith(f"Base game {words.by_symbol} by symbol")
 
 
+def _top(where):
+    """The whole math set of a rule's game (its bet modes included)."""
+    return load_math_set(where)
+
+
+def check_simulation_step(rule, ms, where, mode, capsys):
+    """The rule's step is in the simulated round of its mode at a stage of the round, and it acts: the same
+    rounds with the same seed without the step tally differently."""
+    g = prepare_mode(_top(where), mode)
+    step = g.step(rule.name)
+    assert step.stage in SIMULATION_STAGES
+    without = type(g)(**{**g.__dict__, "steps": tuple(s for s in g.steps if s is not step)})
+    runs = [simulate_mode_block(x, 3000, np.random.default_rng(5)) for x in (g, without)]
+    assert runs[0] != runs[1]
+
+
+_RUNS: dict = {}
+
+
+def check_simulation_section(rule, ms, where, mode, capsys):
+    """The simulation report carries the rule's figures, and its JSON (what ``rtp simulate --json`` prints)
+    the rule's section in the mode's object."""
+    if (where, mode) not in _RUNS:
+        _RUNS[where, mode] = run_simulation(_top(where), 2000, 3, mode=mode, cluster=Cluster(mode=IN_PROCESS))
+    rep = _RUNS[where, mode]
+    section = rep.units[0].sections[rule.name]
+    assert section.figures and all(f in rep.figures for f in section.figures)
+    got = json.loads(json.dumps(rep.to_json()))["modes"][mode]
+    assert all(got[k] == json.loads(json.dumps(v)) for k, v in section.json.items())
+
+
+def check_award_odds_refusal(rule, ms, where, mode, capsys):
+    """``rtp comply`` leaves the mode's award odds out with the rule's reason."""
+    reason = rule.award_odds_refusal(ms.model)
+    assert reason and odds_not_computed(_sheet(_top(where), where, "default"))[mode] == reason
+
+
 CHECKS = {"factorisation": check_factorisation, "literal_wins": check_literal_wins, "phase_path": check_phase_path,
           "spin_json": check_spin_json, "spin_text": check_spin_text, "changes": check_changes,
           "symbol_changes": check_symbol_changes, "report_text": check_report_text,
           "report_tables": check_report_tables, "workbook_sheets": check_workbook_sheets,
-          "pays_words": check_pays_words}
+          "pays_words": check_pays_words, "simulation_step": check_simulation_step,
+          "simulation_section": check_simulation_section, "award_odds_refusal": check_award_odds_refusal}
 
 
 def test_every_capability_has_a_check():

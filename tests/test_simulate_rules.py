@@ -108,7 +108,8 @@ def test_scripted_round_with_respin_and_jackpot_is_hand_traced(tiny):
 
 
 def test_scripted_round_with_free_spins_award_and_gamble(tiny):
-    g = dataclasses.replace(prepare_mode(tiny, "ante"), gamble=GambleStep(5, 100, 2, 12, 25))
+    g = prepare_mode(tiny, "ante")
+    g = dataclasses.replace(g, steps=g.steps + (GambleStep(5, 100, 2, 12, 25),))
     # as above, but the wheel draws 1 -> free_spins 2 from level 1 (x2): bonus stops (0,0,0) then (3,3,3)
     # A,B | B,W | A,S: A x3 = 5, B x2 = 2 ways x 1 -> 7; A,A | B,B | W,A: nothing.  Feature 2 x 7 = 14
     rng = Script((5, [2]), (6, [0]), (5, [1]), (5, [0]), (6, [4]), (5, [0]), (4, [1]),
@@ -206,8 +207,10 @@ def test_gamble_figures_inside_and_a_wrong_gamble_value_fails():
     ms = load_math_set("wheel_game")
     rep = run_simulation(ms, 600_000, 3, mode="default", cluster=HERE)
     u = rep.units[0]
-    assert [k for k, _ in u.gamble] == ["rtp_gamble_once", "eligible_probability"]
-    assert rep.passed and u.gamble_sd >= u.sd_exact
+    gamble = u.sections["[gamble]"]
+    assert list(gamble.json["gamble"]) == ["rtp_gamble_once", "eligible_probability", "sd_bound"]
+    assert [f.name for f in gamble.figures] == ["RTP gamble once", "gamble eligible"]
+    assert rep.passed and gamble.sd_bound >= u.sd_exact
     exact = exact_units(ms, units_of(ms, mode="default"))
     g = exact.gamble
     wrong = dataclasses.replace(exact, gamble=dataclasses.replace(g, eligible_probability=g.eligible_probability
@@ -510,7 +513,7 @@ def test_each_wheel_award_is_a_feature_of_its_own(tmp_path):
     # feature of 6 spins would be capped at 4 in all: its RTP would be far lower)
     ms = load_math_set(str(write_set(tmp_path, base=TWO_WHEELS_BASE, bonus=TWO_WHEELS_BONUS, game=TWO_WHEELS)))
     rep = run_simulation(ms, 300_000, 2, cluster=HERE)
-    assert [f.name for f in rep.figures if not f.inside] == [] and len(rep.units[0].wheels) == 2
+    assert [f.name for f in rep.figures if not f.inside] == [] and len(rep.units[0].sections["[wheel]"].json["wheel_rates"]) == 2
 
 
 def test_prove_simulates_one_mode_or_every_mode(tmp_path, capsys):

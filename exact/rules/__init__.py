@@ -35,11 +35,14 @@ from exact.rules.wild import (drawn_tables, multiplier_scale, refuse_ways_rules,
                               wild_multiplier_tables, wilds_with_pays)
 from exact.rules.respin import starts_feature
 from exact.rules.modes import mode_figures
-from exact.rules.registry import pre_feature_rules
+from exact.rules.registry import award_odds_refusal, pre_feature_rules, reads_windows
 from exact.rules.respin import pre_feature_refusal
 from exact.rules.wild import window_ways
 from exact.rules.collect import window_fish
-from exact.rules.gamble import GambleStep, gamble_step
+from exact.rules.gamble import GambleStep, gamble_step, gambled_second_bound
+from exact.rules.respin import RespinStep
+from exact.rules.wheels import WheelSteps
+from exact.rules.base import SIMULATION_STAGES, SimulatedSection
 from exact.rules.wheels import WheelStep
 # literal readings the analyses share (they reach a rule module only through this package)
 from exact.rules.anywhere import count_pay
@@ -86,4 +89,5 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "IntegerChooser", "integer_weights", "FeaturedRound",
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
-           "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep"]
+           "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
+           "gambled_second_bound", "reads_windows", "award_odds_refusal", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection"]

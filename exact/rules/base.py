@@ -26,10 +26,11 @@ reading is the generic exact path.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "CAPABILITIES"]
+__all__ = ["Rule", "ANALYSES", "Refusal", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords",
+           "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
 ANALYSES: dict[str, str] = {
@@ -57,7 +58,14 @@ ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", 
 #: The optional capabilities a rule may give (the base class falls back: no section, no view, the ways words,
 #: enumeration for a rule without per-reel terms); tests/test_rule_contract.py checks each one a rule gives.
 CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spin_text", "changes", "symbol_changes",
-                "report_text", "report_tables", "workbook_sheets", "pays_words")
+                "report_text", "report_tables", "workbook_sheets", "pays_words", "simulation_step",
+                "simulation_section", "award_odds_refusal")
+
+#: Where a rule's step acts in a simulated round (:meth:`Rule.simulation_step`), in the round's order:
+#: ``before_features`` after the base spin, before the free spins (a respin: its window decides the
+#: features); ``after_features`` after the scatter-triggered free spins (prize wheels and the features they
+#: award); ``after_round`` on the finished round's total win, tallied apart (the gamble).
+SIMULATION_STAGES = ("before_features", "after_features", "after_round")
 
 
 class ViewSection:
@@ -105,6 +113,35 @@ class PaysWords:
     by_symbol: str = "ways"
     note: str = ""
     unit: str = "way"
+
+
+@dataclass(frozen=True)
+class SimulatedSection:
+    """A rule's part of one bet mode's figures in a simulation report (``rtp simulate``,
+    :meth:`Rule.simulation_section`).
+
+    Attributes
+    ----------
+    figures : tuple
+        The rule's simulated figures (:class:`proofs.simulate_report.Figure`: estimate, interval, exact value),
+        in the report's order; each gets an interval at the run's Bonferroni level.
+    json : dict
+        The keys the rule adds to the mode's object of ``rtp simulate --json`` (in order).
+    lifted : tuple of str
+        Keys of ``json`` also copied to the top level when the mode is the run's first unit.
+    sd_words, sd_bound : str, float or None
+        A bound of the round's SD the rule's figures used (``"the gamble"``, credits), printed after the
+        exact SD; None for none.
+    method : str
+        The rule's words in the run's statistics sentence ("" for none).
+    """
+
+    figures: tuple = ()
+    json: dict = field(default_factory=dict)
+    lifted: tuple[str, ...] = ()
+    sd_words: str = ""
+    sd_bound: float | None = None
+    method: str = ""
 
 
 class Rule:
@@ -170,6 +207,11 @@ class Rule:
     #: several scatters, a WILD counted as a scatter, trigger reels, multiplier_by_trigger, the combination
     #: WILD multiplier (:func:`exact.rules.registry.beyond_count_tables`).
     count_tables: ClassVar[bool] = True
+
+    #: True for a rule the simulator's per-reel ways tables do not play, so its spins are read window by window
+    #: by the vectorised literal evaluator (:class:`exact.windows.WindowEvaluator`): paylines, the combination
+    #: WILD multiplier (:func:`exact.rules.registry.reads_windows`).
+    window_read: ClassVar[bool] = False
 
     #: The engine's per-reel factorisation of an evaluation rule's pays (``"ways"``: products of per-reel
     #: counts; ``"lines"``: per-line chains), None for a rule that is no evaluation
@@ -250,6 +292,34 @@ class Rule:
         (``book.add(name, slug, header, rows, formats, row_formats=(), keys=1)``); ``formats`` holds the
         workbook's cell formats (COUNT, PERCENT, CREDITS, PROB, ONE_IN, ROW) and ``one_in(p)``.  The base
         class adds none."""
+
+    @classmethod
+    def award_odds_refusal(cls, model) -> str | None:
+        """Why ``rtp comply`` leaves out the odds of each award of a bet mode whose game ``model`` uses this
+        rule, or None when they are computed.  The base class: none for a rule with per-reel terms; a rule
+        without them (its spins enumerated fall by fall) leaves them out."""
+        return None if cls.factorised else "the odds of each award over a spin's falls are not computed (enumerated game)"
+
+    @classmethod
+    def simulation_step(cls, model, mode: str, tables):
+        """The rule's vectorised literal step of a simulated round of bet mode ``mode`` (``model`` the mode's
+        game), or None (the base class: the rule adds no step).  ``tables(symbol)`` gives the per-reel,
+        per-stop counts of ``symbol`` in the base window (int64 arrays; asking for a symbol makes the
+        simulator count it on every base spin).  The step has ``stage`` (one of :data:`SIMULATION_STAGES`),
+        ``rule`` (the rule's name) and ``simulate(block)``: it reads and changes the rounds of
+        ``block`` (:class:`proofs.simulate_modes.RoundBlock`: ``stops``, ``win``, ``trigger``, ``counts``,
+        ``tally``, ``rng``, ``draw(n)``, ``spin_again(rows, stops)``, ``play(rows, spins)``,
+        ``starts_feature()``); a step that starts features of its own also gives ``starts(counts)``."""
+        return None
+
+    @classmethod
+    def simulation_section(cls, model, sim) -> SimulatedSection | None:
+        """The rule's figures in one bet mode's part of a simulation report, or None (the base class).
+        ``sim`` (:class:`proofs.simulate_report.Simulated`) holds the mode's exact ``round``
+        (:class:`markov.round.RoundResult`), its ``tally``, the run's ``exact`` figures, ``default`` (the
+        default mode), ``cost`` and the figure makers ``rate(name, count, exact)`` (a Clopper-Pearson
+        rate) and ``mean(name, total, variance, exact)`` ((a normal interval of a mean per cost, its SD))."""
+        return None
 
     @classmethod
     def changes(cls, ma, mb) -> list[str]:

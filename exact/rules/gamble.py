@@ -7,12 +7,15 @@ RTP when every eligible win is gambled once through the round win's distribution
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
-from exact.rules.base import ANALYSES, Rule
+from strips.model import DEFAULT_MODE
 
-__all__ = ["Gamble", "GambleStep", "gamble_step"]
+from exact.rules.base import ANALYSES, Rule, SimulatedSection
+
+__all__ = ["Gamble", "GambleStep", "gamble_step", "gambled_second_bound"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,15 @@ class GambleStep:
     multiplier: int
     numerator: int
     denominator: int
+    rule: str = "[gamble]"
+    stage: str = "after_round"
+
+    def simulate(self, block) -> None:
+        """Gamble every eligible round win of ``block`` once, tallied apart (``gamble_eligible``,
+        ``gamble_win``, ``gamble_win2``): the round win itself stays."""
+        block.tally.gamble_eligible, after = self(block.win, block.rng)
+        block.tally.gamble_win = int(after.sum())
+        block.tally.gamble_win2 = block.sum_of_squares(after)
 
     def __call__(self, wins, rng):
         """(eligible rounds, the round wins after the gamble): ``wins`` int64 credits, shape (n,)."""
@@ -60,6 +72,30 @@ def gamble_step(model) -> GambleStep | None:
                       g.probability.denominator)
 
 
+def gambled_second_bound(gamble, g, second: Fraction) -> Fraction:
+    """An upper bound of E[X_g^2], X_g the round win in credits when every eligible win is gambled once.
+
+    ``gamble`` the game's :class:`strips.model.Gamble`, ``g`` the engine's :class:`exact.gamble.GambleResult`,
+    ``second`` = E[X^2] of the round win X.  With E the eligibility, m the multiplier and p the probability:
+    E[X_g^2] = E[X^2] + (p m^2 - 1) E[X^2 E].  An eligible x lies in [low, high], so
+    ``E[X^2 E] <= min(high E[X E], E[X^2])`` and ``E[X^2 E] >= max(low E[X E], E[X E]^2 / P(E))``
+    (Cauchy-Schwarz); the side that makes the variance largest bounds it.
+
+    >>> from types import SimpleNamespace as NS
+    >>> gm = NS(min_win=1, max_win=4, multiplier=2, probability=Fraction(1, 2))
+    >>> gambled_second_bound(gm, NS(eligible_win=Fraction(1), eligible_probability=Fraction(1)), Fraction(1))
+    Fraction(2, 1)
+    """
+    low, high = gamble.min_win, gamble.max_win // gamble.multiplier
+    c = gamble.probability * gamble.multiplier ** 2 - 1
+    e1, pe = g.eligible_win, g.eligible_probability
+    if c >= 0:
+        x2e = min(high * e1, second)
+    else:
+        x2e = max(low * e1, e1 * e1 / pe if pe else Fraction(0))
+    return second + c * x2e
+
+
 class Gamble(Rule):
     """The gamble: every analysis (the RTP with gamble needs the analysis ``gamble`` of the rest).
 
@@ -76,6 +112,29 @@ class Gamble(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return model.gamble is not None
+
+    @classmethod
+    def simulation_step(cls, model, mode: str, tables) -> GambleStep | None:
+        """The gamble's policy is played in the default mode only."""
+        return gamble_step(model) if mode == DEFAULT_MODE else None
+
+    @classmethod
+    def simulation_section(cls, model, sim) -> SimulatedSection | None:
+        """The RTP when every eligible win is gambled once (an upper bound of its SD,
+        :func:`gambled_second_bound`) and the eligible rate, in the default mode when the engine computes
+        the gamble's figures."""
+        res = sim.exact.gamble
+        if not sim.default or res is None:
+            return None
+        mean = res.rtp_gamble_once * sim.cost
+        variance = max(gambled_second_bound(model.gamble, res, sim.round.second) - mean * mean, Fraction(0))
+        rtp, sd = sim.mean("RTP gamble once", sim.tally.gamble_win, variance, res.rtp_gamble_once)
+        eligible = sim.rate("gamble eligible", sim.tally.gamble_eligible, res.eligible_probability)
+        return SimulatedSection(
+            figures=(rtp, eligible), lifted=("gamble",), sd_words="the gamble", sd_bound=sd,
+            json={"gamble": {"rtp_gamble_once": rtp.to_json(), "eligible_probability": eligible.to_json(),
+                             "sd_bound": sd}},
+            method="RTP with the gamble: normal interval with an upper bound of its SD from the engine's exact moments")
 
     @classmethod
     def report_text(cls, rep, fmt, digits: int) -> list[str]:

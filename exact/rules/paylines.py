@@ -138,6 +138,7 @@ class Paylines(Rule):
     implements = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
     factorisation = "lines"
     count_tables = False
+    window_read = True
 
     @classmethod
     def present(cls, model) -> bool:

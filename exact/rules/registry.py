@@ -44,7 +44,7 @@ from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, Wil
 from exact.rules.win_cap import WinCap
 from strips.errors import UnsupportedRule
 
-__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation"]
+__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -68,6 +68,30 @@ def beyond_count_tables(model) -> str | None:
     True
     """
     return first_present(model, (r for r in RULES if not r.count_tables))
+
+
+def reads_windows(model) -> bool:
+    """Whether the simulator reads ``model``'s spins window by window (a rule it uses has
+    :attr:`~exact.rules.base.Rule.window_read`: paylines, a combination WILD multiplier) rather than by
+    its per-reel ways tables.
+
+    >>> from strips.loader import load_math_set
+    >>> reads_windows(load_math_set("rules_page").model)
+    False
+    """
+    return any(r.window_read for r in rules_of(model))
+
+
+def award_odds_refusal(model) -> str | None:
+    """Why ``rtp comply`` leaves out the odds of each award of ``model`` (a bet mode's game): the first rule
+    it uses that gives a reason (:meth:`~exact.rules.base.Rule.award_odds_refusal`), or None.
+
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("wheel_game")
+    >>> award_odds_refusal(ms.model), award_odds_refusal(ms.mode("fortune_bet").model)
+    (None, 'respin on 2 BONUS')
+    """
+    return next((why for r in rules_of(model) if (why := r.award_odds_refusal(model))), None)
 
 
 def round_rules(model) -> tuple[str, ...]:

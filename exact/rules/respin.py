@@ -5,14 +5,18 @@ Exact figures: :func:`exact.bet_modes.pre_feature_split` (the respin as one more
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, Rule, first_present
+from dataclasses import dataclass
+
+import numpy as np
+
+from exact.rules.base import ANALYSES, Rule, SimulatedSection, first_present
 from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, TriggerReels
 from exact.rules.wild import CombinationWildMultiplier
 
 from exact.rules.free_spins import initial_spins
 from exact.rules.modes import BetModes
 
-__all__ = ["Respin", "pre_feature_refusal", "starts_feature"]
+__all__ = ["Respin", "RespinStep", "pre_feature_refusal", "starts_feature"]
 
 
 def starts_feature(model, k: tuple) -> bool:
@@ -25,6 +29,38 @@ def starts_feature(model, k: tuple) -> bool:
     (True, False)
     """
     return initial_spins(model, k[0]) > 0 or any(w.table_for(b) is not None for w, b in zip(model.wheels, k[1:]))
+
+
+@dataclass(frozen=True)
+class RespinStep:
+    """The respin's vectorised literal step (the simulator's, before the features): a base window showing
+    exactly ``count`` of ``symbol`` and starting no feature is respun once; reels whose window shows the
+    symbol (``held[r][stop] > 0``: the per-stop counts of the symbol on reel r) hold their stops, the
+    others take new ones.  Its win is added and its window decides the features.
+
+    >>> step = RespinStep("X", 1, (np.array([0, 1]), np.array([1, 0])))
+    >>> step.stops(np.array([[1, 1], [0, 0]]), np.array([[7, 8], [9, 6]])).tolist()
+    [[1, 8], [9, 0]]
+    """
+
+    symbol: str
+    count: int
+    held: tuple
+    rule: str = "respin"
+    stage: str = "before_features"
+
+    def stops(self, stops: np.ndarray, new: np.ndarray) -> np.ndarray:
+        """The respin's stops (n, reels): held reels keep ``stops``, the others take ``new``."""
+        held = np.stack([t[stops[:, r]] > 0 for r, t in enumerate(self.held)], axis=1)
+        return np.where(held, stops, new)
+
+    def simulate(self, block) -> None:
+        """Respin the rounds of ``block`` that qualify (tallied as ``respins``): new stops drawn for every
+        respun round, then its spins evaluated (their draws after)."""
+        respun = np.flatnonzero((block.counts[self.symbol] == self.count) & ~block.starts_feature())
+        block.tally.respins = len(respun)
+        if len(respun):
+            block.spin_again(respun, self.stops(block.stops[respun], block.draw(len(respun))))
 
 
 def _shown(window, symbol: str) -> int:
@@ -50,6 +86,23 @@ class Respin(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return model.respin is not None
+
+    @classmethod
+    def award_odds_refusal(cls, model) -> str:
+        """The award odds do not play the held-reel spins."""
+        return f"respin on {model.respin.count} {model.respin.symbol}"
+
+    @classmethod
+    def simulation_step(cls, model, mode: str, tables) -> RespinStep:
+        return RespinStep(model.respin.symbol, model.respin.count, tables(model.respin.symbol))
+
+    @classmethod
+    def simulation_section(cls, model, sim) -> SimulatedSection | None:
+        """The rate of rounds with a respin."""
+        if not sim.round.respin_prob:
+            return None
+        f = sim.rate("respin", sim.tally.respins, sim.round.respin_prob)
+        return SimulatedSection(figures=(f,), json={"respin_rate": f.to_json()})
 
     @classmethod
     def spin_json(cls, model, phase, window, res) -> dict:

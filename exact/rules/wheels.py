@@ -11,10 +11,10 @@ import numpy as np
 
 from strips.model import CREDITS, FREE_SPINS, JACKPOT
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Rule, SimulatedSection
 from exact.rules.respin import pre_feature_refusal
 
-__all__ = ["Wheels", "WheelStep"]
+__all__ = ["Wheels", "WheelStep", "WheelSteps"]
 
 
 class Wheels(Rule):
@@ -35,6 +35,23 @@ class Wheels(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return bool(model.wheels)
+
+    @classmethod
+    def simulation_step(cls, model, mode: str, tables) -> "WheelSteps":
+        return WheelSteps(tuple((w.symbol, WheelStep.of(model, w, sum(int(t.max(initial=0)) for t in tables(w.symbol))))
+                                for w in model.wheels))
+
+    @classmethod
+    def simulation_section(cls, model, sim) -> SimulatedSection:
+        """The rate of rounds that start each wheel, then of each award of each wheel."""
+        wheels = tuple((w.name, sim.rate(f"wheel {w.name}", sim.tally.wheels.get(w.name, 0), w.prob))
+                       for w in sim.round.wheels.values())
+        awards = tuple((w.name, t, sim.rate(f"{w.name}: {t}", sim.tally.awards.get((w.name, t), 0), p))
+                       for w in sim.round.wheels.values() for t, p in w.awards.items())
+        return SimulatedSection(
+            figures=tuple(f for _, f in wheels) + tuple(f for _, _, f in awards),
+            json={"wheel_rates": {w: f.to_json() for w, f in wheels},
+                  "award_rates": {w: {t: f.to_json() for ww, t, f in awards if ww == w} for w, _ in wheels}})
 
     @classmethod
     def spin_json(cls, model, phase, window, res) -> dict:
@@ -174,3 +191,43 @@ class WheelStep:
                 if v:
                     awards[self.texts[k]] = awards.get(self.texts[k], 0) + int(v)
         return credits, award_spins, started, awards
+
+
+@dataclass(frozen=True)
+class WheelSteps:
+    """The prize wheels' step of a simulated round (after the scatter-triggered free spins): every started
+    wheel draws its award (:class:`WheelStep`, wheels in file order), then each wheel's free-spin award is
+    played from level 1 as a feature of its own (:mod:`markov.wheels`), wheel by wheel.  ``wheels`` pairs
+    each wheel's symbol with its step."""
+
+    wheels: tuple
+    rule: str = "[wheel]"
+    stage: str = "after_features"
+
+    def starts(self, counts: dict) -> np.ndarray:
+        """Whether each window (``counts``: symbol -> its count per round) starts a wheel: bool (n,)."""
+        out = None
+        for symbol, w in self.wheels:
+            s = w.starts(counts[symbol])
+            out = s if out is None else out | s
+        return out
+
+    def simulate(self, block) -> None:
+        """Draw the started wheels of ``block`` (tallied: ``wheels`` started, ``awards`` won), add their
+        credits, then play their free spins."""
+        n = len(block.win)
+        credits = np.zeros(n, dtype=np.int64)
+        awarded = []
+        for symbol, w in self.wheels:
+            paid, award_spins, started, awards = w(block.counts[symbol], block.rng)
+            credits += paid
+            awarded.append(award_spins)
+            if started:
+                block.tally.wheels[w.name] = block.tally.wheels.get(w.name, 0) + started
+            for text, v in awards.items():
+                block.tally.awards[w.name, text] = block.tally.awards.get((w.name, text), 0) + v
+        block.win += credits
+        for award_spins in awarded:   # each wheel's free spins: a feature of its own
+            rows = np.flatnonzero(award_spins)
+            if len(rows):
+                block.play(rows, award_spins[rows])

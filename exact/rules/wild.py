@@ -193,6 +193,7 @@ class CombinationWildMultiplier(Rule):
     keys = '[symbols.W] multiplier = { values, mode = "combination" }'
     implements = frozenset(ANALYSES) - {"gamble", "sensitivity", "tune", "distribution"}
     count_tables = False
+    window_read = True
     narrows = frozenset({"report"})
 
     @classmethod
