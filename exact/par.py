@@ -29,7 +29,7 @@ from exact.grid import refuse_grid
 from exact.engine import GameAnalysis
 from exact.enumeration import enumeration_sections
 from exact.rounds import apply_sections, round_sections, view_sections
-from exact.rules import PaysWords, mode_figures, pays_words, require, rules_of, wilds_with_pays
+from exact.rules import SHEET_RULES, PaysWords, mode_figures, pays_words, require, rules_of, wilds_with_pays
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
 from exact.scatter_pays import ScatterPayRow, scatter_pay_rows
@@ -38,7 +38,7 @@ from markov.round import RoundResult
 from strips.fingerprint import fingerprint
 from strips.model import Finding, MathSet
 
-__all__ = ["ParSheet", "par_sheet", "SymbolRow", "CONFIDENCE", "BAND_ROUNDS", "NOT_FIGURES"]
+__all__ = ["ParSheet", "par_sheet", "SymbolRow", "CONFIDENCE", "BAND_ROUNDS", "NOT_FIGURES", "GambleFigures"]
 
 CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
 BAND_ROUNDS = (10**3, 10**5, 10**7)
@@ -130,16 +130,40 @@ class ParSheet:
     words: PaysWords = PaysWords()
     #: The registered rules the game uses (:func:`exact.rules.rules_of`): the views ask each for its section.
     rules: tuple = ()
-    modes: Mapping[str, ModeResult] = dataclasses.field(default_factory=dict)
-    buys: Mapping[str, BuyResult] = dataclasses.field(default_factory=dict)
-    gamble_result: GambleResult | None = None
-    gamble_refused: str = ""
+    #: Rule name -> that rule's results for the sheet, for the rules of the round beyond its spins whose
+    #: section every report carries (``"[modes]"``: mode -> :class:`~exact.bet_modes.ModeResult`, the
+    #: default first; ``"[buy]"``: buy -> :class:`~exact.bet_modes.BuyResult`; ``"[gamble]"``:
+    #: :class:`GambleFigures`); each rule renders its own JSON section (:meth:`exact.rules.Rule.sheet_figures`).
+    parts: Mapping[str, object] = dataclasses.field(default_factory=dict)
     #: () -> {jurisdiction: (passed, checks)} of ``rtp comply`` without the top award (set by
     #: :func:`exact.par_sheet`; the HTML view and ``tables()`` show it), or None.
     compliance: object = dataclasses.field(default=None, compare=False)
     #: Rule name -> the section of a rule acting on the round's total win (the win cap), whose figures
     #: the round already carries (:mod:`exact.rounds`).
     sections: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+    # ---- the rules' parts, by rule (read-only views kept as attributes) --------
+    @property
+    def modes(self) -> Mapping[str, ModeResult]:
+        """Bet mode -> :class:`~exact.bet_modes.ModeResult` (the default mode first; ``parts["[modes]"]``)."""
+        return self.parts.get("[modes]", {})
+
+    @property
+    def buys(self) -> Mapping[str, BuyResult]:
+        """Bought feature -> :class:`~exact.bet_modes.BuyResult` (``parts["[buy]"]``)."""
+        return self.parts.get("[buy]", {})
+
+    @property
+    def gamble_result(self) -> GambleResult | None:
+        """The gamble's figures of the default mode, or None without ``[gamble]`` (``parts["[gamble]"]``)."""
+        g = self.parts.get("[gamble]")
+        return g.result if g is not None else None
+
+    @property
+    def gamble_refused(self) -> str:
+        """Why the RTP when every eligible win is gambled once is not computed ("" when it is)."""
+        g = self.parts.get("[gamble]")
+        return g.refused if g is not None else ""
 
     @property
     def method(self) -> str:
@@ -251,29 +275,23 @@ class ParSheet:
     @property
     def buy(self) -> dict[str, dict]:
         """Bought feature -> cost, trigger, initial_spins (ints), rtp, variance, mean_win (per buy)."""
-        return {b.name: {"cost": b.cost, "trigger": b.trigger, "initial_spins": b.feature.initial_spins,
-                         "rtp": b.rtp, "variance": b.variance, "mean_win": b.feature.mean}
-                for b in self.buys.values()}
+        return {k: _numbers(b) for k, b in self._rule_section("buy").items()}
 
     @property
     def wheel(self) -> dict[str, dict]:
         """Prize wheel -> rtp (its share, free spins it awards included), probability per round, awards."""
-        return {w.name: {"rtp": w.mean / self.bet, "probability": w.prob, "awards": dict(w.awards)}
-                for w in self.round.wheels.values()}
+        return self._rule_section("wheel")
 
     @property
     def gamble(self) -> dict[str, Fraction]:
         """The gamble, default mode, per round: rtp_without_gamble, rtp_gamble_once,
         return_per_stake (p x multiplier), eligible_probability; empty without ``[gamble]``;
         without rtp_gamble_once when its distribution is refused (:attr:`gamble_refused`)."""
-        g = self.gamble_result
-        if g is None:
-            return {}
-        out = {"rtp_without_gamble": g.rtp_without_gamble, "rtp_gamble_once": g.rtp_gamble_once,
-               "return_per_stake": g.return_per_stake, "eligible_probability": g.eligible_probability}
-        if self.gamble_refused:
-            del out["rtp_gamble_once"], out["eligible_probability"]
-        return out
+        return _numbers(self._rule_section("gamble"))
+
+    def _rule_section(self, key: str) -> dict:
+        """The JSON section ``key`` of the rule that gives it (:data:`exact.rules.SHEET_RULES`)."""
+        return next(r.sheet_figures(self) for r in SHEET_RULES if r.sheet_key == key)
 
     def symbol_rows(self) -> list[SymbolRow]:
         """Per-symbol ways table of the base game (a PAR sheet's symbol table), paying OAKs only."""
@@ -291,14 +309,18 @@ class ParSheet:
         return scatter_pay_rows(self.modes["default"].set) if self.modes else []
 
     #: The exact figures in JSON order (attribute names = JSON keys).
+    #: (Then the sections of the rules that every report carries, :data:`exact.rules.SHEET_RULES`: modes, buy,
+    #: wheel, gamble; then the sections of the rules acting on or reporting on the round.)
     FIGURES = ("bet", "rtp", "mean_win", "variance", "components", "free_spins_by_level", "trigger", "trigger_any",
                "q", "retrigger_per_spin", "free_spins_played", "feature", "key_2plus", "levels",
-               "hit_frequency_base", "symbols", "modes", "buy", "wheel", "gamble")
+               "hit_frequency_base", "symbols")
 
     def tree(self) -> dict:
-        """The exact figures nested as in the JSON report: key -> int, Fraction or dict (a rule's
-        section under its name, ``win_cap``)."""
-        out = {k: getattr(self, "modes_figures" if k == "modes" else k) for k in self.FIGURES}
+        """The exact figures nested as in the JSON report: key -> int, Fraction, str (a section's reason in
+        words) or dict; each rule's section under its key (:meth:`exact.rules.Rule.sheet_figures`: ``modes``,
+        ``buy``, ``wheel``, ``gamble``), then the round's sections by rule name (``win_cap``)."""
+        out = {k: getattr(self, k) for k in self.FIGURES}
+        out.update({r.sheet_key: r.sheet_figures(self) for r in SHEET_RULES})
         out.update({name.replace(" ", "_"): s.figures() for name, s in self.sections.items()})
         return out
 
@@ -327,7 +349,7 @@ class ParSheet:
                 key = f"{prefix}{k}"
                 if isinstance(v, dict):
                     walk(v, key + ".")
-                else:
+                elif not isinstance(v, str):     # a section's reason in words is no figure
                     out[key] = Fraction(v)
         walk(self.tree(), "")
         return out
@@ -456,9 +478,31 @@ def par_sheet(ms: MathSet) -> ParSheet:
                      has_collect=bool(ms.model.of_kind("key")), paylines=len(ms.model.paylines),
                      words=pays_words(ms.model), rules=rules_of(ms.model),
                      reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
-                     modes=analyse_modes(ms, default), buys=analyse_buys(ms, default),
-                     sections=sections, **gamble_figures(default))
+                     parts={"[modes]": analyse_modes(ms, default), "[buy]": analyse_buys(ms, default),
+                            **gamble_part(default)},
+                     sections=sections)
     return sheet
+
+
+def _numbers(section: dict) -> dict:
+    """A section's figures without its reasons in words."""
+    return {k: v for k, v in section.items() if not isinstance(v, str)}
+
+
+@dataclass(frozen=True)
+class GambleFigures:
+    """The gamble's part of a PAR sheet (``ParSheet.parts["[gamble]"]``): the default mode's
+    :class:`~exact.gamble.GambleResult` and why the RTP gambling every eligible win once is not computed
+    ("" when it is)."""
+
+    result: GambleResult
+    refused: str = ""
+
+
+def gamble_part(default: ModeResult) -> dict:
+    """``{"[gamble]": GambleFigures}`` of the default mode, empty without ``[gamble]`` (:func:`gamble_figures`)."""
+    g = gamble_figures(default)
+    return {"[gamble]": GambleFigures(g["gamble_result"], g["gamble_refused"])} if g else {}
 
 
 def gamble_figures(default: ModeResult) -> dict:

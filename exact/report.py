@@ -283,11 +283,6 @@ def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
                                for n in BAND_ROUNDS}
         elif k == "symbols":
             out["published"] = published_json(rep)
-    for b in rep.buys.values():
-        if b.warning:
-            out["buy"][b.name]["warning"] = b.warning
-    if rep.gamble_refused:
-        out["gamble"]["rtp_gamble_once_refused"] = rep.gamble_refused
     base = rep.analysis.base
     if base.line_means:   # line games: each payline's exact return and hit rate per base spin
         out["paylines"] = [{"line": i + 1, "rtp": fraction_text(m / rep.bet), "rtp_float": float(m / rep.bet),

@@ -25,7 +25,7 @@ from exact.diff import model_changes
 from exact.engine import analyse_phase
 from exact.evaluator import cell_multipliers, evaluate
 from exact.export import par_sheets
-from exact.report import report_text
+from exact.report import report_json, report_text
 from exact.comply import odds_not_computed
 from exact.rules.base import CAPABILITIES, SIMULATION_STAGES, Rule
 from exact.windows import WindowEvaluator
@@ -300,12 +300,32 @@ def check_award_odds_refusal(rule, ms, where, mode, capsys):
     assert reason and odds_not_computed(_sheet(_top(where), where, "default"))[mode] == reason
 
 
+def check_sheet_figures(rule, ms, where, mode, capsys):
+    """The report's JSON carries the rule's section under its key, and ``figures()`` every number of it
+    (dotted keys; a reason in words stays out)."""
+    sheet = _sheet(ms, where, mode)
+    section = rule.sheet_figures(sheet)
+    assert section and rule.sheet_key in report_json(sheet)
+    flat = sheet.figures()
+
+    def walk(node, prefix):
+        for k, v in node.items():
+            if isinstance(v, dict):
+                walk(v, f"{prefix}{k}.")
+            elif isinstance(v, str):
+                assert f"{prefix}{k}" not in flat
+            else:
+                assert flat[f"{prefix}{k}"] == v
+    walk(section, rule.sheet_key + ".")
+
+
 CHECKS = {"factorisation": check_factorisation, "literal_wins": check_literal_wins, "phase_path": check_phase_path,
           "spin_json": check_spin_json, "spin_text": check_spin_text, "changes": check_changes,
           "symbol_changes": check_symbol_changes, "report_text": check_report_text,
           "report_tables": check_report_tables, "workbook_sheets": check_workbook_sheets,
           "pays_words": check_pays_words, "simulation_step": check_simulation_step,
-          "simulation_section": check_simulation_section, "award_odds_refusal": check_award_odds_refusal}
+          "simulation_section": check_simulation_section, "award_odds_refusal": check_award_odds_refusal,
+          "sheet_figures": check_sheet_figures}
 
 
 def test_every_capability_has_a_check():
@@ -340,3 +360,13 @@ def test_a_missing_capability_refuses_in_one_line_from_the_api_and_the_cli(rule,
                  "export": ["--xlsx", str(tmp_path / "par.xlsx")]}.get(analysis, [])
         assert main([analysis, "--set", where, *extra]) == 2
         assert capsys.readouterr().err == f"rtp {analysis}: {ms.name}: {s.message()}\n"
+
+
+def test_a_reason_in_words_stays_out_of_the_figures():
+    """A section's reason in words (the gamble wheel's RTP per choice refused under a respin) is in the JSON
+    report and out of ``figures()``, which used to raise ValueError on it."""
+    sheet = _sheet(load_math_set("wheel_game").mode("fortune_bet"), "wheel_game", "fortune_bet")
+    why = report_json(sheet)["gamble_wheel"]["rtp_per_choice_refused"]
+    assert why.startswith("unsupported rule: respin")
+    figures = sheet.figures()
+    assert "gamble_wheel.rtp_without_gamble" in figures and not any("refused" in k for k in figures)

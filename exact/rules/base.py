@@ -59,7 +59,7 @@ ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", 
 #: enumeration for a rule without per-reel terms); tests/test_rule_contract.py checks each one a rule gives.
 CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spin_text", "changes", "symbol_changes",
                 "report_text", "report_tables", "workbook_sheets", "pays_words", "simulation_step",
-                "simulation_section", "award_odds_refusal")
+                "simulation_section", "award_odds_refusal", "sheet_figures")
 
 #: Where a rule's step acts in a simulated round (:meth:`Rule.simulation_step`), in the round's order:
 #: ``before_features`` after the base spin, before the free spins (a respin: its window decides the
@@ -292,6 +292,18 @@ class Rule:
         (``book.add(name, slug, header, rows, formats, row_formats=(), keys=1)``); ``formats`` holds the
         workbook's cell formats (COUNT, PERCENT, CREDITS, PROB, ONE_IN, ROW) and ``one_in(p)``.  The base
         class adds none."""
+
+    #: The key of the rule's section in every PAR sheet's JSON (``rtp report --json``), carried whether the game
+    #: uses the rule or not (empty then): ``modes``, ``buy``, ``wheel``, ``gamble``; None for a rule without
+    #: one (:data:`exact.rules.registry.SHEET_RULES`).
+    sheet_key: ClassVar[str | None] = None
+
+    @classmethod
+    def sheet_figures(cls, sheet) -> dict:
+        """The rule's section of the PAR sheet ``sheet`` (:class:`exact.par.ParSheet`) under :attr:`sheet_key`:
+        key -> int, Fraction, str (a reason in words: the JSON keeps it, ``figures()`` leaves it out) or a
+        nested dict; the base class has none."""
+        return {}
 
     @classmethod
     def award_odds_refusal(cls, model) -> str | None:

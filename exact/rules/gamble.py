@@ -108,10 +108,25 @@ class Gamble(Rule):
     keys = "[gamble] min_win, max_win, multiplier, probability"
     implements = frozenset(ANALYSES)
     round_stage = True
+    sheet_key = "gamble"
 
     @classmethod
     def present(cls, model) -> bool:
         return model.gamble is not None
+
+    @classmethod
+    def sheet_figures(cls, sheet) -> dict:
+        """The gamble, default mode, per round: rtp_without_gamble, rtp_gamble_once, return_per_stake
+        (p x multiplier), eligible_probability; empty without ``[gamble]``; when its distribution is refused,
+        the reason in words (``rtp_gamble_once_refused``) instead of rtp_gamble_once and eligible_probability."""
+        g = sheet.gamble_result
+        if g is None:
+            return {}
+        if sheet.gamble_refused:
+            return {"rtp_without_gamble": g.rtp_without_gamble, "return_per_stake": g.return_per_stake,
+                    "rtp_gamble_once_refused": sheet.gamble_refused}
+        return {"rtp_without_gamble": g.rtp_without_gamble, "rtp_gamble_once": g.rtp_gamble_once,
+                "return_per_stake": g.return_per_stake, "eligible_probability": g.eligible_probability}
 
     @classmethod
     def simulation_step(cls, model, mode: str, tables) -> GambleStep | None:

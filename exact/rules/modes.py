@@ -40,6 +40,12 @@ class BetModes(Rule):
     keys = "[modes.NAME] cost, strips, trigger, respin"
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune"}
     round_stage = True
+    sheet_key = "modes"
+
+    @classmethod
+    def sheet_figures(cls, sheet) -> dict:
+        """Every bet mode's figures, the default mode's in every game (:func:`mode_figures`)."""
+        return mode_figures(sheet.modes)
 
     @classmethod
     def present(cls, model) -> bool:
@@ -107,6 +113,19 @@ class Buys(Rule):
     keys = "[buy.NAME] cost, trigger"
     implements = frozenset(ANALYSES)
     round_stage = True
+    sheet_key = "buy"
+
+    @classmethod
+    def sheet_figures(cls, sheet) -> dict:
+        """Bought feature -> cost, trigger, initial_spins (ints), rtp, variance, mean_win (per buy), and its
+        warning in words when it has one."""
+        out = {}
+        for b in sheet.buys.values():
+            out[b.name] = {"cost": b.cost, "trigger": b.trigger, "initial_spins": b.feature.initial_spins,
+                           "rtp": b.rtp, "variance": b.variance, "mean_win": b.feature.mean}
+            if b.warning:
+                out[b.name]["warning"] = b.warning
+        return out
 
     @classmethod
     def present(cls, model) -> bool:

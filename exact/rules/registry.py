@@ -44,7 +44,7 @@ from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, Wil
 from exact.rules.win_cap import WinCap
 from strips.errors import UnsupportedRule
 
-__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal"]
+__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -55,6 +55,11 @@ RULES: tuple[type[Rule], ...] = (
     ExpandingWilds, BothWayPays, CentrePays, PerWildMultiplier, SymbolGroups, BlankStops, ScreenFill,
     RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine,
 )
+
+
+#: The rules whose section every PAR sheet's JSON carries (:attr:`~exact.rules.base.Rule.sheet_key`), in
+#: registry order.
+SHEET_RULES: tuple[type[Rule], ...] = tuple(r for r in RULES if r.sheet_key)
 
 
 def beyond_count_tables(model) -> str | None:

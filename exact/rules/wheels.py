@@ -31,10 +31,17 @@ class Wheels(Rule):
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune"}
     round_stage = True
     before_features = True
+    sheet_key = "wheel"
 
     @classmethod
     def present(cls, model) -> bool:
         return bool(model.wheels)
+
+    @classmethod
+    def sheet_figures(cls, sheet) -> dict:
+        """Prize wheel -> rtp (its share, free spins it awards included), probability per round, awards."""
+        return {w.name: {"rtp": w.mean / sheet.bet, "probability": w.prob, "awards": dict(w.awards)}
+                for w in sheet.round.wheels.values()}
 
     @classmethod
     def simulation_step(cls, model, mode: str, tables) -> "WheelSteps":
