@@ -300,6 +300,11 @@ class Ladder:
         return k * p
 
     @staticmethod
+    def count_weight(state: State, k: int) -> int:
+        """The count of an outcome is linear in its probability (:meth:`count` = ``k`` x p): its weight ``k``."""
+        return k
+
+    @staticmethod
     def law(state: State) -> int:
         """The distribution's runner plays the kernels of the state's level (0-based)."""
         return state.level - 1

@@ -20,7 +20,8 @@ and, optionally (each with a default, so a chain of two methods is a chain):
 * ``stages`` and ``stage(state)`` (default 1 and 0): the levels of a ladder,
   never decreasing along a transition; :class:`FeatureResult` splits by them;
 * ``count(state, label, p)`` (default 0): ``E[K 1{outcome}]`` of a count the
-  feature reports (the KEY symbols of a ladder);
+  feature reports (the KEY symbols of a ladder); ``count_weight(state, label)``
+  when that count is an integer weight times ``p`` (summed in integers);
 * ``law(state)`` and ``step(state, move)``: the distribution's runner
   (:func:`run`) plays ``kernels[law(state)]``, a mapping move -> kernel, and goes
   to ``step(state, move)``; ``moves(tables)`` turns the per-stage tables by
@@ -244,7 +245,8 @@ class _Sum:
         return Fraction(self.num, self.scale)
 
 
-def solve(chain: FeatureChain, initial_spins: Sequence[int], memo: dict | None = None) -> dict[int, ChainMoments]:
+def solve(chain: FeatureChain, initial_spins: Sequence[int], memo: dict | None = None,
+          order: list | None = None) -> dict[int, ChainMoments]:
     """E[F], E[F^2] and the expected steps of the feature from each start, exactly.
 
     Parameters
@@ -277,7 +279,7 @@ def solve(chain: FeatureChain, initial_spins: Sequence[int], memo: dict | None =
     """
     starts = {n: chain.start(n) for n in initial_spins}
     values: dict = {}        # state -> (R, R V, R V2, R N), all integers
-    for s in reversed(reachable(chain, starts.values(), memo)):
+    for s in reversed(order if order is not None else reachable(chain, starts.values(), memo)):
         den, rows = _scaled_rows(chain, s, memo)
         succ = [values[t] for *_, t in rows if not absorbed(t)]
         scale = _common([v[0] for v in succ])
@@ -300,13 +302,16 @@ def solve(chain: FeatureChain, initial_spins: Sequence[int], memo: dict | None =
     return out
 
 
-def _forward(chain, start, weight: Callable | None = None, memo: dict | None = None) -> tuple[dict, dict, Fraction]:
+def _forward(chain, start, weight: Callable | None = None, memo: dict | None = None,
+             order: list | None = None) -> tuple[dict, dict, Fraction]:
     """Forward pass from ``start``: (state -> (mass numerator, scale), state -> scaled rows, absorbed mass).
 
     The mass of a state is P(visiting it) (``weight`` None), or the mass of the paths to it when each
-    outcome weighs ``weight(state, label, p)`` (a Fraction <= p) instead of ``p``.
+    outcome weighs ``weight(state, label, p)`` (a Fraction <= p) instead of ``p``.  ``order``: the states
+    in topological order when known (the reachable states of several starts: those ``start`` never
+    reaches keep mass 0).
     """
-    order = reachable(chain, [start], memo)
+    order = order if order is not None else reachable(chain, [start], memo)
     mass = {s: _Sum() for s in order}
     mass[start].add(1, 1)
     rows_of: dict = {}
@@ -388,14 +393,36 @@ def features(chain: FeatureChain, initial_spins: Sequence[int]) -> tuple[Feature
     if not initial_spins:
         return ()
     memo: dict = {}
-    moments = solve(chain, initial_spins, memo)
+    order = reachable(chain, [chain.start(n) for n in initial_spins], memo)     # one pass for every start
+    moments = solve(chain, initial_spins, memo, order)
     n_stages = getattr(chain, "stages", 1)
     stage = getattr(chain, "stage", lambda s: 0)
     count = getattr(chain, "count", None)
+    count_weight = getattr(chain, "count_weight", None)     # count = weight x p: integer sums
+    summary: dict = {}      # state -> what each start's pass reads of it (the same for every start)
+
+    def summarise(s, den, rows):
+        i = stage(s)
+        if count_weight is not None:
+            k = Fraction(sum(count_weight(s, label) * p for label, p, *_ in rows), den)
+        elif count is not None:
+            k = sum((Fraction(count(s, label, Fraction(p, den))) for label, p, *_ in rows), ZERO)
+        else:
+            k = None
+        ended, entered = 0, []
+        for _, p, _, _, t in rows:
+            if absorbed(t):
+                ended += p
+            elif stage(t) != i:
+                if stage(t) < i:
+                    raise ValueError(f"the transition {s} -> {t} goes to an earlier stage")
+                entered.append((stage(t), p))
+        return i, den, sum(w for _, _, w, _, _ in rows), k, ended, entered
+
     out = []
     for n in initial_spins:
         s0 = chain.start(n)
-        mass, rows_of, _ = _forward(chain, s0, memo=memo)
+        mass, rows_of, _ = _forward(chain, s0, memo=memo, order=order)
         entered = [_Sum() for _ in range(n_stages)]
         ended = [_Sum() for _ in range(n_stages)]
         spins = [_Sum() for _ in range(n_stages)]
@@ -405,20 +432,17 @@ def features(chain: FeatureChain, initial_spins: Sequence[int]) -> tuple[Feature
         for s, m in mass.items():
             if not m.num:
                 continue
-            i = stage(s)
-            den, rows = rows_of[s]
+            if s not in summary:
+                summary[s] = summarise(s, *rows_of[s])
+            i, den, w, k, e, moves = summary[s]
             spins[i].add(m.num, m.scale)
-            win[i].add(m.num * sum(w for _, _, w, _, _ in rows), m.scale * den)
-            if count is not None:
-                k = sum((Fraction(count(s, label, Fraction(p, den))) for label, p, *_ in rows), ZERO)
+            win[i].add(m.num * w, m.scale * den)
+            if k is not None:
                 keys.add(m.num * k.numerator, m.scale * k.denominator)
-            for _, p, _, _, t in rows:
-                if absorbed(t):
-                    ended[i].add(m.num * p, m.scale * den)
-                elif stage(t) != i:
-                    if stage(t) < i:
-                        raise ValueError(f"the transition {s} -> {t} goes to an earlier stage")
-                    entered[stage(t)].add(m.num * p, m.scale * den)
+            if e:
+                ended[i].add(m.num * e, m.scale * den)
+            for j, p in moves:
+                entered[j].add(m.num * p, m.scale * den)
         mo = moments[n]
         out.append(FeatureResult(initial_spins=n, mean=mo.mean, second=mo.second,
                                  reach=tuple(x.value() for x in entered), final_level=tuple(x.value() for x in ended),
