@@ -8,22 +8,29 @@ every cell at level 0).  The free spins' pays enter through the engine's per-ree
 r)] and E[pay x prod_r g_r] are per-reel sums.  Those (E[v], E[v^2]) replace the award's plain free spins
 in the round (:func:`markov.wheels.wheel_round`).
 
-The starts read from the triggering window (Rollin' Bones, High Steaks) are refused by the rule
-(``frames with the start ...``); the literal round player (:mod:`exact.play`) plays them.
+The starts read from the triggering window (Rollin' Bones, High Steaks) depend on where the wheel's
+symbol lands, which the base win depends on too: the round's win before its features is split by the
+deciding counts k and by x, the symbol's cells (each reel's mask in its own bits, summed over reels by
+the same per-reel polynomial product, first moments only: :func:`exact.bet_modes.pre_feature_split`
+with ``extra``); each x gives the start's levels and E[G | x], E[G^2 | x], so E[v 1{k}], E[v^2 1{k}] and
+E[Y v 1{k}] are sums over x (:class:`FramesFigures`, ``window``).  One prize wheel only (a second wheel
+would share the window's cells); the rule refuses more.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import gcd
 
 import numpy as np
 
 from exact.engine import analyse_phase, spin_terms
+from exact.rules import FRAME_WINDOW_STARTS as WINDOW_STARTS
 from exact.rules import Frames, ViewSection, block_starts, frame_awards, start_levels
 from markov.frames import FramesMoments, SpinPays, feature_moments
-from strips.model import MathSet, window_codes
+from strips.model import FREE_SPINS, MathSet, window_codes
 
-__all__ = ["spin_pays", "scatter_masks", "award_features", "award_values", "FramesSection", "frames_section"]
+__all__ = ["spin_pays", "scatter_masks", "FramesFigures", "frames_figures", "FramesSection", "frames_section"]
 
 
 def spin_pays(ms: MathSet, phase) -> SpinPays:
@@ -67,22 +74,30 @@ def spin_pays(ms: MathSet, phase) -> SpinPays:
     def by_reel(r: int, g) -> Fraction:
         return scale * sum((int(n) * x for n, x in zip(numer[r], g) if n), Fraction(0))
 
-    def weighted(gs) -> Fraction:
-        per = []
-        for r in range(reels):
-            g = gs[r]
-            per.append(means[r] if g is None else
-                       [sum((int(v) * w for v, w in zip(row, g) if v), Fraction(0)) for row in xs[r]])
-        total = Fraction(0)
+    def project(r: int, g):
+        """Reel r's sums over its stops of each distinct factor times g: (integer numerators, denominator)."""
+        if g is None:
+            return [int(v) for v in means[r]], 1
+        den = 1
+        for x in g:
+            den = den * x.denominator // gcd(den, x.denominator)
+        ints = [int(x * den) for x in g]
+        return [int(sum(int(v) * w for v, w in zip(row, ints) if v)) for row in xs[r]], den
+
+    def combine(parts) -> Fraction:
+        total = 0
         for t, c in enumerate(coef):
             if c:
-                x = Fraction(c)
+                x = c
                 for r in range(reels):
-                    x *= per[r][invs[r][t]]
+                    x *= parts[r][0][invs[r][t]]
                 total += x
-        return scale * total
+        den = 1
+        for _, d in parts:
+            den *= d
+        return scale * Fraction(total, den)
 
-    return SpinPays(a.mean, a.second, by_reel, weighted)
+    return SpinPays(a.mean, a.second, by_reel, project, combine)
 
 
 def scatter_masks(ms: MathSet, phase, scatter: str) -> list[tuple[int, ...]]:
@@ -95,48 +110,131 @@ def scatter_masks(ms: MathSet, phase, scatter: str) -> list[tuple[int, ...]]:
     return out
 
 
-def award_features(ms: MathSet) -> dict:
-    """(free spins N, start name) -> :class:`markov.frames.FramesMoments` of every ``free_spins`` award of the
-    game's wheels (the plain start: ``""``), Go Large mixed over its blocks and positions.
+def _mix(parts) -> FramesMoments:
+    """The mixture of (weight, FramesMoments), weights summing to 1."""
+    return FramesMoments(*(sum((p * getattr(m, f) for p, m in parts), Fraction(0))
+                           for f in ("mean", "second", "pays", "bowls", "prize")),
+                         tuple(sum((p * m.levels[i] for p, m in parts), Fraction(0)) for i in range(3)),
+                         sum((p * m.full for p, m in parts), Fraction(0)))
+
+
+@dataclass(frozen=True)
+class FramesFigures:
+    """The exact figures of every wheel award with frames of one bet mode.
+
+    Attributes
+    ----------
+    fixed : dict (free spins N, start name) -> FramesMoments
+        The awards whose start does not depend on the triggering window (plain ``""``, Go Large mixed over
+        its blocks and positions).
+    window : dict (N, start) -> {k: (S0, S2, SY)}
+        The awards whose start is read from the triggering window (Rollin' Bones, High Steaks), by the
+        deciding counts k = (n, b): S0 = sum over the symbol's cells x of P(k, x) E[G | x], S2 the same of
+        E[G^2 | x], SY = sum_x E[Y 1{k, x}] E[G | x] (Y the round's win before its features).
+    averaged : dict (N, start) -> (P(the award is drawn) per round, FramesMoments given it is played)
+        The window awards' figures averaged over the windows that start them.
+    """
+
+    fixed: dict
+    window: dict
+    averaged: dict
+
+    def values(self, model) -> dict:
+        """Award -> (E[v], E[v^2]) for :func:`markov.wheels.wheel_round` (a window award: (0, 0), its part
+        given by :meth:`by_counts`)."""
+        out = {}
+        for a in frame_awards(model):
+            m = self.fixed.get((a.amount, a.start))
+            out[a] = (m.mean, m.second) if m is not None else (Fraction(0), Fraction(0))
+        return out
+
+    def by_counts(self, model) -> dict:
+        """Award -> {k: (S0, S2, SY)} of the window awards."""
+        return {a: self.window[a.amount, a.start] for a in frame_awards(model) if (a.amount, a.start) in self.window}
+
+    def feature(self, key) -> FramesMoments | None:
+        """The figures of one award's feature (a window award: averaged over the windows that start it;
+        None when no window starts it)."""
+        if key in self.fixed:
+            return self.fixed[key]
+        return self.averaged[key][1] if key in self.averaged else None
+
+
+def frames_figures(ms: MathSet, split=None) -> FramesFigures | None:
+    """The exact figures of the wheel awards with frames of ``ms`` (one bet mode); None without ``[frames]``.
+
+    ``split(extra)``: the round's win before its features split by the deciding counts and ``extra``
+    (:func:`exact.bet_modes.pre_feature_split`), needed by the starts read from the triggering window.
 
     Raises
     ------
-    strips.errors.UnsupportedRule
-        As :func:`exact.rules.require` (the rule refuses the game).
+    ValueError
+        As :func:`spin_pays`; a window start without ``split``.
     """
     model = ms.model
     config = Frames.config(model)
     if config is None:
-        return {}
+        return None
     phase = model.level_phase(model.levels[0])
     pays = spin_pays(ms, phase)
     masks = scatter_masks(ms, phase, config.scatter)
     bowls = tuple(b.moments() for b in config.bowls)
-    out = {}
+    caches: dict = {}
+
+    def moments(spins: int, start, levels) -> FramesMoments:
+        cache = caches.setdefault((spins, start.raise_by, start.full), {})
+        key = ("feature", levels)
+        if key not in cache:
+            cache[key] = feature_moments(masks, levels, spins, start.raise_by, bowls, pays, start.full, cache)
+        return cache[key]
+
+    fixed: dict = {}
+    window: dict = {}
+    averaged: dict = {}
+    reels, rows = model.reels, model.rows
     for a in frame_awards(model):
         key = (a.amount, a.start)
-        if key in out:
-            continue
         start = config.start(a.start)
+        if key in fixed or start.name in WINDOW_STARTS:
+            continue
         if start.name == "go_large":
-            parts = [(p, start_levels(start, model.reels, model.rows, block=cells))
-                     for p, cells in block_starts(start, model.reels, model.rows)]
+            parts = [(p, start_levels(start, reels, rows, block=cells)) for p, cells in block_starts(start, reels, rows)]
         else:
-            parts = [(Fraction(1), ((0,) * model.rows,) * model.reels)]
-        mixed = [(p, feature_moments(masks, lv, a.amount, start.raise_by, bowls, pays, start.full)) for p, lv in parts]
-        out[key] = FramesMoments(*(sum((p * getattr(m, f) for p, m in mixed), Fraction(0))
-                                   for f in ("mean", "second", "pays", "bowls", "prize")),
-                                 tuple(sum((p * m.levels[i] for p, m in mixed), Fraction(0)) for i in range(3)),
-                                 sum((p * m.full for p, m in mixed), Fraction(0)))
-    return out
-
-
-def award_values(ms: MathSet) -> dict:
-    """Award -> (E[v], E[v^2]) of every wheel award whose free spins carry frames (empty without ``[frames]``)."""
-    feats = award_features(ms)
-    if not feats:
-        return {}
-    return {a: (feats[a.amount, a.start].mean, feats[a.amount, a.start].second) for a in frame_awards(ms.model)}
+            parts = [(Fraction(1), ((0,) * rows,) * reels)]
+        fixed[key] = _mix([(p, moments(a.amount, start, lv)) for p, lv in parts])
+    used = [n for n in WINDOW_STARTS if any(a.start == n for a in frame_awards(model))]
+    for name in used:
+        if split is None:
+            raise ValueError(f"frames: the start {name} needs the round's split by the triggering window")
+        start = config.starts[name]
+        extra = [np.array([m << (rows * r) for m in reel], dtype=np.int64)
+                 for r, reel in enumerate(scatter_masks(ms, model.base_phase, start.symbol))]
+        wheel = model.wheels[0]
+        acc: dict = {}
+        for k_x, (p, y1, _) in split(extra).items():
+            k, x = k_x[:-1], k_x[-1]
+            table = wheel.table_for(k[1])
+            if not p or table is None:
+                continue
+            shown = tuple(tuple(start.symbol if x >> (rows * r + i) & 1 else "" for i in range(rows))
+                          for r in range(reels))
+            levels = start_levels(start, reels, rows, shown)
+            total = sum(table.weights)
+            for a, wt in zip(table.awards, table.weights):
+                if a.kind != FREE_SPINS or a.start != name or not wt:
+                    continue
+                g = moments(a.amount, start, levels)
+                sums = window.setdefault((a.amount, name), {})
+                old = sums.get(k, (Fraction(0),) * 3)
+                if (a.amount, name, k, x) not in acc:     # once per window, whatever the table's copies
+                    sums[k] = (old[0] + p * g.mean, old[1] + p * g.second, old[2] + y1 * g.mean)
+                    acc[a.amount, name, k, x] = True
+                acc.setdefault((a.amount, name), []).append((Fraction(wt, total) * p, g))
+        for key in [key for key in acc if len(key) == 2]:
+            parts = acc[key]
+            played = sum((q for q, _ in parts), Fraction(0))
+            averaged[key] = (played, _mix([(q / played, g) for q, g in parts]))
+    return FramesFigures(fixed, window, averaged)
 
 
 @dataclass(frozen=True)
@@ -166,13 +264,14 @@ class FramesSection(ViewSection):
 
 def frames_section(ms: MathSet, default) -> FramesSection:
     """The frames section of the default mode's round ``default`` (:class:`exact.bet_modes.ModeResult`)."""
-    feats = award_features(default.set)
+    figs = default.frames
     per_round: dict = {}
     for w in default.round.wheels.values():
         for text, p in w.awards.items():
             per_round[text] = per_round.get(text, Fraction(0)) + p
     out = {}
     for a in frame_awards(ms.model):
-        if a.text not in out:
-            out[a.text] = (per_round.get(a.text, Fraction(0)), feats[a.amount, a.start])
+        f = figs.feature((a.amount, a.start))
+        if a.text not in out and f is not None:
+            out[a.text] = (per_round.get(a.text, Fraction(0)), f)
     return FramesSection(ms.model.bet, out)
