@@ -133,6 +133,7 @@ def analyse_mode(ms: MathSet, name: str = DEFAULT_MODE) -> ModeResult:
     mset = ms.mode(name)
     model = mset.model
     analysis = analyse(mset)
+    frames = None
     if not pre_feature_rules(model):      # no respin, no prize wheel: the base spin's split decides the features
         rr = round_result(model, analysis.base, analysis.levels)
     else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd
+from math import lcm
 
 import numpy as np
 
@@ -31,6 +31,30 @@ from markov.frames import FramesMoments, SpinPays, feature_moments
 from strips.model import FREE_SPINS, MathSet, window_codes
 
 __all__ = ["spin_pays", "scatter_masks", "FramesFigures", "frames_figures", "FramesSection", "frames_section"]
+
+
+def _integers(g) -> tuple[list[int], int]:
+    """Fractions as integer numerators over their least common denominator: (numerators, denominator).
+
+    >>> _integers([Fraction(1, 2), Fraction(1, 3), 1])
+    ([3, 2, 6], 6)
+    """
+    fr = [x if isinstance(x, Fraction) else Fraction(x) for x in g]
+    den = lcm(*(x.denominator for x in fr)) if fr else 1
+    return [x.numerator * (den // x.denominator) for x in fr], den
+
+
+#: Results shared by the bet modes of a game (they share the free-spin strips): (what, the strips' codes,
+#: ...) -> value; bounded.
+_SHARED: dict = {}
+
+
+def _shared(key, make):
+    if key not in _SHARED:
+        if len(_SHARED) > 64:
+            _SHARED.clear()
+        _SHARED[key] = make()
+    return _SHARED[key]
 
 
 def spin_pays(ms: MathSet, phase) -> SpinPays:
@@ -72,16 +96,14 @@ def spin_pays(ms: MathSet, phase) -> SpinPays:
     a = analyse_phase(ms, phase)
 
     def by_reel(r: int, g) -> Fraction:
-        return scale * sum((int(n) * x for n, x in zip(numer[r], g) if n), Fraction(0))
+        ints, den = _integers(g)
+        return scale * Fraction(sum(int(n) * x for n, x in zip(numer[r], ints) if n), den)
 
     def project(r: int, g):
         """Reel r's sums over its stops of each distinct factor times g: (integer numerators, denominator)."""
         if g is None:
             return [int(v) for v in means[r]], 1
-        den = 1
-        for x in g:
-            den = den * x.denominator // gcd(den, x.denominator)
-        ints = [int(x * den) for x in g]
+        ints, den = _integers(g)
         return [int(sum(int(v) * w for v, w in zip(row, ints) if v)) for row in xs[r]], den
 
     def combine(parts) -> Fraction:
@@ -176,10 +198,12 @@ def frames_figures(ms: MathSet, split=None) -> FramesFigures | None:
     if config is None:
         return None
     phase = model.level_phase(model.levels[0])
-    pays = spin_pays(ms, phase)
+    strips_key = (repr(model.symbols), model.rows, tuple(c.tobytes() for c in ms.phase_strips(phase).codes),
+                  phase.multiplier, phase.weights)
+    pays = _shared(("pays",) + strips_key, lambda: spin_pays(ms, phase))
     masks = scatter_masks(ms, phase, config.scatter)
     bowls = tuple(b.moments() for b in config.bowls)
-    caches: dict = {}
+    caches: dict = _shared(("features",) + strips_key + (config.scatter, bowls), dict)
 
     def moments(spins: int, start, levels) -> FramesMoments:
         cache = caches.setdefault((spins, start.raise_by, start.full), {})
@@ -203,15 +227,18 @@ def frames_figures(ms: MathSet, split=None) -> FramesFigures | None:
             parts = [(Fraction(1), ((0,) * rows,) * reels)]
         fixed[key] = _mix([(p, moments(a.amount, start, lv)) for p, lv in parts])
     used = [n for n in WINDOW_STARTS if any(a.start == n for a in frame_awards(model))]
+    splits: dict = {}
     for name in used:
         if split is None:
             raise ValueError(f"frames: the start {name} needs the round's split by the triggering window")
         start = config.starts[name]
-        extra = [np.array([m << (rows * r) for m in reel], dtype=np.int64)
-                 for r, reel in enumerate(scatter_masks(ms, model.base_phase, start.symbol))]
+        if start.symbol not in splits:
+            extra = [np.array([m << (rows * r) for m in reel], dtype=np.int64)
+                     for r, reel in enumerate(scatter_masks(ms, model.base_phase, start.symbol))]
+            splits[start.symbol] = split(extra)
         wheel = model.wheels[0]
         acc: dict = {}
-        for k_x, (p, y1, _) in split(extra).items():
+        for k_x, (p, y1, _) in splits[start.symbol].items():
             k, x = k_x[:-1], k_x[-1]
             table = wheel.table_for(k[1])
             if not p or table is None:
@@ -231,9 +258,11 @@ def frames_figures(ms: MathSet, split=None) -> FramesFigures | None:
                     acc[a.amount, name, k, x] = True
                 acc.setdefault((a.amount, name), []).append((Fraction(wt, total) * p, g))
         for key in [key for key in acc if len(key) == 2]:
-            parts = acc[key]
-            played = sum((q for q, _ in parts), Fraction(0))
-            averaged[key] = (played, _mix([(q / played, g) for q, g in parts]))
+            by_feature: dict = {}          # the same start's feature once, its weights added
+            for q, g in acc[key]:
+                by_feature[id(g)] = (by_feature[id(g)][0] + q, g) if id(g) in by_feature else (q, g)
+            played = sum((q for q, _ in by_feature.values()), Fraction(0))
+            averaged[key] = (played, _mix([(q / played, g) for q, g in by_feature.values()]))
     return FramesFigures(fixed, window, averaged)
 
 

@@ -235,12 +235,14 @@ class ReelFrames:
 
     def level_means(self) -> tuple[Fraction, Fraction, Fraction]:
         """E[cells of the reel at level 1, 2, 3 at the end]."""
-        out = [Fraction(0)] * 3
-        for lv, p in self.laws[-1].items():
-            for x in lv:
-                if x:
-                    out[x - 1] += p
-        return tuple(out)
+        if "levels" not in self._memo:
+            out = [Fraction(0)] * 3
+            for lv, p in self.laws[-1].items():
+                for x in lv:
+                    if x:
+                        out[x - 1] += p
+            self._memo["levels"] = tuple(out)
+        return self._memo["levels"]
 
     def avoids(self, q: Sequence[Fraction]) -> Fraction:
         """P(no bowl of the reel shows an award), ``q[L - 1]`` its probability in a bowl of level L."""
@@ -347,13 +349,15 @@ def feature_moments(stop_masks: Sequence[Sequence[int]], start: Sequence[tuple[i
     e_p = e_p2 = e_bp = e_fp = Fraction(0)
     full = _prod(r.full_after(spins) for r in reels)
     if prize:
-        counts = [tuple(bin(m).count("1") for m in masks) for masks in stop_masks]
-        cn = [sum(c, 0) for c in counts]
-        en = sum((Fraction(c, len(cs)) for c, cs in zip(cn, counts)), Fraction(0))
-        var = sum((Fraction(sum(x * x for x in cs), len(cs)) - Fraction(c, len(cs)) ** 2
-                   for c, cs in zip(cn, counts)), Fraction(0))
-        en2 = var + en * en
-        pay_n = sum((pays.by_reel(i, tuple(Fraction(x) for x in cs)) for i, cs in enumerate(counts)), Fraction(0))
+        if "scatters" not in cache:     # E[N], E[N^2], E[pay N] of one spin: the same from every start
+            counts = [tuple(bin(m).count("1") for m in masks) for masks in stop_masks]
+            cn = [sum(c, 0) for c in counts]
+            en = sum((Fraction(c, len(cs)) for c, cs in zip(cn, counts)), Fraction(0))
+            var = sum((Fraction(sum(x * x for x in cs), len(cs)) - Fraction(c, len(cs)) ** 2
+                       for c, cs in zip(cn, counts)), Fraction(0))
+            pay_n = sum((pays.by_reel(i, tuple(Fraction(x) for x in cs)) for i, cs in enumerate(counts)), Fraction(0))
+            cache["scatters"] = (en, var + en * en, pay_n)
+        en, en2, pay_n = cache["scatters"]
         cells = sum(len(s) for s in start)
         alpha = [_prod(r.full_after(t - 1) for r in reels) for t in range(1, spins + 1)]
         for t in range(1, spins + 1):
