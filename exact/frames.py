@@ -18,6 +18,7 @@ would share the window's cells); the rule refuses more.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -155,11 +156,13 @@ class FramesFigures:
         E[G^2 | x], SY = sum_x E[Y 1{k, x}] E[G | x] (Y the round's win before its features).
     averaged : dict (N, start) -> (P(the award is drawn) per round, FramesMoments given it is played)
         The window awards' figures averaged over the windows that start them.
+    jackpots : dict (N, start) -> {jackpot: P(at least one bowl wins it | the feature is played)}
     """
 
     fixed: dict
     window: dict
     averaged: dict
+    jackpots: dict = dataclasses.field(default_factory=dict)
 
     def values(self, model) -> dict:
         """Award -> (E[v], E[v^2]) for :func:`markov.wheels.wheel_round` (a window award: (0, 0), its part
@@ -212,9 +215,34 @@ def frames_figures(ms: MathSet, split=None) -> FramesFigures | None:
             cache[key] = feature_moments(masks, levels, spins, start.raise_by, bowls, pays, start.full, cache)
         return cache[key]
 
+    jq = {}                   # jackpot -> P(a bowl of level 1, 2, 3 is it)
+    for level, b in enumerate(config.bowls):
+        for v, q in b.law():
+            if v.jackpot:
+                jq.setdefault(v.jackpot, [Fraction(0)] * 3)[level] += q
+
+    def odds(spins: int, start, levels) -> dict:
+        """Jackpot -> P(at least one bowl wins it | the feature from ``levels``): the reels' bowls are
+        independent given their levels, so P(none) is a product over reels."""
+        moments(spins, start, levels)
+        cache = caches[spins, start.raise_by, start.full]
+        if ("odds", levels) not in cache:
+            out = {}
+            for j, q in jq.items():
+                none = Fraction(1)
+                for i, lv in enumerate(levels):
+                    none *= cache[i, tuple(lv)][0].avoids(q)
+                out[j] = 1 - none
+            cache["odds", levels] = out
+        return cache["odds", levels]
+
+    def mixed_odds(parts) -> dict:
+        return {j: sum((p * o[j] for p, o in parts), Fraction(0)) for j in jq}
+
     fixed: dict = {}
     window: dict = {}
     averaged: dict = {}
+    jackpots: dict = {}
     reels, rows = model.reels, model.rows
     for a in frame_awards(model):
         key = (a.amount, a.start)
@@ -226,6 +254,7 @@ def frames_figures(ms: MathSet, split=None) -> FramesFigures | None:
         else:
             parts = [(Fraction(1), ((0,) * rows,) * reels)]
         fixed[key] = _mix([(p, moments(a.amount, start, lv)) for p, lv in parts])
+        jackpots[key] = mixed_odds([(p, odds(a.amount, start, lv)) for p, lv in parts])
     used = [n for n in WINDOW_STARTS if any(a.start == n for a in frame_awards(model))]
     splits: dict = {}
     for name in used:
@@ -256,20 +285,22 @@ def frames_figures(ms: MathSet, split=None) -> FramesFigures | None:
                 if (a.amount, name, k, x) not in acc:     # once per window, whatever the table's copies
                     sums[k] = (old[0] + p * g.mean, old[1] + p * g.second, old[2] + y1 * g.mean)
                     acc[a.amount, name, k, x] = True
-                acc.setdefault((a.amount, name), []).append((Fraction(wt, total) * p, g))
+                acc.setdefault((a.amount, name), []).append((Fraction(wt, total) * p, g, levels))
         for key in [key for key in acc if len(key) == 2]:
             by_feature: dict = {}          # the same start's feature once, its weights added
-            for q, g in acc[key]:
-                by_feature[id(g)] = (by_feature[id(g)][0] + q, g) if id(g) in by_feature else (q, g)
+            for q, g, lv in acc[key]:
+                by_feature[lv] = (by_feature[lv][0] + q, g) if lv in by_feature else (q, g)
             played = sum((q for q, _ in by_feature.values()), Fraction(0))
             averaged[key] = (played, _mix([(q / played, g) for q, g in by_feature.values()]))
-    return FramesFigures(fixed, window, averaged)
+            jackpots[key] = mixed_odds([(q / played, odds(key[0], start, lv)) for lv, (q, _) in by_feature.items()])
+    return FramesFigures(fixed, window, averaged, jackpots)
 
 
 @dataclass(frozen=True)
 class FramesSection(ViewSection):
-    """The frames' part of the PAR sheet (default mode): per wheel award with frames, its figures per feature
-    and P(the round plays it).  ``features``: award text -> (P per round, FramesMoments)."""
+    """The frames' part of the PAR sheet (default mode): per wheel award with frames, its figures per feature,
+    P(the round plays it) and P(a bowl wins each jackpot | it is played).  ``features``: award text ->
+    (P per round, FramesMoments, {jackpot: P per feature})."""
 
     bet: int
     features: dict
@@ -277,17 +308,21 @@ class FramesSection(ViewSection):
     def figures(self) -> dict:
         return {text: {"probability": p, "mean": m.mean, "second": m.second, "pays": m.pays, "bowls": m.bowls,
                        "full_prize": m.prize, "cells_at_level": {str(i + 1): x for i, x in enumerate(m.levels)},
-                       "full": m.full}
-                for text, (p, m) in self.features.items()}
+                       "full": m.full,
+                       "bowl_jackpots": {j: {"per_feature": q, "per_round": p * q} for j, q in jp.items()}}
+                for text, (p, m, jp) in self.features.items()}
 
     def lines(self) -> list[str]:
         out = ["frames and bowls (per feature; credits):"]
-        for text, (p, m) in self.features.items():
+        for text, (p, m, jp) in self.features.items():
             out.append(f"  {text}: played {float(p):.8f} per round; E[win] {float(m.mean):.4f} = pays "
                        f"{float(m.pays):.4f} + bowls {float(m.bowls):.4f} + full prizes {float(m.prize):.6f}; "
                        f"sd {float(m.second - m.mean ** 2) ** 0.5:.4f}")
             out.append("    E[cells at level 1, 2, 3 at the end] " + ", ".join(f"{float(x):.4f}" for x in m.levels)
                        + f"; P(every cell at level 3) {float(m.full):.3e}")
+            if jp:
+                out.append("    a bowl wins (per feature / per round): " + "; ".join(
+                    f"{j} {float(q):.3e} / {float(p * q):.3e}" for j, q in jp.items()))
         return out
 
 
@@ -300,7 +335,8 @@ def frames_section(ms: MathSet, default) -> FramesSection:
             per_round[text] = per_round.get(text, Fraction(0)) + p
     out = {}
     for a in frame_awards(ms.model):
-        f = figs.feature((a.amount, a.start))
+        key = (a.amount, a.start)
+        f = figs.feature(key)
         if a.text not in out and f is not None:
-            out[a.text] = (per_round.get(a.text, Fraction(0)), f)
+            out[a.text] = (per_round.get(a.text, Fraction(0)), f, figs.jackpots.get(key, {}))
     return FramesSection(ms.model.bet, out)

@@ -85,7 +85,8 @@ def _feature_replay(ms, spins: int, start):
     strips = ms.phase_strips(phase)
     combos = list(itertools.product(*[range(n) for n in strips.lengths]))
     bowls = [b.moments() for b in config.bowls]
-    mean = second = Fraction(0)
+    mini = [sum((q for v, q in b.law() if v.jackpot == "Mini"), Fraction(0)) for b in config.bowls]
+    mean = second = no_mini = Fraction(0)
     for seq in itertools.product(combos, repeat=spins):
         levels, win = start, 0
         for stops in seq:
@@ -98,7 +99,11 @@ def _feature_replay(ms, spins: int, start):
         p = Fraction(1, len(combos) ** spins)
         mean += p * m
         second += p * (var + m * m)
-    return mean, second
+        none = Fraction(1)
+        for v in cells:
+            none *= 1 - mini[v - 1]
+        no_mini += p * none
+    return mean, second, 1 - no_mini
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -108,8 +113,9 @@ def test_a_long_feature_reaching_the_full_prize_equals_the_replay(seed):
     frames = {**{k: v for k, v in frames_doc()["frames"].items() if k != "go_large"}, "raise": "max"}
     bonus = [["S", "A", "S"][: 2 + seed % 2], ["S", "A", "W"][: 3 - seed % 2]]
     ms = frames_game(seed, bonus, reels=2, rows=1, frames=frames, awards=("free_spins 3",), weights=(1,))
-    f = frames_figures(ms).fixed[3, ""]
-    assert (f.mean, f.second) == _feature_replay(ms, 3, ((0,), (0,)))
+    figs = frames_figures(ms)
+    f = figs.fixed[3, ""]
+    assert (f.mean, f.second, figs.jackpots[3, ""]["Mini"]) == _feature_replay(ms, 3, ((0,), (0,)))
     assert f.prize > 0 and f.full > 0 and f.pays > 0
 
 
