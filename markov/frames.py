@@ -246,6 +246,9 @@ class ReelFrames:
 
     def avoids(self, q: Sequence[Fraction]) -> Fraction:
         """P(no bowl of the reel shows an award), ``q[L - 1]`` its probability in a bowl of level L."""
+        key = ("avoids", tuple(q))
+        if key in self._memo:
+            return self._memo[key]
         qq = (Fraction(0),) + tuple(q)
         total = Fraction(0)
         for lv, p in self.laws[-1].items():
@@ -253,6 +256,7 @@ class ReelFrames:
             for v in lv:
                 x *= 1 - qq[v]
             total += x
+        self._memo[key] = total
         return total
 
 
