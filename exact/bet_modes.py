@@ -38,7 +38,7 @@ from math import prod
 
 import numpy as np
 
-from exact.frames import award_values
+from exact.frames import FramesFigures, frames_figures
 from exact.engine import GameAnalysis, SpinTerms, analyse, read_moments, reel_moment_polynomials, spin_terms
 from exact.polynomials import poly_mul, poly_product
 from markov.wheels import PreSplit, wheel_round, features_for_spins
@@ -66,6 +66,8 @@ class ModeResult:
     analysis : GameAnalysis
     round : RoundResult
         ``round.bet`` is the cost; ``round.rtp`` = E[round win] / cost.
+    frames : FramesFigures or None
+        The wheel awards with frames (:mod:`exact.frames`).
     """
 
     name: str
@@ -73,6 +75,7 @@ class ModeResult:
     set: MathSet
     analysis: GameAnalysis
     round: RoundResult
+    frames: FramesFigures | None = None
 
     @property
     def rtp(self) -> Fraction:
@@ -130,6 +133,7 @@ def analyse_mode(ms: MathSet, name: str = DEFAULT_MODE) -> ModeResult:
     mset = ms.mode(name)
     model = mset.model
     analysis = analyse(mset)
+    frames = None
     if not pre_feature_rules(model):      # no respin, no prize wheel: the base spin's split decides the features
         rr = round_result(model, analysis.base, analysis.levels)
     else:
@@ -137,8 +141,10 @@ def analyse_mode(ms: MathSet, name: str = DEFAULT_MODE) -> ModeResult:
         if rule:
             raise ValueError(f"unsupported rule: {rule} with a prize wheel or a respin")
         pre, respin_mean, respin_prob = pre_feature_split(mset)
-        rr = wheel_round(model, analysis.base, analysis.levels, pre, respin_mean, respin_prob, award_values(mset))
-    return ModeResult(name=name, cost=model.bet, set=mset, analysis=analysis, round=rr)
+        frames = frames_figures(mset, lambda extra: pre_feature_split(mset, extra)[0])
+        rr = wheel_round(model, analysis.base, analysis.levels, pre, respin_mean, respin_prob,
+                         frames.values(model) if frames else None, frames.by_counts(model) if frames else None)
+    return ModeResult(name=name, cost=model.bet, set=mset, analysis=analysis, round=rr, frames=frames)
 
 
 def analyse_modes(ms: MathSet, default: ModeResult | None = None) -> dict[str, ModeResult]:
@@ -169,15 +175,19 @@ def _subset_tables(t, idx: np.ndarray):
 
 
 class _Reels:
-    """Per-reel moment polynomials of one spin, split by the counts that decide the features."""
+    """Per-reel moment polynomials of one spin, split by the counts that decide the features (and by
+    ``extra[r]``, per-stop arrays of reel r appended to the key)."""
 
-    def __init__(self, ms: MathSet, st: SpinTerms, count_codes: list[int]):
+    def __init__(self, ms: MathSet, st: SpinTerms, count_codes: list[int], extra: list | None = None):
         self.model, self.st = ms.model, st
         self.count_codes = count_codes
+        self.extra = extra
 
     def counts(self, r: int, idx: np.ndarray | None) -> tuple:
         t = self.st.tables[r]
         arrays = (t.scatters,) + tuple(t.counts[c] for c in self.count_codes)
+        if self.extra is not None:
+            arrays += (self.extra[r],)
         return arrays if idx is None else tuple(a[idx] for a in arrays)
 
     def poly(self, r: int, idx: np.ndarray | None = None) -> dict:
@@ -208,12 +218,17 @@ def _add(acc: dict, k, vals) -> None:
     acc[k] = tuple(a + b for a, b in zip(acc[k], vals)) if k in acc else tuple(vals)
 
 
-def pre_feature_split(ms: MathSet) -> tuple[PreSplit, Fraction, Fraction]:
+def pre_feature_split(ms: MathSet, extra: list | None = None) -> tuple[PreSplit, Fraction, Fraction]:
     """The round's win before its features, split by the counts (n, b_1, ..., b_W) that decide them.
 
     Without respin this is the base spin's win; with the model's respin it
     is the base spin's win plus the respin's pays, the counts read from the
     respin's window when the spin is respun (module docstring).
+
+    ``extra``: per reel, a per-stop int array of the base strips whose sum over the deciding window's
+    reels is appended to each key (``(n, b_1, ..., b_W, x)``: a rule reading where a symbol lands,
+    each reel's mask in its own bits); then only the first moments are computed (each value's third
+    entry is 0).
 
     Returns
     -------
@@ -223,18 +238,27 @@ def pre_feature_split(ms: MathSet) -> tuple[PreSplit, Fraction, Fraction]:
     model = ms.model
     phase = model.base_phase
     st = spin_terms(ms, phase)
+    if extra is not None:       # first moments only: the pairs (0, u)
+        n = len(st.terms)
+        st = dataclasses.replace(st, iu=np.zeros(n, dtype=np.int64), ju=np.arange(n), w1=st.w1[:n],
+                                 w2=np.zeros(n, dtype=object))
     codes = [model.code(w.symbol) for w in model.wheels]
     respin = model.respin
     if respin is not None:
         codes.append(model.code(respin.symbol))
-    reels = _Reels(ms, st, codes)
+    reels = _Reels(ms, st, codes, extra)
     lengths = [t.stops for t in st.tables]
     full = reels.read(poly_product([reels.poly(r) for r in range(model.reels)]), prod(lengths))
     pre: dict = {}
     width = 1 + len(model.wheels)
+    tail = () if extra is None else (-1,)        # the key: the deciding counts, then the extra sum
+
+    def key(k):
+        return k[:width] + tuple(k[i] for i in tail)
+
     for k, vals in full.items():
-        if respin is None or k[-1] != respin.count or starts_feature(model, k[:width]):
-            _add(pre, k[:width], vals)
+        if respin is None or k[width] != respin.count or starts_feature(model, k[:width]):
+            _add(pre, key(k), vals)
     if respin is None:
         return pre, ZERO, ZERO
     respin_mean = respin_prob = ZERO
@@ -280,7 +304,7 @@ def pre_feature_split(ms: MathSet) -> tuple[PreSplit, Fraction, Fraction]:
                 respin_prob += weight * po
                 for k, (pr, r1, r2) in resp.items():
                     respin_mean += weight * po * r1
-                    _add(pre, k[:width], (weight * po * pr, weight * (b1 * pr + po * r1),
+                    _add(pre, key(k), (weight * po * pr, weight * (b1 * pr + po * r1),
                                           weight * (b2 * pr + 2 * b1 * r1 + po * r2)))
     return pre, respin_mean, respin_prob
 

@@ -235,15 +235,20 @@ class ReelFrames:
 
     def level_means(self) -> tuple[Fraction, Fraction, Fraction]:
         """E[cells of the reel at level 1, 2, 3 at the end]."""
-        out = [Fraction(0)] * 3
-        for lv, p in self.laws[-1].items():
-            for x in lv:
-                if x:
-                    out[x - 1] += p
-        return tuple(out)
+        if "levels" not in self._memo:
+            out = [Fraction(0)] * 3
+            for lv, p in self.laws[-1].items():
+                for x in lv:
+                    if x:
+                        out[x - 1] += p
+            self._memo["levels"] = tuple(out)
+        return self._memo["levels"]
 
     def avoids(self, q: Sequence[Fraction]) -> Fraction:
         """P(no bowl of the reel shows an award), ``q[L - 1]`` its probability in a bowl of level L."""
+        key = ("avoids", tuple(q))
+        if key in self._memo:
+            return self._memo[key]
         qq = (Fraction(0),) + tuple(q)
         total = Fraction(0)
         for lv, p in self.laws[-1].items():
@@ -251,6 +256,7 @@ class ReelFrames:
             for v in lv:
                 x *= 1 - qq[v]
             total += x
+        self._memo[key] = total
         return total
 
 
@@ -258,14 +264,20 @@ class ReelFrames:
 class SpinPays:
     """One free spin's pays as the frames' cross moments need them (credits, the level multiplier in).
 
-    ``by_reel(r, g)`` = E[pay x g[stop of reel r]]; ``weighted(gs)`` = E[pay x prod_r gs[r][stop of reel r]]
-    (``gs[r]`` None: 1), both for per-stop Fractions ``g``.
+    ``by_reel(r, g)`` = E[pay x g[stop of reel r]] for per-stop Fractions ``g``; ``project(r, g)`` reel r's
+    part of E[pay x prod_r g_r] (any object ``combine`` takes), ``combine(parts)`` that expectation from
+    one part per reel.
     """
 
     mean: Fraction
     second: Fraction
     by_reel: Callable
-    weighted: Callable
+    project: Callable
+    combine: Callable
+
+    def weighted(self, gs) -> Fraction:
+        """E[pay x prod_r gs[r][stop of reel r]]."""
+        return self.combine([self.project(r, g) for r, g in enumerate(gs)])
 
 
 @dataclass(frozen=True)
@@ -302,7 +314,7 @@ def _prod(xs) -> Fraction:
 
 def feature_moments(stop_masks: Sequence[Sequence[int]], start: Sequence[tuple[int, ...]], spins: int,
                     raise_by: int, bowls: Sequence[tuple[Fraction, Fraction]], pays: SpinPays,
-                    prize: int = 0) -> FramesMoments:
+                    prize: int = 0, cache: dict | None = None) -> FramesMoments:
     """E[G] and E[G^2] of the frames feature of ``spins`` free spins from the levels ``start`` (one tuple
     per reel): G = F + B + P (module docstring).
 
@@ -312,29 +324,44 @@ def feature_moments(stop_masks: Sequence[Sequence[int]], start: Sequence[tuple[i
     E[B P] = prize sum_t P(A_t) E[N] x cells x E[level-3 bowl]; E[F P] = prize sum_t (P(A_t) E[pay N] +
     (later spins) P(A_t) E[N] E[pay] + sum_{t' < t} E[N] E[pay_t' A_t]).
 
+    ``cache``: a dict kept between calls with the same masks, spins, raise, bowls and pays (each reel's
+    chain and its parts of the cross moments, by the reel and its start levels).
+
     >>> from fractions import Fraction as F
-    >>> pays = SpinPays(F(1), F(1), lambda r, g: sum(g, F(0)) / len(g), None)
+    >>> pays = SpinPays(F(1), F(1), lambda r, g: sum(g, F(0)) / len(g), None, None)
     >>> m = feature_moments([(0b1, 0)], [(0,)], 1, 1, ((F(2), F(4)),) * 3, pays)
     >>> m.mean, m.second
     (Fraction(2, 1), Fraction(5, 1))
     """
-    reels = [ReelFrames(m, s, spins, raise_by, bowls) for m, s in zip(stop_masks, start)]
+    cache = {} if cache is None else cache
+
+    def reel(i: int, s: tuple) -> tuple:
+        """(ReelFrames, E[B_r], E[B_r^2], sum_t E[pay x E[B_r | stop on spin t]]) of reel i from s, cached."""
+        if (i, s) not in cache:
+            r = ReelFrames(stop_masks[i], s, spins, raise_by, bowls)
+            fb = sum((pays.by_reel(i, r.given_stop(t)) for t in range(1, spins + 1)), Fraction(0))
+            cache[i, s] = (r, r.bowl_mean(), r.bowl_second(), fb)
+        return cache[i, s]
+
+    parts = [reel(i, tuple(s)) for i, s in enumerate(start)]
+    reels = [p[0] for p in parts]
     e_f, e_f2 = spins * pays.mean, spins * pays.second + spins * (spins - 1) * pays.mean ** 2
-    bm = [r.bowl_mean() for r in reels]
+    bm = [p[1] for p in parts]
     e_b = sum(bm, Fraction(0))
-    e_b2 = sum((r.bowl_second() for r in reels), Fraction(0)) + (e_b * e_b - sum((x * x for x in bm), Fraction(0)))
-    e_fb = sum((pays.by_reel(i, r.given_stop(t)) for t in range(1, spins + 1) for i, r in enumerate(reels)),
-               Fraction(0))
+    e_b2 = sum((p[2] for p in parts), Fraction(0)) + (e_b * e_b - sum((x * x for x in bm), Fraction(0)))
+    e_fb = sum((p[3] for p in parts), Fraction(0))
     e_p = e_p2 = e_bp = e_fp = Fraction(0)
     full = _prod(r.full_after(spins) for r in reels)
     if prize:
-        counts = [tuple(bin(m).count("1") for m in masks) for masks in stop_masks]
-        cn = [sum(c, 0) for c in counts]
-        en = sum((Fraction(c, len(cs)) for c, cs in zip(cn, counts)), Fraction(0))
-        var = sum((Fraction(sum(x * x for x in cs), len(cs)) - Fraction(c, len(cs)) ** 2
-                   for c, cs in zip(cn, counts)), Fraction(0))
-        en2 = var + en * en
-        pay_n = sum((pays.by_reel(i, tuple(Fraction(x) for x in cs)) for i, cs in enumerate(counts)), Fraction(0))
+        if "scatters" not in cache:     # E[N], E[N^2], E[pay N] of one spin: the same from every start
+            counts = [tuple(bin(m).count("1") for m in masks) for masks in stop_masks]
+            cn = [sum(c, 0) for c in counts]
+            en = sum((Fraction(c, len(cs)) for c, cs in zip(cn, counts)), Fraction(0))
+            var = sum((Fraction(sum(x * x for x in cs), len(cs)) - Fraction(c, len(cs)) ** 2
+                       for c, cs in zip(cn, counts)), Fraction(0))
+            pay_n = sum((pays.by_reel(i, tuple(Fraction(x) for x in cs)) for i, cs in enumerate(counts)), Fraction(0))
+            cache["scatters"] = (en, var + en * en, pay_n)
+        en, en2, pay_n = cache["scatters"]
         cells = sum(len(s) for s in start)
         alpha = [_prod(r.full_after(t - 1) for r in reels) for t in range(1, spins + 1)]
         for t in range(1, spins + 1):
@@ -346,7 +373,12 @@ def feature_moments(stop_masks: Sequence[Sequence[int]], start: Sequence[tuple[i
             e_fp += a * pay_n + later * a * en * pays.mean
             if a:       # A_t possible: the earlier spins' pays with it
                 for u in range(1, t):
-                    e_fp += en * pays.weighted([r.full_given_stop(u, t - 1) for r in reels])
+                    proj = []
+                    for i, (r, s) in enumerate(zip(reels, start)):
+                        if ("full", i, tuple(s), u, t) not in cache:
+                            cache["full", i, tuple(s), u, t] = pays.project(i, r.full_given_stop(u, t - 1))
+                        proj.append(cache["full", i, tuple(s), u, t])
+                    e_fp += en * pays.combine(proj)
         e_p, e_p2, e_bp, e_fp = prize * e_p, prize * prize * e_p2, prize * e_bp, prize * e_fp
     levels = tuple(sum(x) for x in zip(*(r.level_means() for r in reels)))
     mean = e_f + e_b + e_p

@@ -112,7 +112,7 @@ def marginal_split(pre: PreSplit) -> CountSplit:
 
 def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
                 pre: PreSplit | None = None, respin: Fraction = ZERO, respin_prob: Fraction = ZERO,
-                award_values: Mapping | None = None) -> RoundResult:
+                award_values: Mapping | None = None, window_awards: Mapping | None = None) -> RoundResult:
     """Exact round figures with the game's prize wheels and a respin's pays (module docstring).
 
     Parameters
@@ -130,6 +130,10 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
     award_values : mapping Award -> (E[v], E[v^2]), optional
         Awards whose win a rule gives (free spins with frames), independent of the round's other parts
         given the window's counts.
+    window_awards : mapping Award -> {k: (S0, S2, SY)}, optional
+        Awards whose win depends on where symbols land in the deciding window (one wheel only): by the
+        split's counts k, S0 = E[v 1{k}], S2 = E[v^2 1{k}], SY = E[Y v 1{k}] (Y the round's win before
+        its features); their ``award_values`` entry is (0, 0).
 
     Returns
     -------
@@ -158,21 +162,27 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
     for k, (p, y1, _) in pre.items():
         f = rr.features.get(k[0])
         fm = f.mean if f is not None else ZERO
-        wm = ws = pairs = ZERO          # sum of the started wheels' E[V], E[V^2], and of E[V] E[V'] over pairs
+        wm = ws = pairs = wy = ZERO     # the started wheels' E[V], E[V^2], E[V] E[V'] over pairs, and E[Y V 1{k}]
         for w, b in zip(model.wheels, k[1:]):
             table = w.table_for(b)
-            if table is None:
+            if table is None or not p:
                 continue
             m, s = table_mom[w.name, table.name]
+            y = y1 * m
+            total = sum(table.weights)
+            for a, wt in zip(table.awards, table.weights):
+                if window_awards and a in window_awards:      # its value depends on the window beyond k
+                    s0, s2, sy = window_awards[a].get(k, (ZERO, ZERO, ZERO))
+                    q = Fraction(wt, total)
+                    m, s, y = m + q * s0 / p, s + q * s2 / p, y + q * sy
             pairs += wm * m
-            wm, ws = wm + m, ws + s
+            wm, ws, wy = wm + m, ws + s, wy + y
             wheel_mean[w.name] += p * m
             wheel_prob[w.name] += p
-            total = sum(table.weights)
             for a, wt in zip(table.awards, table.weights):
                 awards[w.name][a.text] = awards[w.name].get(a.text, ZERO) + p * Fraction(wt, total)
         add_mean += p * wm
-        add_second += 2 * y1 * wm + p * (ws + 2 * fm * wm + 2 * pairs)
+        add_second += 2 * wy + p * (ws + 2 * fm * wm + 2 * pairs)
     results = {w.name: WheelResult(w.name, wheel_mean[w.name], wheel_prob[w.name], awards[w.name]) for w in model.wheels}
     return dataclasses.replace(rr, mean=rr.mean + add_mean, second=rr.second + add_second,
                                wheel=sum(wheel_mean.values(), ZERO), wheels=results)

@@ -89,3 +89,33 @@ def copy_bundled_game(directory: Path) -> Path:
 def snapshot(directory: Path) -> dict[str, bytes]:
     """Every file under ``directory`` (relative path -> bytes): to show nothing was written."""
     return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+_PLAIN_WHEEL: list[Path] = []
+
+
+def plain_wheel_game() -> Path:
+    """A copy of the bundled ``wheel_game`` without its frames (no ``[frames]`` tables, the wheel's free
+    spins plain), written once per process into a temp directory: the bet modes, respin, wheel and gamble
+    for the analyses that refuse frames (simulate, prove, comply, export, the gamble's distribution).
+
+    >>> any(line.startswith("[frames") for line in (plain_wheel_game() / "game.toml").read_text().splitlines())
+    False
+    """
+    if not _PLAIN_WHEEL:
+        import re
+        import tempfile
+        src = bundled_path("wheel_game")
+        out = Path(tempfile.mkdtemp(prefix="plain_wheel_")) / "wheel_game"
+        shutil.copytree(src, out)
+        text = (src / GAME_FILE).read_text()
+        kept, skipping = [], False
+        for line in text.splitlines(keepends=True):
+            if line.startswith("["):
+                skipping = line.startswith("[frames")
+            if not skipping:
+                kept.append(line)
+        plain = re.sub(r'"free_spins (\d+) \w+"', r'"free_spins \1"', "".join(kept))
+        (out / GAME_FILE).write_text(plain)
+        _PLAIN_WHEEL.append(out)
+    return _PLAIN_WHEEL[0]

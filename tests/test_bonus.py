@@ -21,6 +21,7 @@ from exact.cli import main
 from mathset_files import csv_text, write_set
 from strips.loader import load_math_set
 from generators import ALT, BASE, BONUS, MODES_GAME
+from mathset_files import plain_wheel_game
 
 WHEEL = ("X", {2: [(("credits", 20), 5), (("jackpot", 50), 2), (("free_spins", 1), 1)],
                3: [(("jackpot", 500), 1), (("free_spins", 2), 1), (("credits", 0), 2)]})
@@ -234,18 +235,23 @@ def test_bundled_wheel_game_reports_modes_wheel_and_jackpots():
     assert F(r["modes"]["default"]["rtp"]) == F(r["rtp"])
     assert "respin" in r["modes"]["fortune_bet"] and "respin" not in r["modes"]["default"]
     awards = {k: F(v) for k, v in r["wheel"]["bonus"]["awards"].items()}
-    assert set(awards) == {"free_spins 6", "jackpot Mini", "jackpot Minor", "jackpot Major", "jackpot Grand"}
+    assert set(awards) == {"free_spins 6 go_large", "free_spins 6 rollin_bones", "free_spins 6 high_steaks", "jackpot Mini",
+                           "jackpot Minor", "jackpot Major", "jackpot Grand"}
     assert sum(awards.values()) == F(r["wheel"]["bonus"]["probability"])
     assert awards["jackpot Grand"] < awards["jackpot Major"] < awards["jackpot Minor"] < awards["jackpot Mini"]
     c = r["components"]
     assert sum(F(v) for k, v in c.items() if not k.endswith("_float")) == F(r["mean_win"])
     assert F(c["wheel"]) / 10 == F(r["wheel"]["bonus"]["rtp"])
     assert r["findings"] == []
-    g = {k: F(v) for k, v in r["gamble"].items() if not k.endswith("_float")}
-    assert g["rtp_without_gamble"] == F(r["rtp"]) and g["return_per_stake"] == F(24, 25)
-    assert g["rtp_without_gamble"] - g["rtp_gamble_once"] > 0 and 0 < g["eligible_probability"] < 1
+    g = {k: v for k, v in r["gamble"].items() if not k.endswith("_float")}
+    assert F(g["rtp_without_gamble"]) == F(r["rtp"]) and F(g["return_per_stake"]) == F(24, 25)
+    assert "rtp_gamble_once" not in g and "frames" in g["rtp_gamble_once_refused"]    # the gamble's distribution refuses frames
+    assert set(r["frames"]) == {"free_spins 6 go_large", "free_spins 6 rollin_bones", "free_spins 6 high_steaks"}
     code, out, err = run(["--set", "wheel_game"])
-    assert code == 0 and "fortune_bet" in out and "jackpot Grand" in out and "RTP gamble every win once" in out
+    assert code == 0 and "fortune_bet" in out and "jackpot Grand" in out and "frames and bowls" in out
+    code, out, err = run(["--set", str(plain_wheel_game()), "--json"])       # without frames: the gamble once
+    g = {k: F(v) for k, v in json.loads(out)["gamble"].items() if not k.endswith("_float")}
+    assert g["rtp_without_gamble"] - g["rtp_gamble_once"] > 0 and 0 < g["eligible_probability"] < 1
 
 
 def test_bundled_wheel_game_spin_shows_wheel_and_respin():
@@ -347,7 +353,7 @@ def test_wheel_game_gamble_fft_equals_direct_convolution(monkeypatch):
     """The bundled set's gamble sums through the FFT path equal those of the direct int64 convolution (slow)."""
     import numpy as np
     import exact.gamble as gm
-    ms = load_math_set("wheel_game").mode("default")
+    ms = load_math_set(plain_wheel_game()).mode("default")
     fast = gm.round_eligible(ms, ms.model.gamble)
     monkeypatch.setattr(gm, "_conv", lambda a, b, p, size: np.convolve(a, b)[:size] % p)
     assert gm.round_eligible(ms, ms.model.gamble) == fast

@@ -15,6 +15,7 @@ from exact.par import par_sheet
 from exact.sensitivity import StripEdit, sensitivity
 from strips.loader import bundled_path, load_math_set
 from generators import full_rtp, write_edited, write_random_set, write_strips
+from mathset_files import plain_wheel_game
 
 
 def run(capsys, *argv):
@@ -201,5 +202,5 @@ def test_a_s_facts_that_name_what_b_lacks_are_not_compared(tmp_path, capsys):
     j = json.loads(out.out)
     assert code == 0 and j["published"]["broken"] == [] and j["published"]["facts_of"].startswith("none")
     assert "PIC1" in j["published"]["facts_of"]
-    code, out = run(capsys, "rules_page", "wheel_game")
+    code, out = run(capsys, "rules_page", str(plain_wheel_game()))
     assert code == 0 and "not compared" in out.out and "Traceback" not in out.err

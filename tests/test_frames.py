@@ -11,7 +11,7 @@ import pytest
 
 import exact
 from exact.evaluator import evaluate
-from exact.frames import award_features
+from exact.frames import frames_figures
 from exact.play import round_distribution
 from exact.rules import Frames, bowls_win, frames_spin, start_levels, supports
 from strips.errors import MathSetError
@@ -85,7 +85,8 @@ def _feature_replay(ms, spins: int, start):
     strips = ms.phase_strips(phase)
     combos = list(itertools.product(*[range(n) for n in strips.lengths]))
     bowls = [b.moments() for b in config.bowls]
-    mean = second = Fraction(0)
+    mini = [sum((q for v, q in b.law() if v.jackpot == "Mini"), Fraction(0)) for b in config.bowls]
+    mean = second = no_mini = Fraction(0)
     for seq in itertools.product(combos, repeat=spins):
         levels, win = start, 0
         for stops in seq:
@@ -98,7 +99,11 @@ def _feature_replay(ms, spins: int, start):
         p = Fraction(1, len(combos) ** spins)
         mean += p * m
         second += p * (var + m * m)
-    return mean, second
+        none = Fraction(1)
+        for v in cells:
+            none *= 1 - mini[v - 1]
+        no_mini += p * none
+    return mean, second, 1 - no_mini
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -108,8 +113,9 @@ def test_a_long_feature_reaching_the_full_prize_equals_the_replay(seed):
     frames = {**{k: v for k, v in frames_doc()["frames"].items() if k != "go_large"}, "raise": "max"}
     bonus = [["S", "A", "S"][: 2 + seed % 2], ["S", "A", "W"][: 3 - seed % 2]]
     ms = frames_game(seed, bonus, reels=2, rows=1, frames=frames, awards=("free_spins 3",), weights=(1,))
-    f = award_features(ms)[3, ""]
-    assert (f.mean, f.second) == _feature_replay(ms, 3, ((0,), (0,)))
+    figs = frames_figures(ms)
+    f = figs.fixed[3, ""]
+    assert (f.mean, f.second, figs.jackpots[3, ""]["Mini"]) == _feature_replay(ms, 3, ((0,), (0,)))
     assert f.prize > 0 and f.full > 0 and f.pays > 0
 
 
@@ -137,15 +143,36 @@ def test_bad_keys_name_file_row_and_column(change, where, tmp_path):
     assert where.split(".")[-1] in str(e.value) or "frames" in str(e.value)
 
 
-def test_an_unknown_start_and_a_window_start_refuse_in_one_line():
+def test_an_unknown_start_refuses_at_its_key():
     with pytest.raises(MathSetError, match="no table of the game defines"):
         exact.math_set(frames_doc(awards=("free_spins 1 rollin_bones",), weights=(1,)),
                        {"base": [["A", "X"], ["B", "X"]], "bonus": [["S", "A"], ["S", "B"]]})
+
+
+@pytest.mark.parametrize("name, extra", [("rollin_bones", {}), ("high_steaks", {"raise": "max", "full": "credits 9"})])
+def test_starts_read_from_the_triggering_window_equal_the_replay(name, extra):
+    """Rollin' Bones and High Steaks start from where the wheel's symbols land: the round (the base win's
+    cross term with the feature by the symbol's cells) equals the literal replay, in a mode with a respin."""
+    frames = {**frames_doc()["frames"], name: {"symbol": "X", **extra}}
+    ms = frames_game(5, frames=frames, respin=True, awards=(f"free_spins 1 {name}", "credits 4"), weights=(2, 1))
+    sheet = exact.par_sheet(ms)
+    for mode in ms.mode_names:
+        m = sheet.modes[mode].round
+        assert _moments(round_distribution(ms.mode(mode), max_paths=400_000)) == (m.mean, m.variance), mode
+        assert m.wheel > 0
+    f = sheet.sections["frames"].features[f"free_spins 1 {name}"][1]
+    assert f.levels[0 if name == "rollin_bones" else 2] > 0
+
+
+def test_a_window_start_with_two_wheels_refuses_in_one_line():
     frames = {**frames_doc()["frames"], "rollin_bones": {"symbol": "X"}}
-    ms = exact.math_set(frames_doc(awards=("free_spins 1 rollin_bones",), weights=(1,), frames=frames),
-                        {"base": [["A", "X"], ["B", "X"]], "bonus": [["S", "A"], ["S", "B"]]})
+    doc = frames_doc(awards=("free_spins 1 rollin_bones",), weights=(1,), frames=frames)
+    doc["wheel"]["other"] = {"symbol": "S", "tables": {"3": "u"}, "prizes": {"u": {"awards": ["credits 1"], "weights": [1]}}}
+    doc["free_spins"]["scatter"] = "S"
+    doc["symbols"]["Y"] = {"class": "scatter", "reels": {"base": [1, 2]}}
+    doc["wheel"]["other"]["symbol"] = "Y"
+    ms = exact.math_set(doc, {"base": [["A", "X", "Y"], ["B", "X"]], "bonus": [["S", "A"], ["S", "B"]]})
     s = supports(ms, "report")
-    assert not s and s.rule == "frames" and "rollin_bones" in s.reason
+    assert not s and s.rule == "frames" and "several prize wheels" in s.reason
     assert not supports(ms, "simulate") and supports(ms, "spin")
-    d = round_distribution(ms)       # the literal player plays it
-    assert sum(d.values()) == 1
+    assert sum(round_distribution(ms).values()) == 1       # the literal player plays it

@@ -18,6 +18,7 @@ from proofs.enumerate import enumerate_phase
 from proofs.simulate import exact_values, prepare, report, run_simulation, simulate
 from strips.loader import load_math_set
 from generators import random_set
+from mathset_files import plain_wheel_game
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 5 * (1 << 16) + 123  # six seed streams, the last one short
@@ -72,7 +73,7 @@ def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference):
     sim_set, enum_set = sets
     tally, est, totals, exact = reference
     game = prepare(sim_set)
-    wheel = load_math_set("wheel_game")   # every bet mode (respin, wheel, gamble): three units of its own streams
+    wheel = load_math_set(plain_wheel_game())   # without its frames (simulate refuses them): every bet mode (respin, wheel, gamble): three units of its own streams
     modes = units_json(run_simulation(wheel, ROUNDS, 11, cluster=Cluster(mode=IN_PROCESS)))
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
             Client(lc) as client:

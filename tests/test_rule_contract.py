@@ -36,6 +36,7 @@ from strips.errors import UnsupportedRule
 from strips.loader import load_math_set
 from proofs.dask_runner import IN_PROCESS, Cluster
 from proofs.simulate import prepare_mode, run_simulation, simulate_mode_block
+from mathset_files import plain_wheel_game
 
 LINES = [(0, 0, 0), (1, 1, 1), (0, 1, 2)]
 BASE = [["A", "S", "W", "B"], ["B", "A", "C", "S"], ["C", "W", "A", "B"]]
@@ -81,6 +82,7 @@ def game_of(rule, tmp_path: Path):
     """(MathSet, its directory or bundled name, its bet mode) of a small game that uses ``rule``."""
     if rule.name in BUNDLED:
         name, mode = BUNDLED[rule.name]
+        name = str(plain_wheel_game()) if name == "wheel_game" else name     # its frames refuse export, ...
         ms = load_math_set(name)
         return (ms.mode(mode) if mode else ms), name, mode or "default"
     if rule.name in VARIANT:
@@ -219,7 +221,7 @@ _SHEETS: dict = {}
 
 def _sheet(ms, where, mode):
     """The PAR sheet of a small game (a bundled set's computed once)."""
-    key = (where, mode) if where in ("rules_page", "wheel_game") else id(ms)
+    key = (where, mode) if where in ("rules_page", str(plain_wheel_game())) else id(ms)
     if key not in _SHEETS:
         _SHEETS[key] = exact.par_sheet(ms)
     return _SHEETS[key]

@@ -31,6 +31,7 @@ from proofs.simulate import (Tally, exact_units, prepare_mode, prepare_units, re
 from strips.loader import load_math_set
 from generators import ALT, BASE, BONUS, MODES_GAME, three_reel_game
 from exact.rules import GambleStep, beyond_count_tables
+from mathset_files import plain_wheel_game
 
 HERE = Cluster(mode=IN_PROCESS)
 
@@ -204,7 +205,7 @@ def test_same_seed_same_estimates_for_any_task_size(tiny, tiny_run):
 
 
 def test_gamble_figures_inside_and_a_wrong_gamble_value_fails():
-    ms = load_math_set("wheel_game")
+    ms = load_math_set(plain_wheel_game())
     rep = run_simulation(ms, 600_000, 3, mode="default", cluster=HERE)
     u = rep.units[0]
     gamble = u.sections["[gamble]"]
@@ -445,7 +446,7 @@ def test_false_fail_rate_of_every_mode_over_200_seeds():
     """The bundled wheel game is correct: its simulation (3 modes, 49 figures, the gamble's with an SD bound)
     may FAIL for at most 1% of seeds.  Measured: 1 of 200 seeds (0..199) at 20,000 rounds (seed 100, the RTP
     with the gamble); up to 8 of 200 allowed, which a true rate of 1% exceeds with probability below 0.1%."""
-    ms = load_math_set("wheel_game")
+    ms = load_math_set(plain_wheel_game())
     units = units_of(ms)
     exact, games, rounds = exact_units(ms, units), prepare_units(ms, units), split_rounds(20_000, len(units))
     fails = [s for s in range(200)
@@ -518,16 +519,16 @@ def test_each_wheel_award_is_a_feature_of_its_own(tmp_path):
 
 def test_prove_simulates_one_mode_or_every_mode(tmp_path, capsys):
     out = tmp_path / "cert.md"
-    code = main(["prove", "--set", "wheel_game", "--rounds", "60000", "--workers", "1", "--mode", "fortune_bet",
+    code = main(["prove", "--set", str(plain_wheel_game()), "--rounds", "60000", "--workers", "1", "--mode", "fortune_bet",
                  "--out", str(out)])
     text = out.read_text()
     assert code == 0 and "| fortune_bet: respin |" in text and "| fortune_bet: bonus: jackpot Grand |" in text
     assert "| RTP gamble once |" not in text and "- rounds: 60,000" in text
-    code = main(["prove", "--set", "wheel_game", "--rounds", "60000", "--workers", "1", "--out", str(out)])
+    code = main(["prove", "--set", str(plain_wheel_game()), "--rounds", "60000", "--workers", "1", "--out", str(out)])
     text = out.read_text()
     assert code == 0 and "| RTP gamble once |" in text and "mode fortune_spins 20,000" in text
     assert "mode fortune_bet (20,000 rounds, cost 15): SD of the round win" in text
     capsys.readouterr()
-    code = main(["prove", "--set", "wheel_game", "--rounds", "100", "--buy", "nope", "--workers", "1"])
+    code = main(["prove", "--set", str(plain_wheel_game()), "--rounds", "100", "--buy", "nope", "--workers", "1"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "no buy 'nope'" in err

@@ -15,6 +15,7 @@ from exact.rules import gamble_wheel_outcomes, spin_chance_outcomes
 from gen_hold_and_win import ways_win
 from strips.errors import MathSetError
 from strips.loader import bundled_path, load_math_set
+from mathset_files import plain_wheel_game
 
 F = Fraction
 
@@ -104,8 +105,10 @@ def test_gamble_wheel_needs_the_gamble():
 def test_wheel_game_reports_both(capsys):
     sheet = exact.par_sheet(load_math_set("wheel_game"))
     assert sheet.sections["spin chance"].return_per_credit == sheet.rtp
+    assert "frames" in sheet.sections["gamble wheel"].refused     # its per-choice RTP needs the distribution
+    sheet = exact.par_sheet(load_math_set(plain_wheel_game()))
     assert sorted(sheet.sections["gamble wheel"].choices) == [F(4, 3), F(2), F(3)]
-    assert main(["--set", "wheel_game", "--json"]) == 0
+    assert main(["--set", str(plain_wheel_game()), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["spin_chance"]["return_per_credit"] == out["rtp"]
     assert set(out["gamble_wheel"]["choices"]) == {"4/3", "2", "3"}

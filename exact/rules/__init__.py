@@ -50,6 +50,7 @@ from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play
 from exact.rules.multiplier_symbol import combined_value, value_law
 from exact.rules.spin_chance import SpinChance, spin_chance_outcomes
 from exact.rules.gamble_wheel import GambleWheel, GambleWheelSection, gamble_wheel_outcomes
+from exact.rules.frames import WINDOW_STARTS as FRAME_WINDOW_STARTS
 from exact.rules.frames import Frames, block_places, block_starts, bowls_win, frame_awards, frames_spin, start_levels
 from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
 from exact.rules.line_reading import line_reading_of, line_scan_of, line_view

@@ -26,7 +26,7 @@ The round win adds the free spins' pays, the bowls and the full prizes once the 
 module holds the configuration, its validation (file, row and column of every bad key) and the literal
 reading (:func:`block_starts`, :func:`start_levels`, :func:`frames_spin`, :func:`bowls_win`): the oracle.
 The exact figures are :mod:`markov.frames` (per-reel chains over the 4^rows level tuples) through
-:mod:`exact.frames`.
+:mod:`exact.frames` (the window starts by the base win split by the symbol's cells).
 """
 from __future__ import annotations
 
@@ -360,8 +360,8 @@ class Frames(Rule):
             (any(s.has_random_multiplier for s in model.of_kind("wild")) or combination_wilds(model),
              "drawn or combination WILD multipliers"),
             (any(s.pays and any(s.pays) for s in model.of_kind("scatter")), "scatter pays"),
-            (window, f"the start {window} (read from the triggering window's {config.starts[window].symbol if window else ''}"
-                     " symbols: not modelled exactly yet)"),
+            (window and len(model.wheels) > 1, f"the start {window} (read from the triggering window) and "
+                                               "several prize wheels"),
         )
         return next((why for cond, why in checks if cond), None)
 
