@@ -16,6 +16,7 @@ import numpy as np
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
 from exact.rules import combined_value, initial_spins, retrigger_spins
+from proofs.simulate_tables import exact_sum
 
 __all__ = ["FallSimulation", "simulate_falls", "Z"]
 
@@ -121,7 +122,7 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
             if cap is not None:
                 more = np.minimum(more, np.maximum(cap - played[idx] - left[idx], 0))
             left[idx] += more
-        total += int(win.sum())
+        total += exact_sum(win)
         total2 += sum(int(w) * int(w) for w in win.tolist())
         done += m
     seconds = time.perf_counter() - start
