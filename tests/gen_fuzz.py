@@ -146,7 +146,7 @@ def fuzz_case(seed: int, commands=COMMANDS) -> tuple[Case, dict[str, bytes]]:
 
 
 class Overrun(BaseException):
-    """A run past its time bound (raised by SIGALRM; a BaseException so that no handler of the code swallows it)."""
+    """A run past its time bound (raised by SIGPROF; a BaseException so that no handler of the code swallows it)."""
 
 
 def _vm_bytes() -> int:
@@ -158,9 +158,9 @@ def _vm_bytes() -> int:
 
 def run_case(case: Case, files: dict[str, bytes], tmp: Path, seconds: int = 20,
              memory: int = 1 << 30) -> tuple[int, str, bool]:
-    """Run one case in process: (exit code, stderr, bound kept).  The run is stopped after ``seconds``
-    (SIGALRM) and its address space may grow by at most ``memory`` bytes (RLIMIT_AS); a run that hits
-    either bound does not keep it."""
+    """Run one case in process: (exit code, stderr, bound kept).  The run is stopped after ``seconds`` of
+    CPU time (``ITIMER_PROF``: the bound does not depend on the machine's load) and its address space may
+    grow by at most ``memory`` bytes (RLIMIT_AS); a run that hits either bound does not keep it."""
     d = tmp / "set"
     if d.exists():
         shutil.rmtree(d)
@@ -176,22 +176,22 @@ def run_case(case: Case, files: dict[str, bytes], tmp: Path, seconds: int = 20,
     def overrun(signum, frame):
         raise Overrun()
 
-    old_handler = signal.signal(signal.SIGALRM, overrun)
+    old_handler = signal.signal(signal.SIGPROF, overrun)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     cap = _vm_bytes() + memory
     resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
     out, err = io.StringIO(), io.StringIO()
     kept = True
-    signal.alarm(seconds)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(argv)
     except Overrun:
         code, kept = -1, False
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-        signal.signal(signal.SIGALRM, old_handler)
+        signal.signal(signal.SIGPROF, old_handler)
     text = err.getvalue()
     if "out of memory" in text:
         kept = False

@@ -12,7 +12,7 @@ example also runs under the default limits, so none can grow without bound.
 Every command on mutated copies of each bundled set (tests/gen_fuzz.py: types,
 signs, extreme numbers, huge spin counts, awards and thresholds, encodings,
 look-alike names, damaged strip rows and published figures), each run bounded
-at 20 s and 1 GiB of address space: :data:`DEFAULT_SEEDS` in the default run,
+at 20 s of CPU time and 1 GiB of address space: :data:`DEFAULT_SEEDS` in the default run,
 ``FUZZ_RUNS`` (default 1,000) seeds in the opt-in long run
 (``python -m pytest -m slow tests/test_fuzz_inputs.py``).
 """
@@ -166,7 +166,7 @@ def check_case(seed: int, tmp: Path) -> str | None:
     code, err, kept = run_case(case, files, tmp)
     what = f"seed {seed}: {case.set_name} {list(case.mutations)} rtp {' '.join(case.command)[:60]}"
     if not kept:
-        return f"{what}: past 20 s or 1 GiB ({err.strip()[-200:]!r})"
+        return f"{what}: past 20 s of CPU or 1 GiB ({err.strip()[-200:]!r})"
     if code not in (0, 1, 2) or "Traceback" in err or (code == 2 and err.count("\n") != 1):
         return f"{what}: exit {code}, stderr {err[-300:]!r}"
     return None
