@@ -156,8 +156,9 @@ def test_the_fuzz_base_set_is_valid():
 # ---------------------------------------------------------------------------
 # every command on mutated copies of each bundled set
 # ---------------------------------------------------------------------------
-#: Fixed seeds of the default run (a few seconds in all); the long run takes seeds 0 .. FUZZ_RUNS - 1.
-DEFAULT_SEEDS = tuple(range(1000, 1024))
+#: Fixed seeds of the default run (a few seconds in all: 1002, a 6 s exhaustive-free proof of a valid set, is
+#: left to the long run); the long run takes seeds 0 .. FUZZ_RUNS - 1.
+DEFAULT_SEEDS = tuple(s for s in range(1000, 1025) if s != 1002)
 
 
 def check_case(seed: int, tmp: Path) -> str | None:
