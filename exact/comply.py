@@ -63,6 +63,10 @@ from exact.polynomials import poly_product
 from markov.round import round_result
 from strips.errors import MathSetError
 from strips.model import DEFAULT_MODE, PAY, SCATTER, MathSet, Phase, window_codes
+from strips.decimals import exact_text
+from strips.display import printable
+from strips.limits import integer_too_long, read_regular_file
+from strips.toml_reader import parse_toml
 
 __all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns", "summary"]
 
@@ -115,7 +119,7 @@ class Rule:
 
 
 def _q(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return exact_text(x)
 
 
 def _line_of(text: str, rule_index: int) -> int:
@@ -188,6 +192,8 @@ def parse_rules(data: bytes, file: str) -> tuple[Rule, ...]:
             row, col = int(row), int(col_text or 1)
             msg = msg.rsplit(" (at line ", 1)[0]
         raise MathSetError(file, row, col, f"not valid TOML: {msg}") from None
+    except (ValueError, RecursionError):   # an integer past Python's digit limit, nesting too deep: one line
+        doc = parse_toml(text, file)
     unknown = [k for k in doc if k != "rules"]
     if unknown:
         raise MathSetError(file, 1, 1, f"unknown table or key {unknown[0]!r} (a rules file holds [[rules]] only)")
@@ -206,6 +212,15 @@ def parse_rules(data: bytes, file: str) -> tuple[Rule, ...]:
         for k in ("id", "jurisdiction", "measure"):
             if not isinstance(e.get(k), str) or not e[k].strip():
                 raise MathSetError(file, row, 1, f"rule {i + 1}: {k} must be a non-empty string")
+        for k in ("id", "jurisdiction", "measure", "source", "section", "version"):   # an escape sequence
+            # in a name would reach the terminal raw
+            if isinstance(e.get(k), str) and printable(e[k]) != e[k]:
+                raise MathSetError(file, _key_line(text, row, k), 1, f"rule {i + 1}: {k} holds a control or "
+                                   f"invisible character ({printable(e[k])[:40]!r}); use printable text")
+        dec = e.get("decimals")
+        if isinstance(dec, int) and not isinstance(dec, bool) and integer_too_long(dec, 3):
+            raise MathSetError(file, _key_line(text, row, "decimals"), 1,
+                               f"rule {i + 1}: decimals must be an integer from 0 to 20")
         if e["measure"] not in MEASURES:
             raise MathSetError(file, _key_line(text, row, "measure"), 1, f"rule {e['id']}: unknown measure {e['measure']!r} "
                                              f"(known: {', '.join(MEASURES)})")
@@ -244,7 +259,7 @@ def load_rules(extra: str | Path | None = None) -> tuple[Rule, ...]:
         path = Path(extra)
         if not path.is_file():
             raise MathSetError(str(path), 0, 0, "no such rules file (or not a regular file)")
-        for r in parse_rules(path.read_bytes(), str(path)):
+        for r in parse_rules(read_regular_file(path), str(path)):   # bounded by --max-file-bytes
             rules[r.id] = r
     return tuple(rules.values())
 

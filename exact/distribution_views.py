@@ -8,6 +8,7 @@ from typing import Sequence
 from exact.distribution_results import (DEFAULT_EDGES, TAIL_BETS, TRUNCATE_BELOW, WinDistribution, WinRange, bets_text,
                                         digits_text, sig_fraction)
 from exact.formatting import decimal_text
+from strips.decimals import exact_text
 
 def sig_float(x: float, digits: int) -> str:
     """A float rounded to ``digits`` significant digits (correctly rounded from its binary value)."""
@@ -54,8 +55,7 @@ def one_in_text(p, bound: float = 0.0, digits: int = 6) -> str:
 
 def frac_text(x) -> str:
     """An exact value as ``"p/q"``."""
-    x = Fraction(x)
-    return f"{x.numerator}/{x.denominator}"
+    return exact_text(x, ratio=True)
 
 
 def _prob_json(p):

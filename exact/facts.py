@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.par import ParSheet, par_sheet
+from strips.decimals import exact_text, safe_float
 from strips.errors import MathSetError
 from strips.model import MathSet
 from strips.published import Assumption, Fact, Printed, Published
@@ -410,7 +411,7 @@ def checked_sheet(ms: MathSet, sheet: ParSheet | None = None) -> ParSheet:
 
 def json_value(x):
     if isinstance(x, Fraction):
-        return {"fraction": f"{x.numerator}/{x.denominator}", "float": float(x)}
+        return {"fraction": exact_text(x, ratio=True), "float": safe_float(x)}
     if isinstance(x, (tuple, list)):
         return [json_value(v) for v in x]
     if isinstance(x, dict):

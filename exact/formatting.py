@@ -29,7 +29,7 @@ import dataclasses
 from fractions import Fraction
 from typing import Mapping
 
-from strips.decimals import decimal_text, int_text, round_half_away
+from strips.decimals import decimal_text, digit_count, exact_text, int_text, round_half_away
 
 __all__ = ["ROUNDING", "round_half_away", "int_text", "fraction_text", "short_fraction_text", "decimal_text",
            "significant", "percent", "one_in", "value_text", "table_lines"]
@@ -39,19 +39,20 @@ ROUNDING = "half away from zero"
 
 
 def fraction_text(x: Fraction) -> str:
-    """``"p/q"`` (or ``"n"`` for an integer): the exact form of JSON, CSV and XLSX ``exact`` cells.
+    """``"p/q"`` (or ``"n"`` for an integer): the exact form of JSON, CSV and XLSX ``exact`` cells; a part of
+    more than :data:`strips.decimals.EXACT_DIGITS` digits is shown by the digit counts (:func:`exact_text`).
 
     Examples
     --------
     >>> fraction_text(Fraction(-3, 4))
     '-3/4'
     """
-    x = Fraction(x)
-    return int_text(x.numerator) if x.denominator == 1 else f"{int_text(x.numerator)}/{int_text(x.denominator)}"
+    return exact_text(x)
 
 
 def short_fraction_text(x: Fraction, limit: int = 120) -> str:
-    """:func:`fraction_text`, or its digit counts when longer than ``limit`` characters (text views).
+    """:func:`fraction_text`, or its digit counts when longer than ``limit`` characters (text views);
+    the length is found from the digit counts, never by converting the parts.
 
     Examples
     --------
@@ -60,11 +61,11 @@ def short_fraction_text(x: Fraction, limit: int = 120) -> str:
     >>> short_fraction_text(Fraction(10 ** 30 + 1, 3 ** 70), limit=20)
     '(fraction of 31/34 digits)'
     """
-    s = fraction_text(x)
-    if len(s) <= limit:
-        return s
-    num, _, den = s.lstrip("-").partition("/")
-    return f"(fraction of {len(num)}/{len(den) or 1} digits)"
+    x = Fraction(x)
+    dn, dd = digit_count(x.numerator), digit_count(x.denominator)
+    if dn + (dd + 1 if x.denominator != 1 else 0) + (x < 0) <= limit:
+        return exact_text(x)
+    return f"(fraction of {dn:,}/{dd:,} digits)"
 
 
 def significant(x: Fraction, figures: int = 6) -> str:

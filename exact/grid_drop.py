@@ -34,6 +34,7 @@ from fractions import Fraction
 import numpy as np
 
 from exact.rules import GridConfig
+from strips.decimals import exact_text
 
 __all__ = ["FirstDrop", "first_drop", "no_win_probability", "first_drop_mean", "first_drop_distribution",
            "cell_weights"]
@@ -269,10 +270,10 @@ class FirstDrop:
 
     def figures(self) -> dict:
         """JSON: ``no_win`` and ``mean`` as "p/q" strings, ``distribution`` [[win, "p/q"], ...]."""
-        out = {"no_win": f"{self.no_win.numerator}/{self.no_win.denominator}",
-               "mean": f"{self.mean.numerator}/{self.mean.denominator}"}
+        out = {"no_win": exact_text(self.no_win, ratio=True),
+               "mean": exact_text(self.mean, ratio=True)}
         if self.distribution is not None:
-            out["distribution"] = [[w, f"{p.numerator}/{p.denominator}"] for w, p in self.distribution]
+            out["distribution"] = [[w, exact_text(p, ratio=True)] for w, p in self.distribution]
         return out
 
 

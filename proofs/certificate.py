@@ -62,7 +62,8 @@ decimal = decimal_text
 
 
 def fraction_text(x: Fraction) -> str:
-    """``p/q`` in full, every digit (an integer as ``n``): a lab checks the number, not its length.
+    """``p/q`` in full, every digit (an integer as ``n``): a lab checks the number, not its length; a part of
+    more than 4,000 digits (:data:`strips.decimals.EXACT_DIGITS`) is shown by its digit counts.
 
     >>> fraction_text(Fraction(6142812426, 7207699345))
     '6142812426/7207699345'

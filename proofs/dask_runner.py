@@ -112,8 +112,15 @@ def _connect(cluster: Cluster):
         if cluster.scheduler is not None and cluster.scheduler.startswith("tcp://"):
             _probe(cluster.scheduler, cluster.timeout)   # nothing listening: say so at once, not after the timeout
         if cluster.scheduler is not None or cluster.scheduler_file is not None:
-            client = Client(cluster.scheduler, scheduler_file=cluster.scheduler_file,
-                            timeout=f"{cluster.timeout}s")
+            try:
+                client = Client(cluster.scheduler, scheduler_file=cluster.scheduler_file,
+                                timeout=f"{cluster.timeout}s")
+            except (OSError, TimeoutError, RuntimeError):
+                raise
+            except (MemoryError, Exception) as e:   # noqa: BLE001 - a service that answers, but not as Dask
+                raise ValueError(f"cannot reach the Dask scheduler {cluster.scheduler or cluster.scheduler_file}: "
+                                 f"the service there does not answer as a Dask scheduler "
+                                 f"({type(e).__name__})") from None
             return client, [client]
         local = LocalCluster(n_workers=cluster.local_workers, threads_per_worker=1, processes=True,
                              dashboard_address=":0", silence_logs=logging.ERROR)   # ":0": a free port, so

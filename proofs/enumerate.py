@@ -63,7 +63,7 @@ from proofs.enumerate_plan import SMALL_RUN, TASK_COMBINATIONS, run_plan, stop_s
 from proofs.enumerate_checkpoint import (Checkpoint, CheckpointError, LOCK_FILE, TaskPlan, checkpoint_record,
                                          default_checkpoint_dir, record_checksum, set_hash)
 from proofs.enumerate_tables import fish_weight_table, window_tables
-from proofs.enumerate_kernel import CHUNK, Totals, block_plan, check_bounds, run_task, window_max_counts
+from proofs.enumerate_kernel import CHUNK, Totals, block_plan, run_task, safe_chunk, window_max_counts
 from proofs.enumerate_generic import GENERIC_CHUNK, SpinEnumeration, enumerate_generic, fast_path_takes
 
 
@@ -289,7 +289,7 @@ def enumerate_phase(ms: MathSet, phase: Phase | None = None, *, first_stops: Ite
                                  progress=progress, chunk=chunk or GENERIC_CHUNK, task_stops=task_stops)
     chunk = chunk or CHUNK
     t = window_tables(ms, phase, extra_phases)
-    check_bounds(t, chunk)
+    chunk = safe_chunk(t, chunk)   # int64 block sums proven safe from the maxima, else smaller blocks
     plan = block_plan(t.lengths, chunk)
     wanted, per_stop, task_stops = stop_slice(t.lengths, first_stops, task_stops, TASK_COMBINATIONS)
     max_fs, max_key = window_max_counts(t)

@@ -63,6 +63,27 @@ def default_checkpoint_dir() -> Path:
 LOCK_FILE = "enumerate.lock"
 
 
+#: Most digits of a number in a checkpoint record (an exact total: combinations up to 10^11 times amounts
+#: below 2^63 have at most 31); a longer one is a damaged record, refused before Python converts it.
+RECORD_DIGITS = 60
+
+
+def record_int(text: str) -> int:
+    """A JSON integer of a checkpoint record, at most :data:`RECORD_DIGITS` digits.
+
+    >>> record_int("12")
+    12
+    >>> record_int("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    ValueError: an integer of 5,000 digits (a record's numbers have at most 60)
+    """
+    if len(text.lstrip("-")) > RECORD_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-')):,} digits (a record's numbers have at most "
+                         f"{RECORD_DIGITS})")
+    return int(text)
+
+
 def record_checksum(key: str, task: Sequence[int], totals_json: dict) -> str:
     """sha256 of a checkpoint record's content (set key, task, totals), canonical JSON.
 
@@ -110,8 +131,9 @@ class TaskPlan:
         ways, joint, collect = tj.get("ways"), tj.get("joint"), tj.get("collect")
         extra = tj.get("collect_extra", [])
         if not (is_int_table(ways, self.n_pay, self.reels) and is_int_table(joint, self.max_fs + 1, self.max_key + 1)
-                and isinstance(collect, str) and collect.isdigit() and isinstance(extra, list)
-                and len(extra) == self.n_extra and all(isinstance(x, str) and x.isdigit() for x in extra)):
+                and isinstance(collect, str) and collect.isdigit() and len(collect) <= RECORD_DIGITS
+                and isinstance(extra, list) and len(extra) == self.n_extra
+                and all(isinstance(x, str) and x.isdigit() and len(x) <= RECORD_DIGITS for x in extra)):
             raise ValueError("wrong shape")
         if sum(map(sum, joint)) != want:
             raise ValueError("(FS, KEY) histogram does not add up to the combination count")
@@ -302,7 +324,7 @@ class Checkpoint:
             if not raw.strip():
                 continue
             try:
-                task, tot = self.plan.validate(json.loads(raw.decode("utf-8")))
+                task, tot = self.plan.validate(json.loads(raw.decode("utf-8"), parse_int=record_int))
             except (ValueError, UnicodeDecodeError, RecursionError) as e:
                 reason = "not JSON (a torn or damaged line)" if isinstance(e, (json.JSONDecodeError,
                                                                                UnicodeDecodeError)) else str(e)

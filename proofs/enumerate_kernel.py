@@ -86,14 +86,38 @@ def window_max_counts(t: WindowTables) -> tuple[int, int]:
     return (sum(int(s.max()) for s in t.scatters), sum(int(k.max()) for k in t.keys))
 
 
-def check_bounds(t: WindowTables, chunk: int = CHUNK) -> None:
-    """Refuse tables whose per-block int64 sums could overflow (never silently wrong)."""
+def combination_bound(t: WindowTables) -> int:
+    """The largest amount one stop combination adds to a block sum: a pay times the ways, or KEY x FISH."""
     max_key = sum(int(k.max()) for k in t.keys)
     max_fish = max(sum(int(f.max()) for f in fish) for fish in (t.fish,) + t.extra_fish)
     max_ways = math.prod(max(1, int(c.max())) for c in t.ways_counts) * max(1, int(t.pays.max()))
-    if max(chunk, max(t.lengths)) * max(max_key * max_fish, max_ways, 1) > _INT63:
+    return max(max_key * max_fish, max_ways, 1)
+
+
+def safe_chunk(t: WindowTables, chunk: int = CHUNK) -> int:
+    """The block size (at most ``chunk``) whose int64 block sums provably cannot overflow, from the maxima.
+
+    A block sums at most ``max(block, longest strip)`` combinations of at
+    most :func:`combination_bound` each; the block is halved until that is
+    below 2^63 (the totals across blocks are Python integers).
+
+    Raises
+    ------
+    ValueError
+        If even a block of one strip's length could overflow (never silently wrong).
+    """
+    bound = combination_bound(t)
+    while chunk > 1 and max(chunk, max(t.lengths)) * bound > _INT63:
+        chunk //= 2
+    check_bounds(t, chunk)
+    return chunk
+
+
+def check_bounds(t: WindowTables, chunk: int = CHUNK) -> None:
+    """Refuse tables whose per-block int64 sums could overflow (never silently wrong)."""
+    if max(chunk, max(t.lengths)) * combination_bound(t) > _INT63:
         raise ValueError("pays or FISH values too large for the enumeration's exact 64-bit block sums "
-                         "(a pay times the ways, or KEY x FISH, above about 2^63 / 2^18 credits)")
+                         "(a pay times the ways, or KEY x FISH, times the longest strip above 2^63 credits)")
 
 
 @dataclass(frozen=True)

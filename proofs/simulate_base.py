@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from strips.model import MathSet
-from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, random_indices,
-                                    segment_sums, spin_tables, spins, wild_draw)
+from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, add_at, exact_sum, fish_draw,
+                                    random_indices, scaled, segment_sums, spin_tables, spins, wild_draw)
 from exact.rules import initial_spins, retrigger_table
 
 
@@ -99,6 +99,8 @@ def sum_of_squares(x: np.ndarray) -> int:
     >>> sum_of_squares(np.array([3, 4, 3_000_000_000]))
     9000000000000000025
     """
+    if x.dtype == object:
+        return sum(int(v) * int(v) for v in x)
     small = x[x < (1 << 31)]
     sq = small * small  # < 2^62 each
     total = (int((sq >> 32).sum(dtype=np.int64)) << 32) + int((sq & 0xFFFFFFFF).sum(dtype=np.int64))
@@ -172,7 +174,7 @@ def with_collect(s: Spins, draw: FishDraw, rng: np.random.Generator) -> np.ndarr
     collect = s.keys > 0
     win = s.ways.copy()
     if collect.any():
-        win[collect] += s.keys[collect] * draw.sums(s.fish[collect], rng)
+        win = add_at(win, collect, scaled(s.keys[collect], draw.sums(s.fish[collect], rng)))
     return win
 
 
@@ -216,7 +218,7 @@ def play_features(rules, spins_now: np.ndarray, rng: np.random.Generator, sample
             total = int(spins_now.sum())
             played_total += total
             fs = sample(0, total, rng)
-            win[active] += rules.multipliers[0] * segment_sums(fs.ways, spins_now)
+            win = add_at(win, active, scaled(segment_sums(fs.ways, spins_now), rules.multipliers[0]))
             extra = segment_sums(rules.retrigger[np.minimum(fs.scatters, len(rules.retrigger) - 1)], spins_now)
             played += spins_now
             awarded = awarded + extra if rules.cap is None else np.minimum(rules.cap, awarded + extra)
@@ -232,7 +234,7 @@ def play_features(rules, spins_now: np.ndarray, rng: np.random.Generator, sample
             total = int(spins_now.sum())
             played_total += total
             fs = sample(lv, total, rng)
-            win[active] += rules.multipliers[lv] * segment_sums(fs.ways, spins_now)
+            win = add_at(win, active, scaled(segment_sums(fs.ways, spins_now), rules.multipliers[lv]))
             counter += segment_sums(fs.keys, spins_now)
             if lv + 1 == len(rules.multipliers):
                 break
@@ -247,7 +249,7 @@ def simulate_block(game: Game, n: int, rng: np.random.Generator) -> Tally:
     (the features by :func:`play_features`)."""
     base = _phase_wins(game.base, game.base_fish, n, rng, game.base_wild)
     round_win = base.ways.copy()
-    tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.ways)), base_win=int(base.ways.sum()))
+    tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.ways)), base_win=exact_sum(base.ways))
     fs_counts = np.bincount(base.scatters)
     tally.scatter = {i: int(c) for i, c in enumerate(fs_counts) if c}
     initial = game.trigger[np.minimum(base.scatters, len(game.trigger) - 1)]
@@ -256,7 +258,7 @@ def simulate_block(game: Game, n: int, rng: np.random.Generator) -> Tally:
     def sample(lv, k, g):
         return _phase_wins(game.bonus, game.level_fish[lv], k, g, game.level_wild[lv])
     win, tally.reach, tally.free_spins = play_features(game, initial[active], rng, sample)
-    round_win[active] += win
-    tally.win = int(round_win.sum())
+    round_win = add_at(round_win, active, win)
+    tally.win = exact_sum(round_win)
     tally.win2 = sum_of_squares(round_win)
     return tally

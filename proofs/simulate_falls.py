@@ -16,6 +16,8 @@ import numpy as np
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
 from exact.rules import combined_value, initial_spins, retrigger_spins
+from strips.decimals import exact_text
+from proofs.simulate_tables import exact_sum
 
 __all__ = ["FallSimulation", "simulate_falls", "Z"]
 
@@ -121,7 +123,7 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
             if cap is not None:
                 more = np.minimum(more, np.maximum(cap - played[idx] - left[idx], 0))
             left[idx] += more
-        total += int(win.sum())
+        total += exact_sum(win)
         total2 += sum(int(w) * int(w) for w in win.tolist())
         done += m
     seconds = time.perf_counter() - start
@@ -155,7 +157,7 @@ def falls_certificate(ms, rounds: int, seed: int) -> tuple[str, bool]:
     sheet = par_sheet(ms)
     a = sheet.analysis
     lines = [f"# Certificate of math set {ms.name}", "",
-             f"RTP {float(sheet.rtp):.8%} exactly {sheet.rtp.numerator}/{sheet.rtp.denominator}", "",
+             f"RTP {float(sheet.rtp):.8%} exactly {exact_text(sheet.rtp, ratio=True)}", "",
              "## Exact figures: exhaustive enumeration", "",
              "Every phase below is the enumeration of every stop combination of its strips, every spin played "
              "fall by fall by the vectorised literal reading (exact/falls.py) and every multiplier value drawn "

@@ -19,8 +19,8 @@ from strips.model import DEFAULT_MODE, SCATTER, MathSet, Phase, window_table
 from exact.rules import (SIMULATION_STAGES, feature_multiplier_table, initial_spins, reads_windows, retrigger_table,
                          rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
-from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, fish_draw, group_indices,
-                                    spin_tables, spins, wild_draw)
+from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, add_at, exact_sum, fish_draw,
+                                    group_indices, scaled, spin_tables, spins, wild_draw)
 from proofs.simulate_base import Tally, play_features, sum_of_squares, with_collect
 
 
@@ -328,6 +328,13 @@ class RoundBlock:
 
     #: Exact sum of squares of a non-negative int64 array (:func:`proofs.simulate_base.sum_of_squares`).
     sum_of_squares = staticmethod(sum_of_squares)
+    #: Exact sum of an integer array, never wrapping (:func:`proofs.simulate_tables.exact_sum`).
+    exact_sum = staticmethod(exact_sum)
+
+    def add_win(self, rows, values) -> None:
+        """Add ``values`` to the round wins of ``rows`` exactly (widened to Python integers when the maxima
+        could reach 2^62: :func:`proofs.simulate_tables.add_at`)."""
+        self.win = add_at(self.win, rows, values)
 
     def draw(self, n: int) -> np.ndarray:
         """Stops of ``n`` new base spins, (n, reels)."""
@@ -347,7 +354,7 @@ class RoundBlock:
         """Evaluate base spins at ``stops`` for the rounds ``rows``: their win is added, their window decides
         the features (trigger and counts replaced)."""
         again = self.game.base.evaluate(stops, self.rng)
-        self.win[rows] += again.win
+        self.add_win(rows, again.win)
         self.trigger = self.trigger.copy()
         self.trigger[rows] = again.trigger
         for name, c in zip(self.game.base.counted_names, again.counts):
@@ -359,7 +366,7 @@ class RoundBlock:
         added, its spins tallied)."""
         g = self.game
         win, _, played = play_features(g, spins, self.rng, g.sample)
-        self.win[rows] += win
+        self.add_win(rows, win)
         self.tally.free_spins += played
 
 
@@ -378,7 +385,7 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
     """
     stops = g.base.draw(n, rng)
     base = g.base.evaluate(stops, rng)
-    tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.win)), base_win=int(base.win.sum()))
+    tally = Tally(rounds=n, base_hits=int(np.count_nonzero(base.win)), base_win=exact_sum(base.win))
     block = RoundBlock(g, rng, tally, stops, base.win.copy(), base.trigger,
                        dict(zip(g.base.counted_names, base.counts)))
     stages = {s: [st for st in g.steps if st.stage == s] for s in SIMULATION_STAGES}
@@ -390,13 +397,13 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
     active = np.flatnonzero(initial)
     win, tally.reach, tally.free_spins = play_features(g, initial[active], rng, g.sample)
     if g.feature_multiplier is not None:
-        win = win * g.feature_multiplier[np.minimum(trigger[active], len(g.feature_multiplier) - 1)]
-    block.win[active] += win
+        win = scaled(win, g.feature_multiplier[np.minimum(trigger[active], len(g.feature_multiplier) - 1)])
+    block.win = add_at(block.win, active, win)
     for st in stages["after_features"]:
         st.simulate(block)
     for rule, config, bet in g.round_steps:      # a win cap: the round's total, before the gamble
         block.win = rule.vector_step(config, bet, block.win)
-    tally.win = int(block.win.sum())
+    tally.win = exact_sum(block.win)
     tally.win2 = sum_of_squares(block.win)
     for st in stages["after_round"]:
         st.simulate(block)
@@ -406,7 +413,7 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
 def simulate_buy_block(g: BuyGame, n: int, rng: np.random.Generator) -> "Tally":
     """Simulate ``n`` bought features: each the free spins of ``g.spins`` initial spins (no base spin, no wheel)."""
     win, reach, played = play_features(g.mode, np.full(n, g.spins, dtype=np.int64), rng, g.mode.sample)
-    return Tally(rounds=n, win=int(win.sum()), win2=sum_of_squares(win), reach=reach, free_spins=played)
+    return Tally(rounds=n, win=exact_sum(win), win2=sum_of_squares(win), reach=reach, free_spins=played)
 
 
 def stream_seed(seed: int, stream: int, unit: int = 0) -> np.random.SeedSequence:

@@ -23,6 +23,7 @@ from proofs.simulate_base import Tally
 from proofs.simulate_modes import Unit
 from proofs.simulate_stats import (FAMILY_LEVEL, fraction_sqrt, interval_level, mean_interval, proportion_interval,
                                    sample_sd)
+from strips.decimals import exact_text
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Figure:
 
 
 def _q(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
+    return exact_text(x, ratio=True)
 
 
 @dataclass(frozen=True)

@@ -244,12 +244,16 @@ def spin_tables(ms: MathSet, phase: Phase, limit: int = GROUP_LIMIT) -> SpinTabl
     if has_wild_multipliers(ms.model):
         limit = 1  # each reel its own group: the ways counts are drawn per spin (WildWays)
         wild = wild_ways(ms, phase, t)
-        top = max_wild_multiplier(ms.model)
-        big = int(pays.max(initial=0)) * math.prod(max(1, int(c.max(initial=0))) * top for c in t.counts)
+        top_wild = max_wild_multiplier(ms.model)
     else:
-        big = int(pays.max(initial=0)) * math.prod(max(1, int(c.max(initial=0))) for c in t.counts)
+        top_wild = 1
+    # the largest spin win: every pay symbol at its largest pay and ways at once, and the largest scatter pay
+    big = sum(int(pays[k].max(initial=0)) * math.prod(max(1, int(c[:, k].max(initial=0))) * top_wild
+                                                       for c in t.counts) for k in range(len(pays)))
+    big += max([int(x) for x in t.scatter_pays] + [0])
     if big >= 2 ** 62:
-        raise ValueError("pays too large for the simulator's 64-bit integers (a pay times the ways above 2^62)")
+        raise ValueError("pays too large for the simulator's 64-bit integers (a spin's pays times the ways "
+                         "above 2^62)")
     dtype = np.int32 if big < 2 ** 31 else np.int64
     groups = []
     parts = reel_groups(t.lengths, limit)
@@ -351,10 +355,82 @@ def spins(tabs: SpinTables, idx: Sequence[np.ndarray], all_fish: bool = True,
     return Spins(ways, keys, scat, fish)
 
 
+#: Amounts below this are added in int64 (two of them cannot overflow); at or above it, in Python integers.
+SAFE = 1 << 62
+
+
+def top(a: np.ndarray) -> int:
+    """The largest absolute value of an integer array, as a Python int (0 when empty).
+
+    >>> top(np.array([3, -7, 5])), top(np.zeros(0, dtype=np.int64))
+    (7, 0)
+    """
+    if a.size == 0:
+        return 0
+    return max(abs(int(a.max())), abs(int(a.min())))
+
+
+def wide(a: np.ndarray) -> np.ndarray:
+    """``a`` as an array of Python integers (dtype object): sums and products of any size, exactly."""
+    return a if a.dtype == object else a.astype(object)
+
+
+def exact_sum(a: np.ndarray) -> int:
+    """Exact sum of an integer array as a Python int, whatever its length and values (never wraps).
+
+    An int64 array is summed in its high and low 32-bit halves (each sum
+    fits int64 below 2^31 entries); an object array in Python integers.
+
+    >>> x = np.full(20_000, 1 << 61, dtype=np.int64)
+    >>> exact_sum(x) == 20_000 << 61, int(x.sum()) == 20_000 << 61
+    (True, False)
+    """
+    if a.dtype == object or a.size >= 1 << 31:
+        return sum(int(v) for v in a.ravel())
+    a = a.astype(np.int64, copy=False)
+    return (int((a >> 32).sum(dtype=np.int64)) << 32) + int((a & 0xFFFFFFFF).sum(dtype=np.int64))
+
+
+def add_at(acc: np.ndarray, rows, values) -> np.ndarray:
+    """``acc[rows] += values`` exactly: ``acc`` is first widened to Python integers (:func:`wide`) when the
+    sum could reach :data:`SAFE` (decided from the two arrays' maxima) or ``values`` is wide; returns ``acc``.
+
+    >>> acc = add_at(np.array([1 << 62, 0]), slice(None), np.array([1 << 62, 1]))
+    >>> acc.dtype, acc[0] == 1 << 63
+    (dtype('O'), True)
+    """
+    values = np.asarray(values)
+    if acc.dtype != object and (values.dtype == object or top(acc) + top(values) >= SAFE):
+        acc = wide(acc)
+    acc[rows] += values
+    return acc
+
+
+def scaled(values: np.ndarray, factor) -> np.ndarray:
+    """``factor x values`` exactly (``factor`` an int or an integer array broadcast with ``values``)."""
+    f = np.asarray(factor)
+    if values.dtype != object and f.dtype != object and top(values) * max(1, top(f)) < SAFE:
+        return values * f
+    return wide(values) * wide(f)
+
+
 def segment_sums(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Sums of consecutive segments of ``values`` of lengths ``counts`` (exact int64)."""
-    cs = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
+    """Sums of consecutive segments of ``values`` of lengths ``counts``, exact.
+
+    In int64 when the largest value times the longest segment stays below
+    :data:`SAFE` (decided up front from the maxima), else in Python integers.
+
+    >>> segment_sums(np.array([1, 2, 3, 4]), np.array([1, 3]))
+    array([1, 9])
+    >>> segment_sums(np.array([1 << 61] * 4), np.array([4]))[0] == 1 << 63
+    True
+    """
     ends = np.cumsum(counts)
+    longest = int(counts.max(initial=0))
+    if values.dtype == object or top(values) * longest >= SAFE:
+        cs = np.concatenate((np.array([0], dtype=object), np.cumsum(wide(values))))
+    else:   # int64 cumsum may wrap, but each difference is a segment sum below 2^62: exact modulo 2^64
+        cs = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
     return cs[ends] - cs[ends - counts]
 
 

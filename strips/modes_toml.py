@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from fractions import Fraction
 
 from strips import plugins
 from strips.model import (AWARD_KINDS, DEFAULT_MODE, FREE_SPINS, JACKPOT, Award, Buy, Gamble, Mode, PrizeTable,
                           Respin, Wheel, SCATTER, GameModel)
-from strips.toml_reader import TomlFile, count_table, positive_int, refuse_unknown
+from strips import limits as _limits
+from strips.toml_reader import TomlFile, check_limit, count_table, exact_fraction, positive_int, refuse_unknown
 
 
 #: The top-level tables of the round rules (each parsed below).
 ROUND_TABLES = ("modes", "buy", "jackpots", "wheel", "gamble")
 _AWARD = re.compile(r"^\s*(\S+)\s+(\S+)(?:\s+(\S+))?\s*$")
-_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+))?\s*$")
 
 
 def parse_round_rules(t: "TomlFile", doc: dict, model: GameModel) -> GameModel:
@@ -176,10 +177,15 @@ def _award(t: "TomlFile", path: tuple, text, model: GameModel, jackpots: dict, d
             raise t.error(path, f"award {text!r} names unknown jackpot {arg!r} "
                           f"([jackpots]: {', '.join(jackpots) or 'none'})")
         return Award(kind, jackpot=arg)
-    if not arg.isdigit() or (kind == FREE_SPINS and int(arg) < 1):
+    if not arg.isdigit() or (kind == FREE_SPINS and int(arg[:40]) < 1):
         raise t.error(path, f"award {text!r}: N must be an integer >= {1 if kind == FREE_SPINS else 0}")
+    digits = _limits.active().digits
+    if len(arg) > min(digits or sys.get_int_max_str_digits(), sys.get_int_max_str_digits()):
+        raise t.error(path, _limits.digits_refusal(len(arg), "digits in an integer"))
     if kind == FREE_SPINS and not model.levels:
         raise t.error(path, f"award {text!r}: the game has no [free_spins]")
+    if kind == FREE_SPINS:   # the feature chain and the simulation grow with the spins awarded
+        check_limit(t, path, "spins", int(arg), f"free spins of the award {text!r}")
     return Award(kind, amount=int(arg), start=start or "")
 
 
@@ -195,12 +201,9 @@ def _gamble(t: "TomlFile", spec: dict) -> Gamble:
     if max_win < min_win:
         raise t.error(path + ("max_win",), f"must be at least min_win ({min_win})")
     raw = spec.get("probability")
-    m = _FRACTION.match(raw) if isinstance(raw, str) else None
     if raw is None:
         raise t.error(path + ("probability",), "required key is missing")
-    if not m or (m.group(2) is not None and int(m.group(2)) == 0):
-        raise t.error(path + ("probability",), f"must be an exact fraction as a string such as \"12/25\", got {raw!r}")
-    p = Fraction(int(m.group(1)), int(m.group(2) or 1))
+    p = exact_fraction(t, path + ("probability",), raw, 'an exact fraction as a string such as "12/25"')
     if p > 1:
         raise t.error(path + ("probability",), f"must be between 0 and 1, got {raw}")
     return Gamble(min_win=min_win, max_win=max_win, multiplier=multiplier, probability=p)

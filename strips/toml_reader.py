@@ -9,9 +9,11 @@ file, row and column of any key path (``t.error(path, message)`` raises
 """
 from __future__ import annotations
 
+import bisect
 import re
 import sys
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +100,13 @@ class TomlFile:
     def __init__(self, text: str, file: str):
         self.text, self.file = text, file
         self.lines = text.splitlines()
+        self._headers: list[int] | None = None      # 0-based lines of every table header, found once
+        self._hits: dict[str, list[int]] = {}       # header pattern -> its lines (a file of n tables: O(n))
+
+    def _header_lines(self) -> list[int]:
+        if self._headers is None:
+            self._headers = [i for i, line in enumerate(self.lines) if self._HEADER.match(line)]
+        return self._headers
 
     @staticmethod
     def _key(k: str) -> str:
@@ -116,14 +125,16 @@ class TomlFile:
         if not path or any(isinstance(k, int) for k in path):
             return None
         name = r"\s*\.\s*".join(self._key(k) for k in path)
-        pat = re.compile(r"^\s*\[\[?\s*" + name + r"\s*\]\]?\s*(#.*)?$")
-        hits = [i for i, line in enumerate(self.lines) if pat.match(line)]
+        headers = self._header_lines()
+        hits = self._hits.get(name)
+        if hits is None:
+            pat = re.compile(r"^\s*\[\[?\s*" + name + r"\s*\]\]?\s*(#.*)?$")
+            hits = self._hits[name] = [i for i in headers if pat.match(self.lines[i])]
         if len(hits) <= index:
             return None
         start = hits[index]
-        end = next((i for i in range(start + 1, len(self.lines)) if self._HEADER.match(self.lines[i])),
-                   len(self.lines))
-        return start, end
+        after = bisect.bisect_right(headers, start)
+        return start, headers[after] if after < len(headers) else len(self.lines)
 
     def locate(self, path: tuple) -> tuple[int, int]:
         """1-based (line, column) of a key path: the key itself if written, else its table's header.
@@ -141,8 +152,7 @@ class TomlFile:
                 (start, end), rest = found, path[depth:]
                 break
         else:
-            first = next((i for i, line in enumerate(self.lines) if self._HEADER.match(line)), len(self.lines))
-            end = first
+            end = self._header_lines()[0] if self._header_lines() else len(self.lines)
         keys = [k for k in rest if not isinstance(k, int)]
         # the longest dotted prefix of the remaining keys written as a key of this table
         for m in range(len(keys), 0, -1):
@@ -284,3 +294,31 @@ def int_at_least(t: "TomlFile", spec: dict, path: tuple, key: str, least: int, w
 
 def positive_int(t: "TomlFile", spec: dict, path: tuple, key: str, what: str) -> int:
     return int_at_least(t, spec, path, key, 1, what, ...)
+
+
+_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+))?\s*$")
+
+
+def exact_fraction(t: "TomlFile", path: tuple, value, form: str, integers: bool = False) -> Fraction:
+    """An exact fraction written ``"p/q"`` (or ``"n"``; an integer too when ``integers``), read at ``path``.
+
+    The digits of each part are counted on the text before any conversion, so
+    a part longer than the ``digits`` limit is refused at its key (one line,
+    file, row and column) instead of reaching Python's integer-string limit.
+
+    Raises
+    ------
+    MathSetError
+        Not of the form (``form`` says which is wanted), a zero denominator,
+        or a part with too many digits.
+    """
+    ok = isinstance(value, str) or (integers and isinstance(value, int) and not isinstance(value, bool))
+    m = _FRACTION.match(value if isinstance(value, str) else str(value) if ok else "") if ok else None
+    if m:
+        lim = _limits.active().digits
+        longest = max(len(g) for g in m.groups() if g is not None)
+        if (lim is not None and longest > lim) or longest > sys.get_int_max_str_digits():
+            raise t.error(path, _limits.digits_refusal(longest, "digits in a fraction"))
+    if not m or (m.group(2) is not None and int(m.group(2)) == 0):
+        raise t.error(path, f"must be {form}, got {value!r}")
+    return Fraction(int(m.group(1)), int(m.group(2) or 1))

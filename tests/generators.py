@@ -1048,3 +1048,39 @@ def reachable_target(ms, seed: int) -> Fraction:
 
 def _frac_arg(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
+
+
+# ---- a 12-reel x 32-row game whose sums overflow int64 (test_int64_overflow.py) ----
+
+def big_window_game(directory: Path, pay: int, *, mode: bool = False, rows: int = 32, stops: int = 34,
+                    seed: int = 5) -> Path:
+    """A 12 x 32 ways game (34 stops a reel, so fast) whose every figure is ``pay`` times the ``pay = 1`` game's.
+
+    A pays ``pay`` for 12 OAK and ``pay // 2`` for 6 OAK (ways up to 4^12); one S on reel 1 triggers one free spin at x16 in almost every round.  With ``pay =
+    2^36`` a spin wins up to 2^60 and a round up to 17 x 2^60: the round wins and their sums over rounds overflow int64.  The filler F
+    pays nothing.  ``mode``
+    adds a bet mode (the simulator of every rule and the window evaluator); ``lines`` makes it a
+    25-line game (the window evaluator).
+    """
+    rng = random.Random(seed)
+    directory.mkdir(parents=True, exist_ok=True)
+    R, L = 12, stops
+    pays = [0] * 5 + [pay // 2] + [0] * 5 + [pay]
+    text = (f'[game]\nname = "big_window"\nreels = {R}\nrows = {rows}\nbet = 1\n'
+            + '\n[strips]\nbase = "base.csv"\n'
+            + f'\n[symbols.A]\nclass = "pay"\npays = {pays}\n'
+            + f'[symbols.F]\nclass = "pay"\npays = {[0] * R}\n'
+            + '[symbols.S]\nclass = "scatter"\nreels = { base = [1] }\n'
+            + '\n[free_spins]\nstrips = "base"\ntrigger = { 1 = 1 }\n[[free_spins.levels]]\nmultiplier = 16\n')
+    if mode:
+        text += "\n[modes.double]\ncost = 2\n"
+    (directory / "game.toml").write_text(text)
+    reels = []
+    for r in range(R):
+        filler = "F"
+        strip = ["A"] * rng.randint(1, min(4, L - 2))
+        strip += [filler] * (L - len(strip) - (1 if r == 0 else 0)) + (["S"] if r == 0 else [])
+        rng.shuffle(strip)
+        reels.append(strip)
+    write_strips(directory / "base.csv", reels)
+    return directory

@@ -106,7 +106,7 @@ def test_bundled_set_text_and_ranges(capsys):
 @pytest.mark.parametrize("args, message", [
     (["--ranges", "1,2"], "--ranges must start at 0"),
     (["--ranges", "0,5,2"], "--ranges must start at 0 and ascend"),
-    (["--ranges", "0,x"], "--ranges must be comma-separated numbers"),
+    (["--ranges", "0,x"], "--ranges: each edge must be a decimal"),
     (["--plot", str(bundled_path("rules_page") / "plot.png")], "refusing"),
     (["--plot", "/nonexistent-dir/p.png"], "does not exist"),
     (["--plot", "p.txt"], ".png"),

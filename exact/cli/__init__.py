@@ -22,7 +22,7 @@ from exact.cli.args import Parser, UsageError, add_limit_arguments, limits_of
 from strips.errors import MathSetError
 from strips.loader import shadow_note
 from strips.display import printable
-from strips.limits import using
+from strips.limits import Limits, using
 
 #: Longest error line shown (characters); the rest is cut with a count of what was left out.
 MAX_ERROR_LINE = 400
@@ -101,7 +101,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+def _hint(raised: bool, lower: str) -> str:
+    """What to do after running out of memory or depth: lower the raised limits, else use a smaller input."""
+    if raised:
+        return f"drop --no-limits or lower {lower}"
+    return "the input is within the default limits: please report it, with the set, as a missing up-front estimate"
+
+
 def _main(argv: list[str]) -> int:
+    raised = False   # --no-limits or a --max-... option given (the hint of a MemoryError depends on it)
     try:
         if argv and argv[0] in ("-h", "--help"):
             _top_parser().print_help()
@@ -127,6 +135,7 @@ def _main(argv: list[str]) -> int:
             note = shadow_note(spec) if isinstance(spec, str) else None
             if note:
                 print(f"rtp: {note}", file=sys.stderr)
+        raised = bool(getattr(args, "no_limits", False)) or limits_of(args) != Limits()
         with using(limits_of(args)):
             return int(module.run(args))
     except MathSetError as e:
@@ -146,12 +155,12 @@ def _main(argv: list[str]) -> int:
         where = f"{e.filename}: " if e.filename else ""
         _say(f"rtp: error: {where}{e.strerror or e}")
         return 2
-    except MemoryError:  # only reachable with the input limits raised (--no-limits, --max-...)
-        _say("rtp: error: out of memory; the default input limits keep every command within 4 GiB "
-             "(drop --no-limits or lower the --max-... options)")
+    except MemoryError:  # the default input limits are meant to keep every command within 4 GiB
+        _say(f"rtp: error: out of memory; the default input limits keep every command within 4 GiB "
+             f"({_hint(raised, 'the --max-... options')})")
         return 2
     except RecursionError:
-        _say("rtp: error: input nested too deeply to process (drop --no-limits or lower --max-depth)")
+        _say(f"rtp: error: input nested too deeply to process ({_hint(raised, '--max-depth')})")
         return 2
     except OverflowError as e:  # a figure beyond float range or int64 (limits raised)
         _say(f"rtp: error: a number too large to show or compute here ({e}); the default --max-digits "

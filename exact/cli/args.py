@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 import json
 from pathlib import Path
 import os
@@ -21,6 +22,42 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}")
+
+
+#: Longest exact number accepted on the command line (characters): an exponent like 1e999999999 would
+#: build a billion-digit integer, so none is accepted.
+MAX_NUMBER_CHARS = 40
+
+
+def exact_number(text: str, what: str, *, percent: bool = False, minimum: Fraction | None = None) -> Fraction:
+    """A decimal or fraction of the command line (``0.94``, ``3/4``; ``94%`` with ``percent``) as an exact
+    Fraction, never through a float: at most :data:`MAX_NUMBER_CHARS` characters, no exponent, at least
+    ``minimum``.
+
+    Raises
+    ------
+    UsageError
+        One line naming ``what`` (e.g. ``"rtp tune: --hit-tolerance"``).
+
+    >>> exact_number("94%", "x", percent=True), exact_number("1/8", "x")
+    (Fraction(47, 50), Fraction(1, 8))
+    >>> exact_number("-1", "rtp tune: --hit-tolerance", minimum=Fraction(0))
+    Traceback (most recent call last):
+    ...
+    strips.errors.UsageError: rtp tune: --hit-tolerance must be at least 0, got '-1'
+    """
+    t = str(text).strip().replace("_", "")
+    form = "a decimal such as 0.94" + (" or 94%" if percent else "") + " or a fraction such as 3/4"
+    if len(t) > MAX_NUMBER_CHARS or "e" in t.lower():
+        raise UsageError(f"{what} must be {form} of at most {MAX_NUMBER_CHARS} characters without an exponent, "
+                         f"got {str(text)[:MAX_NUMBER_CHARS]!r}")
+    try:
+        value = Fraction(t[:-1].strip()) / 100 if percent and t.endswith("%") else Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{what} must be {form}, got {text!r}") from None
+    if minimum is not None and value < minimum:
+        raise UsageError(f"{what} must be at least {minimum}, got {text!r}")
+    return value
 
 
 def int_range(low: int, high: int | None = None):

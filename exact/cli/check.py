@@ -7,6 +7,7 @@ from fractions import Fraction
 from exact.cli.args import add_set_argument, refuse_unsupported
 from exact.facts import json_value, check_facts
 from strips.loader import PUBLISHED_FILE, load_math_set
+from strips.decimals import digit_count
 
 
 def add_arguments(p) -> None:
@@ -41,8 +42,8 @@ def run(args) -> int:
         print(f"{r.status:<18} {r.fact}" + (f" [{r.source}]" if r.source else ""))
         print(f"{'':18}   published: {r.published}")
         exact = r.exact
-        if isinstance(exact, Fraction) and len(str(exact.denominator)) > 40:
-            print(f"{'':18}   exact:     a fraction of {len(str(exact.numerator))}/{len(str(exact.denominator))} "
+        if isinstance(exact, Fraction) and digit_count(exact.denominator) > 40:
+            print(f"{'':18}   exact:     a fraction of {digit_count(exact.numerator)}/{digit_count(exact.denominator)} "
                   f"digits (see --json) -> {r.shown}")
         elif isinstance(exact, Fraction):
             print(f"{'':18}   exact:     {exact.numerator}/{exact.denominator} -> {r.shown}")

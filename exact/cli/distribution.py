@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
+from exact.cli.args import UsageError, add_set_argument, exact_number, refuse_unsupported
 from exact.cli.outputs import check_output, protected_inputs, write_output
 from exact.distribution import DEFAULT_EDGES, distribution_json, distribution_text, win_distribution
 from strips.loader import load_math_set
@@ -32,14 +32,19 @@ def add_arguments(p) -> None:
                    help="compute the round exactly with Fractions (small games; slow when wins are many)")
 
 
+#: Most edges of ``--ranges`` (each range is a row of the table; 200 rows are more than a PAR sheet shows).
+MAX_RANGE_EDGES = 200
+
+
 def parse_edges(text: str | None) -> tuple:
     """``"0,1,2.5"`` -> (0, 1, 5/2) in bets; UsageError unless ascending from 0."""
     if text is None:
         return DEFAULT_EDGES
-    try:
-        edges = tuple(Fraction(x.strip()) for x in text.split(","))
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"rtp distribution: --ranges must be comma-separated numbers of bets, got {text!r}") from None
+    parts = text.split(",")
+    if len(parts) > MAX_RANGE_EDGES:
+        raise UsageError(f"rtp distribution: --ranges: {len(parts):,} edges, more than the {MAX_RANGE_EDGES} a "
+                         f"table of win ranges holds")
+    edges = tuple(exact_number(x, "rtp distribution: --ranges: each edge") for x in parts)
     if not edges or edges[0] != 0 or any(b <= a for a, b in zip(edges, edges[1:])):
         raise UsageError(f"rtp distribution: --ranges must start at 0 and ascend strictly, got {text!r}")
     return edges

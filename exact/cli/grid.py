@@ -18,6 +18,7 @@ from proofs.grid_simulate_rounds import simulate_rounds
 from proofs.simulate import DEFAULT_SEED
 from strips.errors import UnsupportedRule
 from strips.limits import active
+from strips.decimals import exact_text
 
 #: RTP half-width (99%, per bet) of a simulated grid report: by default, and with --quick.
 DEFAULT_HALFWIDTH, QUICK_HALFWIDTH = 0.001, 0.005
@@ -90,7 +91,7 @@ def _rc(rc) -> str:
 
 
 def _q(x) -> str:
-    return f"{x.numerator}/{x.denominator}"
+    return exact_text(x, ratio=True)
 
 
 def add_report_arguments(p) -> None:

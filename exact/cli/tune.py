@@ -18,10 +18,11 @@ in memory before anything is written.  The method is in :mod:`exact.variants`.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from fractions import Fraction
 
-from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
+from exact.cli.args import UsageError, add_set_argument, exact_number, refuse_unsupported
 from exact.cli.outputs import check_output, protected_inputs, write_output_dir
 from exact.diff import diff_sets, diff_text
 from exact.report import fraction_text, percent
@@ -36,12 +37,7 @@ DEFAULT_HIT_TOLERANCE = Fraction(1, 100)
 
 def _fraction(text: str, what: str) -> Fraction:
     """A decimal or a per cent (``0.94``, ``94%``) as an exact Fraction (never through a float)."""
-    t = text.strip()
-    try:
-        value = Fraction(t[:-1]) / 100 if t.endswith("%") else Fraction(t)
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"rtp tune: {what} must be a decimal such as 0.94 or 94%, got {text!r}") from None
-    return value
+    return exact_number(text, f"rtp tune: {what}", percent=True)
 
 
 def add_arguments(p) -> None:
@@ -144,9 +140,12 @@ def run(args) -> int:
         if k not in ALLOW:
             raise UsageError(f"rtp tune: --allow {k!r}: can allow {', '.join(ALLOW)}")
     hit_tol = None
-    if "hit-frequency" in keep:
-        hit_tol = DEFAULT_HIT_TOLERANCE if args.hit_tolerance is None else _fraction(args.hit_tolerance,
-                                                                                     "--hit-tolerance")
+    if args.hit_tolerance is not None:
+        if "hit-frequency" not in keep:
+            raise UsageError("rtp tune: --hit-tolerance applies to --keep hit-frequency only; give both or neither")
+        hit_tol = exact_number(args.hit_tolerance, "rtp tune: --hit-tolerance", percent=True, minimum=Fraction(0))
+    elif "hit-frequency" in keep:
+        hit_tol = DEFAULT_HIT_TOLERANCE
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'tune')
     protected = protected_inputs(args.set, ms)
@@ -231,6 +230,9 @@ def _report(args, ms, v, text, dest, extra_files, checked, hit_tol, seconds) -> 
     except ValueError as e:
         raise UsageError(f"rtp tune: {ms.name}: {e}") from None
     files.update({k: b for k, b in extra_files.items() if k not in files})
+    if v.rtp > 1:   # legitimate (a promotion, a test), but never silent: the variant pays more than it takes
+        print(f"rtp tune: warning: {dest}: the variant's RTP is {percent(v.rtp, 2)}, above 100% of the bet: "
+              f"it pays out more than it takes in", file=sys.stderr)
     write_output_dir(dest, files, protected_inputs(args.set, ms), "rtp tune")  # whole, atomically
     written = load_math_set(str(dest))
     rtp = exact_rtp(written)

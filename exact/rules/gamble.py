@@ -45,7 +45,7 @@ class GambleStep:
         """Gamble every eligible round win of ``block`` once, tallied apart (``gamble_eligible``,
         ``gamble_win``, ``gamble_win2``): the round win itself stays."""
         block.tally.gamble_eligible, after = self(block.win, block.rng)
-        block.tally.gamble_win = int(after.sum())
+        block.tally.gamble_win = block.exact_sum(after)
         block.tally.gamble_win2 = block.sum_of_squares(after)
 
     def __call__(self, wins, rng):

@@ -13,16 +13,15 @@ Literal reading: :func:`gamble_wheel_outcomes`; exact figures: :mod:`exact.gambl
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.rules.base import ViewSection, ANALYSES, Rule
 from strips import plugins
+from strips.decimals import exact_text
+from strips.toml_reader import exact_fraction
 
 __all__ = ["GambleWheel", "GambleWheelConfig", "GambleWheelSection", "gamble_wheel_outcomes"]
-
-_FRACTION = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+))?\s*$")
 
 
 @dataclass(frozen=True)
@@ -84,14 +83,11 @@ class GambleWheelSection(ViewSection):
 
 
 def _text(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return exact_text(x)
 
 
 def _fraction(t, path: tuple, value) -> Fraction:
-    m = _FRACTION.match(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-    if not m or (m.group(2) is not None and int(m.group(2)) == 0):
-        raise t.error(path, f"must be an integer or an exact fraction \"p/q\", got {value!r}")
-    return Fraction(int(m.group(1)), int(m.group(2) or 1))
+    return exact_fraction(t, path, value, 'an integer or an exact fraction "p/q"', integers=True)
 
 
 class GambleWheel(Rule):

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from exact.rules.base import ViewSection, ANALYSES, Rule
 from strips import plugins
+from strips.decimals import exact_text
 
 __all__ = ["SpinChance", "SpinChanceConfig", "SpinChanceSection", "spin_chance_outcomes"]
 
@@ -66,7 +67,7 @@ class SpinChanceSection(ViewSection):
     def lines(self) -> list[str]:
         r = self.return_per_credit
         return [f"spin chance  a credit c of 1..{self.bet - 1} credits buys a round with probability c/{self.bet}: "
-                f"return per credit wagered {float(100 * r):.6f}% = the RTP exactly ({r.numerator}/{r.denominator})"
+                f"return per credit wagered {float(100 * r):.6f}% = the RTP exactly ({exact_text(r, ratio=True)})"
                 if len(str(r.denominator)) < 40 else
                 f"spin chance  a credit c of 1..{self.bet - 1} credits buys a round with probability c/{self.bet}: "
                 f"return per credit wagered {float(100 * r):.6f}% = the RTP exactly"]

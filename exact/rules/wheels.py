@@ -233,7 +233,7 @@ class WheelSteps:
                 block.tally.wheels[w.name] = block.tally.wheels.get(w.name, 0) + started
             for text, v in awards.items():
                 block.tally.awards[w.name, text] = block.tally.awards.get((w.name, text), 0) + v
-        block.win += credits
+        block.add_win(slice(None), credits)
         for award_spins in awarded:   # each wheel's free spins: a feature of its own
             rows = np.flatnonzero(award_spins)
             if len(rows):

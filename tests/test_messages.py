@@ -1,0 +1,115 @@
+"""Messages that say what happened: each case of the reliability probe gives one line (exit 2) naming
+the real cause, and every option and file is bounded like the game files."""
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+
+import exact.cli.spin
+from generators import run
+from strips.toml_reader import TomlFile
+
+
+def one_line(argv) -> str:
+    code, _, err = run(argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (code, err)
+    return err.strip()
+
+
+def test_a_service_that_is_not_dask_is_named_so_not_out_of_memory():
+    """A server that answers with an HTTP line (read by Dask as a frame length of terabytes: MemoryError)."""
+    from proofs.dask_runner import Cluster, _connect
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    port = server.getsockname()[1]
+
+    def serve():
+        while True:
+            try:
+                c, _ = server.accept()
+            except OSError:
+                return
+            try:
+                c.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+                c.recv(1024)
+            except OSError:
+                pass
+            c.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        with pytest.raises(ValueError, match=f"tcp://127.0.0.1:{port}: the service there does not answer as a "
+                                             f"Dask scheduler"):
+            _connect(Cluster(scheduler=f"tcp://127.0.0.1:{port}", timeout=1.0))
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("extra,hint", [([], "within the default limits"), (["--no-limits"], "drop --no-limits")])
+def test_out_of_memory_names_no_limits_only_when_it_was_given(monkeypatch, extra, hint):
+    def exhausted(args):
+        raise MemoryError
+    monkeypatch.setattr(exact.cli.spin, "run", exhausted)
+    err = one_line(["spin", "--stops", "0,0,0,0,0"] + extra)
+    assert "out of memory" in err and hint in err
+    assert ("--no-limits" in err) == bool(extra)
+
+
+@pytest.mark.parametrize("argv,what", [
+    (["--hit-tolerance", "-1", "--keep", "hit-frequency"], "--hit-tolerance must be at least 0"),
+    (["--hit-tolerance", "0.01"], "--hit-tolerance applies to --keep hit-frequency only"),
+    (["--hit-tolerance", "1e999999999", "--keep", "hit-frequency"], "without an exponent"),
+    (["--tolerance", "9" * 100], "at most 40 characters"),
+])
+def test_tune_numbers_are_bounded(tmp_path, argv, what):
+    err = one_line(["tune", "--target-rtp", "0.95", "--out", str(tmp_path / "v")] + argv)
+    assert what in err and err.startswith("rtp tune:")
+
+
+@pytest.mark.parametrize("ranges,what", [
+    (",".join(str(i) for i in range(201)), "201 edges, more than the 200"),
+    ("0,1e999999999", "without an exponent"),
+])
+def test_distribution_ranges_are_bounded(ranges, what):
+    err = one_line(["distribution", "--ranges", ranges])
+    assert what in err and "--ranges" in err
+
+
+class CountingLines(list):
+    reads = 0
+
+    def __getitem__(self, i):
+        CountingLines.reads += 1
+        return super().__getitem__(i)
+
+
+def test_locating_every_fact_of_a_long_published_file_is_linear():
+    """50,000 facts once took minutes: each lookup scanned the whole file.  Now the table headers are found
+    once, so locating all n facts reads O(n) lines (a quadratic reading would read n^2)."""
+    n = 2000
+    text = "".join(f'[[facts]]\nfigure = "trigger.3"\nprinted = "0.{i:06d}"\nlabel = "x"\n\n' for i in range(n))
+    t = TomlFile(text, "published.toml")
+    t.lines = CountingLines(t.lines)
+    CountingLines.reads = 0
+    rows = [t.locate(("facts", i, "printed"))[0] for i in range(n)]
+    assert rows == [5 * i + 3 for i in range(n)]
+    assert CountingLines.reads < 20 * n
+
+
+@pytest.mark.parametrize("award,what", [("free_spins 1001", "1,001 free spins of the award"),
+                                        ("free_spins 1" + "0" * 5000, "5,001 digits in an integer")])
+def test_a_wheel_award_of_free_spins_is_bounded_by_max_spins(tmp_path, award, what):
+    import shutil
+    from strips.loader import bundled_path
+    d = tmp_path / "set"
+    shutil.copytree(bundled_path("wheel_game"), d, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    text = (d / "game.toml").read_text()
+    old = '"free_spins 6", "free_spins 6", "free_spins 6"'
+    assert old in text
+    (d / "game.toml").write_text(text.replace(old, f'"free_spins 6", "{award}", "free_spins 6"'))
+    row = text[:text.index(old)].count("\n") + 1
+    err = one_line(["comply", "--no-distribution", "--set", str(d)])
+    assert f"game.toml:{row}:1: wheel.bonus.prizes." in err and what in err
