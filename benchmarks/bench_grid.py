@@ -88,18 +88,20 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=10_000_000)
     p.add_argument("--halfwidth", type=float, default=0.001)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--set", default=None, help="simulate/target: this math set (e.g. the bundled finn: whole rounds "
+                   "with random features, four free-spin games and a win cap) instead of the generated 5x5 game")
     args = p.parse_args(argv)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     if args.what == "first-drop":
         first_drop_bench(args)
     elif args.what == "simulate":
-        d = write_game(args.symbols)
+        d = args.set or write_game(args.symbols)
         s, mib, _ = child(["simulate", "--set", str(d), "--rounds", str(args.rounds), "--workers", str(args.workers),
                            "--no-progress"])
         print(f"{args.rounds:,} rounds in {s:.1f} s whole process: {args.rounds / s:,.0f} rounds/s; "
               f"peak memory of a process {mib:,.0f} MiB")
     else:
-        d = write_game(args.symbols)
+        d = args.set or write_game(args.symbols)
         s, mib, out = child(["report", "--set", str(d), "--target-halfwidth", str(args.halfwidth),
                              "--workers", str(args.workers), "--json"])
         rep = json.loads(out)

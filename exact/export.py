@@ -649,3 +649,103 @@ def csv_files(sheets: list[Sheet]) -> dict[str, bytes]:
             w.writerow([_csv_cell(c) for c in row])
         out[f"{sh.slug}.csv"] = buf.getvalue().encode("utf-8")
     return out
+
+
+# ---- grid games ------------------------------------------------------------------------------------
+
+#: The sheets of the reel-strip workbook a grid game's workbook cannot make, each with its one-line reason.
+GRID_NOT_MADE = (
+    ("Reel strips", "a grid game has no reel strips: each cell draws its symbol from [cells] weights"),
+    ("Pays by symbol", "the wins of a grid are runs along its rows and columns in a cascade: the round's "
+                       "figures by symbol and length are not tallied"),
+    ("Compliance", "rtp comply on a grid game with random features or free-spin games is not modelled"),
+    ("Win distribution (exact)", "a cascade can last any number of evaluations: the exact round "
+                                 "distribution exists only for the chain-solved small grids (Round distribution)"),
+)
+
+
+def _figure(v):
+    """A JSON figure: an exact ``"p/q"`` -> Fraction, a number as it is."""
+    return Fraction(v) if isinstance(v, str) else v
+
+
+def grid_sheets(figs: dict, meta: Mapping[str, str] | None = None) -> list[Sheet]:
+    """The workbook of a grid game from its report's JSON figures (``rtp report --json`` on it: the
+    chain's exact or bounded figures, or the certified simulation's, each simulated figure with its
+    99% interval): ``Summary``, ``RTP split`` (the base game, each random feature, the free spins and the
+    win cap's removal, with their shares), ``Free-spin games``, ``Win ranges``, ``Evaluations``,
+    ``Round distribution`` (chain), ``First drop`` (exact), ``Not made`` (one line per sheet of the
+    reel-strip workbook a grid game cannot have) and ``Exact``.
+
+    >>> sheets = grid_sheets({"method": "simulation", "rtp": 0.9, "rtp_ci99": [0.89, 0.91],
+    ...                       "first_drop": {"no_win": "1/2", "mean": "3/4"}})
+    >>> [s.name for s in sheets]
+    ['Summary', 'First drop', 'Not made', 'Exact']
+    """
+    book = _Book()
+    how = {"simulation": "simulated, 99% interval", "chain": "chain, floating point within its bound",
+           "exact": "exact"}.get(figs.get("method"), figs.get("method", ""))
+    rows = []
+    for key, label in (("rtp", "RTP (default choice)"), ("sd_per_bet", "SD per bet"),
+                       ("hit_frequency", "hit frequency (P(round win > 0))"), ("p_free_spins", "P(free spins)"),
+                       ("evaluations_mean", "evaluations per round (base cascade)"),
+                       ("variance_reduction", "variance reduction (x, against plain Monte Carlo)"),
+                       ("max_win_observed", "max win observed (coins, before the cap)"), ("rounds", "rounds simulated"),
+                       ("seed", "seed")):
+        if key in figs:
+            ci = figs.get(f"{key}_ci99") or [None, None]
+            rows.append((label, _figure(figs[key]), ci[0], ci[1],
+                         "simulated" if key == "sd_per_bet" and figs.get("method") == "simulation" else
+                         how if key not in ("rounds", "seed", "variance_reduction", "max_win_observed") else ""))
+    cap = figs.get("win_cap")
+    if cap:
+        ci = cap.get("probability_ci99") or [None, None]
+        rows.append((f"win cap {cap['bets']:,} x bet ({cap['coins']:,} coins): P(reached)", cap["probability"],
+                     ci[0], ci[1], "simulated, 99% interval"))
+    for k, v in (meta or {}).items():
+        rows.append((k, v, None, None, ""))
+    book.add("Summary", "summary", ("figure", "value", "99% low", "99% high", "how"), rows,
+             ())
+    if "base_game" in figs:
+        split = [("base game without a feature", figs["base_game"])]
+        split += [(f"feature {k}", v) for k, v in figs.get("features", {}).items()]
+        split.append((f"free spins ({figs.get('default_choice', '')})", figs["free_spins"]))
+        out = [(name, v["rtp"], *v["rtp_ci99"], v["rtp_share"], *v["rtp_share_ci99"]) for name, v in split]
+        if cap:
+            out.append(("removed by the win cap", -cap["removed_rtp"], -cap["removed_rtp_ci99"][1],
+                        -cap["removed_rtp_ci99"][0], None, None, None))
+        book.add("RTP split", "rtp_split", (("component", ""), ("RTP", "per bet"), "99% low", "99% high",
+                                           ("share", "of the RTP"), "99% low", "99% high"), out,
+                 (None, PERCENT, PERCENT, PERCENT, PERCENT, PERCENT, PERCENT))
+    games = figs.get("free_spin_games")
+    if games:
+        out = []
+        for g, v in games.items():
+            ci = v.get("rtp_ci99") or [None, None]
+            out.append((g, v.get("spins"), v.get("unlock"), _figure(v["rtp"]), ci[0], ci[1],
+                        _figure(v.get("free_spins_rtp", v.get("award_mean_per_bet"))), v.get("rtp_share")))
+        book.add("Free-spin games", "free_spin_games",
+                 ("game", "spins", ("unlocked at", "keys"), ("round RTP", "fixed choice"), "99% low", "99% high",
+                  ("free spins", "RTP per bet (chain: an award's mean per bet)"), ("share", "of the round RTP")),
+                 out, (None, None, None, PERCENT, PERCENT, PERCENT, CREDITS, PERCENT))
+    if figs.get("win_ranges_bets"):
+        book.add("Win ranges", "win_ranges", (("from", "x bet"), ("to", "x bet"), "probability", "99% low", "99% high"),
+                 [(r["from"], r["to"], r["probability"], *r["probability_ci99"]) for r in figs["win_ranges_bets"]],
+                 (None, None, PROB, PROB, PROB))
+    if figs.get("evaluations"):
+        book.add("Evaluations", "evaluations", ("evaluations", "probability", "99% low", "99% high"),
+                 [(e["evaluations"], e["probability"], *e["probability_ci99"]) for e in figs["evaluations"]],
+                 (None, PROB, PROB, PROB))
+    rd = figs.get("round_distribution") or {}
+    if rd.get("distribution"):
+        book.add("Round distribution", "round_distribution", (("win", "coins"), "probability"),
+                 [(w, p) for w, p in rd["distribution"]], (None, PROB))
+    fd = figs.get("first_drop") or {}
+    if fd:
+        out = [("P(no win)", _figure(fd["no_win"])), ("mean win (coins)", _figure(fd["mean"]))]
+        out += [(f"P(first evaluation pays {w} coins)", _figure(p)) for w, p in fd.get("distribution") or []]
+        book.add("First drop", "first_drop", ("figure (the initial drop before any feature, exact)", "value"), out,
+                 ())
+    book.add("Not made", "not_made", ("sheet", "why"), GRID_NOT_MADE)
+    book.add("Exact", "exact", ("sheet", "cell", "row", "column", "exact value"), book.exact)
+    return book.sheets

@@ -21,7 +21,6 @@ literal reading on the same draws.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable
@@ -195,14 +194,39 @@ def _line_wins(cfg: GridConfig, n: int) -> list:
     names = list(cfg.pay_symbols) + [cfg.wild, cfg.key]
     lc = GridConfig(1, n, tuple(range(n)), cfg.pays, cfg.wild, cfg.weights, cfg.bet, key=cfg.key)
     out = []
-    for idx, pattern in enumerate(itertools.product(range(S + 2), repeat=n)):
-        pattern = pattern[::-1]           # itertools varies the last fastest; x_0 is the lowest digit
+    for idx, pattern in zip(_candidates(S, n).tolist(), _patterns(S, n)):
         if (cfg.wild is None and S in pattern) or (cfg.key is None and S + 1 in pattern):
             continue
         wins = find_wins(lc, [names[x] for x in pattern])
         if wins:
             out.append((idx, wins))
     return out
+
+
+def _digits(S: int, n: int) -> np.ndarray:
+    """Every pattern of a line of ``n`` cells over the codes ``0 .. S+1``: (B^n, n) int, x_0 the lowest digit."""
+    B = S + 2
+    idx = np.arange(B ** n)
+    return np.stack([(idx // B ** k) % B for k in range(n)], axis=1)
+
+
+def _candidates(S: int, n: int) -> np.ndarray:
+    """The pattern numbers that can hold a win: three adjacent cells each showing one pay symbol or the
+    WILD (code S) -- every win (a run of 3 or more of a symbol with WILDs, or of WILDs alone) has them;
+    the literal reading decides the rest."""
+    d = _digits(S, n)
+    ok = np.zeros(len(d), dtype=bool)
+    for a in range(n - 2):
+        w = d[:, a:a + 3]
+        for sym in range(S):
+            ok |= ((w == sym) | (w == S)).all(axis=1)
+    return np.nonzero(ok)[0]
+
+
+def _patterns(S: int, n: int):
+    """The digit tuples of :func:`_candidates`, in the same order."""
+    d = _digits(S, n)
+    return (tuple(r) for r in d[_candidates(S, n)].tolist())
 
 
 def _bits(mask: np.ndarray, cells: int) -> np.ndarray:

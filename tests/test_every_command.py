@@ -22,6 +22,7 @@ from proofs.enumerate import fast_path_takes
 from proofs.exhaustive import combinations_to_enumerate
 from strips.loader import GAME_FILE, load_math_set
 from generators import VARIANTS, write_variant
+from exact.grid import is_grid
 from exact.rules import beyond_count_tables, has_wild_multipliers, trigger_scatter_pay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +44,11 @@ def bundled_sets() -> list[tuple[str, Path, Path | None]]:
 
 def recipes(d: str, ms, out: Path) -> dict[str, list[list[str]]]:
     """Command -> argument lists to run on the set in directory (or bundled name) ``d``."""
+    if is_grid(ms):          # no reel strips; its simulation kept to a few thousand rounds
+        few = ["--target-halfwidth", "0.5", "--max-rounds", "20000"]
+        return {"report": [["--set", d, "--json"] + few], "spin": [["--set", d, "--seed", "1"]],
+                "simulate": [["--set", d, "--rounds", "20000", "--workers", "1", "--json"]],
+                "export": [["--set", d, "--csv", str(out / "csv")] + few], "diff": [[d, d]]}
     # --exhaustive where it takes seconds: the fast path (ways games) up to 2 x 10^8 combinations, the
     # generic path (every other game, about 10^6 windows/s) up to 4 x 10^6
     n = combinations_to_enumerate(ms)

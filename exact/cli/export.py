@@ -4,12 +4,14 @@ from __future__ import annotations
 import datetime
 
 from exact import __version__, load_math_set
+from exact.cli import grid as grid_cli
 from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.cli.comply import distribution_or_reason
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
 from exact.facts import checked_sheet
+from exact.grid import is_grid
 from exact.report import cheap_distribution
 
 
@@ -23,6 +25,7 @@ def add_arguments(p) -> None:
     p.add_argument("--distribution", action="store_true",
                    help="also compute the win distribution (seconds to a minute): Win distribution and Tail "
                         "sheets, max win, and the top award in the Compliance sheet")
+    grid_cli.add_report_arguments(p)
 
 
 def run(args) -> int:
@@ -34,12 +37,22 @@ def run(args) -> int:
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,
                         ".xlsx" if kind == "xlsx" else None)
     try:
+        meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+        if is_grid(ms):          # the grid's own workbook, from its report's figures
+            sheets = grid_cli.export_sheets(args, ms, meta)
+            return _write(ms, kind, path, sheets, protected)
         rep = checked_sheet(ms)
         dist, _ = distribution_or_reason(ms, not args.distribution)
         cheap = dist if dist is not None else cheap_distribution(ms)[0]   # the Summary's round figures when cheap
         checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist)
-        meta = {"version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
         sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist, round_distribution=cheap)
+    except ValueError as e:
+        raise UsageError(f"rtp export: {ms.name}: {e}") from None
+    return _write(ms, kind, path, sheets, protected)
+
+
+def _write(ms, kind: str, path, sheets, protected) -> int:
+    try:
         data = xlsx_bytes(sheets, f"{ms.model.title or ms.name} ({ms.name})") if kind == "xlsx" else csv_files(sheets)
     except ValueError as e:
         raise UsageError(f"rtp export: {ms.name}: {e}") from None

@@ -12,6 +12,7 @@ from exact.rules import FREE_SPIN_GAMES as GAME_ORDER
 from exact.rules import WinCap, features_of, free_games_of, free_start
 from exact.grid_chain import active_bounds, chain_figures, lava_moments, round_distribution, win_ranges
 from exact.grid_drop import first_drop
+from exact.export import grid_sheets
 from exact.grid_rounds import round_tables
 from proofs.grid_simulate import cheap_distribution, simulate_grid
 from proofs.grid_simulate_rounds import simulate_rounds
@@ -169,8 +170,12 @@ def simulate(args, ms) -> int:
     return 0
 
 
-def report(args, ms) -> int:
-    """``rtp report`` on a grid game: the chain's exact (or bounded) figures, else the simulation."""
+def report(args, ms, emit=None) -> int:
+    """``rtp report`` on a grid game: the chain's exact (or bounded) figures, else the simulation.
+    ``emit``: given, receives the JSON figures (a dict) instead of their being printed (``rtp export``)."""
+    if emit is not None:
+        args.json = True
+    show = (lambda out: print(json.dumps(out, indent=2))) if emit is None else emit     # noqa: E731
     cfg = config_of(ms)
     target = _target(args)
     if args.quick and target is None:
@@ -195,8 +200,7 @@ def report(args, ms) -> int:
         run = _simulate_rounds if _whole_rounds(ms) else _simulate
         sim = run(args, ms, cfg, target or DEFAULT_HALFWIDTH)
         if args.json:
-            print(json.dumps({"set": ms.name, **sim.to_json(), **({"chain_not_solved": why} if why else {})},
-                             indent=2))
+            show({"set": ms.name, **sim.to_json(), **({"chain_not_solved": why} if why else {})})
         else:
             print(head + ("\n" + f"(the round's chain is not solved: {why})" if why else ""))
             print("\n".join(sim.lines(args.digits)))
@@ -233,7 +237,7 @@ def report(args, ms) -> int:
         out["round_distribution"] = {"method": "chain, floating point", "not_computed": no_dist} if dist is None \
             else {"method": "chain, floating point", "cut_mass": cut,
                   "distribution": [[w, p] for w, p in dist.items()]}
-        print(json.dumps(out, indent=2))
+        show(out)
         return 0
     d = args.digits
     how = ("exact Fractions" if figs.exact else f"floating point (a component of {figs.largest} states > "
@@ -404,3 +408,14 @@ def comply(args, ms, rules, chosen) -> int:
         print(f"  {r.id:<16} {r.jurisdiction:<13} {item:<40} {shown:<32} {r.limit_text():<22} "
               f"{'PASS' if ok else 'FAIL'}")
     return 1 if failed else 0
+
+
+def export_sheets(args, ms, meta: dict) -> list:
+    """The workbook of a grid game (``rtp export``): the sheets of :func:`exact.export.grid_sheets` built
+    from the figures ``rtp report --json`` gives it (the chain's, or the certified simulation's with the
+    options of ``rtp report``)."""
+    figs: dict = {}
+    if not hasattr(args, "digits"):
+        args.digits = 6
+    report(args, ms, emit=figs.update)
+    return grid_sheets(figs, meta)

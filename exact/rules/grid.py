@@ -630,7 +630,7 @@ class Grid(Rule):
 
     name = "grid of independent cells"
     keys = "[grid] rows, columns, path, wild_only, wild_explodes; [cells] weights"
-    implements = frozenset({"spin", "report", "simulate", "comply"})
+    implements = frozenset({"spin", "report", "simulate", "comply", "export"})
     parses = (("grid",), ("cells",))
 
     @classmethod

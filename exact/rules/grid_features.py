@@ -515,7 +515,7 @@ class RandomFeatures(Rule):
 
     name = "random features of the initial drop"
     keys = "[features.starfall_wilds|dragon_destroy|irish_luck|magic_transform] probability, ..."
-    implements = frozenset({"spin", "report", "simulate"})
+    implements = frozenset({"spin", "report", "simulate", "export"})
     parses = (("features",),)
 
     @classmethod

@@ -132,9 +132,9 @@ class WinCap(Rule):
 
     name = "win cap"
     keys = "[game] max_win"
-    implements = frozenset({"report", "spin", "check", "diff", "simulate", "prove"})
+    implements = frozenset({"report", "spin", "check", "diff", "simulate", "prove", "export"})
     parses = (("game", "max_win"),)
-    narrows = frozenset({"report", "simulate", "prove"})
+    narrows = frozenset({"report", "simulate", "prove", "export"})
     #: The rule acts on the round's total win: the report needs the round's exact distribution.
     acts_on_round = True
 
@@ -164,6 +164,8 @@ class WinCap(Rule):
     def refusal(cls, model, analysis: str) -> str | None:
         if analysis in ("report", "simulate", "prove") and model.buys:
             return "a win cap with bought features (the cap of a bought round is not modelled)"
+        if analysis == "export" and model.evaluation != "grid":
+            return "win cap (the reel-strip workbook does not model it; a grid game's workbook does)"
         return super().refusal(model, analysis)
 
     @staticmethod
