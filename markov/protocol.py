@@ -66,7 +66,6 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence
 
-import networkx as nx
 
 __all__ = ["FeatureChain", "ChainMoments", "FeatureResult", "FeatureRun", "absorbed", "reachable", "solve", "reach",
            "features", "avoids", "run", "graph", "MAX_LAYERS"]
@@ -132,6 +131,7 @@ def reachable(chain: FeatureChain, starts: Iterable, memo: dict | None = None) -
             if not order(s) < order(t):
                 raise ValueError(f"the transition {s} -> {t} goes against the chain's order")
         return sorted(seen, key=order)
+    import networkx as nx    # imported on use: ``import markov`` stays light
     g = nx.DiGraph()
     g.add_nodes_from(starts)
     g.add_edges_from(edges)
@@ -540,6 +540,7 @@ def graph(chain: FeatureChain, initial_spins: Sequence[int]) -> nx.DiGraph:
     >>> sorted(map(str, graph(c, [1]).nodes))
     ['(1, 0)', '(1, 1)', 'END']
     """
+    import networkx as nx
     g = nx.DiGraph()
     starts = {n: chain.start(n) for n in initial_spins}
     for s in reachable(chain, starts.values()):
