@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from exact.progress import progress_of
+from strips import plugins as _plugins
 from strips.errors import MathSetError, UsageError
 
 __version__ = "0.1.0"
@@ -72,6 +73,14 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'exact' has no attribute {name!r}")
     globals()[name] = value
     return value
+
+
+def _register_rules() -> None:
+    """Import the rule registry, whose modules register their ``game.toml`` keys with the loader."""
+    from exact import rules  # noqa: F401
+
+
+_plugins.provide(_register_rules)    # run before the first game is parsed, by any loader
 
 
 def __dir__():
