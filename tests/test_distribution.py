@@ -305,18 +305,23 @@ def test_base_win_ranges_and_hits_per_cycle_equal_brute_force(ms):
     assert sum(r.probability for r in rows) == 1
 
 
+def _capped_retrigger_set(cap: int):
+    """A 3x2 game whose free spins retrigger up to ``cap`` spins: a long, thin round-win tail."""
+    model = with_scatter_pays(small_fish_model(reels=3, rows=2))
+    syms = tuple(dataclasses.replace(s, reels={**s.reels, "bonus": frozenset({0, 1, 2})}) if s.kind == "scatter"
+                 else s for s in model.symbols)
+    model = dataclasses.replace(model, symbols=syms, trigger=((1, 2), (2, 3)), levels=(Level(1, 0, None, 2, "level1"),),
+                                retrigger=((1, 1), (2, 2)), retrigger_cap=cap)
+    return make_set(model, [["FS", "PIC1", "PIC1"], ["PIC1", "FS"], ["PIC2", "PIC2"]],
+                    [["FS", "PIC1"], ["PIC1", "PIC1"], ["PIC2", "PIC2"]])
+
+
 def test_tilted_pass_bound_holds_where_the_tilt_argument_is_large():
     """Regression (found by a new-user run of the suite): a capped retrigger whose tilted pass used
     theta x i near 545; the argument's rounding made e^(theta i) off by ~6e-14 relative and one entry
     missed its claimed bound (1.92e-14 > 1.88e-14).  Tilts are now dyadic (exact theta x i) and undoing
     the tilt carries its own rounding term."""
-    model = with_scatter_pays(small_fish_model(reels=3, rows=2))
-    syms = tuple(dataclasses.replace(s, reels={**s.reels, "bonus": frozenset({0, 1, 2})}) if s.kind == "scatter"
-                 else s for s in model.symbols)
-    model = dataclasses.replace(model, symbols=syms, trigger=((1, 2), (2, 3)), levels=(Level(1, 0, None, 2, "level1"),),
-                                retrigger=((1, 1), (2, 2)), retrigger_cap=4)
-    ms = make_set(model, [["FS", "PIC1", "PIC1"], ["PIC1", "FS"], ["PIC2", "PIC2"]],
-                  [["FS", "PIC1"], ["PIC1", "PIC1"], ["PIC2", "PIC2"]])
+    ms = _capped_retrigger_set(4)
     brute = brute_round(ms)
     fl = win_distribution(ms, exact=False)
     assert len(fl.round.passes) == 2 and fl.round.passes[1].theta * 10 > 500
@@ -338,13 +343,7 @@ def test_a_folded_grid_keeps_every_probability_and_mean_within_its_bound(monkeyp
     monkeypatch.setattr(feature_runner, "FOLD_SHARE", 1e300)
     if tail_at is not None:     # a tilted pass on the folded grid too, whatever tilt the search would pick
         monkeypatch.setattr(feature_runner, "tail_tilt", lambda *args: feature_runner.dyadic(0.25))
-    model = with_scatter_pays(small_fish_model(reels=3, rows=2))
-    syms = tuple(dataclasses.replace(s, reels={**s.reels, "bonus": frozenset({0, 1, 2})}) if s.kind == "scatter"
-                 else s for s in model.symbols)
-    model = dataclasses.replace(model, symbols=syms, trigger=((1, 2), (2, 3)), levels=(Level(1, 0, None, 2, "level1"),),
-                                retrigger=((1, 1), (2, 2)), retrigger_cap=6)
-    ms = make_set(model, [["FS", "PIC1", "PIC1"], ["PIC1", "FS"], ["PIC2", "PIC2"]],
-                  [["FS", "PIC1"], ["PIC1", "PIC1"], ["PIC2", "PIC2"]])
+    ms = _capped_retrigger_set(6)
     brute = brute_round(ms)
     fl = win_distribution(ms, exact=False, tail_at=tail_at)
     rd = fl.round
