@@ -171,7 +171,7 @@ def fold_bound(log_mass, m: int, top: int, theta: float = 0.0) -> float:
             best = min(best, lm - (float(t) - theta) * m)
     if not math.isfinite(best) or best > 700:
         return math.inf
-    return 2 * math.exp(best) * max(1.0, top / (m - 1)) * (1 + 1e-6)
+    return 2 * math.exp(best) * max(1.0, top / max(m - 1, 1)) * (1 + 1e-6)
 
 
 def folded(ps: GridPass, extra: float) -> GridPass:
@@ -424,6 +424,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
             talg = SpectralAlgebra(n_fft, g, theta)
             passes.append(folded(talg.probabilities(evaluate(talg)[0]), tilt_fold))
         def beyond(f):      # P(beyond the grid) and its mean, from a plain pass's folding term
+            if not f:       # nothing folded (the grid holds every win)
+                return {}
             t = f / (2 * max(1.0, (size - 1) / (n_plain - 1)))
             return dict(beyond=t, beyond_mean=t * (size - 1) * g)
         round_grid = GridDistribution(g, None, tuple(passes), trunc, **beyond(fold[0]))
