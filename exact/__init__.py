@@ -25,23 +25,66 @@ sheet, diff, sensitivity, export) <- ``proofs`` <- ``exact.cli``.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from exact import formatting
-from exact.par import ParSheet
-from exact.facts import checked_sheet as _checked_sheet
-from strips import builder as _builder
-from strips import loader as _loader
-from strips.errors import MathSetError, UsageError
-from strips.fingerprint import fingerprint
-from strips.model import GameModel, MathSet
-from exact.distribution import WinDistribution, win_distribution
 from exact.progress import progress_of
-from exact.comply import comply as _comply, load_rules as _load_rules, summary as _summary
-from exact.rules import supports, require
+from strips import plugins as _plugins
+from strips.errors import MathSetError, UsageError
 
 __version__ = "0.1.0"
+
+#: Public names imported on first use, so ``import exact`` and ``rtp --help`` stay light; a submodule
+#: (``exact.engine``, ``exact.sensitivity``, ...) is imported when first read as an attribute.
+_LAZY = ("formatting", "ParSheet", "fingerprint", "GameModel", "MathSet", "WinDistribution", "win_distribution",
+         "supports", "require")
+
+
+def __getattr__(name: str):
+    """A public name or a submodule of ``exact``, imported when first read (PEP 562).
+
+    Raises
+    ------
+    AttributeError
+        Neither a public name nor a submodule.
+    """
+    if name == "ParSheet":
+        from exact.par import ParSheet as value
+    elif name == "fingerprint":
+        from strips.fingerprint import fingerprint as value
+    elif name in ("GameModel", "MathSet"):
+        from strips import model
+        value = getattr(model, name)
+    elif name in ("WinDistribution", "win_distribution"):
+        from exact import distribution
+        value = getattr(distribution, name)
+    elif name in ("supports", "require"):
+        from exact import rules
+        value = getattr(rules, name)
+    elif name.isidentifier() and not name.startswith("_"):      # formatting and every other submodule
+        try:
+            value = importlib.import_module(f"exact.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"exact.{name}":
+                raise
+            raise AttributeError(f"module 'exact' has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module 'exact' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def _register_rules() -> None:
+    """Import the rule registry, whose modules register their ``game.toml`` keys with the loader."""
+    from exact import rules  # noqa: F401
+
+
+_plugins.provide(_register_rules)    # run before the first game is parsed, by any loader
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = ["load_math_set", "math_set", "par_sheet", "fingerprint", "ParSheet", "MathSet", "GameModel",
            "MathSetError", "UsageError", "formatting", "__version__", "WinDistribution", "win_distribution",
@@ -79,7 +122,8 @@ def load_math_set(path_or_bundled_name: str | Path | None = None) -> MathSet:
     ...     print(e.file)
     no_such_set
     """
-    return _loader.load_math_set(path_or_bundled_name)
+    from strips import loader
+    return loader.load_math_set(path_or_bundled_name)
 
 
 def math_set(game: Mapping | GameModel, strips: Mapping[str, Sequence[Sequence[str]]],
@@ -121,7 +165,8 @@ def math_set(game: Mapping | GameModel, strips: Mapping[str, Sequence[Sequence[s
     >>> fingerprint(math_set(ms.model, {"base": reels, "bonus": ms.strips["bonus"].reels})) == fingerprint(ms)
     False
     """
-    return _builder.math_set(game, strips, name)
+    from strips import builder
+    return builder.math_set(game, strips, name)
 
 
 @progress_of("par sheet")
@@ -164,5 +209,7 @@ def par_sheet(math_set: MathSet) -> ParSheet:
     >>> sorted(p.components)
     ['base_collect', 'base_scatter', 'base_ways', 'free_spins']
     """
-    sheet = _checked_sheet(math_set)
-    return dataclasses.replace(sheet, compliance=lambda: _summary(_comply(math_set, _load_rules(), sheet=sheet)))
+    from exact.comply import comply, load_rules, summary
+    from exact.facts import checked_sheet
+    sheet = checked_sheet(math_set)
+    return dataclasses.replace(sheet, compliance=lambda: summary(comply(math_set, load_rules(), sheet=sheet)))

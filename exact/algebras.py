@@ -248,13 +248,19 @@ class BoundAlgebra:
 
     name = "bound"
 
-    def __init__(self, n: int, step: int, theta: float):
+    def __init__(self, n: int, step: int, theta: float, arrays: dict | None = None):
         self.n, self.step, self.theta = n, step, theta
         self.fft_err = np.log2(n) * ETA + 4 * U
+        #: id(table) -> (table, grid indices, float probabilities): shared by the passes of one distribution
+        self.arrays = {} if arrays is None else arrays
 
     def kernel(self, table):
-        idx = np.array([w // self.step for w in table], dtype=np.float64)
-        vals = np.array([float(p) for p in table.values()], dtype=np.float64) * np.exp(self.theta * idx)
+        got = self.arrays.get(id(table))
+        if got is None or got[0] is not table:
+            got = self.arrays[id(table)] = (table, np.array([w // self.step for w in table], dtype=np.float64),
+                                            np.array([float(p) for p in table.values()], dtype=np.float64))
+        _, idx, probs = got
+        vals = probs * np.exp(self.theta * idx)
         mass = math.fsum(vals) * (1 + 8 * U)
         return (mass, self.fft_err * mass)
 

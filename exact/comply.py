@@ -372,19 +372,25 @@ class _Round:
         self.den_base = math.prod(r.stops for r in self.base)
         self.den_free = [math.prod(r.stops for r in rs) for rs in self.free]
         self.chain = chain.of(model, analysis.levels) if self.levels else None
+        self.memo: dict = {}     # the chain's states and rows, read once for every award
 
-    def feature_avoids(self, m: int, per_level: list[dict]) -> Bounds:
-        spins = initial_spins(self.model, m)
-        if not spins or not self.levels:
-            return Bounds(Fraction(1), Fraction(1))
-        return feature_avoids(self.chain, [_split(j, d) for j, d in zip(per_level, self.den_free)], spins)
+    def feature_avoids(self, counts, per_level: list[dict]) -> dict[int, Bounds]:
+        """Scatter count of the base spin -> P(its feature avoids the event), for each of ``counts``:
+        one pass of the chain for every start."""
+        spins = {m: initial_spins(self.model, m) for m in counts}
+        starts = sorted({n for n in spins.values() if n})
+        got = feature_avoids(self.chain, [_split(j, d) for j, d in zip(per_level, self.den_free)], starts,
+                             self.memo) if starts and self.levels else {}
+        one = Bounds(Fraction(1), Fraction(1))
+        return {m: got.get(n, one) for m, n in spins.items()}
 
     def contains(self, base_avoid: dict, per_level: list[dict]) -> Bounds:
         """P(round contains the event) from the base joint (avoid, scatter count) and the per-level joints."""
         lo = hi = Fraction(0)
+        avoids = self.feature_avoids([m for m, v in base_avoid.items() if v], per_level)
         for m, v in base_avoid.items():
             if v:
-                a = self.feature_avoids(m, per_level)
+                a = avoids[m]
                 w = Fraction(v, self.den_base)
                 lo += w * a.low
                 hi += w * a.high

@@ -147,12 +147,17 @@ class GridDistribution:
         for it is smallest.
     truncated : float
         Mass cut off (endless retrigger), not in the distribution.
+    beyond, beyond_mean : float
+        When the grid was folded (fewer points than the largest win, :func:`exact.feature_runner.fold_bound`):
+        bounds of P(win beyond the grid) and of E[win 1{win beyond the grid}] (credits); 0 otherwise.
     """
 
     step: int
     exact: dict | None
     passes: tuple = ()
     truncated: float = 0.0
+    beyond: float = 0.0
+    beyond_mean: float = 0.0
 
     @property
     def is_exact(self) -> bool:
@@ -206,7 +211,7 @@ class GridDistribution:
             return sum((p for w, p in self.exact.items() if w >= lo and (hi is None or w < hi)), Fraction(0)), 0.0
         a, b = self._span(lo, hi)
         if b == a:
-            return 0.0, 0.0
+            return 0.0, (self.beyond if a == len(self.passes[0].p) else 0.0)
         best = self._direct(a, b)
         n = len(self.passes[0].p)
         if a > 0 or b < n:
@@ -236,7 +241,7 @@ class GridDistribution:
             return sum((w * p for w, p in self.exact.items() if w >= lo and (hi is None or w < hi)), Fraction(0)), 0.0
         a, b = self._span(lo, hi)
         if b == a:
-            return 0.0, 0.0
+            return 0.0, (self.beyond_mean if a == len(self.passes[0].p) else 0.0)
         x = np.arange(a, b, dtype=np.float64) * self.step
         best = None
         for ps in self.passes:

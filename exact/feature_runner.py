@@ -11,7 +11,8 @@ from math import gcd
 
 import numpy as np
 
-from exact.algebras import BoundAlgebra, ExactAlgebra, MassAlgebra, MaxAlgebra, SpectralAlgebra, combine, dyadic
+from exact.algebras import (BoundAlgebra, ExactAlgebra, GridPass, MassAlgebra, MaxAlgebra, SpectralAlgebra, combine,
+                            dyadic)
 from exact.distribution_results import (DEFAULT_EDGES, TAIL_BETS, TRUNCATE_BELOW, GridDistribution, WinDistribution,
                                         ceil_int)
 from exact.enumeration import awards_model
@@ -109,6 +110,81 @@ def tail_tilt(predict, targets, size: int) -> float:
         if val < best:
             best, best_theta = val, float(theta)
     return best_theta
+
+
+#: A folded grid is used only when its folding term is at most this share of the pass's own bound.
+FOLD_SHARE = 1e-3
+#: Fewest grid points of a folded grid (below, the saving is not worth the scalar passes).
+FOLD_MIN = 1 << 12
+#: The tilts (per grid point) tried by Chernoff's bound of a folded grid (one scalar chain pass each).
+TILTS = np.geomspace(1e-9, 1.0, 46)
+
+
+def fold_bound(log_mass, m: int, top: int, theta: float = 0.0) -> float:
+    """The error that folding a distribution of grid points 0..``top`` onto ``m`` points adds to a pass
+    tilted by ``theta`` (0: the plain pass), bounded by Chernoff's inequality.
+
+    The FFT's products are circular: on ``m`` points the pass computes the distribution folded modulo
+    ``m`` (folding is a ring homomorphism of the convolution, so each product may fold at once).  In the
+    pass's (tilted) coordinates the folded entries add a non-negative error of total
+    ``T = sum_{i >= m} p_i e^(theta i) <= E[e^(t I)] e^(-(t - theta) m)`` for every ``t > theta``
+    (Markov's inequality on e^((t - theta) I)), and the entries beyond ``m`` are missing: at most ``T`` of
+    probability in a pass's coordinates and ``T top`` grid points of mean.  Both are covered, for every
+    probability and every mean the queries read (whose bounds multiply the pass's bound by a weight norm
+    of at least ``(m - 1) e^(-theta m)`` grid points on a range reaching ``m``), when the pass's bound grows by
+    ``F = 2 T max(1, top / (m - 1))``.
+
+    Parameters
+    ----------
+    log_mass : callable t -> float
+        log of an upper bound of ``E[e^(t I)]`` (I the win in grid points; -inf..inf, nan/inf when unknown).
+    m : int
+        Points of the folded grid.
+    top : int
+        Largest grid point of the distribution.
+    theta : float
+        The pass's tilt.
+
+    Returns
+    -------
+    float
+        ``F``; ``inf`` when no ``t`` gives a finite bound; 0 when nothing folds (``m > top``).
+        ``F / (2 max(1, top / (m - 1)))`` bounds ``T``, the (tilted) mass beyond the grid.
+
+    Examples
+    --------
+    A geometric win, P(I = i) = 2^-(i+1) on 0..199, folded onto 64 points: P(I >= 64) = 2^-64, and the
+    Chernoff bound holds it (a few hundred times above, the price of a bound from the mass alone):
+
+    >>> lm = lambda t: math.log(sum(math.exp(t * i) * 2.0 ** -(i + 1) for i in range(200)))
+    >>> 2 * 2.0 ** -64 * 199 / 63 < fold_bound(lm, 64, 199) < 1e-15
+    True
+    >>> fold_bound(lm, 200, 199)
+    0.0
+    """
+    if m > top:
+        return 0.0
+    best = math.inf
+    for t in theta + TILTS[TILTS <= 700.0 / m]:
+        lm = log_mass(float(t))
+        if math.isfinite(lm):
+            best = min(best, lm - (float(t) - theta) * m)
+    if not math.isfinite(best) or best > 700:
+        return math.inf
+    return 2 * math.exp(best) * max(1.0, top / max(m - 1, 1)) * (1 + 1e-6)
+
+
+def folded(ps: GridPass, extra: float) -> GridPass:
+    """The pass with its bound grown by a folding term (:func:`fold_bound`)."""
+    return GridPass(ps.p, ps.bound + extra, ps.theta) if extra else ps
+
+
+def padded(ps: GridPass, n: int) -> GridPass:
+    """The pass on ``n`` >= its points, the entries beyond it 0: their true mass, below the pass's folding
+    term, is already in its bound (:func:`fold_bound`)."""
+    if len(ps.p) >= n:
+        return ps
+    return GridPass(np.concatenate([ps.p, np.zeros(n - len(ps.p))]), ps.bound, ps.theta)
 
 
 def _gcd_of_wins(dists) -> int:
@@ -271,28 +347,90 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         feats = {n0: GridDistribution(g, {w: p for w, p in v.items() if p}, (), truncated[n0])
                  for n0, v in fvals.items()}
     else:
-        n_fft = fast_length(size)
-        alg = SpectralAlgebra(n_fft, g)
-        rnd, fvals = evaluate(alg)
-        plain = alg.probabilities(rnd)
-        passes = [plain]
+        n_full = fast_length(size)
         cuts = sorted({ceil_int(Fraction(k * model.bet, g)) for k in (*TAIL_BETS, *DEFAULT_EDGES[1:])
                        if tail_at and 0 < k <= tail_at})
-        targets = [(a, size, math.fsum(plain.p[a:size])) for a in cuts] + \
+        log_masses: dict = {}
+
+        arrays: dict = {}
+
+        def bounds_at(n, theta):
+            """(round, {feature}) as (mass, bound) pairs of a pass of ``n`` points tilted by ``theta``."""
+            ba = BoundAlgebra(n, g, theta, arrays)
+            with np.errstate(over="ignore", invalid="ignore"):
+                return evaluate(ba)
+
+        def log_mass(which):
+            def lm(t):
+                if t not in log_masses:
+                    r, f = bounds_at(n_full, t)
+                    log_masses[t] = (r, f)
+                r, f = log_masses[t]
+                v = r if which is None else f[which]
+                return math.log(v[0]) if v[0] > 0 and math.isfinite(v[0]) else math.inf
+            return lm
+
+        def folds(n, theta):
+            """The folding term of every pass on ``n`` points (round first, then each feature; tilted
+            passes only for the round), or None when one exceeds FOLD_SHARE of its pass's bound."""
+            if n >= n_full:
+                return 0.0, {n0: 0.0 for n0 in starts}
+            r, f = bounds_at(n, theta)
+            ba = BoundAlgebra(n, g, theta)
+            fr = fold_bound(log_mass(None), n, size - 1, theta)
+            if not fr <= FOLD_SHARE * ba.final_bound(r):
+                return None
+            if theta:
+                return fr, {}
+            ff = {n0: fold_bound(log_mass(n0), n, size - 1) for n0 in starts}
+            if not all(ff[n0] <= FOLD_SHARE * ba.final_bound(f[n0]) for n0 in starts):
+                return None
+            return fr, ff
+
+        # the smallest grid (a doubling ladder of fast lengths) whose folding is negligible against the
+        # pass's own bound: every kernel and every cut point must lie on it; the tilted pass, whose tail
+        # weighs more, may need a longer one, and the plain pass is then padded with zeros to its length
+        # (the missing entries are within the plain pass's folding term)
+        low = max([d.max_win // g + 1 for d in (base, *levels)] + [c + 1 for c in cuts] + [FOLD_MIN])
+        n_plain, fold = n_full, (0.0, {n0: 0.0 for n0 in starts})
+        n = fast_length(low)
+        while n < n_full:
+            got = folds(n, 0.0)
+            if got is not None:
+                n_plain, fold = n, got
+                break
+            n = fast_length(2 * n)
+        alg = SpectralAlgebra(n_plain, g)
+        rnd, fvals = evaluate(alg)
+        plain = folded(alg.probabilities(rnd), fold[0])
+        span = min(size, n_plain)
+        targets = [(a, span, math.fsum(plain.p[a:span])) for a in cuts] + \
             [(a, b, math.fsum(plain.p[a:b])) for a, b in zip(cuts, cuts[1:])]
 
-        def predict(theta):
-            ba = BoundAlgebra(n_fft, g, theta)
-            with np.errstate(over="ignore", invalid="ignore"):
-                return ba.final_bound(evaluate(ba)[0])
-
         stage("tail (tilted pass)")
-        theta = tail_tilt(predict, targets, size)
+        theta = tail_tilt(lambda t: BoundAlgebra(n_plain, g, t).final_bound(bounds_at(n_plain, t)[0]), targets, span)
+        n_fft, tilt_fold = n_plain, 0.0
+        if theta:
+            n_fft = n_plain
+            while n_fft < n_full:
+                got = folds(n_fft, theta)
+                if got is not None:
+                    tilt_fold = got[0]
+                    break
+                n_fft = fast_length(2 * n_fft)
+            n_fft = min(n_fft, n_full)
+        passes = [padded(plain, n_fft)]
         if theta:
             talg = SpectralAlgebra(n_fft, g, theta)
-            passes.append(talg.probabilities(evaluate(talg)[0]))
-        round_grid = GridDistribution(g, None, tuple(passes), trunc)
-        feats = {n0: GridDistribution(g, None, (alg.probabilities(v),), truncated[n0]) for n0, v in fvals.items()}
+            passes.append(folded(talg.probabilities(evaluate(talg)[0]), tilt_fold))
+        def beyond(f):      # P(beyond the grid) and its mean, from a plain pass's folding term
+            if not f:       # nothing folded (the grid holds every win)
+                return {}
+            t = f / (2 * max(1.0, (size - 1) / (n_plain - 1)))
+            return dict(beyond=t, beyond_mean=t * (size - 1) * g)
+        round_grid = GridDistribution(g, None, tuple(passes), trunc, **beyond(fold[0]))
+        feats = {n0: GridDistribution(g, None, (padded(folded(alg.probabilities(v), fold[1][n0]), n_fft),),
+                                      truncated[n0], **beyond(fold[1][n0])) for n0, v in fvals.items()}
 
     if finite:
         mr = (max_round, max_round_p)

@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy import sparse
 
 from exact.grid_sim import GridTables, codes_of, evaluate_batch, grid_tables, move
 from exact.rules import MAX_EVALUATIONS, GridConfig, lava_drop, lava_step, outcomes, refilled
@@ -448,6 +447,7 @@ def _dense(ch: GridChain, cut: float, max_entries: int):
             rows.append(j)
             cols.append(s)
             vals.append(float(wt) / ch.denom[s])
+    from scipy import sparse    # imported on use: the report of a reel game never loads scipy
     mats = {k: sparse.csr_matrix((v, (r, c)), shape=(n, n)) for k, (r, c, v) in by_pay.items()}
     end_o = np.array([float(ch.end_other[i]) / ch.denom[i] for i in range(n)])
     end_k = np.array([float(ch.end_key[i]) / ch.denom[i] for i in range(n)])

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-import networkx as nx
 import numpy as np
 
 __all__ = ["ChainSolution", "solve_absorbing", "components"]
@@ -49,6 +48,7 @@ def components(n: int, edges: Sequence[Mapping[int, object]]) -> list[list[int]]
     >>> components(3, [{1: 1}, {0: 1, 2: 1}, {}])
     [[2], [0, 1]]
     """
+    import networkx as nx    # imported on use: ``import markov`` stays light
     g = nx.DiGraph()
     g.add_nodes_from(range(n))
     g.add_edges_from((i, j) for i, row in enumerate(edges) for j in row)

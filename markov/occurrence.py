@@ -71,7 +71,8 @@ class Bounds:
         return self.low == self.high
 
 
-def ladder_avoids(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Fraction:
+def ladder_avoids(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_spins: int | Sequence[int],
+                  memo: dict | None = None) -> Fraction | dict[int, Fraction]:
     """P(no free spin of the feature shows the event), exact.
 
     Parameters
@@ -81,12 +82,14 @@ def ladder_avoids(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_s
     avoid : sequence (one per level, level 1 first) of sequence of Fraction
         ``avoid[L][k] = P(event does not show, KEY count = k)`` for one spin
         of level ``L + 1``; each sums to at most 1.
-    initial_spins : int
-        Free spins of level 1 (the trigger's award).
+    initial_spins : int or sequence of int
+        Free spins of level 1 (the trigger's award); several: one backward pass for all.
+    memo : dict, optional
+        Shared between calls on the same ladder (:func:`markov.protocol.avoids_from`).
 
     Returns
     -------
-    Fraction
+    Fraction, or dict {initial spins: Fraction} for several
         Probability per feature.
 
     Raises
@@ -107,11 +110,16 @@ def ladder_avoids(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_s
         raise ValueError(f"{len(avoid)} avoid splits for {ladder.levels} levels")
     if any(Fraction(x) < 0 for a in avoid for x in a):
         raise ValueError("avoid probabilities must be >= 0")
-    return protocol.avoids(ladder, initial_spins, lambda s, k, p: avoid[s.level - 1][k] if k < len(avoid[s.level - 1])
-                           else Fraction(0))
+    def weight(s, k, p):
+        a = avoid[s.level - 1]
+        return a[k] if k < len(a) else 0
+    if isinstance(initial_spins, int):
+        return protocol.avoids(ladder, initial_spins, weight, memo)
+    return protocol.avoids_from(ladder, initial_spins, weight, memo)
 
 
-def retrigger_avoids(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int) -> Bounds:
+def retrigger_avoids(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int | Sequence[int],
+                     memo: dict | None = None) -> Bounds | dict[int, Bounds]:
     """P(no free spin of a retrigger feature shows the event): exact under a cap, else tight bounds.
 
     Parameters
@@ -121,11 +129,14 @@ def retrigger_avoids(chain: RetriggerChain, avoid: Sequence[Fraction], initial_s
         are the spins ``n`` scatters add.
     avoid : sequence of Fraction
         ``avoid[n] = P(event does not show, scatter count = n)`` for one free spin.
-    initial_spins : int
+    initial_spins : int or sequence of int
+        Several: the bounds of each, from one pass.
+    memo : dict, optional
+        Shared between calls on the same chain (:func:`markov.protocol.avoids_from`).
 
     Returns
     -------
-    Bounds
+    Bounds, or dict {initial spins: Bounds} for several
         Exact (``low == high``) with a cap; without one, rational bounds at
         most ``1e-30`` apart (see the module docstring).
 
@@ -138,8 +149,12 @@ def retrigger_avoids(chain: RetriggerChain, avoid: Sequence[Fraction], initial_s
     Fraction(1, 2)
     """
     avoid = [Fraction(x) for x in avoid] + [Fraction(0)] * (len(chain.extra) - len(avoid))
+    several = not isinstance(initial_spins, int)
+    starts = list(initial_spins) if several else [initial_spins]
     if chain.cap is not None:
-        return _capped(chain, avoid, initial_spins)
+        ended = protocol.avoids_from(chain, starts, lambda s, n, p: avoid[n], memo)
+        out = {n: Bounds(e, e) for n, e in ended.items()}
+        return out if several else out[initial_spins]
     # independent subtrees: P = q^N0
     lo, hi = Fraction(0), Fraction(1)
     for _ in range(100_000):
@@ -147,40 +162,43 @@ def retrigger_avoids(chain: RetriggerChain, avoid: Sequence[Fraction], initial_s
         hi = Fraction(ceil(_f(chain, avoid, hi) * GRID), GRID)
         if hi - lo <= WIDTH:
             break
-    return Bounds(lo ** initial_spins, min(hi, Fraction(1)) ** initial_spins)
+    hi = min(hi, Fraction(1))
+    out = {n: Bounds(lo ** n, hi ** n) for n in starts}
+    return out if several else out[initial_spins]
 
 
 def _f(chain: RetriggerChain, avoid: Sequence[Fraction], q: Fraction) -> Fraction:
     return sum((a * q ** chain.extra[n] for n, a in enumerate(avoid) if a), Fraction(0))
 
 
-def _capped(chain: RetriggerChain, avoid: Sequence[Fraction], initial_spins: int) -> Bounds:
-    ended = protocol.avoids(chain, initial_spins, lambda s, n, p: avoid[n])
-    return Bounds(ended, ended)
+def _ladder_bounds(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], starts: Sequence[int],
+                   memo: dict | None) -> dict[int, Bounds]:
+    return {n: Bounds(p, p) for n, p in ladder_avoids(ladder, avoid, list(starts), memo).items()}
 
 
-def _ladder_bounds(ladder: Ladder, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Bounds:
-    p = ladder_avoids(ladder, avoid, initial_spins)
-    return Bounds(p, p)
-
-
-def _retrigger_bounds(chain: RetriggerChain, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Bounds:
-    return retrigger_avoids(chain, list(avoid[0])[:len(chain.extra)], initial_spins)
+def _retrigger_bounds(chain: RetriggerChain, avoid: Sequence[Sequence[Fraction]], starts: Sequence[int],
+                      memo: dict | None) -> dict[int, Bounds]:
+    return retrigger_avoids(chain, list(avoid[0])[:len(chain.extra)], list(starts), memo)
 
 
 #: Chain kind (:data:`markov.feature.CHAINS`) -> its odds that no free spin shows an event:
-#: ``f(chain, avoid, initial_spins) -> Bounds`` with ``avoid[L][k]`` = P(event does not show, count = k) for
+#: ``f(chain, avoid, starts, memo) -> {initial spins: Bounds}`` with ``avoid[L][k]`` = P(event does not show, count = k) for
 #: one spin of level L + 1 (the count the chain is by: a ladder's KEYs, a retrigger's scatters).
 AVOIDS = {Ladder.kind: _ladder_bounds, RetriggerChain.kind: _retrigger_bounds}
 
 
-def feature_avoids(chain, avoid: Sequence[Sequence[Fraction]], initial_spins: int) -> Bounds:
-    """P(no free spin of the feature ``chain`` shows the event), by the chain's kind (:data:`AVOIDS`).
+def feature_avoids(chain, avoid: Sequence[Sequence[Fraction]], initial_spins: int | Sequence[int],
+                   memo: dict | None = None) -> Bounds | dict[int, Bounds]:
+    """P(no free spin of the feature ``chain`` shows the event), by the chain's kind (:data:`AVOIDS`);
+    several starts (a sequence): {initial spins: Bounds} from one pass; ``memo`` shared between the calls
+    on one chain (:func:`markov.protocol.avoids_from`).
 
     >>> from markov.moments import CountSplit
     >>> h = Fraction(1, 2)
     >>> one = Ladder((0,), (None,), (1,), (CountSplit((h, h), (h, 0), (h, 0)),))
-    >>> feature_avoids(one, [[h, 0]], 3).low
-    Fraction(1, 8)
+    >>> feature_avoids(one, [[h, 0]], 3).low, feature_avoids(one, [[h, 0]], [1, 2])[2].low
+    (Fraction(1, 8), Fraction(1, 4))
     """
-    return AVOIDS[chain.kind](chain, avoid, initial_spins)
+    if isinstance(initial_spins, int):
+        return AVOIDS[chain.kind](chain, avoid, [initial_spins], memo)[initial_spins]
+    return AVOIDS[chain.kind](chain, avoid, initial_spins, memo)

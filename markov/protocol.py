@@ -66,10 +66,9 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence
 
-import networkx as nx
 
 __all__ = ["FeatureChain", "ChainMoments", "FeatureResult", "FeatureRun", "absorbed", "reachable", "solve", "reach",
-           "features", "avoids", "run", "graph", "MAX_LAYERS"]
+           "features", "avoids", "avoids_from", "run", "graph", "MAX_LAYERS"]
 
 ZERO = Fraction(0)
 #: Most steps :func:`run` plays before it refuses (a feature that would not end).
@@ -132,6 +131,7 @@ def reachable(chain: FeatureChain, starts: Iterable, memo: dict | None = None) -
             if not order(s) < order(t):
                 raise ValueError(f"the transition {s} -> {t} goes against the chain's order")
         return sorted(seen, key=order)
+    import networkx as nx    # imported on use: ``import markov`` stays light
     g = nx.DiGraph()
     g.add_nodes_from(starts)
     g.add_edges_from(edges)
@@ -302,12 +302,9 @@ def solve(chain: FeatureChain, initial_spins: Sequence[int], memo: dict | None =
     return out
 
 
-def _forward(chain, start, weight: Callable | None = None, memo: dict | None = None,
-             order: list | None = None) -> tuple[dict, dict, Fraction]:
-    """Forward pass from ``start``: (state -> (mass numerator, scale), state -> scaled rows, absorbed mass).
-
-    The mass of a state is P(visiting it) (``weight`` None), or the mass of the paths to it when each
-    outcome weighs ``weight(state, label, p)`` (a Fraction <= p) instead of ``p``.  ``order``: the states
+def _forward(chain, start, memo: dict | None = None, order: list | None = None) -> tuple[dict, dict, Fraction]:
+    """Forward pass from ``start``: (state -> P(visiting it) as (numerator, scale), state -> scaled rows,
+    absorbed mass).  ``order``: the states
     in topological order when known (the reachable states of several starts: those ``start`` never
     reaches keep mass 0).
     """
@@ -319,17 +316,11 @@ def _forward(chain, start, weight: Callable | None = None, memo: dict | None = N
     for s in order:
         m = mass[s]
         den, rows = _scaled_rows(chain, s, memo)
-        if weight is not None:
-            w = [Fraction(weight(s, label, Fraction(p, den))) for label, p, *_ in rows]
-            den2 = lcm(*(x.denominator for x in w))
-            rows_w = [(int(x * den2), t) for x, (*_, t) in zip(w, rows)]
-        else:
-            den2, rows_w = den, [(p, t) for _, p, _, _, t in rows]
         rows_of[s] = (den, rows)
         if not m.num:
             continue
-        scale = m.scale * den2
-        for p, t in rows_w:
+        scale = m.scale * den
+        for _, p, _, _, t in rows:
             if p:
                 (ended if absorbed(t) else mass[t]).add(m.num * p, scale)
     return mass, rows_of, ended.value()
@@ -350,9 +341,10 @@ def reach(chain: FeatureChain, initial_spins: int) -> dict:
     return {s: m.value() for s, m in mass.items()}
 
 
-def avoids(chain: FeatureChain, initial_spins: int, weight: Callable) -> Fraction:
+def avoids(chain: FeatureChain, initial_spins: int, weight: Callable, memo: dict | None = None) -> Fraction:
     """P(the feature from ``initial_spins`` ends with no step showing an event), exactly: the mass of the
     paths to absorption when an outcome weighs ``weight(state, label, p)`` = P(no event, outcome) instead of p.
+    One start of :func:`avoids_from`; ``memo`` as there.
 
     Used for the odds of an award per game round (GLI-11 v3.0 section 4.8.2).
 
@@ -363,7 +355,61 @@ def avoids(chain: FeatureChain, initial_spins: int, weight: Callable) -> Fractio
     >>> avoids(ch, 1, lambda s, n, p: [h, 0][n])   # the event is "one scatter"; avoiding it also ends the feature
     Fraction(1, 2)
     """
-    return _forward(chain, chain.start(initial_spins), weight)[2]
+    return avoids_from(chain, [initial_spins], weight, memo)[initial_spins]
+
+
+#: Memo key of the reachable states of a tuple of starts (a tuple no state equals).
+_ORDER = object()
+
+
+def avoids_from(chain: FeatureChain, initial_spins: Sequence[int], weight: Callable,
+                memo: dict | None = None) -> dict[int, Fraction]:
+    """:func:`avoids` from each start at once, by one backward pass over the states they reach:
+    ``A(s) = sum over outcomes of weight(s, outcome) A(t)``, ``A = 1`` at absorption.
+
+    ``memo`` (a dict, empty at first) keeps the chain's reachable states and scaled transitions between
+    calls on the same chain (the odds of every award of a set read each state once).
+
+    Returns
+    -------
+    dict {initial spins: Fraction}
+        P(no step shows the event), per feature.
+
+    Raises
+    ------
+    ValueError
+        As :func:`reachable`.
+
+    >>> from markov.retrigger import RetriggerChain
+    >>> from markov.moments import CountSplit
+    >>> h = Fraction(1, 2)
+    >>> ch = RetriggerChain(CountSplit((h, h), (0, 0), (0, 0)), (0, 1), cap=3)
+    >>> avoids_from(ch, [1, 2], lambda s, n, p: [h, 0][n])
+    {1: Fraction(1, 2), 2: Fraction(1, 4)}
+    """
+    starts = {n: chain.start(n) for n in initial_spins}
+    if memo is None:
+        memo = {}
+    key = (_ORDER, tuple(starts.values()))
+    if key not in memo:
+        memo[key] = reachable(chain, starts.values(), memo)
+    p_of: dict = {}                  # (scaled p, den) -> the Fraction the weight is given
+    values: dict = {}                # state -> (numerator, scale)
+    for s in reversed(memo[key]):
+        den, rows = _scaled_rows(chain, s, memo)
+        ws = []
+        for label, p, _, _, t in rows:
+            fp = p_of.get((p, den))
+            if fp is None:
+                fp = p_of[(p, den)] = Fraction(p, den)
+            x = weight(s, label, fp)
+            x = x if isinstance(x, Fraction) else Fraction(x)
+            if x:
+                ws.append((x.numerator, x.denominator, (1, 1) if absorbed(t) else values[t]))
+        den2 = lcm(*(d for _, d, _ in ws)) if ws else 1
+        scale = _common([sc for *_, (_, sc) in ws]) if ws else 1
+        values[s] = (sum(n * (den2 // d) * v * (scale // sc) for n, d, (v, sc) in ws), den2 * scale)
+    return {n: Fraction(*values[s]) for n, s in starts.items()}
 
 
 def features(chain: FeatureChain, initial_spins: Sequence[int]) -> tuple[FeatureResult, ...]:
@@ -540,6 +586,7 @@ def graph(chain: FeatureChain, initial_spins: Sequence[int]) -> nx.DiGraph:
     >>> sorted(map(str, graph(c, [1]).nodes))
     ['(1, 0)', '(1, 1)', 'END']
     """
+    import networkx as nx
     g = nx.DiGraph()
     starts = {n: chain.start(n) for n in initial_spins}
     for s in reachable(chain, starts.values()):

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from strips.model import Finding
+from strips.errors import Finding
 
 __all__ = ["printable", "skeleton", "name_findings"]
 

@@ -5,6 +5,8 @@ CLI can print exactly one line (``file:row:column: message``) and exit 2.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class MathSetError(ValueError):
     """Bad input in a math-set file: malformed CSV or TOML, unknown symbol,
@@ -63,3 +65,20 @@ class UnsupportedRule(UsageError):
     def __init__(self, message: str, rule: str = "", analysis: str = ""):
         super().__init__(message)
         self.rule, self.analysis = rule, analysis
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A soft finding about a strip: reported, never fatal.
+
+    ``file`` and ``row`` (1-based line in the CSV file) and ``column`` (1-based)
+    locate it; ``message`` says which rules-page rule it breaks.
+    """
+
+    file: str
+    row: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.row}:{self.column}: {self.message}"

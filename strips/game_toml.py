@@ -51,6 +51,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
         weighted table (same weight rules as FISH).  Source: rules page
         sections 3-5, 7, 10, 11.
     """
+    plugins.load()                      # the rules of the modules above (importing exact provides them)
     text = decode_text(data, file)
     doc = parse_toml(text, file)
     t = TomlFile(text, file)

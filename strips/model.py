@@ -17,6 +17,7 @@ from typing import Mapping
 
 import numpy as np
 
+from strips.errors import Finding
 from strips.published import Published
 
 PAY, WILD, KEY, SCATTER, FISH = "pay", "wild", "key", "scatter", "fish"
@@ -447,23 +448,6 @@ class GameModel:
     def is_lines(self) -> bool:
         """True for a payline game (``evaluation = "lines"``)."""
         return self.evaluation == LINES
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A soft finding about a strip: reported, never fatal.
-
-    ``file`` and ``row`` (1-based line in the CSV file) and ``column`` (1-based)
-    locate it; ``message`` says which rules-page rule it breaks.
-    """
-
-    file: str
-    row: int
-    column: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.row}:{self.column}: {self.message}"
 
 
 def window_codes(strip, rows: int) -> np.ndarray:

@@ -5,8 +5,9 @@
 paths it parses and its parser; the loader then accepts those keys (any other
 unknown key stays refused as an unsupported rule) and stores what the parser
 returns on :attr:`strips.model.GameModel.rules`.  Importing :mod:`exact`
-registers every rule of the registry; a program that loads through
-``strips.loader`` alone, without :mod:`exact`, sees those keys refused.
+registers every rule of the registry (a provider, :func:`provide`, run before the
+first game is parsed, so ``import exact`` itself stays light); a program that
+loads through ``strips.loader`` alone, without :mod:`exact`, sees those keys refused.
 
 A parser is ``parser(t, doc, model) -> config or None``: ``t`` locates keys
 for errors (``t.error(path, message)`` is a :class:`strips.errors.MathSetError`
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-__all__ = ["register", "keys_of", "parsers", "register_game", "game_parser", "register_award_starts", "award_starts"]
+__all__ = ["register", "keys_of", "parsers", "register_game", "game_parser", "register_award_starts", "award_starts",
+           "provide", "load"]
 
 _PARSERS: dict[str, tuple[tuple[tuple[str, ...], ...], Callable]] = {}
 _STARTS: dict[str, Callable] = {}
@@ -39,7 +41,28 @@ def register_award_starts(name: str, starts: Callable) -> None:
 def award_starts(doc: dict) -> tuple[str, ...]:
     """Every start of free spins the registered rules define in the parsed document ``doc``."""
     return tuple(dict.fromkeys(n for f in _STARTS.values() for n in f(doc)))
+
+
 _GAMES: dict[str, tuple[str, Callable]] = {}
+_PROVIDERS: list[Callable[[], None]] = []
+
+
+def provide(provider: Callable[[], None]) -> None:
+    """Add ``provider()``, which registers rules (imports their modules), to run once before the
+    first game is parsed (:func:`load`).
+
+    >>> seen = []
+    >>> provide(lambda: seen.append("registered"))
+    >>> load(); load(); seen
+    ['registered']
+    """
+    _PROVIDERS.append(provider)
+
+
+def load() -> None:
+    """Run every provider not run yet (the loader calls this before it parses a game)."""
+    while _PROVIDERS:
+        _PROVIDERS.pop(0)()
 
 
 def register(name: str, paths: tuple[tuple[str, ...], ...], parser: Callable) -> None:

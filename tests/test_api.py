@@ -298,3 +298,37 @@ def test_round_result_runs_once_per_report_and_once_per_set_in_diff(tmp_path, mo
         code, out, err = run(argv)
         assert code == 0, err
         assert len(calls) == want, argv
+
+
+# ---------------------------------------------------------------------------
+# start-up: ``import exact`` is light, and still registers every rule with the loader
+# ---------------------------------------------------------------------------
+def _fresh(code: str) -> str:
+    """Run ``code`` in a new interpreter (nothing imported yet) and return its stdout."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(exact.__file__).parents[1])
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_import_exact_loads_neither_numpy_nor_the_rules_until_used():
+    assert _fresh("import sys, exact, exact.cli\n"
+                  "print(sorted(m for m in ('numpy', 'exact.rules', 'exact.par', 'networkx') if m in sys.modules))") \
+        == "[]"
+
+
+@pytest.mark.parametrize("loader", ["exact.load_math_set", "strips.loader.load_math_set"])
+def test_a_set_with_rules_of_rule_modules_loads_in_a_fresh_interpreter(loader):
+    # the wheel game's [gamble_wheel] and the hold-and-win table are keys of rule modules, registered on first parse
+    code = (f"import exact, strips.loader\n"
+            f"for name in ('wheel_game', 'hold_and_win'):\n"
+            f"    print({loader}(name).model.bet)")
+    assert _fresh(code).split() == [str(exact.load_math_set(n).model.bet) for n in ("wheel_game", "hold_and_win")]
+
+
+def test_public_names_and_submodules_resolve_on_first_use():
+    assert _fresh("import exact\nprint(exact.sensitivity.sensitivity.__name__, exact.MathSet.__name__, "
+                  "exact.formatting.percent(exact.par_sheet(exact.load_math_set()).rtp, 6))") \
+        == f"sensitivity MathSet {exact.formatting.percent(exact.par_sheet(exact.load_math_set()).rtp, 6)}"
+    with pytest.raises(AttributeError, match="no attribute 'no_such_part'"):
+        exact.no_such_part

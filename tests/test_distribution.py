@@ -9,6 +9,7 @@ import os
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from exact.distribution import (KEY_COUNT, SCATTER_COUNT, from_limbs, limb_product, limb_sum, spin_distribution,
@@ -304,18 +305,23 @@ def test_base_win_ranges_and_hits_per_cycle_equal_brute_force(ms):
     assert sum(r.probability for r in rows) == 1
 
 
+def _capped_retrigger_set(cap: int):
+    """A 3x2 game whose free spins retrigger up to ``cap`` spins: a long, thin round-win tail."""
+    model = with_scatter_pays(small_fish_model(reels=3, rows=2))
+    syms = tuple(dataclasses.replace(s, reels={**s.reels, "bonus": frozenset({0, 1, 2})}) if s.kind == "scatter"
+                 else s for s in model.symbols)
+    model = dataclasses.replace(model, symbols=syms, trigger=((1, 2), (2, 3)), levels=(Level(1, 0, None, 2, "level1"),),
+                                retrigger=((1, 1), (2, 2)), retrigger_cap=cap)
+    return make_set(model, [["FS", "PIC1", "PIC1"], ["PIC1", "FS"], ["PIC2", "PIC2"]],
+                    [["FS", "PIC1"], ["PIC1", "PIC1"], ["PIC2", "PIC2"]])
+
+
 def test_tilted_pass_bound_holds_where_the_tilt_argument_is_large():
     """Regression (found by a new-user run of the suite): a capped retrigger whose tilted pass used
     theta x i near 545; the argument's rounding made e^(theta i) off by ~6e-14 relative and one entry
     missed its claimed bound (1.92e-14 > 1.88e-14).  Tilts are now dyadic (exact theta x i) and undoing
     the tilt carries its own rounding term."""
-    model = with_scatter_pays(small_fish_model(reels=3, rows=2))
-    syms = tuple(dataclasses.replace(s, reels={**s.reels, "bonus": frozenset({0, 1, 2})}) if s.kind == "scatter"
-                 else s for s in model.symbols)
-    model = dataclasses.replace(model, symbols=syms, trigger=((1, 2), (2, 3)), levels=(Level(1, 0, None, 2, "level1"),),
-                                retrigger=((1, 1), (2, 2)), retrigger_cap=4)
-    ms = make_set(model, [["FS", "PIC1", "PIC1"], ["PIC1", "FS"], ["PIC2", "PIC2"]],
-                  [["FS", "PIC1"], ["PIC1", "PIC1"], ["PIC2", "PIC2"]])
+    ms = _capped_retrigger_set(4)
     brute = brute_round(ms)
     fl = win_distribution(ms, exact=False)
     assert len(fl.round.passes) == 2 and fl.round.passes[1].theta * 10 > 500
@@ -324,6 +330,37 @@ def test_tilted_pass_bound_holds_where_the_tilt_argument_is_large():
     for w, q in brute.items():
         exact[w // fl.round.step] = float(q)
     assert np.all(np.abs(p - exact) <= bounds)
+
+
+@pytest.mark.parametrize("tail_at", [None, 1])
+def test_a_folded_grid_keeps_every_probability_and_mean_within_its_bound(monkeypatch, tail_at):
+    """The FFT on fewer points than the largest round win folds the tail onto the grid; the pass's bound grows
+    by the Chernoff folding term (exact.feature_runner.fold_bound).  Forced on a small game (any fold
+    accepted, grids from 4 points), every entry, tail and mean of the round and of each feature lies
+    within its bound of the brute-force round."""
+    from exact import feature_runner
+    monkeypatch.setattr(feature_runner, "FOLD_MIN", 4)
+    monkeypatch.setattr(feature_runner, "FOLD_SHARE", 1e300)
+    if tail_at is not None:     # a tilted pass on the folded grid too, whatever tilt the search would pick
+        monkeypatch.setattr(feature_runner, "tail_tilt", lambda *args: feature_runner.dyadic(0.25))
+    ms = _capped_retrigger_set(6)
+    brute = brute_round(ms)
+    fl = win_distribution(ms, exact=False, tail_at=tail_at)
+    rd = fl.round
+    top = max(brute) // rd.step
+    assert len(rd.passes) == (1 if tail_at is None else 2)
+    assert all(len(ps.p) <= top for ps in rd.passes), "every pass must be folded for this test to mean anything"
+    p, bounds = rd.probabilities, rd.entry_bounds()
+    exact = np.zeros(len(p))
+    for w, q in brute.items():
+        if w // rd.step < len(p):
+            exact[w // rd.step] = float(q)
+    assert np.all(np.abs(p - exact) <= bounds)
+    for lo in sorted({0, rd.step, 5 * rd.step, (len(p) - 1) * rd.step, len(p) * rd.step}):
+        v, bd = rd.prob_between(lo, None)
+        assert abs(v - float(sum(q for w, q in brute.items() if w >= lo))) <= bd
+        v, bd = rd.win_between(lo, None)
+        assert abs(v - float(sum(w * q for w, q in brute.items() if w >= lo))) <= bd
 
 
 class _Uncapped:

@@ -68,7 +68,10 @@ def test_task_sizes_in_process_give_identical_results(sets, reference):
     assert simulate(sim_set, ROUNDS, 12, cluster=here, game=game) != tally  # the seed matters
 
 
-def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference):
+@pytest.mark.parametrize("plan", [((1, 1, 1), (2, 4, 3)),
+                                  pytest.param(((1, 1, 1), (2, 2, 3), (3, 4, 2)), marks=pytest.mark.slow)],
+                         ids=["1-2-workers", "1-2-3-workers"])
+def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference, plan):
     from dask.distributed import Client, LocalCluster
     sim_set, enum_set = sets
     tally, est, totals, exact = reference
@@ -77,7 +80,7 @@ def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference):
     modes = units_json(run_simulation(wheel, ROUNDS, 11, cluster=Cluster(mode=IN_PROCESS)))
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
             Client(lc) as client:
-        for workers, streams, stops in ((1, 1, 1), (2, 2, 3), (3, 4, 2)):
+        for workers, streams, stops in plan:
             lc.scale(workers)
             client.wait_for_workers(workers, timeout=120)
             here = Cluster(client=client)

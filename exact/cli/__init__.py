@@ -20,7 +20,6 @@ from typing import Sequence
 from exact import __version__
 from exact.cli.args import Parser, UsageError, add_limit_arguments, limits_of
 from strips.errors import MathSetError
-from strips.loader import shadow_note
 from strips.display import printable
 from strips.limits import Limits, using
 
@@ -131,6 +130,7 @@ def _main(argv: list[str]) -> int:
         add_limit_arguments(parser)
         args = parser.parse_args(rest)
         args.command = command
+        from strips.loader import shadow_note
         for spec in dict.fromkeys(getattr(args, k, None) for k in ("set", "a", "b")):
             note = shadow_note(spec) if isinstance(spec, str) else None
             if note:

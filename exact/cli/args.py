@@ -9,7 +9,6 @@ import os
 
 from proofs.dask_runner import Cluster
 
-from exact.rules import supports
 from strips import limits as _limits
 from strips.errors import UsageError
 
@@ -108,6 +107,7 @@ def refuse_unsupported(ms, command: str, analysis: str | None = None) -> None:
     UsageError
         ``rtp COMMAND: SET: unsupported rule: RULE: ANALYSIS does not model it``.
     """
+    from exact.rules import supports
     s = supports(ms, analysis or command)
     if not s:
         raise UsageError(f"rtp {command}: {ms.name}: {s.message()}")
