@@ -171,7 +171,7 @@ def test_spin_refuses_in_one_line(tmp_path, capsys):
         assert words in err and err.count("\n") == 1, err
 
 
-@pytest.mark.parametrize("command", ["sensitivity", "tune", "export", "distribution", "chain", "check", "diff",
+@pytest.mark.parametrize("command", ["sensitivity", "tune", "distribution", "chain", "check", "diff",
                                      "prove"])
 def test_commands_that_need_reel_strips_refuse_in_one_line(tmp_path, capsys, command):
     d = str(write_grid(tmp_path / "g"))
