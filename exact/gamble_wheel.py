@@ -18,10 +18,13 @@ __all__ = ["gamble_wheel_section"]
 def gamble_wheel_section(ms, default) -> GambleWheelSection:
     """The section of the default mode ``default`` (:class:`exact.bet_modes.ModeResult`) of ``ms``.
 
+    On the bundled wheel game the frames of its free spins are beyond the gamble's round distribution, so
+    the RTP per choice is refused by name (the return itself is the set's):
+
     >>> import exact
     >>> s = exact.par_sheet(exact.load_math_set("wheel_game")).sections["gamble wheel"]
-    >>> s.ret, sorted(s.choices)[0]
-    (Fraction(24, 25), Fraction(4, 3))
+    >>> s.ret, s.choices, s.refused
+    (Fraction(24, 25), {}, 'unsupported rule: frames: the RTP when every eligible win is gambled once does not model it')
     """
     config = GambleWheel.config(ms.model)
     g = ms.model.gamble

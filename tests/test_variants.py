@@ -356,13 +356,13 @@ def test_tolerance_zero_on_the_command_line(tmp_path, capsys):
 
 
 def test_tolerance_zero_within_a_short_time_bound_reports_its_closest_edit():
-    """The fast form of the probe below: with tolerance 0 and a 4 s bound, the closest state found so far is
+    """The fast form of the probe below: with tolerance 0 and a 10 s bound, the closest state found so far is
     reported (edited, exact, closer than the input), never the unedited input."""
     ms = load_math_set("rules_page")
     target = Fraction(94, 100)
-    v = tune(ms, target, Fraction(0), seconds=4)
+    v = tune(ms, target, Fraction(0), seconds=10)
     assert v.edits and abs(v.rtp - target) < abs(exact_rtp(ms) - target)
-    assert v.rtp == exact_rtp(v.math_set) and not v.met and v.seconds < 4 + 25   # one round may overrun
+    assert v.rtp == exact_rtp(v.math_set) and not v.met and v.seconds < 10 + 25   # one round may overrun
 
 
 @pytest.mark.slow
