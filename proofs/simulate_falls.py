@@ -15,7 +15,7 @@ import numpy as np
 
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
-from exact.rules import combined_value, initial_spins, retrigger_spins
+from exact.rules import combined_value, initial_spins, retrigger_spins, rules_of
 from strips.decimals import exact_text
 from proofs.simulate_tables import exact_sum
 
@@ -100,6 +100,7 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
     start_tab = [initial_spins(model, n) for n in range(top)]
     re_tab = [retrigger_spins(model, n) for n in range(top)]
     cap = model.retrigger_cap
+    round_steps = [(r, r.config(model)) for r in rules_of(model) if r.acts_on_round]   # a win cap
     total = total2 = hits = falls2 = 0
     start = time.perf_counter()
     done = 0
@@ -123,6 +124,8 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
             if cap is not None:
                 more = np.minimum(more, np.maximum(cap - played[idx] - left[idx], 0))
             left[idx] += more
+        for rule, config in round_steps:      # the round's total win, as the literal round reads it
+            win = rule.vector_step(config, model.bet, win)
         total += exact_sum(win)
         total2 += sum(int(w) * int(w) for w in win.tolist())
         done += m

@@ -180,3 +180,16 @@ def test_commands_without_the_falls_refuse_in_one_line(tmp_path, capsys, command
     assert main([command, "--set", str(d)] + extra) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "unsupported rule" in err
+
+
+def test_the_simulated_cascade_round_takes_the_win_cap():
+    """The fall-by-fall simulation caps each round's total win as the literal round does (found by a new-user
+    run: a capped cascade game simulated its uncapped RTP and failed)."""
+    from proofs.simulate_falls import simulate_falls
+    game = {"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere", "max_win": 2},
+            "cascade": {"multipliers": [1, 2]},
+            "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}}
+    ms = exact.math_set(game, {"base": [["A", "A", "B"], ["A", "B", "B"]]})
+    sim = simulate_falls(ms, 4_000, 1)
+    name, estimate, interval, value, inside = sim.figures[0]
+    assert name == "rtp (per bet)" and inside and estimate <= 2 and value == exact.par_sheet(ms).rtp
