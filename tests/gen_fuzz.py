@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
+import pickle
 import random
 import re
 import resource
@@ -158,9 +160,36 @@ def _vm_bytes() -> int:
 
 def run_case(case: Case, files: dict[str, bytes], tmp: Path, seconds: int = 20,
              memory: int = 1 << 30) -> tuple[int, str, bool]:
-    """Run one case in process: (exit code, stderr, bound kept).  The run is stopped after ``seconds`` of
-    CPU time (``ITIMER_PROF``: the bound does not depend on the machine's load) and its address space may
-    grow by at most ``memory`` bytes (RLIMIT_AS); a run that hits either bound does not keep it."""
+    """Run one case in a forked child of this process: (exit code, stderr, bound kept).  The child is
+    stopped after ``seconds`` of CPU time (``ITIMER_PROF``: the bound does not depend on the machine's
+    load) and its address space may grow by at most ``memory`` bytes (RLIMIT_AS); a run that hits either
+    bound does not keep it.  The limits are set in the child only, so the test runner's own threads (a
+    pytest-xdist worker's channel) never run under them."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: run, send the result, leave at once
+        os.close(reader)
+        try:
+            result = _run_limited(case, files, tmp, seconds, memory)
+        except MemoryError:                        # past the address-space bound
+            result = (-1, "out of memory", False)
+        except BaseException as e:                 # noqa: BLE001 - a crash is the finding
+            result = (-2, f"{type(e).__name__}: {e}", True)
+        with os.fdopen(writer, "wb") as w:
+            w.write(pickle.dumps(result))
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as r:
+        data = r.read()
+    _, status = os.waitpid(pid, 0)
+    if not data:                                   # killed (the address-space bound, a signal)
+        return -os.waitstatus_to_exitcode(status) or -3, "", False
+    return pickle.loads(data)
+
+
+def _run_limited(case: Case, files: dict[str, bytes], tmp: Path, seconds: int, memory: int
+                 ) -> tuple[int, str, bool]:
+    """:func:`run_case`'s run, in the calling process, under its bounds."""
     d = tmp / "set"
     if d.exists():
         shutil.rmtree(d)
