@@ -31,6 +31,21 @@ from proofs.grid_simulate_rounds import TASK_ROUNDS, RoundStats, _Strata, column
 __all__ = ["calibrate"]
 
 
+#: Grid of the first rounding of a scaled probability (a simulated scale is a float): 1e-15, far below the
+#: ``denominator`` of the written fraction.
+GRID = 10**15
+
+
+def _rounded(p: Fraction, scale: float, denominator: int) -> Fraction:
+    """``p x scale`` as an exact fraction of denominator at most ``denominator``: rounded to the grid of
+    1/:data:`GRID` in integers, then to its best rational approximation (no Fraction is made from a float).
+
+    >>> _rounded(Fraction(1, 3), 1.5, 100)
+    Fraction(1, 2)
+    """
+    return Fraction(round(p * GRID * scale), GRID).limit_denominator(denominator)
+
+
 def calibrate(ms, feature: str, target: float, rounds: int, seed: int, cluster: Cluster | None = None,
               denominator: int = 100_000) -> dict:
     """The probabilities of ``feature`` (scaled together) that bring the default choice's RTP of ``ms`` to
@@ -79,8 +94,7 @@ def calibrate(ms, feature: str, target: float, rounds: int, seed: int, cluster: 
     if slope == 0:
         raise ValueError(f"{feature} does not move the RTP (its rounds pay as the others)")
     s = 1 + (target - rtp) / slope
-    win, no_win = (Fraction(float(f.win) * s).limit_denominator(denominator),
-                   Fraction(float(f.no_win) * s).limit_denominator(denominator))
+    win, no_win = (_rounded(f.win, s, denominator), _rounded(f.no_win, s, denominator))
     if s < 0 or win > 1 or no_win > 1:
         raise ValueError(f"scale {s:.4f} of {feature}'s probabilities leaves [0, 1]: choose another feature")
     return {"scale": s, "win": win, "no_win": no_win, "rtp_before": rtp, "slope": slope, "rounds": st.rounds,
