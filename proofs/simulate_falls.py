@@ -15,7 +15,7 @@ import numpy as np
 
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
-from exact.rules import combined_value, initial_spins, retrigger_spins, rules_of
+from exact.rules import combined_value, initial_spins, retrigger_spins, round_total_steps
 from strips.decimals import exact_text
 from proofs.simulate_tables import exact_sum
 
@@ -100,7 +100,7 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
     start_tab = [initial_spins(model, n) for n in range(top)]
     re_tab = [retrigger_spins(model, n) for n in range(top)]
     cap = model.retrigger_cap
-    round_steps = [(r, r.config(model)) for r in rules_of(model) if r.acts_on_round]   # a win cap
+    round_steps = round_total_steps(model)      # a win cap, as the literal round reads it
     total = total2 = hits = falls2 = 0
     start = time.perf_counter()
     done = 0
@@ -124,8 +124,8 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
             if cap is not None:
                 more = np.minimum(more, np.maximum(cap - played[idx] - left[idx], 0))
             left[idx] += more
-        for rule, config in round_steps:      # the round's total win, as the literal round reads it
-            win = rule.vector_step(config, model.bet, win)
+        for rule, config, bet in round_steps:
+            win = rule.vector_step(config, bet, win)
         total += exact_sum(win)
         total2 += sum(int(w) * int(w) for w in win.tolist())
         done += m

@@ -17,7 +17,7 @@ import numpy as np
 
 from strips.model import DEFAULT_MODE, SCATTER, MathSet, Phase, window_table
 from exact.rules import (SIMULATION_STAGES, feature_multiplier_table, initial_spins, reads_windows, retrigger_table,
-                         rules_of, scatter_codes, symbol_scatter_pay)
+                         round_total_steps, rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, add_at, exact_sum, fish_draw,
                                     group_indices, scaled, spin_tables, spins, wild_draw)
@@ -281,8 +281,7 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
                     thresholds=tuple(lv.threshold for lv in model.levels),
                     level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
                     cap=model.retrigger_cap if retrigger is not None else None, feature_multiplier=fmult,
-                    steps=steps, round_steps=tuple((r, r.config(model), model.bet) for r in rules_of(model)
-                                                   if r.acts_on_round))
+                    steps=steps, round_steps=round_total_steps(model))
 
 
 def respin_stops(g: ModeGame, stops: np.ndarray, new: np.ndarray) -> np.ndarray:

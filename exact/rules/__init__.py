@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from exact.rules.base import ANALYSES, PaysWords, Refusal, Rule, ViewSection, one_spin_round
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
-                                  round_rules, rules_of, spin_views, support_table, supports)
+                                  round_rules, round_total_steps, rules_of, spin_views, support_table, supports)
 from exact.rules.scatter import (by_count, count_array, extra_counts, feature_multiplier, feature_multiplier_table,
                                  other_scatters, paying_scatters, scatter_codes, scatter_counts, scatter_pay,
                                  symbol_scatter_pay, trigger_count, trigger_moments, trigger_reel_shown,
@@ -67,7 +67,8 @@ from exact.rules.grid_features import IntegerChooser, integer_weights, outcomes
 from exact.rules.grid_free_games import FeaturedRound, play_featured_round
 from exact.rules.win_cap import WinCap
 
-__all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "rules_of",
+__all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require",
+           "round_total_steps", "rules_of",
            "support_table",
            "multiplier_text", "starts_feature", "spin_views", "pays_words",
            "literal_wins", "scatter_counts", "cell_multipliers", "combination_ways", "default_wild_values",

@@ -192,6 +192,18 @@ def rules_of(model) -> tuple[type[Rule], ...]:
     return tuple(r for r in RULES if r.present(model))
 
 
+def round_total_steps(model) -> tuple:
+    """The vectorised steps of the rules that act on a round's total win (``Rule.acts_on_round``: the win
+    cap), as ``(rule, config, bet)`` in registry order: each simulator applies
+    ``wins = rule.vector_step(config, bet, wins)`` to its rounds' totals (numpy int64, credits).
+
+    >>> from strips.loader import load_math_set
+    >>> round_total_steps(load_math_set("rules_page").model)
+    ()
+    """
+    return tuple((r, r.config(model), model.bet) for r in rules_of(model) if r.acts_on_round)
+
+
 @dataclass(frozen=True)
 class Support:
     """Whether an analysis runs on a math set: ``ok``, else the ``rule`` that refuses and ``reason``
