@@ -107,6 +107,17 @@ class Rule:
     version: str = ""
     note: str = ""
 
+    def citation(self) -> str:
+        """Where the rule is written, its empty parts left out: ``GLI-11, 3.3.1 (v3.0)``, ``my lab``.
+
+        >>> Rule("x", "lab", "rtp", source="GLI-11", section="3.3.1", version="v3.0").citation()
+        'GLI-11, 3.3.1 (v3.0)'
+        >>> Rule("x", "lab", "rtp", source="my lab").citation()
+        'my lab'
+        """
+        text = ", ".join(p for p in (self.source, self.section) if p)
+        return f"{text} ({self.version})".lstrip() if self.version else text
+
     def limit_text(self) -> str:
         """The limit as a line shows it: ``>= 1/100000000``, ``<= 1``, ``reported``."""
         parts = []

@@ -455,7 +455,7 @@ def compliance_row(c) -> list:
         kind = "float within the win distribution's proven bound"
     return [c.rule.id, c.rule.jurisdiction, c.item, value, _one_in(value) if odds else None, c.rule.min, c.rule.max,
             _one_in(limit) if odds and limit else None, "PASS" if c.passed else "FAIL", kind,
-            f"{c.rule.source}, {c.rule.section} ({c.rule.version})"]
+            c.rule.citation()]
 
 
 def plain_text(x) -> str | int:

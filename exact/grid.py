@@ -95,14 +95,15 @@ def spin_cascade(ms, cells: Sequence[str] | None, refill: Sequence[str] | None, 
     tables = {"base": "base"}
     if cfg.free_table:
         tables["free"] = cfg.free_table
+    who = f"rtp spin: {ms.name}" if getattr(ms, "name", None) else "rtp spin"
     if phase not in tables:
-        raise UsageError(f"rtp: --phase must be one of {', '.join(tables)}, got {phase!r}")
+        raise UsageError(f"{who}: --phase must be one of {', '.join(tables)}, got {phase!r}")
     rng = random.Random(seed)
     draw = drawer(cfg, tables[phase], rng)
     drawn_drop = cells is None
     if cells is None:
         if seed is None:
-            raise UsageError("rtp: give --cells (the grid) or --seed N (draw it)")
+            raise UsageError(f"{who}: give --cells (the grid) or --seed N (draw it)")
         cells = initial_drop(cfg, draw, phase == "base" and cfg.key is not None)
     drop, name = tuple(cells), None
     games = None if isinstance(ms, GridConfig) else free_games_of(getattr(ms, "model", ms))

@@ -371,7 +371,8 @@ class RoundSimulation:
             p = self.cap["probability"]
             out.append(f"win cap      {self.cap['bets']:,} x bet ({self.cap['coins']:,} coins): reached in "
                        f"{pct(p.value)} of rounds, 99% interval {ci(p)} (simulated)")
-        out.append(f"max win      {self.max_win:,} coins observed before the cap ({self.max_win / self.bet:,.1f} x bet)")
+        out.append(f"max win      {self.max_win:,} coins observed{' before the cap' if self.cap is not None else ''} "
+                   f"({self.max_win / self.bet:,.1f} x bet)")
         out.append("win distribution (default choice, win / bet; simulated, Clopper-Pearson 99% intervals)")
         for lo, hi, p, c in self.ranges:
             what = "win = 0" if hi == 0 else f"{lo} < win/bet < {hi}" if lo == 0 else \

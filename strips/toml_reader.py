@@ -220,7 +220,51 @@ def _toml_error(e: tomllib.TOMLDecodeError, text: str, file: str) -> MathSetErro
         row = text.count("\n") + 1
         col = len(text) - (text.rfind("\n") + 1) + 1
     msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(e))
+    if msg.startswith("Unclosed"):   # the reader fails where it gave up: name the bracket left open
+        opened = _open_bracket(text, row, col, "{" if "inline table" in msg else "[")
+        if opened is not None:
+            row, col = opened
+            msg += " (opened here, never closed)"
     return MathSetError(file, row, col, f"malformed TOML: {msg}")
+
+
+def _open_bracket(text: str, row: int, col: int, opener: str) -> tuple[int, int] | None:
+    r"""Row and column (from 1) of the innermost ``opener`` still open at ``row:col``, strings and comments skipped.
+
+    >>> _open_bracket("a = [1,\n  2\nb = 3\n", 3, 1, "[")
+    (1, 5)
+    >>> _open_bracket("a = '['\n", 1, 8, "[") is None
+    True
+    """
+    lines = text.split("\n")
+    end = sum(len(x) + 1 for x in lines[:row - 1]) + col - 1
+    stack: list[tuple[str, int]] = []
+    i, quote = 0, None
+    while i < min(end, len(text)):
+        c = text[i]
+        if quote:
+            if text.startswith(quote, i):
+                i, quote = i + len(quote), None
+                continue
+            i += 2 if c == "\\" and quote[0] == '"' else 1
+            continue
+        if c == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        if c in "\"'":
+            quote = c * 3 if text.startswith(c * 3, i) else c
+            i += len(quote)
+            continue
+        if c in "[{":
+            stack.append((c, i))
+        elif c in "]}" and stack:
+            stack.pop()
+        i += 1
+    for c, at in reversed(stack):
+        if c == opener:
+            return _position(text, at, False)
+    return None
 
 
 def check_document(t: "TomlFile", doc: dict) -> None:
@@ -253,9 +297,10 @@ def check_limit(t: "TomlFile", path: tuple, name: str, value: int, what: str | N
 
 def refuse_unknown(t: "TomlFile", table: dict, path: tuple, known: tuple, what: str) -> None:
     """A key the schema does not know is a rule it cannot express: refuse it, never ignore it."""
+    known = tuple(dict.fromkeys(known))   # each key named once, in order
     for key in table:
         if key not in known:
-            where = f"[{'.'.join(map(str, path))}]" if path else Path(t.file).name
+            where = f"[{_path_text(path)}]" if path else Path(t.file).name
             raise t.error(path + (key,), f"unsupported rule: {what} {key!r} in {where} "
                           f"(supported: {', '.join(known)})")
 

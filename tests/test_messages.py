@@ -113,3 +113,73 @@ def test_a_wheel_award_of_free_spins_is_bounded_by_max_spins(tmp_path, award, wh
     row = text[:text.index(old)].count("\n") + 1
     err = one_line(["comply", "--no-distribution", "--set", str(d)])
     assert f"game.toml:{row}:1: wheel.bonus.prizes." in err and what in err
+
+
+def copied_set(tmp_path, name: str):
+    import shutil
+    from strips.loader import bundled_path
+    d = tmp_path / name
+    shutil.copytree(bundled_path(name), d, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    return d
+
+
+def test_an_unknown_published_key_names_its_entry_one_way(tmp_path):
+    """The key path and the table in words name the same entry of the array (from 1, as the path does)."""
+    d = copied_set(tmp_path, "rules_page")
+    text = (d / "published.toml").read_text()
+    first = 'source = "section 10"\n'
+    (d / "published.toml").write_text(text.replace(first, first + "bogus = 1\n", 1))
+    err = one_line(["check", "--set", str(d)])
+    assert "facts[1].bogus" in err and "in [facts[1]]" in err and "facts.0" not in err
+
+
+def test_an_unclosed_array_is_located_where_it_opens(tmp_path):
+    d = copied_set(tmp_path, "rules_page")
+    lines = (d / "game.toml").read_text().split("\n")
+    row = next(i for i, x in enumerate(lines) if x.startswith("pays = [")) + 1
+    lines[row - 1] = lines[row - 1].rstrip("]")
+    (d / "game.toml").write_text("\n".join(lines))
+    err = one_line(["check", "--set", str(d)])
+    assert f"game.toml:{row}:{lines[row - 1].index('[') + 1}: malformed TOML: Unclosed array" in err
+
+
+def test_features_over_one_are_located_at_the_entry_that_passes_one(tmp_path):
+    d = copied_set(tmp_path, "finn")
+    text = (d / "game.toml").read_text()
+    old = "[features.irish_luck]\nprobability = { no_win = "
+    assert old in text
+    start = text.index(old) + len(old)
+    text = text[:start] + '"1/1"' + text[text.index("}", start) - 1:]
+    (d / "game.toml").write_text(text)
+    err = one_line(["spin", "--set", str(d), "--seed", "1"])
+    row = text[:start].count("\n") + 1
+    assert f"game.toml:{row}:" in err and "features.irish_luck.probability.no_win" in err
+
+
+def test_a_supported_list_names_each_key_once():
+    from strips.toml_reader import refuse_unknown
+    from strips.errors import MathSetError
+    with pytest.raises(MathSetError) as e:
+        refuse_unknown(TomlFile("x = 1\n", "g.toml"), {"x": 1}, (), ("a", "symbols", "symbols", "b"), "key")
+    assert "(supported: a, symbols, b)" in str(e.value)
+
+
+def test_a_grid_spin_without_cells_names_the_set():
+    err = one_line(["spin", "--set", "finn"])
+    assert err.startswith("rtp spin: finn: give --cells")
+
+
+def test_hold_and_win_names_the_rule_it_does_not_model_with(tmp_path):
+    d = copied_set(tmp_path, "hold_and_win")
+    text = (d / "game.toml").read_text()
+    (d / "game.toml").write_text(text.replace("[game]\n", "[game]\nmax_win = 2000\n", 1))
+    err = one_line(["--set", str(d)])
+    assert "hold and win with the win cap rule" in err
+
+
+def test_a_rules_file_without_section_or_version_cites_its_source_alone(tmp_path):
+    f = tmp_path / "lab.toml"
+    f.write_text('[[rules]]\nid = "lab-rtp"\njurisdiction = "lab"\nmeasure = "rtp"\nmin = "0.9"\nsource = "lab"\n')
+    code, out, err = run(["comply", "--no-distribution", "--rules", str(f)])
+    assert code in (0, 1), err
+    assert "  lab-rtp: lab\n" in out and "()" not in out

@@ -97,7 +97,7 @@ def run(args) -> int:
              (fraction_text(c.rule.max) if c.rule.max is not None else None),
              "min": None if c.rule.min is None else fraction_text(c.rule.min),
              "max": None if c.rule.max is None else fraction_text(c.rule.max),
-             "pass": c.passed, "source": f"{c.rule.source}, {c.rule.section} ({c.rule.version})"}
+             "pass": c.passed, "source": c.rule.citation()}
             for c in checks], "top_award_checked": top_skipped is None,
             **({"top_award_not_checked": top_skipped} if top_skipped else {}),
             **({"award_odds_not_computed_for_modes": skipped} if skipped else {})}, indent=2))
@@ -111,5 +111,5 @@ def run(args) -> int:
     print("\n".join(table_lines(["rule", "jurisdiction", "item", "value", "limit", "verdict"], rows, "lllrll")))
     print("\nsources:")
     for r in {c.rule.id: c.rule for c in checks}.values():
-        print(f"  {r.id}: {r.source}, {r.section} ({r.version})")
+        print(f"  {r.id}: {r.citation()}")
     return 1 if failed else 0

@@ -398,7 +398,7 @@ def comply(args, ms, rules, chosen) -> int:
         print(json.dumps({"set": ms.name, "passed": not failed, "figures": how, "checks": [
             {"rule": r.id, "jurisdiction": r.jurisdiction, "measure": r.measure, "item": item,
              "value": _q(v) if isinstance(v, Fraction) else v, "value_ci99": None if ci is None else list(ci),
-             "pass": ok, "source": f"{r.source}, {r.section} ({r.version})"} for r, item, v, ci, ok in checks]},
+             "pass": ok, "source": r.citation()} for r, item, v, ci, ok in checks]},
             indent=2, default=str))
         return 1 if failed else 0
     print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass "

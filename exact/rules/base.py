@@ -39,7 +39,7 @@ ANALYSES: dict[str, str] = {
     "check": "the published-facts check (rtp check)",
     "chain": "the free-spin chain export (rtp chain)",
     "diff": "the figure-by-figure comparison (rtp diff)",
-    "prove": "the exhaustive enumeration (rtp prove --exhaustive)",
+    "prove": "the certificate of independent checks (rtp prove: its enumeration and simulation)",
     "simulate": "the simulation of whole rounds (rtp simulate, rtp prove)",
     "sensitivity": "the strip-edit sensitivity (rtp sensitivity, exact.sensitivity)",
     "tune": "the RTP variants (rtp tune, exact.variants)",

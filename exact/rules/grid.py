@@ -447,7 +447,7 @@ EXTRA_KEYS: dict = {}
 
 
 def _only(t, table: dict, path: tuple, known: Iterable[str], what: str = "key") -> None:
-    known = tuple(known)
+    known = tuple(dict.fromkeys(known))   # each key named once, in order
     for k in table:
         if k not in known:
             where = f"[{'.'.join(map(str, path))}]" if path else "the game file"

@@ -498,9 +498,13 @@ def parse_features(t, table: dict, cfg: GridConfig) -> GridFeatures:
             tables.append(("to", _weights(t, spec, path, "to", pays)))
         feats.append(Feature(name, win, no_win, tuple(tables), sources))
     for kind in ("win", "no_win"):
-        if sum(getattr(f, kind) for f in feats) > 1:
-            raise t.error(("features",), f"the features' probabilities on a drop {'with' if kind == 'win' else 'without'}"
-                          f" a win sum to more than 1 (they exclude each other)")
+        total = 0
+        for f in feats:   # located at the entry that takes the sum past 1, in the file's order
+            total += getattr(f, kind)
+            if total > 1:
+                raise t.error(("features", f.name, "probability", kind),
+                              f"the features' probabilities on a drop {'with' if kind == 'win' else 'without'}"
+                              f" a win sum to more than 1 (they exclude each other)")
     return GridFeatures(tuple(sorted(feats, key=lambda f: FEATURES.index(f.name))))
 
 

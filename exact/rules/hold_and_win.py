@@ -315,8 +315,9 @@ class HoldAndWin(Rule):
             (any(s.has_random_multiplier for s in model.of_kind("wild")) or combination_wilds(model),
              "drawn or combination WILD multipliers"),
             (any(s.pays and any(s.pays) for s in model.of_kind("scatter")), "scatter pays"),
-            (any(c.rule != HoldAndWin.name for c in model.rules), "another rule of its own keys"),
         )
+        other = next((c.rule for c in model.rules if c.rule != HoldAndWin.name), None)
+        checks += ((other is not None, f"the {other} rule"),)
         return next((why for cond, why in checks if cond), None)
 
 
