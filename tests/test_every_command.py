@@ -48,7 +48,8 @@ def recipes(d: str, ms, out: Path) -> dict[str, list[list[str]]]:
         few = ["--target-halfwidth", "0.5", "--max-rounds", "20000"]
         return {"report": [["--set", d, "--json"] + few], "spin": [["--set", d, "--seed", "1"]],
                 "simulate": [["--set", d, "--rounds", "20000", "--workers", "1", "--json"]],
-                "export": [["--set", d, "--csv", str(out / "csv")] + few], "diff": [[d, d]]}
+                "export": [["--set", d, "--csv", str(out / "csv")] + few], "diff": [[d, d]],
+                "comply": [["--set", d, "--workers", "1"] + few]}
     # --exhaustive where it takes seconds: the fast path (ways games) up to 2 x 10^8 combinations, the
     # generic path (every other game, about 10^6 windows/s) up to 4 x 10^6
     n = combinations_to_enumerate(ms)

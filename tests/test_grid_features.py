@@ -204,6 +204,17 @@ def test_report_of_a_grid_game_with_features_is_exact(tmp_path, capsys):
     cfg = grid_config(ms.model)
     assert [f.name for f in features_of(ms.model).features] == ["starfall_wilds", "magic_transform"]
     assert Fraction(out["rtp"]) * cfg.bet == chain_figures(cfg, start=start_distribution(cfg, features_of(ms.model))).mean
+    # comply checks the whole round's RTP, and each award's lower bound counts only the drops no feature
+    # touches: the run's probability times 1 - the features' probabilities on a drop with a win
+    from exact.cli.grid import _run_probability
+    code = main(["comply", "--set", d, "--json"])
+    com = json.loads(capsys.readouterr().out)
+    assert com["figures"] == "exact" and code == (0 if com["passed"] else 1)
+    assert {Fraction(c["value"]) for c in com["checks"] if c["measure"] == "rtp"} == {Fraction(out["rtp"])}
+    untouched = 1 - Fraction(1, 10) - Fraction(1, 9)
+    odds = [c for c in com["checks"] if c["item"].endswith("(lower bound)")]
+    assert odds and all(Fraction(c["value"]) == _run_probability(cfg, c["item"].split()[1], int(c["item"].split()[0]))
+                        * untouched for c in odds)
 
 
 @pytest.mark.parametrize("old,new,words", [
@@ -223,12 +234,25 @@ def test_each_malformed_feature_key_is_refused_in_one_line(tmp_path, capsys, old
     assert words in err and err.count("\n") == 1 and "game.toml:" in err, err
 
 
+@pytest.mark.parametrize("extra,where", [
+    (FEATURES_TOML, "features.starfall_wilds.line_count.2: no row or column of 2 cells"),
+    ('\n[features.irish_luck]\nprobability = { no_win = "1/10" }\norientation = { row = 1 }\nsymbols = { A = 1 }\n',
+     "features.irish_luck.orientation.row: every row holds the key's start cell"),
+])
+def test_a_feature_line_that_only_the_key_s_lines_could_hold_is_refused(tmp_path, capsys, extra, where):
+    """On a 1x3 grid the key starts on the only row: no line of 2 or more cells is free of it."""
+    d = str(write_grid(tmp_path / "g", rows=1, columns=3, extra=extra))
+    assert main(["report", "--set", d]) == 2
+    err = capsys.readouterr().err
+    assert where in err and "game.toml:" in err and err.count("\n") == 1, err
+
+
 def test_commands_the_features_do_not_model_refuse_in_one_line_and_the_others_simulate(tmp_path, capsys):
     d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=FEATURES_TOML))
     big = str(write_grid(tmp_path / "big", rows=4, columns=4, extra=FEATURES_TOML))
-    assert main(["comply", "--set", d]) == 2
+    assert main(["sensitivity", "--set", d]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "random features of the initial drop" in err, err
+    assert err.count("\n") == 1 and ("random features of the initial drop" in err or "grid" in err), err
     for argv in (["simulate", "--set", d, "--rounds", "20000", "--json"],
                  ["report", "--set", big, "--target-halfwidth", "0.2", "--max-rounds", "20000", "--json"]):
         assert main(argv) == 0
@@ -336,6 +360,21 @@ unlock = { star_bar = 1, lucky_mug = 9 }
     assert set(g) == {"star_bar", "lucky_mug"} and out["default_choice"] == "star_bar"
     assert out["rtp"] == g["star_bar"]["rtp"]
     assert out["lowest_choice"] == min(g, key=lambda k: Fraction(g[k]["rtp"]))
+    main(["comply", "--set", d, "--json"])         # the RTP of every choice is checked
+    com = json.loads(capsys.readouterr().out)
+    assert {c["item"]: Fraction(c["value"]) for c in com["checks"] if c["measure"] == "rtp"} == \
+        {f"rtp ({k})": Fraction(v["rtp"]) for k, v in g.items()}
+    capped = write_grid(tmp_path / "c", rows=2, columns=3, extra=FEATURES_TOML.split("[features.magic")[0] + games)
+    (capped / "game.toml").write_text((capped / "game.toml").read_text().replace("[game]\n", "[game]\nmax_win = 50\n", 1))
+    rules = tmp_path / "cap.toml"
+    rules.write_text('[[rules]]\nid = "cap"\njurisdiction = "lab"\nmeasure = "max_win_bets"\nmax = "60"\n'
+                     'source = "lab"\n')
+    main(["comply", "--set", str(capped), "--json", "--rules", str(rules), "--jurisdiction", "lab",
+          "--target-halfwidth", "0.5", "--max-rounds", "2000", "--workers", "1"])
+    com = json.loads(capsys.readouterr().out)      # a cap: the simulation of whole rounds; the cap is the maximum
+    assert com["figures"].startswith("simulated")
+    assert [(c["item"], c["pass"]) for c in com["checks"] if c["measure"] == "max_win_bets"] == \
+        [("max win (the win cap)", True)]
     lava = FEATURES_TOML.split("[features.magic")[0] + games.replace("lucky_mug]", "lava_lair]", 1).replace(
         "lucky_mug = 9", "lava_lair = 4")
     bad = str(write_grid(tmp_path / "bad", rows=2, columns=3, extra=lava))

@@ -343,28 +343,67 @@ def _run_probability(cfg, symbol: str, n: int) -> Fraction:
     return p
 
 
+def _whole_round_figures(args, ms, cfg):
+    """The figures comply checks on a grid game with random features, free-spin games or a win cap: the
+    chain of the whole round where it is solved (no cap, small grid), else the certified simulation of
+    whole rounds.  Returns (how, exact, {label: (value, (low, high))} of the RTP per free-spin choice,
+    hit frequency, P(free spins), SD per bet) for the default choice; the RTP of every choice."""
+    feats, games = features_of(ms.model), free_games_of(ms.model)
+    bet = cfg.bet
+    if _cap_bets(ms) is None and _target(args) is None:
+        try:
+            try:
+                start = feature_start(cfg, feats)
+            except ValueError as e:
+                raise UsageError(f"rtp comply: {ms.name}: {e}") from None
+            choices = {g: f for g, (f, _) in _choices(cfg, feats, games, start).items()} if games else \
+                {"": chain_figures(cfg, start=start)}
+            figs = choices[games.default] if games else choices[""]
+            exact_ = all(f.exact for f in choices.values())
+            bound = max(f.bound for f in choices.values())
+            lo_hi = lambda x, scale=1: (float(x) / scale - bound / scale, float(x) / scale + bound / scale)  # noqa: E731
+            rtps = {g: (f.mean / bet, lo_hi(f.mean, bet)) for g, f in choices.items()}
+            return ("exact" if exact_ else f"chain, within {bound:.1e}", exact_, rtps,
+                    (1 - figs.p_zero, lo_hi(1 - figs.p_zero)), (figs.p_free_spins, lo_hi(figs.p_free_spins)),
+                    float(figs.variance / (bet * bet)) ** 0.5)
+        except UnsupportedRule:
+            pass
+    sim = _simulate_rounds(args, ms, cfg, _target(args) or DEFAULT_HALFWIDTH)
+    rtps = {g: (v["rtp"].value, v["rtp"].ci) for g, v in sim.choices.items()} if len(sim.choices) > 1 else \
+        {"": (sim.rtp.value, sim.rtp.ci)}
+    return (f"simulated, 99% intervals ({sim.rounds:,} rounds, seed {sim.seed})", False, rtps,
+            (sim.hit_frequency.value, sim.hit_frequency.ci), (sim.p_free_spins.value, sim.p_free_spins.ci),
+            sim.sd_per_bet)
+
+
 def comply(args, ms, rules, chosen) -> int:
     """``rtp comply`` on a grid game: RTP, SD and hit frequency from the chain (exact, or within its bound)
     or the simulation (a rule passes only when its whole 99% interval passes); award odds by exact lower
-    bounds from the initial drop (each win) and the free spins' probability (its interval)."""
+    bounds from the initial drop (each win) and the free spins' probability (its interval).  With free-spin
+    games the RTP of every choice is checked (a lab certifies the lowest); with random features an award's
+    bound counts only drops no feature touches; with a win cap the maximum win is the cap."""
     cfg = config_of(ms)
-    bet = cfg.bet
-    try:
-        figs = chain_figures(cfg)
-        lo_hi = lambda x, scale=1: (float(x) / scale - figs.bound / scale, float(x) / scale + figs.bound / scale)  # noqa: E731
-        exact_ = figs.exact
-        rtp = (figs.mean / bet, lo_hi(figs.mean, bet))
-        hit = (1 - figs.p_zero, lo_hi(1 - figs.p_zero))
-        pfs = (figs.p_free_spins, lo_hi(figs.p_free_spins))
-        sd = float(figs.variance / (bet * bet)) ** 0.5
-        how = "exact" if exact_ else f"chain, within {figs.bound:.1e}"
-    except UnsupportedRule:
-        sim = _simulate(args, ms, cfg, _target(args) or DEFAULT_HALFWIDTH)
-        exact_ = False
-        rtp, hit, pfs = (sim.rtp, sim.rtp_ci99), (sim.hit_frequency, sim.hit_frequency_ci99), \
-            (sim.p_free_spins, sim.p_free_spins_ci99)
-        sd = sim.sd_per_bet
-        how = f"simulated, 99% intervals ({sim.rounds:,} rounds, seed {sim.seed})"
+    if _whole_rounds(ms):
+        how, exact_, rtps, hit, pfs, sd = _whole_round_figures(args, ms, cfg)
+    else:
+        try:
+            figs = chain_figures(cfg)
+            lo_hi = lambda x, scale=1: (float(x) / scale - figs.bound / scale, float(x) / scale + figs.bound / scale)  # noqa: E731
+            exact_ = figs.exact
+            rtps = {"": (figs.mean / cfg.bet, lo_hi(figs.mean, cfg.bet))}
+            hit = (1 - figs.p_zero, lo_hi(1 - figs.p_zero))
+            pfs = (figs.p_free_spins, lo_hi(figs.p_free_spins))
+            sd = float(figs.variance / (cfg.bet * cfg.bet)) ** 0.5
+            how = "exact" if exact_ else f"chain, within {figs.bound:.1e}"
+        except UnsupportedRule:
+            sim = _simulate(args, ms, cfg, _target(args) or DEFAULT_HALFWIDTH)
+            exact_ = False
+            rtps, hit, pfs = {"": (sim.rtp, sim.rtp_ci99)}, (sim.hit_frequency, sim.hit_frequency_ci99), \
+                (sim.p_free_spins, sim.p_free_spins_ci99)
+            sd = sim.sd_per_bet
+            how = f"simulated, 99% intervals ({sim.rounds:,} rounds, seed {sim.seed})"
+    feats, cap = features_of(ms.model), _cap_bets(ms)
+    untouched = 1 - sum((f.win for f in feats.features), Fraction(0)) if feats is not None else Fraction(1)
 
     def verdict(rule, lo, hi) -> bool:
         return (rule.min is None or lo >= rule.min) and (rule.max is None or hi <= rule.max)
@@ -374,21 +413,22 @@ def comply(args, ms, rules, chosen) -> int:
         if chosen and r.jurisdiction not in [c.lower() for c in chosen]:
             continue
         if r.measure in ("rtp", "hit_frequency"):
-            v, (lo, hi) = rtp if r.measure == "rtp" else hit
-            ok = verdict(r, Fraction(v) if exact_ else lo, Fraction(v) if exact_ else hi) if exact_ else \
-                verdict(r, lo, hi)
-            checks.append((r, r.measure, v, (lo, hi), ok))
+            for g, (v, (lo, hi)) in (rtps.items() if r.measure == "rtp" else (("", hit),)):
+                ok = verdict(r, Fraction(v), Fraction(v)) if exact_ else verdict(r, lo, hi)
+                checks.append((r, r.measure + (f" ({g})" if g else ""), v, (lo, hi), ok))
         elif r.measure == "sd_per_bet":
             checks.append((r, "SD per bet", sd, None, True))
         elif r.measure == "award_odds":
             for s, pays in cfg.pays:
                 for n in range(3, len(pays) + 1):
                     if pays[n - 1] > 0:
-                        p = _run_probability(cfg, s, n)
+                        p = _run_probability(cfg, s, n) * untouched
                         checks.append((r, f"{n} {s} (lower bound)", p, (float(p), 1.0), verdict(r, p, 1)))
             if cfg.free_table:
                 v, (lo, hi) = pfs
                 checks.append((r, "free spins", v, (lo, hi), verdict(r, Fraction(v) if exact_ else lo, 1)))
+        elif r.measure == "max_win_bets" and cap is not None:
+            checks.append((r, "max win (the win cap)", Fraction(cap), None, r.max is None or cap <= r.max))
         elif r.measure == "max_win_bets":
             checks.append((r, "max win (no upper bound: a cascade can last any number of evaluations)",
                            float("inf"), None, r.max is None))

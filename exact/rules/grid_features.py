@@ -458,6 +458,7 @@ def parse_features(t, table: dict, cfg: GridConfig) -> GridFeatures:
     feats = []
     free = cfg.cells - (1 if cfg.key else 0)
     lines = range(1, max(cfg.rows, cfg.columns) + 1)
+    keyless = [ln for ln in cfg.lines if not (cfg.key and cfg.path and cfg.path[0] in ln)]
     pays = cfg.pay_symbols
     for name, spec in table.items():
         path = ("features", name)
@@ -485,10 +486,21 @@ def parse_features(t, table: dict, cfg: GridConfig) -> GridFeatures:
             for mode, key, most in (("pattern", "pattern_count", free), ("line", "line_count", max(lines))):
                 if dict(modes).get(mode):
                     tables.append((key, _weights(t, spec, path, key, range(1, most + 1), as_int=True)))
+            if dict(modes).get("line") and (win or no_win):   # a base drop's line is free of the key
+                longest = max(map(len, keyless), default=0)
+                for k, w in dict(tables)["line_count"]:
+                    if w and k > longest:
+                        raise t.error(path + ("line_count", str(k)), f"no row or column of {k} cells or more "
+                                      f"is free of the key's start cell (the longest is {longest})")
         elif name == "dragon_destroy":
             tables.append(("count", _weights(t, spec, path, "count", range(1, free + 1), as_int=True)))
         elif name == "irish_luck":
-            tables.append(("orientation", _weights(t, spec, path, "orientation", ("row", "column"))))
+            sides = _weights(t, spec, path, "orientation", ("row", "column"))
+            tables.append(("orientation", sides))
+            for side, w in sides:    # a base drop's line is drawn among that orientation's lines free of the key
+                if w and no_win and not [ln for ln in keyless if (ln in cfg.lines[:cfg.rows]) == (side == "row")]:
+                    raise t.error(path + ("orientation", side), f"every {side} holds the key's start cell: "
+                                  f"no {side} can be overwritten")
             tables.append(("symbols", _weights(t, spec, path, "symbols", pays)))
         else:
             sources = tuple(t.get(spec, path, "from", list))
@@ -519,7 +531,7 @@ class RandomFeatures(Rule):
 
     name = "random features of the initial drop"
     keys = "[features.starfall_wilds|dragon_destroy|irish_luck|magic_transform] probability, ..."
-    implements = frozenset({"spin", "report", "simulate", "export"})
+    implements = frozenset({"spin", "report", "simulate", "export", "comply"})
     parses = (("features",),)
 
     @classmethod

@@ -359,7 +359,7 @@ class FreeSpinChoice(Rule):
 
     name = "a choice of free-spin games"
     keys = "[free_spins.games.star_bar|lucky_mug|golden_pot] spins, ...; [free_spins.choice] unlock, default"
-    implements = frozenset({"spin", "report", "simulate", "export"})
+    implements = frozenset({"spin", "report", "simulate", "export", "comply"})
     parses = (("free_spins", "games"), ("free_spins", "choice"))
 
     @classmethod

@@ -132,9 +132,9 @@ class WinCap(Rule):
 
     name = "win cap"
     keys = "[game] max_win"
-    implements = frozenset({"report", "spin", "check", "diff", "simulate", "prove", "export"})
+    implements = frozenset({"report", "spin", "check", "diff", "simulate", "prove", "export", "comply"})
     parses = (("game", "max_win"),)
-    narrows = frozenset({"report", "simulate", "prove", "export"})
+    narrows = frozenset({"report", "simulate", "prove", "export", "comply"})
     #: The rule acts on the round's total win: the report needs the round's exact distribution.
     acts_on_round = True
 
@@ -166,6 +166,8 @@ class WinCap(Rule):
             return "a win cap with bought features (the cap of a bought round is not modelled)"
         if analysis == "export" and model.evaluation != "grid":
             return "win cap (the reel-strip workbook does not model it; a grid game's workbook does)"
+        if analysis == "comply" and model.evaluation != "grid":
+            return "win cap (the jurisdiction check of a reel-strip game does not model it; a grid game's does)"
         return super().refusal(model, analysis)
 
     @staticmethod
