@@ -46,7 +46,7 @@ from markov.absorbing import solve_absorbing
 from strips import limits as _limits
 from strips.errors import UnsupportedRule
 
-__all__ = ["GridChain", "build_chain", "ChainFigures", "chain_figures", "MAX_SCC", "MAX_GRID_STATES", "active_bounds",
+__all__ = ["GridChain", "build_chain", "ChainFigures", "chain_figures", "CappedRound", "capped_round", "MAX_SCC", "MAX_GRID_STATES", "active_bounds",
            "round_distribution", "truncated", "state_means", "cascade_distribution"]
 
 #: Largest strongly connected component solved with exact Fractions (2x3 and 3x2 grids pass): the
@@ -452,6 +452,7 @@ def _dense(ch: GridChain, cut: float, max_entries: int):
     end_o = np.array([float(ch.end_other[i]) / ch.denom[i] for i in range(n)])
     end_k = np.array([float(ch.end_key[i]) / ch.denom[i] for i in range(n)])
     top = max(mats, default=0)
+    indegree = sum((np.diff(m.indptr) for m in mats.values()), np.zeros(n, dtype=np.int64))
     mass = np.zeros((n, 1))
     mass[0, 0] = 1.0
     other, keyed = np.zeros(1), np.zeros(1)
@@ -475,7 +476,10 @@ def _dense(ch: GridChain, cut: float, max_entries: int):
         live = np.nonzero(nxt.any(axis=0))[0]
         mass = nxt[:, :live[-1] + 1] if live.size else nxt[:, :1] * 0
         steps += 1
-    return other, keyed, float(mass.sum()), steps, g
+    # rounding depth: each step multiplies by a weight (two roundings: to float, the division) and sums at
+    # most (largest in-degree) products; the absorbed arrays add n-term products once per step
+    depth = steps * (int(indegree.max(initial=0)) + 4) + n + steps + 3
+    return other, keyed, float(mass.sum()), steps, g, depth
 
 
 def _as_dict(vec: np.ndarray, unit: int) -> dict:
@@ -497,7 +501,7 @@ def cascade_distribution(ch: GridChain, cut: float = CUT, max_entries: int = MAX
     >>> round(o[0], 12), left < 1e-15
     (0.75, True)
     """
-    other, keyed, left, steps, g = _dense(ch, cut, max_entries)
+    other, keyed, left, steps, g, _ = _dense(ch, cut, max_entries)
     return _as_dict(other, g), _as_dict(keyed, g), left, steps
 
 
@@ -509,9 +513,12 @@ def _spread(d: dict, unit: int) -> np.ndarray:
 
 
 def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None = None, start: dict | None = None,
-                       free_start: dict | None = None, free_spins: int | None = None):
+                       free_start: dict | None = None, free_spins: int | None = None, depth: bool = False):
     """The round win's distribution {coins: probability} (floating point) and the cut mass (the
-    probability left unassigned: cascades still running when their mass fell below ``cut``).
+    probability left unassigned: cascades still running when their mass fell below ``cut``); with
+    ``depth``, also the rounding depth D of every probability: each computed probability is the true
+    one (of the rounds that ended) times a factor within ``[(1-u)^D, (1+u)^D]``, u = 2^-53 (all terms
+    are nonnegative: Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., section 3.1).
 
     >>> from exact.rules import grid_config_of
     >>> d, cut = round_distribution(grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)}))
@@ -520,26 +527,72 @@ def round_distribution(cfg: GridConfig, cut: float = CUT, max_states: int | None
     """
     tables = grid_tables(cfg)
     ch = build_chain(cfg, "base", max_states=max_states, tables=tables, start=start)
-    other, keyed, left, _ = cascade_distribution(ch, cut)
+    o, k, left, _, g, deep = _dense(ch, cut, MAX_ENTRIES)
+    other, keyed = _as_dict(o, g), _as_dict(k, g)
     spins = cfg.free_spins if free_spins is None else free_spins
     if keyed and cfg.free_table and spins:
         fch = build_chain(cfg, cfg.free_table, key=False, max_states=max_states, tables=tables, start=free_start)
-        fo, fk, fleft, _ = cascade_distribution(fch, cut)
+        fo_, fk_, _, _, fg, fdeep = _dense(fch, cut, MAX_ENTRIES)
+        fo, fk = _as_dict(fo_, fg), _as_dict(fk_, fg)
         unit = math.gcd(_unit(ch), _unit(fch))
         one = _spread({w: fo.get(w, 0.0) + fk.get(w, 0.0) for w in set(fo) | set(fk)}, unit)
         total = np.ones(1)
         for _ in range(spins):
-            total = np.convolve(total, one)
+            total = np.convolve(total, one)       # direct sums (numpy.convolve does not use the FFT)
         both = np.convolve(_spread(keyed, unit), total)
         base = _spread(other, unit)
         size = max(both.size, base.size)
         dist = _as_dict(np.pad(base, (0, size - base.size)) + np.pad(both, (0, size - both.size)), unit)
         left += sum(keyed.values()) * max(1 - float(total.sum()), 0.0)
+        deep += fdeep + spins * (one.size + 1) + len(keyed) + total.size + len(dist) + 4
     else:
         dist = dict(other)
         for w, p in keyed.items():
             dist[w] = dist.get(w, 0.0) + p
-    return dict(sorted(dist.items())), left
+        deep += 1
+    out = dict(sorted(dist.items()))
+    return (out, left, deep) if depth else (out, left)
+
+
+@dataclass(frozen=True)
+class CappedRound:
+    """The round under a win cap of ``cap`` coins, from the chain's floating-point round distribution:
+    ``mean`` = E[min(W, cap)] (coins), ``second`` = E[min(W, cap)^2] (coins^2), ``p_cap`` = P(W >= cap),
+    each within its bound: ``bound`` (coins) for the mean, ``bound * cap`` for the second moment,
+    ``bound / cap`` for the probability.  The bound is proven: the rounding of every probability (its
+    depth, :func:`round_distribution`) and the cut mass, whose rounds add between 0 and ``cap`` each."""
+
+    cap: int
+    mean: float
+    second: float
+    p_cap: float
+    bound: float
+
+    @property
+    def variance(self) -> float:
+        return self.second - self.mean * self.mean
+
+    @property
+    def variance_bound(self) -> float:
+        return self.bound * self.cap + (2 * abs(self.mean) + self.bound) * self.bound
+
+
+def capped_round(dist: dict, left: float, depth: int, cap: int) -> CappedRound:
+    """E[min(W, cap)], E[min(W, cap)^2] and P(W >= cap) of the round win W of distribution ``dist``
+    ({coins: probability}, cut mass ``left``, rounding depth ``depth``: :func:`round_distribution`).
+
+    >>> c = capped_round({0: 0.5, 10: 0.25, 40: 0.25}, 0.0, 1, 20)
+    >>> c.mean, c.second, c.p_cap, c.bound < 1e-12
+    (7.5, 125.0, 0.25, True)
+    """
+    u = 2.0 ** -53
+    d = depth + 2
+    gamma = d * u / (1 - d * u)
+    share = 2 * gamma + u + left * (1 + 2 * gamma)     # of the cap, per unit of probability
+    mean = math.fsum(min(w, cap) * p for w, p in dist.items())
+    second = math.fsum(min(w, cap) ** 2 * p for w, p in dist.items())
+    p_cap = math.fsum(p for w, p in dist.items() if w >= cap)
+    return CappedRound(cap, mean, second, p_cap, cap * share)
 
 
 def win_ranges(dist: dict, bet: int, edges=(0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)) -> list:

@@ -126,6 +126,43 @@ def test_the_round_distribution_lies_within_a_truncated_literal_replay_and_its_t
     assert float(r["tail"]) < 0.5                    # the replay is deep enough to bound something
 
 
+@pytest.mark.parametrize("cfg,depth,cap,tight", [
+    (grid_config_of(1, 3, {"A": (0, 0, 4), "B": (0, 0, 1)}), 12, 9, True),
+    (random_config(random.Random(27), 2, 3, symbols=2), 4, 15, False),
+    (random_config(random.Random(29), 1, 4, symbols=3), 4, 10, False),
+])
+def test_the_capped_round_lies_within_a_truncated_literal_replay_and_its_tail(cfg, depth, cap, tight):
+    """E[min(W, cap)] and P(W >= cap) of the chain's capped round: within the literal replay of every board
+    and refill to ``depth`` evaluations (the rounds ended by then) and what its tail can add (at most the
+    cap each), widened by the capped round's own proven bound."""
+    from exact.grid_chain import capped_round
+    d, cut, depth_ = round_distribution(cfg, depth=True)
+    c = capped_round(d, cut, depth_, cap)
+    r = replay(cfg, "base", False, depth)
+    tail = r["tail"]
+    low = sum((min(w, cap) * p for w, p in r["ended"].items()), Fraction(0))
+    assert float(low) - c.bound <= c.mean <= float(low + cap * tail) + c.bound
+    low2 = sum((min(w, cap) ** 2 * p for w, p in r["ended"].items()), Fraction(0))
+    assert float(low2) - c.bound * cap <= c.second <= float(low2 + cap * cap * tail) + c.bound * cap
+    reach = sum((p for w, p in r["ended"].items() if w >= cap), Fraction(0))
+    assert float(reach) - c.bound / cap <= c.p_cap <= float(reach + tail) + c.bound / cap
+    assert 0 < c.p_cap and c.mean < float(chain_figures(cfg).mean)     # the cap is reached and removes something
+    assert c.bound < 1e-9 and (float(tail) * cap < 1e-4 or not tight)   # a replay deep enough to pin it
+
+
+def test_a_capped_grid_report_is_chain_solved_not_simulated(tmp_path, capsys):
+    from exact.cli import main
+    from tests.gen_grid import write_grid
+    d = write_grid(tmp_path / "g", rows=2, columns=3)
+    (d / "game.toml").write_text((d / "game.toml").read_text().replace("[game]\n", "[game]\nmax_win = 5\n", 1))
+    assert main(["report", "--set", str(d), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    cap = out["win_cap"]
+    assert out["method"] == "chain" and cap["coins"] == 50 and 0 < cap["probability"] < 1
+    assert out["rtp"] < float(Fraction(cap["rtp_uncapped"])) and out["bound"] < 1e-9
+    assert abs(float(Fraction(cap["rtp_uncapped"])) - out["rtp"] - cap["removed_rtp"]) < 1e-12
+
+
 def test_the_chain_limits_are_input_limits(tmp_path, capsys):
     """--max-scc 1 solves the 2x3 chain in floating point within its bound; --max-grid-states refuses
     the chain and the report is simulated; both listed among the input limits."""

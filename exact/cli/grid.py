@@ -10,7 +10,7 @@ from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
 from exact.grid import config_of, feature_start, grid_text, parse_cells, spin_cascade
 from exact.rules import FREE_SPIN_GAMES as GAME_ORDER
 from exact.rules import WinCap, features_of, free_games_of, free_start
-from exact.grid_chain import active_bounds, chain_figures, lava_moments, round_distribution, win_ranges
+from exact.grid_chain import active_bounds, capped_round, chain_figures, lava_moments, round_distribution, win_ranges
 from exact.grid_drop import first_drop
 from exact.export import grid_sheets
 from exact.grid_rounds import round_tables
@@ -185,8 +185,8 @@ def report(args, ms, emit=None) -> int:
     figs, why = None, ""
     feats = features_of(ms.model)
     games = free_games_of(ms.model)
-    start, choices = None, {}
-    if target is None and _cap_bets(ms) is None:
+    start, choices, capped = None, {}, None
+    if target is None:
         try:
             try:
                 start = feature_start(cfg, feats)
@@ -194,8 +194,10 @@ def report(args, ms, emit=None) -> int:
                 raise UsageError(f"rtp: {ms.name}: {e}") from None
             choices = _choices(cfg, feats, games, start)
             figs = choices[games.default][0] if games else chain_figures(cfg, start=start)
+            if _cap_bets(ms) is not None:
+                capped = _capped(cfg, start, choices, games, _cap_bets(ms) * cfg.bet)
         except UnsupportedRule as e:
-            why = str(e)
+            figs, why = None, str(e)
     if figs is None:
         run = _simulate_rounds if _whole_rounds(ms) else _simulate
         sim = run(args, ms, cfg, target or DEFAULT_HALFWIDTH)
@@ -206,34 +208,48 @@ def report(args, ms, emit=None) -> int:
             print("\n".join(sim.lines(args.digits)))
         return 0
     bet = cfg.bet
-    rtp, var = figs.mean / bet, figs.variance / (bet * bet)
+    exact_ = figs.exact and capped is None
+    if capped is None:
+        rtp, var, bound = figs.mean / bet, figs.variance / (bet * bet), figs.bound
+        round_rtp = {g: f.mean / bet for g, (f, _) in choices.items()}
+    else:       # the capped round from the chain's round distribution, within its proven bound
+        top = capped[games.default if games else ""][0]
+        rtp, var = top.mean / bet, top.variance / (bet * bet)
+        bound = max(figs.bound, top.bound / bet, top.variance_bound / (bet * bet))
+        round_rtp = {g: c.mean / bet for g, (c, _) in capped.items()}
     hit = 1 - figs.p_zero
     try:
-        if games and games.default == "lava_lair":
-            raise UnsupportedRule("the round distribution with Lava Lair's free spins is not computed",
-                                  rule="a choice of free-spin games", analysis="report")
-        dist, cut = round_distribution(cfg, start=start, **({"free_start": choices[games.default][1],
-                                                             "free_spins": games.game(games.default).spins}
-                                                            if games else {}))
+        if capped is not None:
+            dist, cut = capped[games.default if games else ""][1]
+        else:
+            if games and games.default == "lava_lair":
+                raise UnsupportedRule("the round distribution with Lava Lair's free spins is not computed",
+                                      rule="a choice of free-spin games", analysis="report")
+            dist, cut = round_distribution(cfg, start=start, **({"free_start": choices[games.default][1],
+                                                                 "free_spins": games.game(games.default).spins}
+                                                                if games else {}))
         no_dist = ""
     except UnsupportedRule as e:
         dist, cut, no_dist = None, None, str(e).removeprefix("unsupported rule: ")
     if args.json:
-        num = _q if figs.exact else float
-        out = {"set": ms.name, "method": "exact" if figs.exact else "chain", "rtp": num(rtp),
+        num = _q if exact_ else float
+        out = {"set": ms.name, "method": "exact" if exact_ else "chain", "rtp": num(rtp),
                "variance_per_bet2": num(var), "sd_per_bet": float(var) ** 0.5, "hit_frequency": num(hit),
                "p_free_spins": num(figs.p_free_spins), "evaluations_mean": num(figs.evaluations),
                "chain": {"states": figs.states, "free_spin_states": figs.free_states,
                          "largest_component": figs.largest, "max_scc": active_bounds()[0]},
                "first_drop": fd.figures()}
-        if not figs.exact:
-            out["bound"] = figs.bound
+        if not exact_:
+            out["bound"] = bound
+        if capped is not None:
+            out["win_cap"] = _cap_json(capped[games.default if games else ""][0], figs, bet, _cap_bets(ms))
         if games:
-            out["free_spin_games"] = {g: _game_figures(f, games.game(g).spins, bet, num) for g, (f, _) in choices.items()}
+            out["free_spin_games"] = {g: _game_figures(f, games.game(g).spins, bet, num, round_rtp[g])
+                                      for g, (f, _) in choices.items()}
             out["default_choice"] = games.default
-            out["lowest_choice"] = min(choices, key=lambda g: choices[g][0].mean)
+            out["lowest_choice"] = min(round_rtp, key=round_rtp.get)
             out["unlock"] = dict(games.unlock)
-            out["new_player"] = {"policy": NEW_PLAYER, "rtp": num(_new_player(games, choices, bet))}
+            out["new_player"] = {"policy": NEW_PLAYER, "rtp": num(_new_player(games, round_rtp))}
         out["round_distribution"] = {"method": "chain, floating point", "not_computed": no_dist} if dist is None \
             else {"method": "chain, floating point", "cut_mass": cut,
                   "distribution": [[w, p] for w, p in dist.items()]}
@@ -242,13 +258,14 @@ def report(args, ms, emit=None) -> int:
     d = args.digits
     how = ("exact Fractions" if figs.exact else f"floating point (a component of {figs.largest} states > "
            f"--max-scc {active_bounds()[0]}), every figure within {figs.bound:.1e} of the chain's solution")
-    tag = "exact" if figs.exact else "chain"
+    tag = "exact" if exact_ else "chain"
     one = lambda p: f"1 in {1 / float(p):,.2f}" if p else "never"      # noqa: E731
     lines = [head,
              f"method       {tag}: the round as an absorbing Markov chain of {figs.states:,} states "
              f"(+ {figs.free_states:,} of a free spin; largest strongly connected component {figs.largest}), "
              f"solved component by component in {how}",
-             f"RTP          {100 * float(rtp):.{d}f}%" + (f"  = {_q(rtp)}" if figs.exact else ""),
+             f"RTP          {100 * float(rtp):.{d}f}%" + (f"  = {_q(rtp)}" if exact_ else
+                                                      f"  (within {bound:.1e} per bet)" if capped else ""),
              f"SD           {float(var) ** 0.5:.6f} per bet (variance {float(var):.6f})",
              f"hit frequency {100 * float(hit):.{d}f}% (P(round win > 0))",
              f"P(free spins) {100 * float(figs.p_free_spins):.{d}f}% ({one(figs.p_free_spins)})",
@@ -259,21 +276,24 @@ def report(args, ms, emit=None) -> int:
     if fd.distribution is not None:
         lines.append("first drop distribution (win in coins: probability): " + ", ".join(
             f"{w}: {float(p):.6g}" for w, p in fd.distribution[:12]) + (" ..." if len(fd.distribution) > 12 else ""))
+    if capped is not None:
+        lines[3:3] = _cap_lines(capped[games.default if games else ""][0], figs, bet, _cap_bets(ms), d)
     if games:
-        low = min(choices, key=lambda g: choices[g][0].mean)
+        low = min(round_rtp, key=round_rtp.get)
         lines.append(f"free-spin games (the figures above are for the default choice, {games.default}; the lowest "
                      f"round RTP is the one a lab certifies):")
         for g, (f, _) in choices.items():
-            gf = _game_figures(f, games.game(g).spins, bet, float)
+            gf = _game_figures(f, games.game(g).spins, bet, float, round_rtp[g])
             lines.append(f"  {g:<11} {games.game(g).spins} spins, unlocked at {dict(games.unlock)[g]} keys: round RTP "
                          f"{100 * gf['rtp']:.{d}f}%, an award pays {gf['award_mean_per_bet']:.6f} per bet"
                          + ("  (lowest)" if g == low else ""))
     if games:
-        lines.append(f"  new player  round RTP {100 * float(_new_player(games, choices, bet)):.{d}f}% ({NEW_PLAYER})")
+        lines.append(f"  new player  round RTP {100 * float(_new_player(games, round_rtp)):.{d}f}% ({NEW_PLAYER})")
     if dist is None:
         lines.append(f"round win distribution  not computed: {no_dist}")
     else:
-        lines.append(f"round win distribution  by forward propagation on the chain in floating point, "
+        lines.append(f"round win distribution{' (before the cap)' if capped else ''}  by forward propagation on the "
+                     f"chain in floating point, "
                      f"{len(dist):,} win values, cut where the mass still cascading fell below 1e-15 (cut mass "
                      f"{cut:.1e})")
         for lo, hi, p in win_ranges(dist, bet):
@@ -281,6 +301,45 @@ def report(args, ms, emit=None) -> int:
             lines.append(f"  {what:<22} {p:.6g}")
     print("\n".join(lines))
     return 0
+
+
+def _capped(cfg, start, choices: dict, games, cap: int) -> dict:
+    """Per free-spin choice ("" without a choice): (the round under the win cap of ``cap`` coins from the
+    chain's round distribution, (that distribution, its cut mass)).
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        Lava Lair among the choices (its round distribution is not computed), or a distribution too large.
+    """
+    out = {}
+    for g in (games.games if games else (None,)):
+        if g is not None and g.name == "lava_lair":
+            raise UnsupportedRule("the round distribution a win cap needs, with Lava Lair's free spins",
+                                  rule="a choice of free-spin games", analysis="report")
+        extra = {"free_start": choices[g.name][1], "free_spins": g.spins} if g is not None else {}
+        dist, cut, depth = round_distribution(cfg, start=start, depth=True, **extra)
+        out["" if g is None else g.name] = (capped_round(dist, cut, depth, cap), (dist, cut))
+    return out
+
+
+def _cap_json(c, figs, bet: int, bets: int) -> dict:
+    """JSON ``win_cap`` of a chain-solved capped round (floats within ``bound`` per bet; the uncapped RTP
+    exact when the chain is)."""
+    num = _q if figs.exact else float
+    return {"bets": bets, "coins": c.cap, "probability": c.p_cap, "probability_bound": c.bound / c.cap,
+            "rtp_uncapped": num(figs.mean / bet), "removed_rtp": float(figs.mean / bet) - c.mean / bet,
+            "bound": c.bound / bet, "method": "chain, floating point, proven bound"}
+
+
+def _cap_lines(c, figs, bet: int, bets: int, d: int) -> list[str]:
+    """Text lines of a chain-solved capped round."""
+    return [f"win cap      {bets:,} x bet ({c.cap:,} coins): reached in {100 * c.p_cap:.{d}f}% of rounds "
+            f"(within {c.bound / c.cap:.1e}); the RTP without the cap {100 * float(figs.mean / bet):.{d}f}%"
+            + (f" = {_q(figs.mean / bet)}" if figs.exact else "")
+            + f", the cap removes {100 * (float(figs.mean / bet) - c.mean / bet):.{d}f} points",
+            f"             (the capped figures from the chain's round distribution in floating point: E[min(W, "
+            f"cap)], each probability's rounding and the cut mass bounded)"]
 
 
 def _choices(cfg, feats, games, start) -> dict:
@@ -310,22 +369,24 @@ NEW_PLAYER = ("the newest unlocked game at each of the first 16 awards (award a 
               "most a keys), the round RTP averaged over those 16 awards")
 
 
-def _new_player(games, choices: dict, bet: int):
+def _new_player(games, round_rtp: dict):
     """The round RTP of :data:`NEW_PLAYER`: the mean over awards 1..16 of the RTP of the round whose award
-    goes to the newest game unlocked by then (the first unlocked game before any is)."""
+    goes to the newest game unlocked by then (the first unlocked game before any is); ``round_rtp``: the
+    round's RTP per fixed choice."""
     unlock = dict(games.unlock)
     order = sorted(unlock, key=lambda g: (unlock[g], GAME_ORDER.index(g)))
     total = 0
     for a in range(1, 17):
         open_ = [g for g in order if unlock[g] <= a] or order[:1]
-        total += choices[open_[-1]][0].mean / bet
+        total += round_rtp[open_[-1]]
     return total / 16
 
 
-def _game_figures(f, spins: int, bet: int, num) -> dict:
-    """A free-spin game's figures: the round's RTP for that choice, the award's mean per bet."""
+def _game_figures(f, spins: int, bet: int, num, rtp) -> dict:
+    """A free-spin game's figures: the round's RTP for that choice (``rtp``: capped by a win cap), the
+    award's mean per bet (before the cap)."""
     award = f.free_mean * spins / bet
-    return {"rtp": num(f.mean / bet), "spins": spins, "award_mean_per_bet": num(award),
+    return {"rtp": num(rtp), "spins": spins, "award_mean_per_bet": num(award),
             "p_free_spins": num(f.p_free_spins)}
 
 
@@ -350,19 +411,24 @@ def _whole_round_figures(args, ms, cfg):
     hit frequency, P(free spins), SD per bet) for the default choice; the RTP of every choice."""
     feats, games = features_of(ms.model), free_games_of(ms.model)
     bet = cfg.bet
-    if _cap_bets(ms) is None and _target(args) is None:
+    if _target(args) is None:
         try:
             try:
                 start = feature_start(cfg, feats)
             except ValueError as e:
                 raise UsageError(f"rtp comply: {ms.name}: {e}") from None
-            choices = {g: f for g, (f, _) in _choices(cfg, feats, games, start).items()} if games else \
-                {"": chain_figures(cfg, start=start)}
+            full = _choices(cfg, feats, games, start) if games else {"": (chain_figures(cfg, start=start), None)}
+            choices = {g: f for g, (f, _) in full.items()}
             figs = choices[games.default] if games else choices[""]
             exact_ = all(f.exact for f in choices.values())
             bound = max(f.bound for f in choices.values())
+            means = {g: f.mean for g, f in choices.items()}
+            if _cap_bets(ms) is not None:     # the capped round from the chain's distribution, within its bound
+                capped = _capped(cfg, start, full, games, _cap_bets(ms) * bet)
+                means = {g: c.mean for g, (c, _) in capped.items()}
+                exact_, bound = False, max([bound] + [c.bound for c, _ in capped.values()])
             lo_hi = lambda x, scale=1: (float(x) / scale - bound / scale, float(x) / scale + bound / scale)  # noqa: E731
-            rtps = {g: (f.mean / bet, lo_hi(f.mean, bet)) for g, f in choices.items()}
+            rtps = {g: (m / bet if exact_ else float(m) / bet, lo_hi(m, bet)) for g, m in means.items()}
             return ("exact" if exact_ else f"chain, within {bound:.1e}", exact_, rtps,
                     (1 - figs.p_zero, lo_hi(1 - figs.p_zero)), (figs.p_free_spins, lo_hi(figs.p_free_spins)),
                     float(figs.variance / (bet * bet)) ** 0.5)
