@@ -193,3 +193,64 @@ def test_the_simulated_cascade_round_takes_the_win_cap():
     sim = simulate_falls(ms, 4_000, 1)
     name, estimate, interval, value, inside = sim.figures[0]
     assert name == "rtp (per bet)" and inside and estimate <= 2 and value == exact.par_sheet(ms).rtp
+
+
+def _wide_line_game(seed):
+    """A 4x3 line cascade game (paylines sharing their first rows, so the coded reading's trie shares steps)."""
+    import random
+    rng = random.Random(seed)
+    game, strips = random_game(seed, "lines", free_spins=seed % 2 == 0)
+    game["game"].update(reels=4, rows=3)
+    for name in ("A", "B", "C"):
+        game["symbols"][name]["pays"] = [0, 0, rng.randint(1, 5), rng.randint(5, 20)]
+    game["symbols"]["S"]["reels"] = game["symbols"]["W"]["reels"] = {"base": [1, 2, 3, 4]}
+    lines = rng.sample([list(x) for x in itertools.product((1, 2, 3), repeat=4) if x[:2] != (1, 1)], 6)
+    game["lines"] = {"paylines": lines + [[1, 1, 2, 2], [1, 1, 2, 3], [1, 1, 3, 1]]}
+    strips["base"] = [[rng.choice("ABCWS") for _ in range(rng.randint(3, 5))] for _ in range(4)]
+    return game, strips
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coded_line_reading_equals_the_replay(seed):
+    """The coded line reading (column codes, the paylines' trie, bit masks, the quiet filter's prefix states)
+    against the replay at every stop, and the enumeration's figures against the brute force."""
+    from exact.falls import FallEvaluator
+    import numpy as np
+    game, strips = _wide_line_game(seed)
+    ms = exact.math_set(game, strips)
+    ev = FallEvaluator(ms, ms.model.base_phase)
+    assert ev._coded is not None and ev.filters_quiet
+    reels = strips["base"]
+    stops = np.array(list(itertools.product(*(range(len(s)) for s in reels))))
+    out = ev.play(stops)
+    for i, s in enumerate(stops.tolist()):
+        win, awarded, falls, cut, _ = replay(game, reels, s)
+        assert (int(out.plain[i]), int(out.award[i]), int(out.falls[i]), bool(out.cut[i])) == \
+            (win, awarded, falls, cut), s
+    a = analyse_phase(ms, ms.model.base_phase)
+    law, reach, _, hit = brute_force(game, strips)
+    mean, second, _ = _figures(law)
+    assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
+    assert a.falls.reach == tuple(reach[k] for k in sorted(reach))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coded_line_reading_equals_the_cell_reading_with_trigger_reels_and_kept_scatters(seed):
+    """Options the replay does not write out: scatters kept on the window, trigger reels; the coded
+    reading against the cell reading (the vectorised literal reading), every field of every stop."""
+    from exact.falls import FallEvaluator
+    import numpy as np
+    game, strips = _wide_line_game(seed)
+    game["cascade"]["remove_scatters"] = seed != 1
+    game.setdefault("free_spins", {"strips": "base", "trigger": {"2": 2}, "levels": [{"multiplier": 1}]})
+    if seed != 0:
+        game["free_spins"]["trigger_reels"] = [1, 4]
+    ms = exact.math_set(game, strips)
+    ev = FallEvaluator(ms, ms.model.base_phase)
+    stops = np.array(list(itertools.product(*(range(len(s)) for s in strips["base"]))))
+    coded = ev.play(stops)
+    ev._coded = None
+    cells = ev.play(stops)
+    for f in ("plain", "scatter_plain", "award", "falls", "cut", "paid"):
+        assert np.array_equal(getattr(coded, f), getattr(cells, f)), f
+    assert coded.per_fall == cells.per_fall
