@@ -104,11 +104,10 @@ class _CodedLines:
         self.wcode = [(wc.astype(np.int64) * place).sum(axis=1) for wc in ev._wc]   # per reel (L,): window codes
         table = auto.table                                                        # (states, nsym)
         apay = np.maximum(auto.pay, auto.wild_pay)
-        # the symbol at each row of a code; the step tables [state x nsym + symbol] -> next state x nsym (inner),
-        # or the next state (a line's end): small enough to stay in cache
+        # the symbol at each row of a code; the step table [state x nsym + symbol] -> next state x nsym: small
+        # enough to stay in cache; a line's last step reads its pay and removed cells at once (below)
         self.dig = [d.copy() for d in dig]
         self.inner = (table * S).ravel()
-        self.leaf = table.ravel()
         self.S = S
         # the trie of row prefixes: nodes (depth 1..R, row, parent node or -1) in depth order; line -> its leaf
         index: dict[tuple, int] = {}
@@ -142,19 +141,20 @@ class _CodedLines:
             self.dfs.append((j,) + self.nodes[j] + (tuple(ends.get(j, ())),))
             todo.extend(reversed(children[j]))
         self._cap = 0
-        # per line and final state: the pay, and the cells of its paying run as bits
-        self.line_pay = apay
-        self.line_bits = []
+        # the last step of a line, [state x nsym + symbol]: the pay of the final state, and per line the cells
+        # of its paying run as bits
+        self.last_pay = apay[table].ravel()
+        self.last_bits = []
         for line in ev.paylines:
             cell = np.array([1 << (r * rows + line[r]) for r in range(R)] + [0], dtype=np.int64)
             upto = np.concatenate([[0], np.cumsum(cell[:R])])                    # bits of the first k reels
-            self.line_bits.append(upto[np.minimum(auto.run, R)])
+            self.last_bits.append(upto[np.minimum(auto.run, R)][table].ravel())
         # scatters: per code the count of the scatter's cells and their rows as bits
         self.scatters = []
         for mask, paytab, is_trig in ev.scatters:
             here = mask[dig]                                                      # (rows, codes)
             self.scatters.append((here.sum(axis=0), (here * (1 << np.arange(rows))[:, None]).sum(axis=0),
-                                  paytab, is_trig))
+                                  paytab, is_trig, [bool(mask[np.asarray(c)].any()) for c in ev.codes]))
         # refill: the fresh cells strip[t .. t + n - 1] on top, per reel [n x L + t]; the survivors of pattern
         # p (removed rows as bits) moved to the bottom rows, [p x ncodes + code]
         self.fresh = []
@@ -225,37 +225,45 @@ class _CodedLines:
             if not read[c]:
                 np.take(self.dig[row], col[d - 1], out=cells[c])
                 read[c] = True
-            tab = self.leaf if d == R else self.inner
+            if d == R:                             # a line's last step: its pay and removed cells
+                idx = cells[c] if par < 0 else np.add(st[d - 1], cells[c], out=out)
+                for line in lines:
+                    np.take(self.last_pay, idx, out=tmp)
+                    pay += tmp
+                    np.take(self.last_bits[line], idx, out=tmp)
+                    bits |= tmp
+                continue
             if par < 0:
-                np.take(tab, cells[c], out=out)
+                np.take(self.inner, cells[c], out=out)
             else:
                 np.add(st[d - 1], cells[c], out=tmp)
-                np.take(tab, tmp, out=out)
+                np.take(self.inner, tmp, out=out)
             if prefix and j in self._parent_set:
                 kept[j] = out.copy()
-            for line in lines:
-                np.take(self.line_pay, out, out=tmp)
-                pay += tmp
-                np.take(self.line_bits[line], out, out=tmp)
-                bits |= tmp
         return kept if prefix else (pay, bits)
 
     def scatter_cells(self, i: int, col: np.ndarray):
-        """Scatter ``i``'s cells on windows ``col`` (reels, m): (count per reel (reels, m), cells as bits (m,))."""
-        cnt, rbits, _, _ = self.scatters[i]
-        per = np.stack([cnt[col[r]] for r in range(self.R)])
-        return per, lambda: sum(rbits[col[r]] << (r * self.rows) for r in range(self.R))
+        """Scatter ``i``'s cells on windows ``col`` (reels, m): (per reel its count (m,), or 0 on a reel whose
+        strip never shows it; a function giving the cells as bits (m,))."""
+        cnt, rbits, _, _, on = self.scatters[i]
+        per = [np.take(cnt, col[r]) if on[r] else 0 for r in range(self.R)]
+        return per, lambda: sum(np.take(rbits, col[r]) << (r * self.rows) for r in range(self.R) if on[r])
 
     def refill(self, col: np.ndarray, bits: np.ndarray, pos: np.ndarray) -> None:
         """Refill windows ``col`` (reels, m) whose cells ``bits`` (m,) go, from positions ``pos`` (reels, m),
         in place: the survivors fall, strip[t - n .. t - 1] on top, t -> t - n."""
         for r in range(self.R):
             p = (bits >> (r * self.rows)) & self.row_mask
+            if not p.any():
+                continue                                  # the reel keeps its column and position
             L = self.lengths[r]
-            t = pos[r] - self.removed[p]
+            n = np.take(self.removed, p)
+            t = pos[r] - n
             t %= L
             pos[r] = t
-            col[r] = self.fresh[r][self.removed[p] * L + t] + self.surv[p * self.ncodes + col[r]]
+            n *= L
+            n += t
+            col[r] = np.take(self.fresh[r], n) + np.take(self.surv, p * self.ncodes + col[r])
 
 
 class FallEvaluator:
@@ -474,15 +482,18 @@ class FallEvaluator:
                 per, here = cd.scatter_cells(i, win)
             else:
                 cells = mask[win]
-                per, here = cells.sum(axis=2).T, (lambda c=cells: c)
-            n = per.sum(axis=0)
+                per, here = list(cells.sum(axis=2).T), (lambda c=cells: c)
+            n = sum(per) + np.zeros(m, dtype=np.int64)
             p = tab[n] if evaluate else np.zeros(m, dtype=np.int64)
             spay += p
             masks.append((here, p, is_trig))
             if is_trig:
                 trig = n
                 if self.trigger_reels:
-                    trig = np.where((per[self.trigger_reels] > 0).all(axis=0), n, 0)
+                    shown = np.ones(m, dtype=bool)
+                    for r in self.trigger_reels:
+                        shown &= np.asarray(per[r]) > 0
+                    trig = np.where(shown, n, 0)
         award = self.award_tab[trig] if evaluate else np.zeros(m, dtype=np.int64)
         if self.cfg is not None and self.cfg.remove_scatters:
             for here, p, is_trig in masks:
@@ -540,8 +551,8 @@ class FallEvaluator:
             par = cd.nodes[leaf][2]
             mask |= tab[given[par] // cd.S] if par >= 0 else tab[np.zeros(p, dtype=np.int64)]
         trig = None
-        for (cnt, _, _, is_trig), tab in zip(cd.scatters, self._scatter_masks):
-            n4 = sum((cnt[col[r]] for r in range(R - 1)), np.zeros(p, dtype=np.int64))
+        for (cnt, _, _, is_trig, on), tab in zip(cd.scatters, self._scatter_masks):
+            n4 = sum((cnt[col[r]] for r in range(R - 1) if on[r]), np.zeros(p, dtype=np.int64))
             mask |= tab[n4]
             if is_trig:
                 trig = n4
@@ -617,7 +628,8 @@ class FallEvaluator:
         drawn: dict = {}
         per_fall = []
         for k in range(1, self.max_falls + 1):
-            falls[act] = k
+            at = slice(None) if k == 1 else act        # the spins still falling
+            falls[at] = k
             evaluate = self.every_fall or k == 1
             if cd is not None:             # removed cells as bits (m,)
                 pay, rem = cd.walk(win, given, gidx) if k == 1 else cd.walk(win)
@@ -625,12 +637,12 @@ class FallEvaluator:
                 pay, rem = self.wins(win)
             spay, trig, aw, srem = self.scatter_reading(win, evaluate)
             if self.sum_awards:
-                award[act] += aw
+                award[at] += aw
             elif k == 1:
-                award[act] = trig
+                award[at] = trig
             rem |= srem
             fm = self.fall_mult[k - 1]
-            paid[act] |= (pay > 0) | (spay > 0)
+            paid[at] |= (pay > 0) | (spay > 0)
             stat = {"spins": int(act.size), "plain": 0, "drawn": {}}
             if self.mcfg is not None:
                 rem &= win != self.mcode
@@ -638,8 +650,8 @@ class FallEvaluator:
                 m_amount = fm * (pay + (spay if self.m_scatters else 0))
                 p_amount = fm * np.where(sig == 0, pay + spay, 0 if self.m_scatters else spay)
                 s_amount = fm * spay
-                plain[act] += p_amount
-                splain[act] += np.where(sig == 0, s_amount, 0 if self.m_scatters else s_amount)
+                plain[at] += p_amount
+                splain[at] += np.where(sig == 0, s_amount, 0 if self.m_scatters else s_amount)
                 stat["plain"] = int(p_amount.sum())
                 for i in np.flatnonzero((sig > 0) & (m_amount > 0)):
                     s = int(sig[i])
@@ -648,8 +660,8 @@ class FallEvaluator:
                     stat["drawn"][s] = stat["drawn"].get(s, 0) + int(m_amount[i])
             else:
                 amount = fm * (pay + spay)
-                plain[act] += amount
-                splain[act] += fm * spay
+                plain[at] += amount
+                splain[at] += fm * spay
                 stat["plain"] = int(amount.sum())
             per_fall.append(stat)
             if self.cfg is None:
