@@ -254,3 +254,20 @@ def test_coded_line_reading_equals_the_cell_reading_with_trigger_reels_and_kept_
     for f in ("plain", "scatter_plain", "award", "falls", "cut", "paid"):
         assert np.array_equal(getattr(coded, f), getattr(cells, f)), f
     assert coded.per_fall == cells.per_fall
+
+
+def test_anywhere_product_past_its_bound_is_enumerated_with_the_same_figures(monkeypatch):
+    """The per-reel product on the count vectors it reaches; a game reaching more than PRODUCT_STATES pairs
+    in a step is enumerated instead: the same exact figures, both equal to the brute force."""
+    import exact.rules.anywhere as anywhere
+    game, strips = random_game(41, "anywhere", cascade=False)
+    law, _, _, hit = brute_force(game, strips)
+    mean, second, _ = _figures(law)
+    got = {}
+    for bound in (anywhere.PRODUCT_STATES, 1):
+        monkeypatch.setattr(anywhere, "PRODUCT_STATES", bound)
+        ms = exact.math_set(game, strips)
+        a = analyse_phase(ms, ms.model.base_phase)
+        assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
+        got[a.method.split(" ")[0]] = {(i, w): p for i, w, p in a.distribution}
+    assert set(got) == {"per-reel", "enumeration"} and got["per-reel"] == got["enumeration"]
