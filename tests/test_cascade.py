@@ -169,7 +169,7 @@ def test_distribution_equals_brute_force_and_simulation_passes(tmp_path, capsys)
     d = write_set(tmp_path, game, strips)
     assert main(["simulate", "--set", str(d), "--rounds", "20000", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["simulated"] and out["passed"] and out["rounds"] == 20000
+    assert out["all_inside"] and out["rounds"] == 20000 and out["rtp_inside"]
 
 
 @pytest.mark.parametrize("command", ["sensitivity", "tune"])
@@ -191,8 +191,26 @@ def test_the_simulated_cascade_round_takes_the_win_cap():
             "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}}
     ms = exact.math_set(game, {"base": [["A", "A", "B"], ["A", "B", "B"]]})
     sim = simulate_falls(ms, 4_000, 1)
-    name, estimate, interval, value, inside = sim.figures[0]
-    assert name == "rtp (per bet)" and inside and estimate <= 2 and value == exact.par_sheet(ms).rtp
+    rtp = sim.figures[0]
+    assert rtp.name == "RTP" and rtp.inside and rtp.estimate <= 2 and rtp.exact == exact.par_sheet(ms).rtp
+
+
+def test_cascade_simulation_reports_as_every_simulator(tmp_path, capsys):
+    """rtp simulate on a cascade game: the report and JSON keys of every simulator (Bonferroni intervals, the
+    RTP's normal interval with the exact SD, Clopper-Pearson rates, the trigger and reach rates), plus
+    P(at least 2 falls); the estimates are the fall-by-fall play of independently drawn stops."""
+    game, strips = random_game(7, "anywhere", free_spins=True)
+    write_set(tmp_path, game, strips)
+    assert main(["simulate", "--set", str(tmp_path), "--rounds", "3000", "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    for key in ("rtp_estimate", "rtp_interval", "rtp", "rtp_inside", "sd_exact", "sd_sample", "hit_rate_estimate",
+                "hit_rate_interval", "hit_rate", "trigger_rates", "level_reach_rates", "interval_level",
+                "family_level", "method", "all_inside", "falls_2_rate"):
+        assert key in out, key
+    assert out["all_inside"] and out["trigger_rates"] and out["level_reach_rates"]["1"]["inside"]
+    assert main(["simulate", "--set", str(tmp_path), "--rounds", "3000"]) == 0
+    text = capsys.readouterr().out
+    assert "Bonferroni" in text and "P(at least 2 falls)" in text and "reach level 1" in text
 
 
 def _wide_line_game(seed):
@@ -271,3 +289,17 @@ def test_anywhere_product_past_its_bound_is_enumerated_with_the_same_figures(mon
         assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
         got[a.method.split(" ")[0]] = {(i, w): p for i, w, p in a.distribution}
     assert set(got) == {"per-reel", "enumeration"} and got["per-reel"] == got["enumeration"]
+
+
+def test_report_names_anywhere_pays_and_says_why_no_symbol_table(tmp_path, capsys):
+    """A pay-anywhere game's report: its pays named as such, the by-symbol tables replaced by one line saying
+    why (the figures come from each window's total win), the JSON's reason under a new key."""
+    game, strips = random_game(3, "anywhere", free_spins=True)
+    write_set(tmp_path, game, strips)
+    assert main(["--set", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "base game pays anywhere" in text and "BASE GAME PAYS BY SYMBOL" in text
+    assert text.count("not computed: the exact figures come from the total win of each window") == 2
+    assert main(["--set", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["symbols"] == {} and out["symbols_not_computed"].startswith("not computed: the exact figures")

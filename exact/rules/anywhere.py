@@ -21,7 +21,7 @@ from math import prod
 import numpy as np
 
 from exact.phase_law import EnumeratedPhase
-from exact.rules.base import ENUMERATED, Rule
+from exact.rules.base import ENUMERATED, PaysWords, Rule
 from exact.rules.scatter import scatter_codes
 from markov.moments import CountSplit
 from strips import plugins
@@ -285,6 +285,11 @@ class Anywhere(CellPays):
     name = "pay-anywhere evaluation"
     keys = '[game] evaluation = "anywhere"'
     evaluation = ANYWHERE
+
+    @classmethod
+    def pays_words(cls, model) -> PaysWords | None:
+        """The views' words: "pays anywhere", paid per count of cells."""
+        return PaysWords("pays anywhere", "pays", "", "count") if cls.present(model) else None
 
     @classmethod
     def phase_path(cls, model):
