@@ -21,7 +21,7 @@ from math import prod
 import numpy as np
 
 from exact.phase_law import EnumeratedPhase
-from exact.rules.base import ENUMERATED, PaysWords, Rule
+from exact.rules.base import ENUMERATED, Rule
 from exact.rules.scatter import scatter_codes
 from markov.moments import CountSplit
 from strips import plugins
@@ -123,9 +123,10 @@ def count_product_phase(ms, phase):
 
     Returns
     -------
-    exact.phase_law.EnumeratedPhase
+    exact.phase_law.EnumeratedPhase or None
         With ``method`` "per-reel product of count polynomials (N stop combinations)" and the joint law
-        of (trigger count, win); credits per spin, the level multiplier included.
+        of (trigger count, win); credits per spin, the level multiplier included.  None when a step of
+        the product passes :data:`PRODUCT_STATES` (the engine then enumerates the phase).
 
     Examples
     --------
@@ -156,9 +157,8 @@ def count_product_phase(ms, phase):
         member[codes, j] = 1
     n = prod(len(c) for c in strips.codes)
     reached = _count_product(strips.codes, rows, member, caps, np.int64 if n < 1 << 62 else object)
-    if reached is None:                  # too many count vectors reached: the enumeration computes it
-        from exact.enumeration import analyse_phase
-        return analyse_phase(ms, phase)
+    if reached is None:                  # too many count vectors reached: the engine enumerates it
+        return None
     states, weights = reached
     weights = weights.tolist()
     pay_tabs = [np.array([count_pay(p, k) for k in range(cells + 1)], dtype=np.int64) for p, _ in counted]
@@ -286,15 +286,11 @@ class Anywhere(CellPays):
     keys = '[game] evaluation = "anywhere"'
     evaluation = ANYWHERE
 
-    @classmethod
-    def pays_words(cls, model) -> PaysWords | None:
-        """The views' words: "pays anywhere", paid per count of cells."""
-        return PaysWords("pays anywhere", "pays", "", "count") if cls.present(model) else None
 
     @classmethod
     def phase_path(cls, model):
-        """The per-reel product of count polynomials (:func:`count_product_phase`, which enumerates a game
-        reaching more than :data:`PRODUCT_STATES` count vectors) when it is the game's only rule without
+        """The per-reel product of count polynomials (:func:`count_product_phase`, which declines a game
+        reaching more than :data:`PRODUCT_STATES` count vectors: it is enumerated) when it is the game's only rule without
         per-reel terms (no cascade, no multiplier symbol), without trigger reels or a WILD counted as a
         scatter; else None (enumeration)."""
         if model.trigger_reels or any(s.counts_as_scatter for s in model.symbols):

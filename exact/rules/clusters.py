@@ -12,7 +12,6 @@ Exact figures: enumeration of every stop combination (:mod:`exact.enumeration`);
 from __future__ import annotations
 
 from exact.rules.anywhere import AnywhereWin, CellPays, count_pay
-from exact.rules.base import PaysWords
 from strips import plugins
 
 __all__ = ["Clusters", "cluster_wins"]
@@ -77,11 +76,6 @@ class Clusters(CellPays):
     name = "cluster pays"
     keys = '[game] evaluation = "clusters"'
     evaluation = CLUSTERS
-
-    @classmethod
-    def pays_words(cls, model) -> PaysWords | None:
-        """The views' words: "cluster pays", paid per cluster."""
-        return PaysWords("cluster pays", "cluster pays", "", "cluster") if cls.present(model) else None
 
 
 plugins.register(Clusters.name, (), Clusters.parse)
