@@ -1,14 +1,17 @@
 """Benchmark: exact RTP of Gonzo's Quest (slotopol/server reel set 95.310212, 50,722,560 stop combinations with
-avalanches), whole process `rtp --set DIR --json`, and the combinations per second.
+avalanches), whole process `rtp --set DIR --json`, and the combinations per second; and a 6x5 pay-anywhere
+game without cascades (the bundled tumble_anywhere's base strips, its [cascade] and multiplier symbol taken
+out, free spins on the base strips), exact by the per-reel product of count polynomials, whole process.
 
-The set is assembled in a temporary directory from the project's game file and the third-party strips in
-../shared/external/gonzos-quest (as tests/test_external_cascade.py does).  Usage:
+The Gonzo's Quest set is assembled in a temporary directory from the project's game file and the third-party
+strips in ../shared/external/gonzos-quest (as tests/test_external_cascade.py does).  Usage:
 
-    python benchmarks/bench_cascade.py [--repeat 2]
+    python benchmarks/bench_cascade.py [--repeat 2] [--only gonzo|anywhere]
 """
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -20,24 +23,52 @@ ROOT = Path(__file__).resolve().parents[1]
 STRIPS = ROOT.parent / "shared" / "external" / "gonzos-quest" / "base.csv"
 GAME = ROOT / "strips" / "external" / "gonzos_quest"
 CYCLE = 50_722_560
+TUMBLE = ROOT / "strips" / "tumble_anywhere"
+
+
+def _timed(cmd, repeat: int, expect: str) -> list[float]:
+    """Wall times of ``repeat`` runs of ``cmd`` (sorted), each output checked to hold ``expect``."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        times.append(time.perf_counter() - t)
+        assert expect in out, out[:400]
+    return sorted(times)
+
+
+def anywhere(repeat: int) -> None:
+    """The 6x5 pay-anywhere game without cascades, whole process."""
+    game = (TUMBLE / "game.toml").read_text()
+    plain = re.sub(r"\n\[cascade\].*?(?=\n# pays)", "\n", game, flags=re.S)
+    plain = re.sub(r"\n\[symbols\.M\].*?(?=\n\[free_spins\])", "\n", plain, flags=re.S)
+    plain = re.sub(r'\nbonus = "bonus.csv".*', "", plain).replace('strips = "bonus"', 'strips = "base"')
+    plain = plain.replace("reels = { base = [1, 3, 5], bonus = [1, 6] }", "reels = { base = [1, 3, 5] }")
+    assert "[cascade]" not in plain and "symbols.M" not in plain and "bonus" not in plain
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "game.toml").write_text(plain)
+        shutil.copyfile(TUMBLE / "base.csv", Path(d) / "base.csv")
+        times = _timed([sys.executable, "-m", "exact", "--set", d, "--json"], repeat,
+                       '"method": "per-reel product of count polynomials (262,144 stop combinations)"')
+    print(f"6x5 pay anywhere without cascades (tumble_anywhere's base strips), exact by the per-reel product, "
+          f"whole process: {', '.join(f'{x:.2f} s' for x in times)}; median {times[len(times) // 2]:.2f} s")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeat", type=int, default=2)
+    p.add_argument("--only", choices=("gonzo", "anywhere"))
     args = p.parse_args()
+    if args.only != "gonzo":
+        anywhere(args.repeat)
+    if args.only == "anywhere":
+        return
     with tempfile.TemporaryDirectory() as d:
         for f in ("game.toml", "published.toml"):
             shutil.copyfile(GAME / f, Path(d) / f)
         shutil.copyfile(STRIPS, Path(d) / "base.csv")
-        times = []
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            out = subprocess.run([sys.executable, "-m", "exact", "--set", d, "--json", "--max-enumeration",
-                                  str(10**8)], capture_output=True, text=True, check=True).stdout
-            times.append(time.perf_counter() - t)
-            assert '"rtp_percent": "95.310212"' in out, out[:400]
-        times.sort()
+        times = _timed([sys.executable, "-m", "exact", "--set", d, "--json", "--max-enumeration", str(10**8)],
+                       args.repeat, '"rtp_percent": "95.310212"')
         med = times[len(times) // 2]
         print(f"Gonzo's Quest exact RTP 95.310212%, whole process: {', '.join(f'{x:.1f} s' for x in times)}; "
               f"median {med:.1f} s = {CYCLE / med / 1e6:.2f} M stop combinations/s (the base spin enumerated once; "

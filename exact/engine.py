@@ -572,7 +572,8 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     model = ms.model
     path = phase_path(model)      # a rule without per-reel terms: its fast path, or exact enumeration
     if path is not None:
-        return enumerated_phase(ms, phase, shared) if path == "enumeration" else path(ms, phase)
+        fast = None if path == "enumeration" else path(ms, phase)     # None: the fast path declines this game
+        return fast if fast is not None else enumerated_phase(ms, phase, shared)
     # a multiplier drawn per free spin mixes the phase (exact.rules.drawn_multiplier)
     return with_drawn_multiplier(model, phase, FACTORISATIONS[factorisation(model)](ms, phase, shared))
 

@@ -209,10 +209,10 @@ def _outcomes(ev: FallEvaluator, lo: int = 0, hi: int | None = None):
     for prefix in stop_blocks(reels, lo, hi):
         for lo in range(0, prefix.shape[0], max(1, BLOCK // L)):
             part = prefix[lo:lo + max(1, BLOCK // L)]
-            mask, quiet = ev.quiet_filter(part)
+            mask, quiet, given = ev.quiet_filter(part)
             p, s = np.nonzero((mask[:, None] >> bits[None, :]) & np.uint64(1))
             stops = np.concatenate([part[p], s[:, None].astype(np.int64)], axis=1)
-            yield ev.play(stops), quiet
+            yield ev.play(stops, given, p), quiet
 
 
 #: Enumerated phases (multiplier 1) by (set fingerprint, what the spins depend on): at most 8, oldest out.

@@ -78,6 +78,194 @@ class FallsOutcome:
     per_fall: list
 
 
+#: The largest survivor table (entries) of the coded line reading (:class:`_CodedLines`).
+CODED_TABLE_CELLS = 1 << 21
+
+
+class _CodedLines:
+    """A line game's windows as one integer per reel column (``code = sum of symbol x nsym^(rows-1-row)``,
+    row 0 the most significant digit), for :meth:`FallEvaluator.play`: the payline automaton steps on a
+    whole column at once, the lines that share their rows on the first reels share those steps (a trie of
+    the paylines' row prefixes), the removed cells are one bit mask per spin (bit ``reel x rows + row``) and
+    the refill of a reel is two table reads (the fresh cells of the strip above its position, the survivors
+    of its column).  Windows are (reels, n) int64 codes, reel-major; positions likewise.  The same rules as
+    the cell reading (:meth:`FallEvaluator.wins`, :meth:`FallEvaluator.scatter_reading`), built from the
+    same automaton and tables.
+
+    Taken only when the tables stay small (:data:`CODED_TABLE_CELLS`), for lines without the multiplier
+    symbol; else the cell reading plays the spins."""
+
+    def __init__(self, ev: "FallEvaluator", auto) -> None:
+        S, rows, R = ev.nsym, ev.rows, ev.R
+        self.R, self.rows, self.ncodes = R, rows, S ** rows
+        place = S ** np.arange(rows - 1, -1, -1, dtype=np.int64)                 # (rows,): row 0 most significant
+        codes = np.arange(self.ncodes, dtype=np.int64)
+        dig = (codes[None, :] // place[:, None]) % S                              # (rows, codes): symbol at row
+        self.wcode = [(wc.astype(np.int64) * place).sum(axis=1) for wc in ev._wc]   # per reel (L,): window codes
+        table = auto.table                                                        # (states, nsym)
+        apay = np.maximum(auto.pay, auto.wild_pay)
+        # the symbol at each row of a code; the step table [state x nsym + symbol] -> next state x nsym: small
+        # enough to stay in cache; a line's last step reads its pay and removed cells at once (below)
+        self.dig = [d.copy() for d in dig]
+        self.inner = (table * S).ravel()
+        self.S = S
+        # the trie of row prefixes: nodes (depth 1..R, row, parent node or -1) in depth order; line -> its leaf
+        index: dict[tuple, int] = {}
+        self.nodes: list[tuple[int, int, int]] = []
+        self.line_leaf = []
+        for line in ev.paylines:
+            for d in range(1, R + 1):
+                key = tuple(line[:d])
+                if key not in index:
+                    index[key] = len(self.nodes)
+                    self.nodes.append((d, line[d - 1], index[key[:-1]] if d > 1 else -1))
+            self.line_leaf.append(index[tuple(line)])
+        order = sorted(range(len(self.nodes)), key=lambda j: self.nodes[j][0])
+        renum = {j: i for i, j in enumerate(order)}
+        self.nodes = [(d, row, renum[p] if p >= 0 else -1) for d, row, p in (self.nodes[j] for j in order)]
+        self.line_leaf = [renum[j] for j in self.line_leaf]
+        #: the nodes of depth R - 1 a leaf steps from (the quiet filter hands their states over)
+        self.parents = sorted({p for d, _, p in self.nodes if d == R and p >= 0})
+        self._parent_set = frozenset(self.parents)
+        # depth-first order: (node, depth, row, parent, the lines ending there)
+        children: dict[int, list[int]] = {j: [] for j in range(-1, len(self.nodes))}
+        for j, (_, _, p) in enumerate(self.nodes):
+            children[p].append(j)
+        ends: dict[int, list[int]] = {}
+        for line, leaf in enumerate(self.line_leaf):
+            ends.setdefault(leaf, []).append(line)
+        self.dfs = []
+        todo = list(reversed(children[-1]))
+        while todo:
+            j = todo.pop()
+            self.dfs.append((j,) + self.nodes[j] + (tuple(ends.get(j, ())),))
+            todo.extend(reversed(children[j]))
+        self._cap = 0
+        # the last step of a line, [state x nsym + symbol]: the pay of the final state, and per line the cells
+        # of its paying run as bits
+        self.last_pay = apay[table].ravel()
+        self.last_bits = []
+        for line in ev.paylines:
+            cell = np.array([1 << (r * rows + line[r]) for r in range(R)] + [0], dtype=np.int64)
+            upto = np.concatenate([[0], np.cumsum(cell[:R])])                    # bits of the first k reels
+            self.last_bits.append(upto[np.minimum(auto.run, R)][table].ravel())
+        # scatters: per code the count of the scatter's cells and their rows as bits
+        self.scatters = []
+        for mask, paytab, is_trig in ev.scatters:
+            here = mask[dig]                                                      # (rows, codes)
+            self.scatters.append((here.sum(axis=0), (here * (1 << np.arange(rows))[:, None]).sum(axis=0),
+                                  paytab, is_trig, [bool(mask[np.asarray(c)].any()) for c in ev.codes]))
+        # refill: the fresh cells strip[t .. t + n - 1] on top, per reel [n x L + t]; the survivors of pattern
+        # p (removed rows as bits) moved to the bottom rows, [p x ncodes + code]
+        self.fresh = []
+        for c in ev.codes:
+            L = len(c)
+            c = np.asarray(c, dtype=np.int64)
+            tab = np.zeros((rows + 1, L), dtype=np.int64)
+            for n in range(1, rows + 1):
+                for j in range(n):
+                    tab[n] += c[(np.arange(L) + j) % L] * place[j]
+            self.fresh.append(tab.ravel())
+        surv = np.zeros((1 << rows, self.ncodes), dtype=np.int64)
+        for p in range(1 << rows):
+            keep = [i for i in range(rows) if not p >> i & 1]
+            n = rows - len(keep)
+            for k, i in enumerate(keep):
+                surv[p] += dig[i] * place[n + k]
+        self.surv = surv.ravel()
+        self.removed = ev._removed
+        self.lengths = np.array(ev.lengths, dtype=np.int64)
+        self.row_mask = (1 << rows) - 1
+
+    @staticmethod
+    def fits(ev: "FallEvaluator") -> bool:
+        """Whether the survivor table of ``ev`` stays within :data:`CODED_TABLE_CELLS` entries."""
+        return ev.nsym ** ev.rows << ev.rows <= CODED_TABLE_CELLS
+
+    def start(self, stops: np.ndarray) -> np.ndarray:
+        """The fall-1 window codes at ``stops`` (n, reels): (reels, n) int64."""
+        return np.stack([self.wcode[r][stops[:, r]] for r in range(self.R)])
+
+    def _buffers(self, m: int):
+        """Work arrays for ``m`` windows, kept between calls (no allocation per fall): the states by depth
+        (reels + 1, m), the cells read (reels x rows, m), one scratch row."""
+        if self._cap < m:
+            self._cap = max(m, 2 * self._cap)
+            self._st = np.empty((self.R + 1, self._cap), dtype=np.int64)
+            self._cells = np.empty((self.R * self.rows, self._cap), dtype=np.int64)
+            self._tmp = np.empty(self._cap, dtype=np.int64)
+        return self._st[:, :m], self._cells[:, :m], self._tmp[:m]
+
+    def walk(self, col: np.ndarray, given: dict | None = None, gidx: np.ndarray | None = None,
+             prefix: bool = False):
+        """Read the paylines of windows ``col`` (reels, m) on the trie, depth first (a node's state in its
+        depth's row of the work array, its children next).
+
+        ``prefix``: read only the first reels - 1 reels and return {node: (m,) states} of the nodes the
+        lines' last step starts from (:attr:`parents`).  ``given`` (those states for some prefixes) and
+        ``gidx`` (m,): the prefix of each window, whose parents' states are then read from ``given`` and
+        only the last reel stepped.  Else returns (pay (m,), removed cells as bits (m,)).
+        """
+        m = col.shape[1]
+        st, cells, tmp = self._buffers(m)
+        R, rows = self.R, self.rows
+        read = [False] * (R * rows)
+        kept = {}
+        pay = np.zeros(m, dtype=np.int64)
+        bits = np.zeros(m, dtype=np.int64)
+        for j, d, row, par, lines in self.dfs:
+            if prefix and d == R:
+                continue
+            out = st[d]
+            if given is not None and d < R:
+                if d == R - 1:
+                    np.take(given[j], gidx, out=out)
+                continue
+            c = (d - 1) * rows + row
+            if not read[c]:
+                np.take(self.dig[row], col[d - 1], out=cells[c])
+                read[c] = True
+            if d == R:                             # a line's last step: its pay and removed cells
+                idx = cells[c] if par < 0 else np.add(st[d - 1], cells[c], out=out)
+                for line in lines:
+                    np.take(self.last_pay, idx, out=tmp)
+                    pay += tmp
+                    np.take(self.last_bits[line], idx, out=tmp)
+                    bits |= tmp
+                continue
+            if par < 0:
+                np.take(self.inner, cells[c], out=out)
+            else:
+                np.add(st[d - 1], cells[c], out=tmp)
+                np.take(self.inner, tmp, out=out)
+            if prefix and j in self._parent_set:
+                kept[j] = out.copy()
+        return kept if prefix else (pay, bits)
+
+    def scatter_cells(self, i: int, col: np.ndarray):
+        """Scatter ``i``'s cells on windows ``col`` (reels, m): (per reel its count (m,), or 0 on a reel whose
+        strip never shows it; a function giving the cells as bits (m,))."""
+        cnt, rbits, _, _, on = self.scatters[i]
+        per = [np.take(cnt, col[r]) if on[r] else 0 for r in range(self.R)]
+        return per, lambda: sum(np.take(rbits, col[r]) << (r * self.rows) for r in range(self.R) if on[r])
+
+    def refill(self, col: np.ndarray, bits: np.ndarray, pos: np.ndarray) -> None:
+        """Refill windows ``col`` (reels, m) whose cells ``bits`` (m,) go, from positions ``pos`` (reels, m),
+        in place: the survivors fall, strip[t - n .. t - 1] on top, t -> t - n."""
+        for r in range(self.R):
+            p = (bits >> (r * self.rows)) & self.row_mask
+            if not p.any():
+                continue                                  # the reel keeps its column and position
+            L = self.lengths[r]
+            n = np.take(self.removed, p)
+            t = pos[r] - n
+            t %= L
+            pos[r] = t
+            n *= L
+            n += t
+            col[r] = np.take(self.fresh[r], n) + np.take(self.surv, p * self.ncodes + col[r])
+
+
 class FallEvaluator:
     """Plays spins of one phase fall by fall (see the module docstring).
 
@@ -169,6 +357,9 @@ class FallEvaluator:
         self.m_scatters = self.mcfg is None or self.mcfg.applies_to_scatters
         self.fall_mult = [fall_multiplier(self.cfg, phase, k) for k in range(1, self.max_falls + 1)]
         self._check_overflow()
+        self._coded = None
+        if model.evaluation == "lines" and self.mcfg is None and _CodedLines.fits(self):
+            self._coded = _CodedLines(self, auto)
 
     def key(self) -> tuple:
         """What the spins of the phase depend on besides the level multiplier (phases with equal keys
@@ -277,15 +468,22 @@ class FallEvaluator:
         return pay, rem
 
     def scatter_reading(self, win, evaluate: bool):
-        """(scatter pay (m,), trigger count (m,), award (m,), removed (m, reels, rows)) of windows ``win``."""
-        m = win.shape[0]
+        """(scatter pay (m,), trigger count (m,), award (m,), removed cells) of windows ``win``: cells
+        (m, reels, rows) and removed (m, reels, rows) bool, or in the coded line reading column codes
+        (reels, m) and removed cells as bits (m,)."""
+        cd = self._coded
+        m = win.shape[1] if cd is not None else win.shape[0]
         spay = np.zeros(m, dtype=np.int64)
         trig = np.zeros(m, dtype=np.int64)
-        rem = np.zeros(win.shape, dtype=bool)
+        rem = np.zeros(m, dtype=np.int64) if cd is not None else np.zeros(win.shape, dtype=bool)
         masks = []
-        for mask, tab, is_trig in self.scatters:
-            here = mask[win]
-            n = here.sum(axis=(1, 2))
+        for i, (mask, tab, is_trig) in enumerate(self.scatters):
+            if cd is not None:
+                per, here = cd.scatter_cells(i, win)
+            else:
+                cells = mask[win]
+                per, here = list(cells.sum(axis=2).T), (lambda c=cells: c)
+            n = sum(per) + np.zeros(m, dtype=np.int64)
             p = tab[n] if evaluate else np.zeros(m, dtype=np.int64)
             spay += p
             masks.append((here, p, is_trig))
@@ -294,13 +492,14 @@ class FallEvaluator:
                 if self.trigger_reels:
                     shown = np.ones(m, dtype=bool)
                     for r in self.trigger_reels:
-                        shown &= here[:, r, :].any(axis=1)
+                        shown &= np.asarray(per[r]) > 0
                     trig = np.where(shown, n, 0)
         award = self.award_tab[trig] if evaluate else np.zeros(m, dtype=np.int64)
         if self.cfg is not None and self.cfg.remove_scatters:
             for here, p, is_trig in masks:
-                go = (p > 0) | ((award > 0) if is_trig else False)
-                rem |= here & np.asarray(go)[:, None, None]
+                go = (p > 0) | (award > 0) if is_trig else p > 0
+                if go.any():
+                    rem |= np.where(go, here(), 0) if cd is not None else here() & go[:, None, None]
         return spay, trig, award, rem
 
     def signature(self, win) -> np.ndarray:
@@ -325,34 +524,35 @@ class FallEvaluator:
     # ------------------------------------------------------------------
     @property
     def filters_quiet(self) -> bool:
-        """Whether :meth:`quiet_filter` applies: a line game whose last reel has at most 63 stops, without
-        trigger reels or a multiplier symbol, where every paying fall removes cells."""
-        return (self.model.evaluation == "lines" and self.lengths[-1] <= 63 and not self.trigger_reels
-                and self.mcfg is None and (self.cfg is None or self.cfg.remove_scatters))
+        """Whether :meth:`quiet_filter` applies: a line game read coded (:class:`_CodedLines`) whose last reel
+        has at most 63 stops, without trigger reels or a multiplier symbol, where every paying fall removes
+        cells."""
+        return (self._coded is not None and self.lengths[-1] <= 63 and not self.trigger_reels
+                and (self.cfg is None or self.cfg.remove_scatters))
 
     def quiet_filter(self, prefix: np.ndarray):
         """Fall 1 of every stop of the last reel after each prefix of stops (p, reels - 1), at once.
 
-        Returns (mask, quiet): ``mask`` (p,) uint64, bit s set when fall 1 of (prefix, s) pays (lines or
-        scatters) or awards; ``quiet`` {award index: stop combinations} of the others, which pay nothing,
-        remove nothing and end at fall 1 (their index: 0, or the trigger count when awards are not summed).
+        Returns (mask, quiet, given): ``mask`` (p,) uint64, bit s set when fall 1 of (prefix, s) pays (lines
+        or scatters) or awards; ``quiet`` {award index: stop combinations} of the others, which pay nothing,
+        remove nothing and end at fall 1 (their index: 0, or the trigger count when awards are not summed);
+        ``given`` {trie node: (p,) states} the automaton states of the prefixes where the lines' last step
+        starts, for :meth:`play` (its fall 1 then reads only the last reel).
         """
         if not hasattr(self, "_masks"):
             self._prepare_masks()
+        cd = self._coded
         p = prefix.shape[0]
         R = self.R
-        win = np.empty((p, R - 1, self.rows), dtype=np.int16)
-        for r in range(R - 1):
-            win[:, r, :] = self._wc[r][prefix[:, r]]
+        col = np.stack([cd.wcode[r][prefix[:, r]] for r in range(R - 1)]) if R > 1 else np.zeros((0, p), np.int64)
+        given = cd.walk(col, prefix=True)
         mask = np.zeros(p, dtype=np.uint64)
-        for line, tab in zip(self.paylines, self._masks):
-            state = self.auto_first[win[:, 0, line[0]]]
-            for r in range(1, R - 1):
-                state = self.auto_scaled[state + win[:, r, line[r]]]
-            mask |= tab[state // self.nsym]
+        for leaf, tab in zip(cd.line_leaf, self._masks):
+            par = cd.nodes[leaf][2]
+            mask |= tab[given[par] // cd.S] if par >= 0 else tab[np.zeros(p, dtype=np.int64)]
         trig = None
-        for (smask, _, is_trig), tab in zip(self.scatters, self._scatter_masks):
-            n4 = smask[win].sum(axis=(1, 2))
+        for (cnt, _, _, is_trig, on), tab in zip(cd.scatters, self._scatter_masks):
+            n4 = sum((cnt[col[r]] for r in range(R - 1) if on[r]), np.zeros(p, dtype=np.int64))
             mask |= tab[n4]
             if is_trig:
                 trig = n4
@@ -366,7 +566,7 @@ class FallEvaluator:
                 sums = np.bincount(trig + v, weights=got, minlength=1)
                 for idx in np.flatnonzero(sums):
                     quiet[int(idx)] = quiet.get(int(idx), 0) + int(sums[idx])
-        return mask, quiet
+        return mask, quiet, given
 
     def _prepare_masks(self) -> None:
         """Per payline the bit mask over the last reel's stops that pay after each automaton state; per
@@ -393,12 +593,31 @@ class FallEvaluator:
             if is_trig:
                 self._last_counts = [np.uint64(int(((c5 == v) * bit).sum())) for v in range(self.rows + 1)]
 
-    def play(self, stops: np.ndarray) -> FallsOutcome:
-        """Play the spins at ``stops`` (n, reels) fall by fall (see the module docstring)."""
+    def _refill_cells(self, win: np.ndarray, rem: np.ndarray, pos: np.ndarray):
+        """The windows ``win`` (m, reels, rows) refilled after removing ``rem`` from positions ``pos`` (m, reels):
+        removed cells go, survivors fall, strip[t - n .. t - 1] on top; returns (windows, new positions)."""
+        pat = (rem * self._row_bits).sum(axis=2)                      # (m, R): the removed rows as bits
+        sub = pos - self._removed[pat]
+        new = np.empty_like(win)
+        rowi = np.arange(self.rows)
+        for r in range(self.R):
+            L = self.lengths[r]
+            src = self._refill[pat[:, r]]                              # (m, rows): old row, or -1 for fresh
+            old = np.take_along_axis(win[:, r, :], np.maximum(src, 0), axis=1)
+            fresh = self.codes[r][(sub[:, r, None] + rowi[None, :]) % L]
+            new[:, r, :] = np.where(src < 0, fresh, old)
+        return new, sub % np.array(self.lengths, dtype=np.int64)
+
+    def play(self, stops: np.ndarray, given: dict | None = None, gidx: np.ndarray | None = None) -> FallsOutcome:
+        """Play the spins at ``stops`` (n, reels) fall by fall (see the module docstring); ``given`` and
+        ``gidx``: the automaton states of prefixes from :meth:`quiet_filter` and each stop's prefix."""
         stops = np.asarray(stops, dtype=np.int64)
         n = stops.shape[0]
-        win = self.windows(stops)
-        pos = stops.copy()
+        cd = self._coded
+        if cd is not None:                 # windows (reels, n) of column codes, positions (reels, n)
+            win, pos = cd.start(stops), stops.T.copy()
+        else:                              # windows (n, reels, rows) of cells, positions (n, reels)
+            win, pos = self.windows(stops), stops.copy()
         act = np.arange(n)
         plain = np.zeros(n, dtype=np.int64)
         splain = np.zeros(n, dtype=np.int64)
@@ -408,21 +627,22 @@ class FallEvaluator:
         paid = np.zeros(n, dtype=bool)
         drawn: dict = {}
         per_fall = []
-        L = np.array(self.lengths, dtype=np.int64)
-        rows = self.rows
-        rowi = np.arange(rows)
         for k in range(1, self.max_falls + 1):
-            falls[act] = k
-            pay, rem = self.wins(win)
+            at = slice(None) if k == 1 else act        # the spins still falling
+            falls[at] = k
             evaluate = self.every_fall or k == 1
+            if cd is not None:             # removed cells as bits (m,)
+                pay, rem = cd.walk(win, given, gidx) if k == 1 else cd.walk(win)
+            else:                          # removed cells (m, reels, rows) bool
+                pay, rem = self.wins(win)
             spay, trig, aw, srem = self.scatter_reading(win, evaluate)
             if self.sum_awards:
-                award[act] += aw
+                award[at] += aw
             elif k == 1:
-                award[act] = trig
+                award[at] = trig
             rem |= srem
             fm = self.fall_mult[k - 1]
-            paid[act] |= (pay > 0) | (spay > 0)
+            paid[at] |= (pay > 0) | (spay > 0)
             stat = {"spins": int(act.size), "plain": 0, "drawn": {}}
             if self.mcfg is not None:
                 rem &= win != self.mcode
@@ -430,8 +650,8 @@ class FallEvaluator:
                 m_amount = fm * (pay + (spay if self.m_scatters else 0))
                 p_amount = fm * np.where(sig == 0, pay + spay, 0 if self.m_scatters else spay)
                 s_amount = fm * spay
-                plain[act] += p_amount
-                splain[act] += np.where(sig == 0, s_amount, 0 if self.m_scatters else s_amount)
+                plain[at] += p_amount
+                splain[at] += np.where(sig == 0, s_amount, 0 if self.m_scatters else s_amount)
                 stat["plain"] = int(p_amount.sum())
                 for i in np.flatnonzero((sig > 0) & (m_amount > 0)):
                     s = int(sig[i])
@@ -440,29 +660,22 @@ class FallEvaluator:
                     stat["drawn"][s] = stat["drawn"].get(s, 0) + int(m_amount[i])
             else:
                 amount = fm * (pay + spay)
-                plain[act] += amount
-                splain[act] += fm * spay
+                plain[at] += amount
+                splain[at] += fm * spay
                 stat["plain"] = int(amount.sum())
             per_fall.append(stat)
             if self.cfg is None:
                 break
-            go = rem.any(axis=(1, 2))
+            go = rem != 0 if cd is not None else rem.any(axis=(1, 2))
             if k == self.max_falls:
                 cut[act[go]] = True
                 break
             if not go.any():
                 break
-            act, win, rem = act[go], win[go], rem[go]
-            sub = pos[act]
-            # refill from the strip: removed cells go, survivors fall, strip[t - n .. t - 1] on top
-            pat = (rem * self._row_bits).sum(axis=2)                  # (m, R): the removed rows as bits
-            sub = sub - self._removed[pat]
-            new = np.empty_like(win)
-            for r in range(self.R):
-                src = self._refill[pat[:, r]]                          # (m, rows): old row, or -1 for fresh
-                old = np.take_along_axis(win[:, r, :], np.maximum(src, 0), axis=1)
-                fresh = self.codes[r][(sub[:, r, None] + rowi[None, :]) % L[r]]
-                new[:, r, :] = np.where(src < 0, fresh, old)
-            win = new
-            pos[act] = sub % L
+            act, rem = act[go], rem[go]
+            if cd is not None:
+                win, pos = win[:, go], pos[:, go]
+                cd.refill(win, rem, pos)
+            else:
+                win, pos = self._refill_cells(win[go], rem, pos[go])
         return FallsOutcome(plain, splain, drawn, award, falls, cut, paid, per_fall)

@@ -18,6 +18,7 @@ from exact.distribution import certain_text, one_in_text, sig_fraction, win_dist
 from exact import formatting
 from exact.formatting import decimal_text, fraction_text, one_in, percent, table_lines
 from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet
+from exact.phase_law import EnumeratedPhase
 from exact.tables import level_symbol_rows
 
 #: Blocks of the JSON report whose exact figures have no ``_float`` companion (wheel awards are keyed by text).
@@ -25,6 +26,23 @@ NO_FLOATS = frozenset({"awards"})
 
 #: What the report says when the round's win distribution is not computed.
 ROUND_NOT_COMPUTED = "not computed, run rtp distribution"
+
+
+def by_symbol_missing(a) -> str | None:
+    """Why a phase analysis ``a`` has no by-symbol figures (its exact figures come from the total win of each
+    window: enumeration, or the pay-anywhere count product), or None when it has them.
+
+    >>> import exact
+    >>> from exact.engine import analyse_phase
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "clusters"},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}}}, {"base": [["A", "A"], ["A", "A"]]})
+    >>> by_symbol_missing(analyse_phase(ms, ms.model.base_phase))
+    'not computed: the exact figures come from the total win of each window (enumeration of 4 stop combinations), not symbol by symbol'
+    """
+    if isinstance(a, EnumeratedPhase) and not a.ways_by_symbol:
+        return (f"not computed: the exact figures come from the total win of each window ({a.method}), "
+                f"not symbol by symbol")
+    return None
 
 
 def cheap_distribution(ms):
@@ -129,7 +147,11 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
             cells.append(percent(row.rtp[row.oaks.index(n)], 4) if n in row.oaks else "")
         cells.append(percent(row.rtp_total, 4))
         rows.append(cells)
-    out += table_lines(["symbol"] + [f"P({n} OAK)" for n in oaks] + [f"RTP {n} OAK" for n in oaks] + ["RTP"], rows)
+    missing = by_symbol_missing(a.base)
+    if missing and not rows:
+        out.append(missing)
+    else:
+        out += table_lines(["symbol"] + [f"P({n} OAK)" for n in oaks] + [f"RTP {n} OAK" for n in oaks] + ["RTP"], rows)
     out += scatter_pays_text(rep, digits)
     add("")
     add("HIT FREQUENCY AND VOLATILITY")
@@ -229,6 +251,10 @@ def free_spin_symbols_text(rep: ParSheet) -> list[str]:
         rows = [[s, str(n), sig_fraction(p, 6), one_in(p), decimal_text(w, 6)] for s, n, p, w in level_symbol_rows(rep, i)
                 if p]
         out += ["", f"FREE SPINS LEVEL {i} (x{lv.phase.multiplier}) BY SYMBOL (per free spin, {lv.phase.strips} strips)"]
+        missing = by_symbol_missing(lv)
+        if missing and not rows:
+            out.append(missing)
+            continue
         out += table_lines(["symbol", "OAK", "probability", "frequency", "mean win (credits)"], rows, "llrrr")
     return out
 
@@ -282,6 +308,8 @@ def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
             out["rtp_band"] = {str(n): {str(int(c * 100)): list(rep.rtp_band(n, c)) for c in CONFIDENCE}
                                for n in BAND_ROUNDS}
         elif k == "symbols":
+            if (missing := by_symbol_missing(rep.analysis.base)) and not v:
+                out["symbols_not_computed"] = missing
             out["published"] = published_json(rep)
     base = rep.analysis.base
     if base.line_means:   # line games: each payline's exact return and hit rate per base spin

@@ -3,59 +3,34 @@ symbol): stops drawn uniformly, each spin played fall by fall (:class:`exact.fal
 vectorised literal reading), the multiplier symbol's values drawn from the phase's weights, free spins
 played one by one with their retriggers; the estimates beside the exact figures of :func:`exact.par_sheet`.
 
-Labelled simulated: every float here is an estimate with its interval, never an exact figure.
+The report is the one of every simulator (:class:`proofs.simulate_report.SimulationReport`: the same
+figures, intervals and JSON keys): RTP (a normal interval with the exact SD), the base spin's hit rate,
+the trigger rates by award index and the reach of the free spins (Clopper-Pearson), every interval at
+the Bonferroni level of the run's figures, plus under a cascade P(at least 2 falls) of the base spin
+(``falls_2_rate``).  Labelled simulated: every float here is an estimate with its interval, never an
+exact figure.
 """
 from __future__ import annotations
 
-import math
+import dataclasses
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
-from exact.rules import combined_value, initial_spins, retrigger_spins, round_total_steps
+from exact.rules import SimulatedSection, combined_value, initial_spins, retrigger_spins, round_total_steps
 from strips.decimals import exact_text
+from strips.model import DEFAULT_MODE
+from proofs.simulate_base import Tally, sum_of_squares
+from proofs.simulate_modes import Unit
+from proofs.simulate_report import Figure, SimulationReport, _mode_report, format_report
+from proofs.simulate_stats import FAMILY_LEVEL, interval_level, proportion_interval
 from proofs.simulate_tables import exact_sum
 
-__all__ = ["FallSimulation", "simulate_falls", "Z"]
+__all__ = ["simulate_falls", "falls_certificate"]
 
-#: The two-sided 99.99% normal quantile of the intervals.
-Z = 3.890591886
 BLOCK = 1 << 15
-
-
-@dataclass(frozen=True)
-class FallSimulation:
-    """``rounds`` simulated game rounds (seed ``seed``): the mean round win per bet with its interval
-    (``Z`` x exact SD / sqrt(rounds)), the base-spin hit rate and P(at least 2 falls) with theirs, beside
-    the exact values; ``passed`` when each lies inside."""
-
-    rounds: int
-    seed: int
-    seconds: float
-    figures: tuple      # (name, estimate, (low, high), exact, inside)
-
-    @property
-    def passed(self) -> bool:
-        return all(f[4] for f in self.figures)
-
-    def to_json(self) -> dict:
-        return {"rounds": self.rounds, "seed": self.seed, "seconds": self.seconds, "simulated": True,
-                "passed": self.passed, "interval": "99.99% normal (exact SD)",
-                "figures": [{"name": n, "estimate": e, "interval": list(i), "exact": float(x), "inside": ok}
-                            for n, e, i, x, ok in self.figures]}
-
-    def text(self, name: str) -> str:
-        lines = [f"math set {name}: {self.rounds:,} simulated game rounds, seed {self.seed}, {self.seconds:.1f} s "
-                 f"(every spin played fall by fall)", "intervals: 99.99% normal, exact SD", "",
-                 f"{'figure':<26}{'estimate':>14}  {'99.99% interval':<27}{'exact':>14}  inside"]
-        for n, e, (lo, hi), x, ok in self.figures:
-            lines.append(f"{n:<26}{e:>14.8f}  [{lo:.8f}, {hi:.8f}]{float(x):>14.8f}  {'yes' if ok else 'NO'}")
-        lines.append("")
-        lines.append("PASS" if self.passed else "FAIL")
-        return "\n".join(lines)
 
 
 def _spin_wins(ev: FallEvaluator, out, rng) -> np.ndarray:
@@ -79,8 +54,13 @@ def _awards(ev: FallEvaluator, out, table) -> np.ndarray:
     return out.award if ev.sum_awards else np.asarray(table)[np.minimum(out.award, len(table) - 1)]
 
 
-def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
-    """Simulate ``rounds`` game rounds of ``ms`` with numpy's PCG64 stream of ``seed``.
+def simulate_falls(ms, rounds: int, seed: int) -> SimulationReport:
+    """Simulate ``rounds`` game rounds of ``ms`` with numpy's PCG64 stream of ``seed``, in this process.
+
+    Returns
+    -------
+    proofs.simulate_report.SimulationReport
+        The figures beside the exact ones (see the module docstring).
 
     >>> import exact
     >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"},
@@ -101,7 +81,8 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
     re_tab = [retrigger_spins(model, n) for n in range(top)]
     cap = model.retrigger_cap
     round_steps = round_total_steps(model)      # a win cap, as the literal round reads it
-    total = total2 = hits = falls2 = 0
+    tally = Tally(rounds=rounds, reach=[0])
+    falls2 = 0
     start = time.perf_counter()
     done = 0
     while done < rounds:
@@ -109,8 +90,11 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
         stops = np.stack([rng.integers(0, n, size=m) for n in base.lengths], axis=1)
         out = base.play(stops)
         win = _spin_wins(base, out, rng)
-        hits += int((win > 0).sum())
+        tally.base_hits += int((win > 0).sum())
+        tally.base_win += exact_sum(win)
         falls2 += int((out.falls >= 2).sum())
+        for a, c in zip(*np.unique(out.award, return_counts=True)):
+            tally.scatter[int(a)] = tally.scatter.get(int(a), 0) + int(c)
         left = _awards(base, out, start_tab) if free is not None else np.zeros(m, dtype=np.int64)
         played = np.zeros(m, dtype=np.int64)
         while free is not None and left.any():
@@ -124,24 +108,29 @@ def simulate_falls(ms, rounds: int, seed: int) -> FallSimulation:
             if cap is not None:
                 more = np.minimum(more, np.maximum(cap - played[idx] - left[idx], 0))
             left[idx] += more
+        tally.reach[0] += int((played > 0).sum())
+        tally.free_spins += int(played.sum())
         for rule, config, bet in round_steps:
             win = rule.vector_step(config, bet, win)
-        total += exact_sum(win)
-        total2 += sum(int(w) * int(w) for w in win.tolist())
+        tally.win += exact_sum(win)
+        tally.win2 += sum_of_squares(win)
         done += m
     seconds = time.perf_counter() - start
-    bet = model.bet
-    sd = math.sqrt(float(sheet.variance))
-    half = Z * sd / math.sqrt(rounds) / bet
-    figures = [("rtp (per bet)", total / rounds / bet, sheet.rtp, half)]
-    for name, count, p in (("base hit frequency", hits, sheet.analysis.base.hit_frequency),
-                           ("P(at least 2 falls)", falls2, sheet.analysis.base.falls.at_least(2)
-                            if sheet.analysis.base.falls else None)):
-        if p is None:
-            continue
-        figures.append((name, count / rounds, p, Z * math.sqrt(float(p * (1 - p)) / rounds)))
-    out = tuple((n, e, (float(x) - h, float(x) + h), x, abs(e - float(x)) <= h) for n, e, x, h in figures)
-    return FallSimulation(rounds, seed, seconds, out)
+    unit = Unit("mode", DEFAULT_MODE, 0)
+    base_exact = sheet.analysis.base
+    reached = base_exact.falls.at_least(2) if base_exact.falls else None
+
+    def build(level):
+        u = _mode_report(unit, tally, sheet.round, base_exact, level)
+        if reached is None:
+            return u
+        f = Figure("P(at least 2 falls)", falls2 / rounds, proportion_interval(falls2, rounds, level), reached, level)
+        return dataclasses.replace(u, sections={"cascading reels": SimulatedSection(
+            figures=(f,), json={"falls_2_rate": f.to_json()}, lifted=("falls_2_rate",))})
+
+    level = interval_level(len(build(FAMILY_LEVEL).figures))
+    return SimulationReport(rounds=rounds, seed=seed, units=(build(level),), level=level, seconds=seconds,
+                            where="in process, every spin played fall by fall")
 
 
 def falls_certificate(ms, rounds: int, seed: int) -> tuple[str, bool]:
@@ -173,6 +162,6 @@ def falls_certificate(ms, rounds: int, seed: int) -> tuple[str, bool]:
     if rounds:
         fr = simulate_falls(ms, rounds, seed)
         ok = fr.passed
-        lines += ["", "## Simulation (independent draws of the stops)", "", "```", fr.text(ms.name), "```"]
+        lines += ["", "## Simulation (independent draws of the stops)", "", "```", format_report(fr, ms.name), "```"]
     lines += ["", f"Result: {'PASS' if ok else 'FAIL'}", ""]
     return "\n".join(lines), ok

@@ -169,7 +169,7 @@ def test_distribution_equals_brute_force_and_simulation_passes(tmp_path, capsys)
     d = write_set(tmp_path, game, strips)
     assert main(["simulate", "--set", str(d), "--rounds", "20000", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["simulated"] and out["passed"] and out["rounds"] == 20000
+    assert out["all_inside"] and out["rounds"] == 20000 and out["rtp_inside"]
 
 
 @pytest.mark.parametrize("command", ["sensitivity", "tune"])
@@ -191,5 +191,115 @@ def test_the_simulated_cascade_round_takes_the_win_cap():
             "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}}
     ms = exact.math_set(game, {"base": [["A", "A", "B"], ["A", "B", "B"]]})
     sim = simulate_falls(ms, 4_000, 1)
-    name, estimate, interval, value, inside = sim.figures[0]
-    assert name == "rtp (per bet)" and inside and estimate <= 2 and value == exact.par_sheet(ms).rtp
+    rtp = sim.figures[0]
+    assert rtp.name == "RTP" and rtp.inside and rtp.estimate <= 2 and rtp.exact == exact.par_sheet(ms).rtp
+
+
+def test_cascade_simulation_reports_as_every_simulator(tmp_path, capsys):
+    """rtp simulate on a cascade game: the report and JSON keys of every simulator (Bonferroni intervals, the
+    RTP's normal interval with the exact SD, Clopper-Pearson rates, the trigger and reach rates), plus
+    P(at least 2 falls); the estimates are the fall-by-fall play of independently drawn stops."""
+    game, strips = random_game(7, "anywhere", free_spins=True)
+    write_set(tmp_path, game, strips)
+    assert main(["simulate", "--set", str(tmp_path), "--rounds", "3000", "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    for key in ("rtp_estimate", "rtp_interval", "rtp", "rtp_inside", "sd_exact", "sd_sample", "hit_rate_estimate",
+                "hit_rate_interval", "hit_rate", "trigger_rates", "level_reach_rates", "interval_level",
+                "family_level", "method", "all_inside", "falls_2_rate"):
+        assert key in out, key
+    assert out["all_inside"] and out["trigger_rates"] and out["level_reach_rates"]["1"]["inside"]
+    assert main(["simulate", "--set", str(tmp_path), "--rounds", "3000"]) == 0
+    text = capsys.readouterr().out
+    assert "Bonferroni" in text and "P(at least 2 falls)" in text and "reach level 1" in text
+
+
+def _wide_line_game(seed):
+    """A 4x3 line cascade game (paylines sharing their first rows, so the coded reading's trie shares steps)."""
+    import random
+    rng = random.Random(seed)
+    game, strips = random_game(seed, "lines", free_spins=seed % 2 == 0)
+    game["game"].update(reels=4, rows=3)
+    for name in ("A", "B", "C"):
+        game["symbols"][name]["pays"] = [0, 0, rng.randint(1, 5), rng.randint(5, 20)]
+    game["symbols"]["S"]["reels"] = game["symbols"]["W"]["reels"] = {"base": [1, 2, 3, 4]}
+    lines = rng.sample([list(x) for x in itertools.product((1, 2, 3), repeat=4) if x[:2] != (1, 1)], 6)
+    game["lines"] = {"paylines": lines + [[1, 1, 2, 2], [1, 1, 2, 3], [1, 1, 3, 1]]}
+    strips["base"] = [[rng.choice("ABCWS") for _ in range(rng.randint(3, 5))] for _ in range(4)]
+    return game, strips
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coded_line_reading_equals_the_replay(seed):
+    """The coded line reading (column codes, the paylines' trie, bit masks, the quiet filter's prefix states)
+    against the replay at every stop, and the enumeration's figures against the brute force."""
+    from exact.falls import FallEvaluator
+    import numpy as np
+    game, strips = _wide_line_game(seed)
+    ms = exact.math_set(game, strips)
+    ev = FallEvaluator(ms, ms.model.base_phase)
+    assert ev._coded is not None and ev.filters_quiet
+    reels = strips["base"]
+    stops = np.array(list(itertools.product(*(range(len(s)) for s in reels))))
+    out = ev.play(stops)
+    for i, s in enumerate(stops.tolist()):
+        win, awarded, falls, cut, _ = replay(game, reels, s)
+        assert (int(out.plain[i]), int(out.award[i]), int(out.falls[i]), bool(out.cut[i])) == \
+            (win, awarded, falls, cut), s
+    a = analyse_phase(ms, ms.model.base_phase)
+    law, reach, _, hit = brute_force(game, strips)
+    mean, second, _ = _figures(law)
+    assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
+    assert a.falls.reach == tuple(reach[k] for k in sorted(reach))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coded_line_reading_equals_the_cell_reading_with_trigger_reels_and_kept_scatters(seed):
+    """Options the replay does not write out: scatters kept on the window, trigger reels; the coded
+    reading against the cell reading (the vectorised literal reading), every field of every stop."""
+    from exact.falls import FallEvaluator
+    import numpy as np
+    game, strips = _wide_line_game(seed)
+    game["cascade"]["remove_scatters"] = seed != 1
+    game.setdefault("free_spins", {"strips": "base", "trigger": {"2": 2}, "levels": [{"multiplier": 1}]})
+    if seed != 0:
+        game["free_spins"]["trigger_reels"] = [1, 4]
+    ms = exact.math_set(game, strips)
+    ev = FallEvaluator(ms, ms.model.base_phase)
+    stops = np.array(list(itertools.product(*(range(len(s)) for s in strips["base"]))))
+    coded = ev.play(stops)
+    ev._coded = None
+    cells = ev.play(stops)
+    for f in ("plain", "scatter_plain", "award", "falls", "cut", "paid"):
+        assert np.array_equal(getattr(coded, f), getattr(cells, f)), f
+    assert coded.per_fall == cells.per_fall
+
+
+def test_anywhere_product_past_its_bound_is_enumerated_with_the_same_figures(monkeypatch):
+    """The per-reel product on the count vectors it reaches; a game reaching more than PRODUCT_STATES pairs
+    in a step is enumerated instead: the same exact figures, both equal to the brute force."""
+    import exact.rules.anywhere as anywhere
+    game, strips = random_game(41, "anywhere", cascade=False)
+    law, _, _, hit = brute_force(game, strips)
+    mean, second, _ = _figures(law)
+    got = {}
+    for bound in (anywhere.PRODUCT_STATES, 1):
+        monkeypatch.setattr(anywhere, "PRODUCT_STATES", bound)
+        ms = exact.math_set(game, strips)
+        a = analyse_phase(ms, ms.model.base_phase)
+        assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
+        got[a.method.split(" ")[0]] = {(i, w): p for i, w, p in a.distribution}
+    assert set(got) == {"per-reel", "enumeration"} and got["per-reel"] == got["enumeration"]
+
+
+def test_report_names_anywhere_pays_and_says_why_no_symbol_table(tmp_path, capsys):
+    """A pay-anywhere game's report: the by-symbol tables replaced by one line saying why (the figures come
+    from each window's total win), the JSON's reason under a new key."""
+    game, strips = random_game(3, "anywhere", free_spins=True)
+    write_set(tmp_path, game, strips)
+    assert main(["--set", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "BY SYMBOL (per base spin)\nnot computed: the exact figures come from" in text
+    assert text.count("not computed: the exact figures come from the total win of each window") == 2
+    assert main(["--set", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["symbols"] == {} and out["symbols_not_computed"].startswith("not computed: the exact figures")

@@ -62,7 +62,7 @@ def run(args) -> int:
         if limit is not None:
             raise UsageError(f"rtp simulate: {ms.name}: {refusal('rounds', args.rounds, limit, 'simulated game rounds')}")
         fr = simulate_falls(ms, args.rounds, args.seed)
-        print(json.dumps({"set": ms.name, **fr.to_json()}, indent=2) if args.json else fr.text(ms.name))
+        print(json.dumps({"set": ms.name, **fr.to_json()}, indent=2) if args.json else format_report(fr, ms.name))
         return 0 if fr.passed else 1
     cluster = cluster_of(args)
     rep = simulation(ms, args, cluster, not args.no_progress and not args.json and sys.stderr.isatty(),

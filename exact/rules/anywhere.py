@@ -27,7 +27,7 @@ from markov.moments import CountSplit
 from strips import plugins
 
 __all__ = ["Anywhere", "AnywhereWin", "anywhere_wins", "count_pay", "refuse_beside_cell_pays", "CellPays",
-           "count_product_phase", "count_states", "PRODUCT_STATES"]
+           "count_product_phase", "PRODUCT_STATES"]
 
 ANYWHERE = "anywhere"
 
@@ -123,9 +123,10 @@ def count_product_phase(ms, phase):
 
     Returns
     -------
-    exact.phase_law.EnumeratedPhase
+    exact.phase_law.EnumeratedPhase or None
         With ``method`` "per-reel product of count polynomials (N stop combinations)" and the joint law
-        of (trigger count, win); credits per spin, the level multiplier included.
+        of (trigger count, win); credits per spin, the level multiplier included.  None when a step of
+        the product passes :data:`PRODUCT_STATES` (the engine then enumerates the phase).
 
     Examples
     --------
@@ -151,25 +152,14 @@ def count_product_phase(ms, phase):
     scatters = model.of_kind("scatter")
     counted += [(s.pays, list(scatter_codes(model, s))) for s in scatters]
     caps = np.array([min(len(p), cells) if i < n_pays else cells for i, (p, _) in enumerate(counted)], dtype=np.int64)
-    radix = np.cumprod(np.concatenate([[1], caps[:-1] + 1])).astype(np.int64)
     member = np.zeros((len(syms), len(counted)), dtype=np.int64)
     for j, (_, codes) in enumerate(counted):
         member[codes, j] = 1
-    size = int(np.prod(caps + 1))
-    states = np.zeros((1, len(counted)), dtype=np.int64)
-    wtype = np.int64 if prod(len(c) for c in strips.codes) < 1 << 62 else object    # weights <= the cycle
-    weights = np.ones(1, dtype=wtype)
-    n = 1
-    for codes in strips.codes:
-        win = window_of(np.asarray(codes, dtype=np.int64), rows)                 # (L, rows)
-        vals, cnt = np.unique(member[win].sum(axis=1), axis=0, return_counts=True)
-        n *= len(codes)
-        dense = np.zeros(size, dtype=wtype)         # integer weights of every capped count vector
-        for v, c in zip(vals, cnt.tolist()):
-            np.add.at(dense, np.minimum(states + v, caps) @ radix, weights * c)
-        nz = np.flatnonzero(dense)
-        states = (nz[:, None] // radix[None, :]) % (caps + 1)[None, :]
-        weights = dense[nz]
+    n = prod(len(c) for c in strips.codes)
+    reached = _count_product(strips.codes, rows, member, caps, np.int64 if n < 1 << 62 else object)
+    if reached is None:                  # too many count vectors reached: the engine enumerates it
+        return None
+    states, weights = reached
     weights = weights.tolist()
     pay_tabs = [np.array([count_pay(p, k) for k in range(cells + 1)], dtype=np.int64) for p, _ in counted]
     win = np.zeros(states.shape[0], dtype=np.int64)
@@ -202,26 +192,56 @@ def count_product_phase(ms, phase):
         combinations=n, distribution=tuple((a, w, Fraction(x, n)) for (a, w), x in sorted(law.items())))
 
 
-#: The largest number of capped count vectors the product takes (a dense int64 array of that size, about
-#: 1.6 MB); a game with more is enumerated.
-PRODUCT_STATES = 200_000
+#: The most (count vector reached, count vector of the next reel) pairs one step of the product takes (its
+#: work arrays about 8 x counts x that many bytes); a game reaching more is enumerated.
+PRODUCT_STATES = 1 << 20
 
 
-def count_states(model) -> int:
-    """The number of capped count vectors of :func:`count_product_phase` for ``model``: the product over the
-    counts (pay symbols capped at their ``pays`` length, paying WILDs likewise, scatters uncapped) of cap + 1.
+def _count_product(strips, rows: int, member, caps, wtype):
+    """The exact law of the capped count vector of a window: the product over reels, reel by reel, of each
+    reel's law of its count vector, on the vectors reached only (a sparse polynomial: integer-encoded
+    vectors, sorted, equal ones merged with their integer weights added).
 
-    >>> count_states(type("M", (), {"reels": 2, "rows": 1, "pay_symbols": (), "of_kind": lambda self, k: ()})())
-    1
+    Parameters
+    ----------
+    strips : sequence of int arrays
+        Per reel its strip's symbol codes.
+    member : ndarray (symbols, counts), int64
+        1 where a symbol adds to a count.
+    caps : ndarray (counts,), int64
+        The cap of each count (``min(a + b, c) = min(min(a, c) + b, c)``).
+    wtype : numpy dtype
+        The weights' dtype (int64 when the cycle is below 2^62, else object: exact either way).
+
+    Returns
+    -------
+    (states (m, counts) int64, weights (m,)) or None
+        None when a step would take more than :data:`PRODUCT_STATES` pairs or the vectors' code would
+        pass 2^62.
+
+    >>> st, w = _count_product([np.array([0, 1]), np.array([0, 0, 1])], 1, np.array([[1], [0]]), np.array([2]),
+    ...                        np.int64)
+    >>> st.tolist(), w.tolist()
+    ([[0], [1], [2]], [1, 3, 2])
     """
-    cells = model.reels * model.rows
-    caps = [min(len(p.pays), cells) for p in model.pay_symbols]
-    caps += [min(len(w.pays), cells) for w in model.of_kind("wild") if w.pays and any(w.pays)]
-    caps += [cells for _ in model.of_kind("scatter")]
-    out = 1
-    for c in caps:
-        out *= c + 1
-    return out
+    radix = np.cumprod(np.concatenate([[1], caps[:-1] + 1])).astype(np.int64)
+    if prod(int(c) + 1 for c in caps) >= 1 << 62:
+        return None
+    states = np.zeros((1, len(caps)), dtype=np.int64)
+    weights = np.ones(1, dtype=wtype)
+    for codes in strips:
+        win = window_of(np.asarray(codes, dtype=np.int64), rows)                 # (L, rows)
+        vals, cnt = np.unique(member[win].sum(axis=1), axis=0, return_counts=True)
+        if states.shape[0] * vals.shape[0] > PRODUCT_STATES:
+            return None
+        keys = (np.minimum(states[:, None, :] + vals[None, :, :], caps) @ radix).ravel()
+        w = (weights[:, None] * cnt.astype(wtype)[None, :]).ravel()
+        order = np.argsort(keys, kind="stable")
+        keys, w = keys[order], w[order]
+        first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+        weights = np.add.reduceat(w, first)
+        states = (keys[first][:, None] // radix[None, :]) % (caps + 1)[None, :]
+    return states, weights
 
 
 def window_of(codes, rows: int):
@@ -266,14 +286,16 @@ class Anywhere(CellPays):
     keys = '[game] evaluation = "anywhere"'
     evaluation = ANYWHERE
 
+
     @classmethod
     def phase_path(cls, model):
-        """The per-reel product of count polynomials (:func:`count_product_phase`) when it is the game's only
-        rule without per-reel terms (no cascade, no multiplier symbol), without trigger reels or a WILD
-        counted as a scatter; else None (enumeration)."""
+        """The per-reel product of count polynomials (:func:`count_product_phase`, which declines a game
+        reaching more than :data:`PRODUCT_STATES` count vectors: it is enumerated) when it is the game's only rule without
+        per-reel terms (no cascade, no multiplier symbol), without trigger reels or a WILD counted as a
+        scatter; else None (enumeration)."""
         if model.trigger_reels or any(s.counts_as_scatter for s in model.symbols):
             return None
-        return count_product_phase if count_states(model) <= PRODUCT_STATES else None
+        return count_product_phase
 
 
 plugins.register(Anywhere.name, (), Anywhere.parse)

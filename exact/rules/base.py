@@ -199,7 +199,8 @@ class Rule:
     @classmethod
     def phase_path(cls, model):
         """A fast path ``f(ms, phase) -> PhaseAnalysis`` of this rule for ``model`` when it is the only rule
-        without per-reel terms, or None (then enumeration)."""
+        without per-reel terms, or None (then enumeration); ``f`` may return None for a game it declines
+        (too large for it: then enumeration)."""
         return None
 
     #: False for a rule the fast paths on per-reel count tables of a ways game with one triggering scatter
