@@ -330,7 +330,8 @@ class Rule:
         ``sim`` (:class:`proofs.simulate_report.Simulated`) holds the mode's exact ``round``
         (:class:`markov.round.RoundResult`), its ``tally``, the run's ``exact`` figures, ``default`` (the
         default mode), ``cost`` and the figure makers ``rate(name, count, exact)`` (a Clopper-Pearson
-        rate) and ``mean(name, total, variance, exact)`` ((a normal interval of a mean per cost, its SD))."""
+        rate) and ``mean(name, total, variance, exact, hist)`` ((a mean per cost with Catoni's interval from
+        the rounds' histogram of wins ``hist``, proven at its level for any tail; its SD))."""
         return None
 
     @classmethod
