@@ -127,11 +127,16 @@ def win_histogram(x: np.ndarray) -> dict[int, int]:
             k = bucket_key(int(v))
             out[k] = out.get(k, 0) + 1
         return dict(sorted(out.items()))
-    m, e = np.frexp(x.astype(np.float64))
-    keys = np.where(x > 0, e.astype(np.int64) * BUCKETS + ((m - 0.5) * (2 * BUCKETS)).astype(np.int64), 0)
-    counts = np.bincount(keys)
-    nz = np.flatnonzero(counts)
-    return {int(k): int(counts[k]) for k in nz}
+    small = x < 512
+    counts = np.bincount(x[small], minlength=1)
+    out = {_SMALL_KEYS[w]: int(counts[w]) for w in np.flatnonzero(counts).tolist()}
+    big = x[~small]
+    if len(big):
+        m, e = np.frexp(big.astype(np.float64))
+        keys = e.astype(np.int64) * BUCKETS + ((m - 0.5) * (2 * BUCKETS)).astype(np.int64)
+        k, c = np.unique(keys, return_counts=True)
+        out.update(zip(k.tolist(), c.tolist()))
+    return out
 
 
 def bucket_key(w: int) -> int:
@@ -145,6 +150,10 @@ def bucket_key(w: int) -> int:
     e = w.bit_length()
     top = w >> (e - 9) if e > 9 else w << (9 - e)       # the 9 leading bits: 256 <= top < 512
     return e * BUCKETS + int(top) - BUCKETS
+
+
+#: bucket_key(w) of every win w below 512 (each its own bucket).
+_SMALL_KEYS = [bucket_key(w) for w in range(512)]
 
 
 def bucket_edges(key: int) -> tuple[int, int]:
