@@ -59,9 +59,12 @@ The verdict tests k figures at once (RTP, base-spin hit frequency, trigger
 rate per FS count, level reach), each with an interval at confidence
 ``1 - 0.01 / k`` (Bonferroni), so all k hold together with probability at
 least 99% whatever their dependence: a correct game FAILs for at most 1% of
-seeds.  RTP: mean round win / bet with a normal interval using the exact
+seeds.  RTP: mean round win / bet with Catoni's interval using the exact
 standard deviation of the round win (the engine's variance; the sample SD is
-shown beside it).  Rates: Clopper-Pearson exact intervals (scipy.stats.beta).
+shown beside it): proven at its level for any tail of the round win
+(:func:`proofs.simulate_stats.catoni_interval`, read from the rounds'
+histogram of wins), where the normal interval is only asymptotically right and
+misses too often on rare large wins (it is shown beside, not used).  Rates: Clopper-Pearson exact intervals (scipy.stats.beta).
 Exact values: :func:`exact.engine.analyse` and
 :func:`markov.round.round_result`; for a game with round rules
 :func:`exact.bet_modes.analyse_mode` per mode, :func:`exact.bet_modes.analyse_buys`

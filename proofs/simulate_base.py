@@ -48,6 +48,10 @@ class Tally:
     gamble_eligible, gamble_win, gamble_win2 : int
         Rounds whose win may be gambled; sum and sum of squares of the round
         wins after gambling every eligible win once (credits, credits^2).
+    win_hist, gamble_hist : dict int -> int
+        Rounds by bucket of their win (:func:`win_histogram`): every win below 512 credits its own bucket, 256
+        buckets per power of 2 above; the proven interval of the RTP reads it
+        (:func:`proofs.simulate_stats.catoni_interval`).
     """
 
     rounds: int = 0
@@ -64,6 +68,8 @@ class Tally:
     gamble_eligible: int = 0
     gamble_win: int = 0
     gamble_win2: int = 0
+    win_hist: dict = field(default_factory=dict)
+    gamble_hist: dict = field(default_factory=dict)
 
     def add(self, o: "Tally") -> None:
         """Add another tally's counts into this one (integer sums: the order never matters)."""
@@ -86,11 +92,84 @@ class Tally:
         self.gamble_eligible += o.gamble_eligible
         self.gamble_win += o.gamble_win
         self.gamble_win2 += o.gamble_win2
+        for mine, theirs in ((self.win_hist, o.win_hist), (self.gamble_hist, o.gamble_hist)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
 
     def canonical(self) -> "Tally":
         """The same counts with every dict's keys sorted (equal tallies compare and print alike)."""
         return dataclasses.replace(self, scatter=dict(sorted(self.scatter.items())), reach=list(self.reach),
-                                   wheels=dict(sorted(self.wheels.items())), awards=dict(sorted(self.awards.items())))
+                                   wheels=dict(sorted(self.wheels.items())), awards=dict(sorted(self.awards.items())),
+                                   win_hist=dict(sorted(self.win_hist.items())),
+                                   gamble_hist=dict(sorted(self.gamble_hist.items())))
+
+
+#: Buckets of :func:`win_histogram` per power of 2.
+BUCKETS = 256
+
+
+def win_histogram(x: np.ndarray) -> dict[int, int]:
+    # the float path agrees with bucket_key below 2^53 (tests/test_simulate_coverage.py checks both)
+    """Counts of non-negative wins (int64 or object array, credits) by bucket: {bucket key: count}.
+
+    Key 0 holds the wins of 0; a win w >= 1 with w = m 2^e (0.5 <= m < 1, :func:`numpy.frexp`) has key
+    e x 256 + floor((m - 0.5) x 512), so every win below 512 credits has its own bucket and a bucket above
+    spans a relative width of at most 1/256 (:func:`bucket_edges`).  Integer counts: merged exactly in any order.
+
+    >>> win_histogram(np.array([0, 0, 1, 2, 3, 1000]))
+    {0: 2, 256: 1, 512: 1, 640: 1, 2804: 1}
+    >>> [bucket_edges(k) for k in (0, 256, 640, 2804)]
+    [(0, 0), (1, 1), (3, 3), (1000, 1001)]
+    """
+    if x.dtype == object or (len(x) and int(x.max()) >= 1 << 53):     # beyond 2^53 a float rounds: exact keys
+        out: dict[int, int] = {}
+        for v in x.tolist():
+            k = bucket_key(int(v))
+            out[k] = out.get(k, 0) + 1
+        return dict(sorted(out.items()))
+    small = x < 512
+    counts = np.bincount(x[small], minlength=1)
+    out = {_SMALL_KEYS[w]: int(counts[w]) for w in np.flatnonzero(counts).tolist()}
+    big = x[~small]
+    if len(big):
+        m, e = np.frexp(big.astype(np.float64))
+        keys = e.astype(np.int64) * BUCKETS + ((m - 0.5) * (2 * BUCKETS)).astype(np.int64)
+        k, c = np.unique(keys, return_counts=True)
+        out.update(zip(k.tolist(), c.tolist()))
+    return out
+
+
+def bucket_key(w: int) -> int:
+    """The :func:`win_histogram` bucket of one win ``w`` >= 0 (exact integer arithmetic, any size).
+
+    >>> bucket_key(0), bucket_key(1), bucket_key(511), bucket_key(512), bucket_key(2 ** 70 + 1)
+    (0, 256, 2559, 2560, 18176)
+    """
+    if w <= 0:
+        return 0
+    e = w.bit_length()
+    top = w >> (e - 9) if e > 9 else w << (9 - e)       # the 9 leading bits: 256 <= top < 512
+    return e * BUCKETS + int(top) - BUCKETS
+
+
+#: bucket_key(w) of every win w below 512 (each its own bucket).
+_SMALL_KEYS = [bucket_key(w) for w in range(512)]
+
+
+def bucket_edges(key: int) -> tuple[int, int]:
+    """The smallest and largest win (credits) of bucket ``key`` of :func:`win_histogram`.
+
+    >>> bucket_edges(2560), bucket_edges(2561)
+    ((512, 513), (514, 515))
+    """
+    if key <= 0:
+        return 0, 0
+    e, top = divmod(key, BUCKETS)
+    top += BUCKETS
+    if e <= 9:
+        lo = top >> (9 - e)
+        return lo, lo
+    return top << (e - 9), ((top + 1) << (e - 9)) - 1
 
 
 def sum_of_squares(x: np.ndarray) -> int:
@@ -261,4 +340,5 @@ def simulate_block(game: Game, n: int, rng: np.random.Generator) -> Tally:
     round_win = add_at(round_win, active, win)
     tally.win = exact_sum(round_win)
     tally.win2 = sum_of_squares(round_win)
+    tally.win_hist = win_histogram(round_win)
     return tally

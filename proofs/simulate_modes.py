@@ -21,7 +21,7 @@ from exact.rules import (SIMULATION_STAGES, feature_multiplier_table, initial_sp
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, add_at, exact_sum, fish_draw,
                                     group_indices, scaled, spin_tables, spins, wild_draw)
-from proofs.simulate_base import Tally, play_features, sum_of_squares, with_collect
+from proofs.simulate_base import Tally, play_features, sum_of_squares, win_histogram, with_collect
 
 
 def column_counts(strips, rows: int, codes: Sequence[int]) -> tuple[np.ndarray, ...]:
@@ -327,6 +327,8 @@ class RoundBlock:
 
     #: Exact sum of squares of a non-negative int64 array (:func:`proofs.simulate_base.sum_of_squares`).
     sum_of_squares = staticmethod(sum_of_squares)
+    #: Counts of round wins by bucket (:func:`proofs.simulate_base.win_histogram`).
+    win_histogram = staticmethod(win_histogram)
     #: Exact sum of an integer array, never wrapping (:func:`proofs.simulate_tables.exact_sum`).
     exact_sum = staticmethod(exact_sum)
 
@@ -404,6 +406,7 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
         block.win = rule.vector_step(config, bet, block.win)
     tally.win = exact_sum(block.win)
     tally.win2 = sum_of_squares(block.win)
+    tally.win_hist = win_histogram(block.win)
     for st in stages["after_round"]:
         st.simulate(block)
     return tally
@@ -412,7 +415,8 @@ def simulate_mode_block(g: ModeGame, n: int, rng: np.random.Generator) -> "Tally
 def simulate_buy_block(g: BuyGame, n: int, rng: np.random.Generator) -> "Tally":
     """Simulate ``n`` bought features: each the free spins of ``g.spins`` initial spins (no base spin, no wheel)."""
     win, reach, played = play_features(g.mode, np.full(n, g.spins, dtype=np.int64), rng, g.mode.sample)
-    return Tally(rounds=n, win=exact_sum(win), win2=sum_of_squares(win), reach=reach, free_spins=played)
+    return Tally(rounds=n, win=exact_sum(win), win2=sum_of_squares(win), reach=reach, free_spins=played,
+                 win_hist=win_histogram(win))
 
 
 def stream_seed(seed: int, stream: int, unit: int = 0) -> np.random.SeedSequence:

@@ -21,8 +21,13 @@ from strips.model import DEFAULT_MODE, MathSet
 from exact.rounds import apply_sections, round_sections
 from proofs.simulate_base import Tally
 from proofs.simulate_modes import Unit
-from proofs.simulate_stats import (FAMILY_LEVEL, fraction_sqrt, interval_level, mean_interval, proportion_interval,
-                                   sample_sd)
+from proofs.simulate_base import bucket_edges
+from proofs.simulate_stats import (FAMILY_LEVEL, catoni_interval, fraction_sqrt, interval_level, mean_interval,
+                                   proportion_interval, proven_mean_interval, sample_sd)
+
+#: The statistics sentence's words for the interval of a mean (:func:`proofs.simulate_stats.proven_mean_interval`).
+MEAN_METHOD = ("RTP: Catoni's interval with the exact SD (proven for any tail of rare large wins: no normal "
+               "approximation, no bound of the round win; the normal interval is shown beside, not used)")
 from strips.decimals import exact_text
 
 
@@ -39,6 +44,8 @@ class Figure:
     interval: tuple[float, float]
     exact: Fraction
     level: float = 0.99
+    #: A mean's normal interval with the exact SD (approximate; shown beside the proven ``interval``, never used).
+    normal: tuple[float, float] | None = None
 
     @property
     def inside(self) -> bool:
@@ -110,6 +117,8 @@ class UnitReport:
         out = {"rounds": self.rounds, "cost": self.cost, "rtp_estimate": self.rtp.estimate,
                "rtp_interval": list(self.rtp.interval), "rtp": _q(self.rtp.exact), "rtp_inside": self.rtp.inside,
                "sd_exact": self.sd_exact, "sd_sample": self.sd_sample}
+        if self.rtp.normal is not None:
+            out["rtp_interval_normal"] = list(self.rtp.normal)
         if self.hit_rate:
             out["hit_rate"] = self.hit_rate.to_json()
         if self.trigger:
@@ -193,7 +202,7 @@ class SimulationReport:
         """The statistics in one sentence."""
         k = len(self.figures)
         text = (f"{k} intervals at {self.level:.4%} each (Bonferroni: all hold together with probability "
-                f">= {FAMILY_LEVEL:.0%}); RTP: normal interval with the exact SD; rates: Clopper-Pearson")
+                f">= {FAMILY_LEVEL:.0%}); {MEAN_METHOD}; rates: Clopper-Pearson")
         for note in dict.fromkeys(s.method for u in self.units for s in u.sections.values() if s.method):
             text += f"; {note}"
         if self.split:
@@ -215,6 +224,8 @@ class SimulationReport:
                "rtp_estimate": self.rtp.estimate, "rtp_interval": list(self.rtp.interval),
                "rtp": _q(self.rtp.exact), "rtp_inside": self.rtp.inside,
                "sd_exact": self.sd_exact, "sd_sample": self.sd_sample}
+        if self.rtp.normal is not None:
+            out["rtp_interval_normal"] = list(self.rtp.normal)
         if self.hit_rate is not None:
             out.update({"hit_rate_estimate": self.hit_rate.estimate, "hit_rate_interval": list(self.hit_rate.interval),
                         "hit_rate": _q(self.hit_rate.exact), "hit_rate_inside": self.hit_rate.inside})
@@ -320,13 +331,35 @@ class Simulated:
         n = self.tally.rounds
         return Figure(self.prefix + name, k / n, proportion_interval(k, n, self.level), exact_value, self.level)
 
-    def mean(self, name: str, total: int, variance: Fraction, exact_value: Fraction) -> tuple[Figure, float]:
-        """(a mean per cost from the rounds' ``total`` credits: a normal interval with SD sqrt(``variance``)
-        credits, that SD)."""
-        n, cost = self.tally.rounds, self.cost
+    def mean(self, name: str, total: int, variance: Fraction, exact_value: Fraction,
+             hist: dict | None = None) -> tuple[Figure, float]:
+        """(a mean per cost from the rounds' ``total`` credits (each round's >= 0) and their histogram ``hist``
+        (:attr:`proofs.simulate_base.Tally.win_hist`): the proven interval of :func:`mean_figure` with SD
+        sqrt(``variance``) credits (the exact SD or an upper bound of it), that SD)."""
         sd = fraction_sqrt(variance)
-        lo, hi = mean_interval(total, n, sd, self.level)
-        return Figure(self.prefix + name, total / n / cost, (lo / cost, hi / cost), exact_value, self.level), sd
+        return mean_figure(self.prefix + name, total, self.tally.rounds, sd, exact_value, self.cost, self.level,
+                           hist), sd
+
+
+def mean_figure(name: str, total: int, n: int, sd: float, exact_value: Fraction, cost: int, level: float,
+                hist: dict | None = None) -> Figure:
+    """A mean per ``cost`` of ``n`` round wins (each >= 0) summing to ``total`` credits, with its proven interval
+    and the normal interval beside it.  The proven interval: Catoni's from the wins' histogram ``hist``
+    (:func:`proofs.simulate_stats.catoni_interval`, SD ``sd`` credits); without a histogram (a tally made
+    by hand) Bernstein's and Cantelli's inequalities (:func:`proofs.simulate_stats.proven_mean_interval`, the
+    mean under test ``exact_value`` x ``cost``), also proven, wider.
+
+    >>> f = mean_figure("RTP", 960, 1000, 2.0, Fraction(96, 100), 1, 0.99)
+    >>> f.inside, f.interval[0] < f.normal[0] < f.normal[1] < f.interval[1]
+    (True, True)
+    """
+    if hist and sum(hist.values()) == n:
+        lo, hi = catoni_interval(hist, n, sd, level, bucket_edges)
+    else:
+        lo, hi = proven_mean_interval(total, n, sd, float(exact_value * cost), level)
+    lo = max(lo, 0.0)                 # every win is >= 0, so is the mean
+    nlo, nhi = mean_interval(total, n, sd, level)
+    return Figure(name, total / n / cost, (lo / cost, hi / cost), exact_value, level, (nlo / cost, nhi / cost))
 
 
 def _mode_report(unit: Unit, tally: Tally, rr, base, level: float, model=None, exact=None) -> UnitReport:
@@ -336,7 +369,7 @@ def _mode_report(unit: Unit, tally: Tally, rr, base, level: float, model=None, e
     prefix = "" if unit.key == 0 else f"{unit.name}: "
     sim = Simulated(rr, tally, exact, unit.name == DEFAULT_MODE, rr.bet, level, prefix)
     cost = rr.bet
-    rtp, sd = sim.mean("RTP", tally.win, rr.variance, rr.rtp)
+    rtp, sd = sim.mean("RTP", tally.win, rr.variance, rr.rtp, tally.win_hist)
     hit = sim.rate("hit rate (base spin)", tally.base_hits, base.hit_frequency)
     trig = tuple((c, sim.rate(f"trigger {c} FS", tally.scatter.get(c, 0), p)) for c, p in sorted(rr.trigger_prob.items()))
     reach = tuple((i + 1, sim.rate(f"reach level {i + 1}", tally.reach[i] if i < len(tally.reach) else 0, p))
@@ -350,8 +383,7 @@ def _buy_report(unit: Unit, tally: Tally, b, level: float) -> UnitReport:
     """A buy's figures: RTP per buy (exact SD of the feature) and the reach of levels 2 and up."""
     n = tally.rounds
     sd = fraction_sqrt(b.variance)
-    lo, hi = mean_interval(tally.win, n, sd, level)
-    rtp = Figure(f"buy {unit.name}: RTP", tally.win / n / b.cost, (lo / b.cost, hi / b.cost), b.rtp, level)
+    rtp = mean_figure(f"buy {unit.name}: RTP", tally.win, n, sd, b.rtp, b.cost, level, tally.win_hist)
     reach = tuple((i + 1, Figure(f"buy {unit.name}: reach level {i + 1}", k / n, proportion_interval(k, n, level),
                                  p, level))
                   for i, p in enumerate(b.feature.reach) if i
@@ -365,9 +397,9 @@ def report_units(ms: MathSet, units: Sequence[Unit], tallies: Sequence[Tally], s
 
     Every figure of every unit gets an interval at the Bonferroni level
     :func:`interval_level` over all of them (so the verdict is wrong for a
-    correct game with probability <= 1%): RTP a normal interval with the
-    exact SD (the gamble's with an upper bound of it), rates
-    Clopper-Pearson intervals.
+    correct game with probability <= 1%): RTP a proven interval with the
+    exact SD (the gamble's with an upper bound of it; :func:`mean_figure`),
+    rates Clopper-Pearson intervals.
     """
     exact = exact or exact_units(ms, units)
 
@@ -394,9 +426,9 @@ def report(ms: MathSet, tally: Tally, seed: int, exact=None, seconds: float = 0.
     ``exact`` = (RoundResult, base PhaseAnalysis) as :func:`exact_values`
     (computed when None).  Every figure gets an interval at the Bonferroni
     level :func:`interval_level` (so the verdict is wrong for a correct game
-    with probability <= 1%): the RTP a normal interval with the exact
-    standard deviation of the round win (the engine's variance), the rates
-    Clopper-Pearson intervals.
+    with probability <= 1%): the RTP a proven interval with the exact
+    standard deviation of the round win (the engine's variance; :func:`mean_figure`),
+    the rates Clopper-Pearson intervals.
     """
     rr, base = exact or exact_values(ms)
     unit = Unit("mode", DEFAULT_MODE, 0)
@@ -428,6 +460,9 @@ def format_report(rep: SimulationReport, name: str) -> str:
     for u in rep.units:
         head = "SD of the round win" if len(rep.units) == 1 else f"{u.unit.label} ({u.rounds:,} rounds, cost {u.cost}): SD"
         lines.append(f"{head}: exact {u.sd_exact:.6f} credits (used), sample {u.sd_sample:.6f}" + u.sd_notes())
+        if u.rtp.normal is not None:
+            lines.append(f"  {u.rtp.name} normal interval (approximate, not used): "
+                         f"[{u.rtp.normal[0]:.8f}, {u.rtp.normal[1]:.8f}]")
     lines += ["", f"{'figure':<{width}}{'estimate':>14}  {f'{rep.level:.4%} interval':<27}{'exact':>14}  inside"]
     for f in rep.figures:
         lines.append(f"{f.name:<{width}}{f.estimate:>14.8f}  [{f.interval[0]:.8f}, {f.interval[1]:.8f}]"

@@ -17,11 +17,10 @@ import numpy as np
 
 from strips.model import PER_WILD, MathSet, Phase, window_counts
 from proofs.enumerate_tables import fish_weight_table, window_tables
-from exact.rules import drawn_wilds, has_wild_multipliers, max_wild_multiplier
+from exact.rules import GROUP_LIMIT, drawn_wilds, has_wild_multipliers, max_wild_multiplier, reel_groups
 
 
 #: Largest table of one reel group, in stop combinations.
-GROUP_LIMIT = 1 << 14
 
 
 # --------------------------------------------------------------------------
@@ -206,20 +205,6 @@ def wild_ways_pays(w: WildWays, stops: Sequence[np.ndarray], draw: WildDraw, rng
     for r in range(last - 1, -1, -1):
         b = counts[r] * (w.pays[:, r] * w.zero[r + 1][stops[r + 1]] + b)
     return b.sum(axis=1, dtype=np.int64)
-
-
-def reel_groups(lengths: Sequence[int], limit: int = GROUP_LIMIT) -> list[tuple[int, ...]]:
-    """Cut reels into contiguous groups of at most ``limit`` stop combinations, filled from the right."""
-    groups: list[list[int]] = []
-    size = limit + 1
-    for r in reversed(range(len(lengths))):
-        if size * lengths[r] > limit or not groups:
-            groups.insert(0, [r])
-            size = lengths[r]
-        else:
-            groups[0].insert(0, r)
-            size *= lengths[r]
-    return [tuple(g) for g in groups]
 
 
 def _grid(arrays: Sequence[np.ndarray], combine) -> np.ndarray:

@@ -31,6 +31,9 @@ limit              default     what it bounds
 ``scc``            200         states of a strongly connected component of a grid game's round chain
                               solved with exact Fractions (beyond: floating point, a stated bound)
 ``grid_states``    400,000     states of a grid game's round chain (beyond: the certified simulation)
+``seconds``        120         estimated seconds of one analysis, from the parsed set before any work
+                               (each rule's cost, :meth:`exact.rules.Rule.costs`)
+``memory``         4,096       estimated MiB of one analysis, likewise
 =================  ==========  ===============================================
 
 Each is raised on the command line by ``--max-NAME N`` (``--max-retrigger-cap``
@@ -85,6 +88,8 @@ class Limits:
     enumeration: int | None = 20_000_000
     scc: int | None = 200
     grid_states: int | None = 400_000
+    seconds: int | None = 120
+    memory: int | None = 4096
 
     def but(self, **changes) -> "Limits":
         """A copy with some limits changed."""
@@ -115,6 +120,9 @@ DESCRIPTIONS = {
     "scc": "states of a strongly connected component of a grid game's round chain solved with exact Fractions "
            "(beyond: floating point within a stated bound)",
     "grid_states": "states of a grid game's round chain (beyond: the certified simulation)",
+    "seconds": "estimated seconds of one analysis on this 2-core machine, from the parsed set before any work "
+               "(README 'Input limits': each estimate and its calibration)",
+    "memory": "estimated MiB of memory of one analysis, from the parsed set before any work",
 }
 
 _ACTIVE: ContextVar[Limits] = ContextVar("slot_exact_limits", default=Limits())

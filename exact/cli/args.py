@@ -100,17 +100,21 @@ def int_list(text: str, what: str) -> list[int]:
 
 def refuse_unsupported(ms, command: str, analysis: str | None = None) -> None:
     """Refuse, in one line (exit 2), a game with a rule the command's analysis does not model, as the
-    API does (:func:`exact.rules.supports`: the one place that decides it), before any work.
+    API does (:func:`exact.rules.supports`: the one place that decides it), or whose estimated cost is above
+    its limit (:func:`exact.rules.cost_refusal`), before any work.
 
     Raises
     ------
     UsageError
         ``rtp COMMAND: SET: unsupported rule: RULE: ANALYSIS does not model it``.
     """
-    from exact.rules import supports
+    from exact.rules import cost_refusal, supports
     s = supports(ms, analysis or command)
     if not s:
         raise UsageError(f"rtp {command}: {ms.name}: {s.message()}")
+    why = cost_refusal(ms, analysis or command)     # each rule's up-front estimate against --max-seconds/--max-memory
+    if why:
+        raise UsageError(f"rtp {command}: {ms.name}: {why}")
 
 def add_mode_arguments(p: argparse.ArgumentParser) -> None:
     """``--mode NAME`` / ``--buy NAME`` of the simulation: one bet mode or one buy with all the rounds."""

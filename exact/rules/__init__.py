@@ -14,7 +14,8 @@ README "Adding a mechanic".
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, PaysWords, Refusal, Rule, ViewSection, one_spin_round
+from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSection, one_spin_round, seconds_of
+from exact.rules.registry import cost_refusal, costs
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
                                   round_rules, round_total_steps, rules_of, spin_views, support_table, supports)
 from exact.rules.scatter import (by_count, count_array, extra_counts, feature_multiplier, feature_multiplier_table,
@@ -30,7 +31,7 @@ from exact.rules.wild import (cell_multipliers, combination_ways, combination_wi
 from exact.rules.ways import WayWin, ways_pays
 # per-reel terms the factorised engine multiplies (exact.engine)
 from exact.rules.collect import fish_moments_scaled, fish_scale
-from exact.rules.terms import INT64_SAFE
+from exact.rules.terms import GROUP_LIMIT, INT64_SAFE, reel_groups, table_bytes
 from exact.rules.wild import (drawn_tables, multiplier_scale, refuse_ways_rules, substitute_codes,
                               wild_multiplier_tables, wilds_with_pays)
 from exact.rules.respin import starts_feature
@@ -67,7 +68,8 @@ from exact.rules.grid_features import IntegerChooser, integer_weights, outcomes
 from exact.rules.grid_free_games import FeaturedRound, play_featured_round
 from exact.rules.win_cap import WinCap
 
-__all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require",
+__all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "Cost",
+           "costs", "cost_refusal", "seconds_of", "GROUP_LIMIT", "reel_groups", "table_bytes",
            "round_total_steps", "rules_of",
            "support_table",
            "multiplier_text", "starts_feature", "spin_views", "pays_words",

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords",
+__all__ = ["Rule", "ANALYSES", "Refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -85,6 +85,46 @@ class ViewSection:
 
     def components(self) -> dict:
         return {}
+
+
+@dataclass(frozen=True)
+class Cost:
+    """One up-front estimate of what an analysis will take on a parsed game, made before any work
+    (:meth:`Rule.costs`; :func:`exact.rules.registry.cost_refusal` refuses one above its limit).
+
+    Attributes
+    ----------
+    limit : str
+        The :class:`strips.limits.Limits` field that bounds it: ``"seconds"`` (estimated seconds on the
+        shared 2-core machine), ``"memory"`` (estimated MiB), or an existing count limit.
+    estimate : int
+        In the limit's unit, rounded up.
+    what : str
+        What is estimated, in the field's words ("the exact payline engine: 2,000 paylines, pairs of lines x
+        reels x symbol states").
+
+    >>> Cost("seconds", 300, "the demo").refusal(60)
+    'estimated 300 seconds for the demo, more than the limit of 60 (raise it with --max-seconds N, or --no-limits)'
+    """
+
+    limit: str
+    estimate: int
+    what: str
+
+    def refusal(self, limit: int) -> str:
+        """The one line of a refusal at ``limit``."""
+        unit = {"seconds": "seconds", "memory": "MiB"}.get(self.limit, self.limit.replace("_", " "))
+        return (f"estimated {self.estimate:,} {unit} for {self.what}, more than the limit of {limit:,} "
+                f"(raise it with --max-{self.limit.replace('_', '-')} N, or --no-limits)")
+
+
+def seconds_of(units: float, per_second: float) -> int:
+    """Estimated seconds (at least 1) of ``units`` of work done at ``per_second`` (a calibrated rate).
+
+    >>> seconds_of(10, 4), seconds_of(0, 4)
+    (3, 1)
+    """
+    return max(1, -int(-units // per_second))
 
 
 class Refusal(str):
@@ -331,7 +371,8 @@ class Rule:
         ``sim`` (:class:`proofs.simulate_report.Simulated`) holds the mode's exact ``round``
         (:class:`markov.round.RoundResult`), its ``tally``, the run's ``exact`` figures, ``default`` (the
         default mode), ``cost`` and the figure makers ``rate(name, count, exact)`` (a Clopper-Pearson
-        rate) and ``mean(name, total, variance, exact)`` ((a normal interval of a mean per cost, its SD))."""
+        rate) and ``mean(name, total, variance, exact, hist)`` ((a mean per cost with Catoni's interval from
+        the rounds' histogram of wins ``hist``, proven at its level for any tail; its SD))."""
         return None
 
     @classmethod
@@ -345,6 +386,15 @@ class Rule:
         """The lines ``rtp diff`` prints for a change of this rule's keys on symbol ``name``
         (:class:`strips.model.Symbol` ``sa`` -> ``sb``); the base class has none."""
         return []
+
+    @classmethod
+    def costs(cls, ms, analysis: str, factorised: bool = True) -> tuple:
+        """The rule's up-front estimates (:class:`Cost`) of ``analysis`` on the math set ``ms``, from the parsed
+        set alone and in well under a second; ``factorised`` says whether the engine's per-reel factorisation
+        computes the game's phases (no rule without per-reel terms).  The base class has none (its work is
+        bounded by the input limits); a rule whose work can grow past them on a small file overrides it
+        (paylines, bet modes, the free-spin ladder, hold and win)."""
+        return ()
 
     @classmethod
     def needs(cls, model, analysis: str) -> str | None:

@@ -43,10 +43,11 @@ class GambleStep:
 
     def simulate(self, block) -> None:
         """Gamble every eligible round win of ``block`` once, tallied apart (``gamble_eligible``,
-        ``gamble_win``, ``gamble_win2``): the round win itself stays."""
+        ``gamble_win``, ``gamble_win2``, ``gamble_hist``): the round win itself stays."""
         block.tally.gamble_eligible, after = self(block.win, block.rng)
         block.tally.gamble_win = block.exact_sum(after)
         block.tally.gamble_win2 = block.sum_of_squares(after)
+        block.tally.gamble_hist = block.win_histogram(after)
 
     def __call__(self, wins, rng):
         """(eligible rounds, the round wins after the gamble): ``wins`` int64 credits, shape (n,)."""
@@ -143,13 +144,14 @@ class Gamble(Rule):
             return None
         mean = res.rtp_gamble_once * sim.cost
         variance = max(gambled_second_bound(model.gamble, res, sim.round.second) - mean * mean, Fraction(0))
-        rtp, sd = sim.mean("RTP gamble once", sim.tally.gamble_win, variance, res.rtp_gamble_once)
+        rtp, sd = sim.mean("RTP gamble once", sim.tally.gamble_win, variance, res.rtp_gamble_once,
+                           sim.tally.gamble_hist)
         eligible = sim.rate("gamble eligible", sim.tally.gamble_eligible, res.eligible_probability)
         return SimulatedSection(
             figures=(rtp, eligible), lifted=("gamble",), sd_words="the gamble", sd_bound=sd,
             json={"gamble": {"rtp_gamble_once": rtp.to_json(), "eligible_probability": eligible.to_json(),
                              "sd_bound": sd}},
-            method="RTP with the gamble: normal interval with an upper bound of its SD from the engine's exact moments")
+            method="RTP with the gamble: Catoni's interval with an upper bound of its SD from the engine's exact moments")
 
     @classmethod
     def report_text(cls, rep, fmt, digits: int) -> list[str]:

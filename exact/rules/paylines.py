@@ -14,7 +14,7 @@ import numpy as np
 
 from strips.model import PAY, WILD
 
-from exact.rules.base import ANALYSES, PaysWords, Rule
+from exact.rules.base import ANALYSES, Cost, PaysWords, Rule, seconds_of
 from exact.rules.line_reading import line_reading_of
 from exact.rules.wild import combination_wilds
 
@@ -139,6 +139,22 @@ class Paylines(Rule):
     factorisation = "lines"
     count_tables = False
     window_read = True
+
+    #: The analyses that run the exact payline engine (:mod:`exact.lines`) on every phase: all but the literal spin.
+    ENGINE = frozenset(ANALYSES) - {"spin"}
+
+    @classmethod
+    def costs(cls, ms, analysis: str, factorised: bool = True) -> tuple:
+        """The exact payline engine's estimated seconds (:func:`engine_seconds`) over the game's strip sets, for
+        every analysis that runs it (all but ``spin``; a game with a rule without per-reel terms is enumerated
+        instead and bounded by ``--max-enumeration``)."""
+        if analysis not in cls.ENGINE or not factorised or not hasattr(ms, "strips"):
+            return ()
+        model = ms.model
+        secs = sum(engine_seconds(len(model.paylines), model.rows, s.lengths) for s in ms.strips.values())
+        return (Cost("seconds", seconds_of(secs, 1.0),
+                     f"the exact payline engine ({len(model.paylines):,} paylines on {model.reels} reels x "
+                     f"{model.rows} rows)"),)
 
     @classmethod
     def present(cls, model) -> bool:
@@ -371,3 +387,22 @@ def line_step(model, comb_code: int | None, comb_table) -> LineStep | None:
     True
     """
     return LineStep(model, comb_code, comb_table) if Paylines.present(model) else None
+
+
+def engine_seconds(lines: int, rows: int, lengths) -> float:
+    """Estimated seconds of the exact payline engine (:mod:`exact.lines`) on one strip set of reel ``lengths``.
+
+    Its per-line chains cost lines x reels x stops, its pairs of lines lines^2 x reels x (row pairs) x stops,
+    its pair matrices reels x rows^2 x stops; calibrated on random line games (``tests/gen_costs.py``
+    ``many_lines_game``) whose measured ``rtp --json`` took 2.0 s to 76 s (5-6 reels, 3-6 rows, 100-1,000 stops,
+    50-400 lines, load 6): the estimate was 0.75 to 2.4 times each (README "Input limits").
+
+    >>> round(engine_seconds(10, 3, (30, 43, 43, 43, 43)), 3)      # Dolphin's Pearl's base strips
+    0.309
+    >>> engine_seconds(2000, 32, (10_000,) * 12) > 10 ** 6          # 2,000 paylines on a 12 x 32 window
+    True
+    """
+    reels = len(lengths)
+    stops = sum(lengths) / max(reels, 1)
+    return (3.5e-5 * lines * reels * stops + 1e-6 * lines * lines * reels * rows * rows * stops / 100
+            + 1.3e-4 * reels * rows * rows * stops)

@@ -42,9 +42,10 @@ from exact.rules.ways import Ways
 from exact.rules.wheels import Wheels
 from exact.rules.wild import CombinationWildMultiplier, DrawnWildMultiplier, WildMultiplier, WildSubstitution
 from exact.rules.win_cap import WinCap
-from strips.errors import UnsupportedRule
+from strips import limits as _limits
+from strips.errors import UnsupportedRule, UsageError
 
-__all__ = ["RULES", "rules_of", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES"]
+__all__ = ["RULES", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -268,6 +269,35 @@ def supports(ms, analysis: str, ignoring: frozenset = frozenset()) -> Support:
     return Support(analysis, True)
 
 
+def costs(ms, analysis: str) -> tuple:
+    """Every up-front estimate of ``analysis`` on the math set ``ms`` (:meth:`~exact.rules.base.Rule.costs`
+    of each rule it uses, registry order), made from the parsed set before any work.
+
+    >>> from strips.loader import load_math_set
+    >>> costs(load_math_set("rules_page"), "report")
+    ()
+    """
+    model = getattr(ms, "model", ms)
+    factorised = all(r.factorised for r in rules_of(model))
+    return tuple(c for r in rules_of(model) for c in r.costs(ms, analysis, factorised))
+
+
+def cost_refusal(ms, analysis: str) -> str | None:
+    """The one-line refusal of the first estimate of :func:`costs` above its active limit
+    (:func:`strips.limits.active`), or None when every one is within.
+
+    >>> from strips.loader import load_math_set
+    >>> cost_refusal(load_math_set("rules_page"), "distribution") is None
+    True
+    """
+    limits = _limits.active()
+    for c in costs(ms, analysis):
+        limit = getattr(limits, c.limit)
+        if limit is not None and c.estimate > limit:
+            return c.refusal(limit)
+    return None
+
+
 def require(ms, analysis: str) -> None:
     """Raise :class:`strips.errors.UnsupportedRule` unless ``analysis`` supports ``ms``.
 
@@ -281,6 +311,10 @@ def require(ms, analysis: str) -> None:
     s = supports(ms, analysis)
     if not s:
         raise UnsupportedRule(s.message(), rule=s.rule, analysis=analysis)
+    if hasattr(ms, "strips"):          # a math set (its strips read): the up-front estimates
+        why = cost_refusal(ms, analysis)
+        if why:
+            raise UsageError(why)
 
 
 def support_table() -> str:
