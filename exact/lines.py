@@ -62,6 +62,7 @@ multiplier).
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,7 +72,7 @@ import numpy as np
 
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
-from exact.rules import (combination_wilds, fill_terms, level_line_values, line_scan_of, line_view, other_scatters,
+from exact.rules import (combination_wilds, counted_pays, feature_draws, fill_terms, level_line_values, line_scan_of, line_view, other_scatters,
                          paying_scatters, paying_wilds, scatter_codes, symbol_scatter_pay, trigger_reel_shown,
                          trigger_scatter_pay, wilds_with_pays)
 
@@ -259,9 +260,26 @@ class Tags:
                                                           zip(key[2:], tag[2:], self.caps))
 
 
+def extra_counts(model: GameModel) -> list[tuple]:
+    """The counts a spin's tags carry beside the triggering scatters: (per-stop count of a window
+    ``(stops, rows) -> (stops,)``, cap, pays by count, whether the pays are line pays), for each other
+    paying scatter (its cells) and each pay by the number of reels showing a symbol
+    (:func:`exact.rules.counted_pays`: the drawn expanding symbol)."""
+    out = [((lambda win, c=model.code(s.name): (win == c).sum(axis=1)), len(s.pays), tuple(s.pays), False)
+           for s in paying_scatters(model, others=True)]
+    out += [((lambda win, c=c: (win == c).any(axis=1).astype(np.int64)), len(pays), pays, True)
+            for c, pays in counted_pays(model)]
+    return out
+
+
+def _count_pay(pays, count: int) -> int:
+    """The pay of a count (the last entry beyond the table, 0 for none)."""
+    return pays[min(count, len(pays)) - 1] if count >= 1 and pays else 0
+
+
 def scatter_tags(model: GameModel, strips) -> Tags:
     """The :class:`Tags` of a strip set (each stop's window, wrap-around as in section 3)."""
-    others = paying_scatters(model, others=True)
+    others = extra_counts(model)
     trig_codes = np.array(scatter_codes(model), dtype=np.int64)
     stop_tag, tag_list = [], []
     for r, strip in enumerate(strips.codes):
@@ -269,13 +287,13 @@ def scatter_tags(model: GameModel, strips) -> Tags:
         win = window_codes(strip, model.rows)
         cols = [np.isin(win, trig_codes).sum(axis=1) if len(trig_codes) else np.zeros(n, dtype=np.int64)]
         cols.append(trigger_reel_shown(model, r, cols[0], 1))
-        for s in others:
-            cols.append((win == model.code(s.name)).sum(axis=1))
+        for count, _, _, _ in others:
+            cols.append(count(win))
         arr = np.stack(cols, axis=1)
         uniq, inv = np.unique(arr, axis=0, return_inverse=True)
         stop_tag.append(inv.reshape(-1))
         tag_list.append(tuple(tuple(int(v) for v in row) for row in uniq))
-    return Tags(tuple(stop_tag), tuple(tag_list), tuple(len(s.pays) for s in others))
+    return Tags(tuple(stop_tag), tuple(tag_list), tuple(cap for _, cap, _, _ in others))
 
 
 def boundary_keys(tags: Tags, project) -> list[tuple[list, np.ndarray]]:
@@ -619,7 +637,12 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
     n_lines = len(lines)
     positive = np.array([bool(o) for o in machine.outcomes] + [False])
     pay_scatters = paying_scatters(model)
-    caps = np.array([len(s.pays) for s in pay_scatters], dtype=np.int16)
+    # each paying scatter's count per stop (the triggering one with counts_as_scatter WILDs), then the pays by
+    # the number of reels showing a symbol (the drawn expanding symbol)
+    columns = [((lambda win, codes=np.array(scatter_codes(model, s)): np.isin(win, codes).sum(axis=1)), s.pays)
+               for s in pay_scatters]
+    columns += [((lambda win, c=c: (win == c).any(axis=1)), pays) for c, pays in counted_pays(model)]
+    caps = np.array([len(p) for _, p in columns], dtype=np.int16)
     total_rest = [prod(w.shape[0] for w in windows[r + 1:]) for r in range(len(windows))]
     dtype = np.int64 if prod(w.shape[0] for w in windows) < _INT64_SAFE else object
     dead = np.int16(-1)
@@ -631,8 +654,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
         sym = line_windows[r][:, lines[:, r]]                  # (stops, lines)
         n_st = sym.shape[0]
         # each stop's count of each paying scatter (the triggering one with counts_as_scatter WILDs)
-        counts = np.stack([np.isin(windows[r], np.array(scatter_codes(model, s))).sum(axis=1)
-                           for s in pay_scatters], axis=1).astype(np.int16) if pay_scatters else \
+        counts = np.stack([count(windows[r]) for count, _ in columns], axis=1).astype(np.int16) if columns else \
             np.zeros((n_st, 0), dtype=np.int16)
         cls = state[:, :n_lines]
         alive = cls >= 0
@@ -647,8 +669,8 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
         tgt[ended] = dead
         sc = np.minimum(state[:, n_lines:][:, None, :] + counts[None, :, :], caps[None, None, :])
         if r == len(windows) - 1:
-            for i, s in enumerate(pay_scatters):
-                table_pay = np.array([symbol_scatter_pay(s, n) > 0 for n in range(int(caps[i]) + 1)])
+            for i, (_, pays) in enumerate(columns):
+                table_pay = np.array([_count_pay(pays, n) > 0 for n in range(int(caps[i]) + 1)])
                 hit |= table_pay[sc[:, :, i]]
         cnt = np.broadcast_to(mult[:, None], hit.shape)
         won += int(cnt[hit].sum()) * total_rest[r]
@@ -670,6 +692,58 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
 # --------------------------------------------------------------------------
 # the phase
 # --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DrawnPhase(PhaseAnalysis):
+    """A free-spin phase whose feature first draws one of several readings (the expanding symbol): every
+    figure of one spin is the weighted mean over the draws, and ``feature_draw`` keeps (weight, the phase of
+    that draw) so that the feature is the mixture of the features of each draw
+    (:func:`markov.feature.feature_chain`): the draw is made once per feature, not per spin."""
+
+    feature_draw: tuple = ()
+
+
+def drawn_mixture(parts) -> DrawnPhase:
+    """The :class:`DrawnPhase` of ``[(integer weight, PhaseAnalysis), ...]``: every mean, moment, split,
+    table, probability and hit frequency averaged with the weights.
+
+    >>> from fractions import Fraction as F
+    >>> from types import SimpleNamespace
+    >>> s = CountSplit((F(1),), (F(2),), (F(4),))
+    >>> a = PhaseAnalysis(None, F(2), F(4), F(2), F(0), {}, {}, s, s, F(1, 2), line_means=(F(2),), line_hits=(F(1),))
+    >>> b = dataclasses.replace(a, mean=F(4), hit_frequency=F(1))
+    >>> m = drawn_mixture([(1, a), (3, b)])
+    >>> m.mean, m.hit_frequency, len(m.feature_draw)
+    (Fraction(7, 2), Fraction(7, 8), 2)
+    """
+    total = sum(w for w, _ in parts)
+    first = parts[0][1]
+
+    def avg(get):
+        return sum((Fraction(w) * get(a) for w, a in parts), Fraction(0)) / total
+
+    def split(get):
+        if get(first) is None:
+            return None
+        n = max(len(get(a).prob) for _, a in parts)
+        pad = (lambda t: tuple(t) + (Fraction(0),) * (n - len(t)))
+        return CountSplit(*(tuple(avg(lambda a, f=f, i=i: pad(getattr(get(a), f))[i]) for i in range(n))
+                            for f in ("prob", "win", "win2")))
+
+    def table(get):
+        return {k: tuple(avg(lambda a, k=k, i=i: get(a)[k][i]) for i in range(len(v))) for k, v in get(first).items()}
+
+    fields = {f.name: getattr(first, f.name) for f in dataclasses.fields(PhaseAnalysis)}
+    fields.update(
+        mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), pays_mean=avg(lambda a: a.pays_mean),
+        collect_mean=avg(lambda a: a.collect_mean), scatter_mean=avg(lambda a: a.scatter_mean),
+        ways_by_symbol=table(lambda a: a.ways_by_symbol), oak_prob=table(lambda a: a.oak_prob),
+        by_scatter=split(lambda a: a.by_scatter), by_key=split(lambda a: a.by_key),
+        by_trigger=split(lambda a: a.by_trigger), hit_frequency=avg(lambda a: a.hit_frequency),
+        line_means=tuple(avg(lambda a, i=i: a.line_means[i]) for i in range(len(first.line_means))),
+        line_hits=tuple(avg(lambda a, i=i: a.line_hits[i]) for i in range(len(first.line_hits))))
+    return DrawnPhase(**fields, feature_draw=tuple((Fraction(w, total), a) for w, a in parts))
+
+
 def combination_table(model: GameModel, table: str) -> tuple[tuple[int, int], ...]:
     """(value, integer weight) of the combination multiplier drawn per spin in weight table ``table``;
     ((1, 1),) without a combination WILD."""
@@ -726,6 +800,9 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     through :func:`exact.evaluator.evaluate`.
     """
     model = ms.model
+    draws = feature_draws(model, phase)     # a symbol drawn per feature (the expanding symbol): the mixture
+    if draws:
+        return drawn_mixture([(w, analyse_lines_phase(dataclasses.replace(ms, model=m), phase)) for w, m in draws])
     strips = ms.phase_strips(phase)
     windows = [window_codes(c, model.rows) for c in strips.codes]
     line_windows = line_view(model, windows)     # what a payline reads (expanding WILDs)
@@ -736,11 +813,14 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     pair_keys = boundary_keys(tags, lambda k: k[:2])
     # the level's value of each line outcome and its multipliers of lines and scatters (skip_wild_line)
     value_of, mult, scatter_mult = level_line_values(model, phase)
-    others = [s for s in other_scatters(model) if s.pays and any(s.pays)]
+    others = extra_counts(model)
 
     def sp(key):
         return scatter_mult * (trigger_scatter_pay(model, key[0])
-                               + sum(symbol_scatter_pay(s, c) for s, c in zip(others, key[2:])))
+                               + sum(_count_pay(pays, c) for (_, _, pays, _), c in zip(others, key[2:])))
+
+    def counted(key):      # the part of sp(key) that is line pays (the drawn expanding symbol's)
+        return scatter_mult * sum(_count_pay(pays, c) for (_, _, pays, line), c in zip(others, key[2:]) if line)
 
     # P(key): the tags alone
     dist = {full_keys[0][0][0]: 1}
@@ -799,6 +879,19 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
                                    model.paylines).items():
             l2[key] += f * v
 
+    # the pays by the number of reels showing a symbol (the drawn expanding symbol): every payline wins
+    # them, in the symbol table under that symbol and count, an equal share in each line's mean
+    n_lines = len(model.paylines)
+    for (code, pays), i in zip(counted_pays(model), [i for i, o in enumerate(others) if o[3]]):
+        for key, c in dist.items():
+            n = key[2 + i]
+            if _count_pay(pays, n):
+                label = (model.symbols[code].name, n)
+                by_label[label] += c * scatter_mult * _count_pay(pays, n)
+                count_label[label] += c
+                for li in range(n_lines):
+                    line_sum[li] += Fraction(c * scatter_mult * _count_pay(pays, n), n_lines)
+
     # assemble by pair key (n, ok)
     p_pk: dict = defaultdict(int)
     w_pk: dict = defaultdict(Fraction)
@@ -829,7 +922,7 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     by_scatter = CountSplit(tuple(prob), tuple(win), tuple(win2))
     by_trigger = CountSplit(tuple(tprob), tuple(twin), tuple(twin2)) if model.trigger_reels else None
     mean, second = by_scatter.mean, by_scatter.second
-    lines_mean = sum(l1.values(), Fraction(0)) * mult / total
+    lines_mean = (sum(l1.values(), Fraction(0)) + sum(c * counted(k) for k, c in dist.items())) * mult / total
     scatter_mean = mean - lines_mean
     paying = list(model.pay_symbols) + list(paying_wilds(model))
     ways_by_symbol = {s.name: tuple(by_label.get((s.name, n), Fraction(0)) * mult / total

@@ -453,7 +453,11 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
     scatters = [s for s in symbols if s.kind == SCATTER]
     fs = doc.get("free_spins") or {}
     scatter = t.get(fs, ("free_spins",), "scatter", str, None)
-    if scatter is not None and scatter not in {s.name for s in scatters}:
+    # a WILD counted as a scatter may be the game's only scatter (its scatter pays: a rule module's key)
+    wild_scatters = {n for n, spec in doc["symbols"].items() if isinstance(spec, dict)
+                     and spec.get("class") == WILD and spec.get("counts_as_scatter") is True}
+    if scatter is not None and scatter not in {s.name for s in scatters} and not (scatter in wild_scatters
+                                                                                 and not scatters):
         raise t.error(("free_spins", "scatter"), f"{scatter!r} is not a scatter symbol "
                       f"(scatters: {', '.join(s.name for s in scatters) or 'none'})")
     if scatter is None and trigger and len(scatters) > 1:
@@ -475,7 +479,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
                     raise t.error(path + ("pays",), "pays must not be negative")
                 changes["pays"] = pays
             cas = t.get(spec, path, "counts_as_scatter", bool, False)
-            if cas and not scatters:
+            if cas and not scatters and scatter != s.name:
                 raise t.error(path + ("counts_as_scatter",), "the game has no scatter symbol to count as")
             changes["counts_as_scatter"] = cas
             s = dataclasses.replace(s, **changes)
