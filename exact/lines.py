@@ -72,7 +72,7 @@ import numpy as np
 
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
-from exact.rules import (combination_wilds, counted_pays, feature_draws, fill_terms, level_line_values, line_scan_of, line_view, other_scatters,
+from exact.rules import (award_of, combination_wilds, counted_pays, feature_draws, fill_terms, phase_awards, level_line_values, line_scan_of, line_view, other_scatters,
                          paying_scatters, paying_wilds, scatter_codes, symbol_scatter_pay, trigger_reel_shown,
                          trigger_scatter_pay, wilds_with_pays)
 
@@ -690,6 +690,114 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
 
 
 # --------------------------------------------------------------------------
+# the split by the spins the line wins award
+# --------------------------------------------------------------------------
+def award_split(model: GameModel, machine: LineMachine, line_windows) -> dict:
+    """{spins awarded: (stop combinations, sum of the line wins, sum of their squares)} over every stop
+    combination, exact integers: the chain over reels on the joint state of every payline.
+
+    ``machine`` is minimised by ``(value, award)`` of each outcome (the award: the spins the line's outcome
+    awards); the state is every line's class (-1: ended) and the spins awarded by the
+    ended lines, each carrying its stop count, the sum of the ended lines' wins and of their squares (a
+    line that ends adds v: sum' = sum + n v, squares' = squares + 2 v sum + n v^2); equal states merge.
+    Integers are int64 while the bound (combinations x the largest total win squared) stays below 2^62,
+    else Python ints.
+    """
+    lines = np.array(model.paylines, dtype=np.int64)
+    n_lines = len(lines)
+    values = np.array([o[0] for o in machine.outcomes], dtype=np.int64)
+    awards = np.array([o[1] for o in machine.outcomes], dtype=np.int64)
+    total = prod(w.shape[0] for w in line_windows)
+    top = n_lines * int(values.max(initial=0))
+    dtype = np.int64 if total * top * top < _INT64_SAFE else object
+    cls = np.zeros((1, n_lines), dtype=np.int32)
+    spins = np.zeros(1, dtype=np.int64)
+    c, w1, w2 = (np.ones(1, dtype=dtype), np.zeros(1, dtype=dtype), np.zeros(1, dtype=dtype))
+    for r in range(model.reels):
+        table = machine.tables[r]
+        sym = line_windows[r][:, lines[:, r]]                  # (stops, lines)
+        alive = cls >= 0
+        if table.shape[0]:
+            tgt = table[np.where(alive, cls, 0)[:, None, :], sym[None, :, :]]      # (states, stops, lines)
+        else:
+            tgt = np.zeros((len(cls), sym.shape[0], n_lines), dtype=np.int64)
+        live = np.broadcast_to(alive[:, None, :], tgt.shape)
+        ended = live & (tgt < 0)
+        o = np.where(ended, -1 - tgt, 0)
+        dv = np.where(ended, values[o], 0).sum(axis=2).astype(dtype)           # (states, stops)
+        da = np.where(ended, awards[o], 0).sum(axis=2)
+        new_cls = np.where(live & (tgt >= 0), tgt, -1).astype(np.int32).reshape(-1, n_lines)
+        new_spins = (spins[:, None] + da).reshape(-1)
+        cc = np.broadcast_to(c[:, None], dv.shape).reshape(-1)
+        s1 = np.broadcast_to(w1[:, None], dv.shape).reshape(-1)
+        s2 = np.broadcast_to(w2[:, None], dv.shape).reshape(-1)
+        dv = dv.reshape(-1)
+        s2 = s2 + 2 * dv * s1 + cc * dv * dv
+        s1 = s1 + cc * dv
+        rows = np.ascontiguousarray(np.concatenate([new_cls, new_spins[:, None].astype(np.int32)], axis=1))
+        void = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).reshape(-1)
+        _, first, inv = np.unique(void, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        agg = [np.zeros(len(first), dtype=dtype) for _ in range(3)]
+        for a, v in zip(agg, (cc, s1, s2)):
+            np.add.at(a, inv, v)
+        cls, spins, (c, w1, w2) = new_cls[first], new_spins[first], agg
+    out: dict = {}
+    for s_, n, a, b in zip(spins.tolist(), c.tolist(), w1.tolist(), w2.tolist()):
+        prev = out.get(s_, (0, 0, 0))
+        out[s_] = (prev[0] + int(n), prev[1] + int(a), prev[2] + int(b))
+    return out
+
+
+@dataclass(frozen=True)
+class AwardsPhase(PhaseAnalysis):
+    """A phase whose free spins are awarded by its line wins: ``by_trigger`` is split by the spins a spin
+    awards (index s: s spins), which the round reads as its trigger and retrigger
+    (:func:`markov.round.by_spins_awarded`)."""
+
+    awards_by_spins: bool = True
+
+
+def with_awards(ms: MathSet, phase: Phase, an: PhaseAnalysis, line_windows, value_of, mult: int) -> PhaseAnalysis:
+    """``an`` with its split by the spins the line wins award (:func:`award_split`), when the game awards
+    free spins by line wins (:func:`exact.rules.phase_awards`); ``an`` unchanged otherwise.  ``value_of``
+    and ``mult``: the phase's value of a line outcome and its line multiplier (:func:`exact.rules.level_line_values`).
+
+    Raises
+    ------
+    ValueError
+        If the split disagrees with the phase's moments from the pair chains (a failed self-check).
+    """
+    model = ms.model
+    table = phase_awards(model, phase)
+    if table is None:
+        return an
+    total = prod(w.shape[0] for w in line_windows)
+    joint: dict = defaultdict(lambda: [Fraction(0)] * 3)
+    comb = combination_table(model, phase.weights)
+    wsum = sum(w for _, w in comb)
+    for m, w in comb:
+        if not w:
+            continue
+        machine = line_machine(model, m, key=lambda v, lab: (v, award_of(table, lab[0], lab[1]) if v > 0 else 0),
+                               value_of=value_of)
+        for s_, (n, a, b) in award_split(model, machine, line_windows).items():
+            acc = joint[s_]
+            acc[0] += Fraction(w * n, wsum * total)
+            acc[1] += Fraction(w * a * mult, wsum * total)
+            acc[2] += Fraction(w * b * mult * mult, wsum * total)
+    top = max(joint)
+    split = CountSplit(*(tuple(joint[s_][i] if s_ in joint else Fraction(0) for s_ in range(top + 1))
+                         for i in range(3)))
+    if split.mean != an.mean or split.second != an.second:
+        raise ValueError(f"the split by the spins awarded ({split.mean}, {split.second}) disagrees with the "
+                         f"phase ({an.mean}, {an.second})")
+    fields = {f.name: getattr(an, f.name) for f in dataclasses.fields(PhaseAnalysis)}
+    fields["by_trigger"] = split
+    return AwardsPhase(**fields)
+
+
+# --------------------------------------------------------------------------
 # the phase
 # --------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -931,9 +1039,10 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
                               for n in range(1, model.reels + 1)) for s in paying}
     hit_m = line_machine(model, table[0][0], key=lambda v, l: v > 0)
     hit = Fraction(hit_count(model, hit_m, windows, tags, line_windows), total)
-    return PhaseAnalysis(
+    return with_awards(ms, phase, PhaseAnalysis(
         phase=phase, mean=mean, second=second, pays_mean=lines_mean, collect_mean=Fraction(0),
         ways_by_symbol=ways_by_symbol, oak_prob=oak_prob, by_scatter=by_scatter,
         by_key=CountSplit((Fraction(1),), (mean,), (second,)), hit_frequency=hit,
         scatter_mean=scatter_mean, by_trigger=by_trigger,
-        line_means=tuple(v * mult / total for v in line_sum), line_hits=tuple(v / total for v in line_hit))
+        line_means=tuple(v * mult / total for v in line_sum), line_hits=tuple(v / total for v in line_hit)),
+        line_windows, value_of, mult)

@@ -193,7 +193,10 @@ def parse_game(data: bytes, file: str) -> GameModel:
             raise t.error(("free_spins", "strips"), f"names unknown strip set {fs_strips!r}")
         refuse_unknown(t, fs, ("free_spins",), ("strips", "trigger", "retrigger", "retrigger_cap", "levels")
                         + FREE_SPIN_RULE_KEYS + plugins.keys_of(("free_spins",)), "key")
-        trigger = count_table(t, fs, "trigger", "initial free spins", cells=reels * rows)
+        # free spins awarded by line wins ([symbols.X] awards_spins, a rule module's key) need no trigger
+        by_lines = any(isinstance(v, dict) and "awards_spins" in v for v in sym_table.values())
+        if "trigger" in fs or not by_lines:
+            trigger = count_table(t, fs, "trigger", "initial free spins", cells=reels * rows)
         if fs.get("retrigger", False) is not False:
             retrigger = count_table(t, fs, "retrigger", "extra free spins", cells=reels * rows)
         retrigger_cap = t.get(fs, ("free_spins",), "retrigger_cap", int, None)
@@ -512,7 +515,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
         trigger_reels = frozenset(r - 1 for r in lst)
     if "multiplier_by_trigger" in fs:
         by_trigger = count_table(t, fs, "multiplier_by_trigger", "the free-spin multiplier", cells=reels * rows)
-        if by_trigger[0][0] > trigger[0][0]:
+        if trigger and by_trigger[0][0] > trigger[0][0]:
             raise t.error(("free_spins", "multiplier_by_trigger"), f"sets no multiplier for a trigger of "
                           f"{trigger[0][0]} scatters (its lowest count is {by_trigger[0][0]})")
         if len(levels) > 1:

@@ -19,7 +19,8 @@ from exact.rules import combination_wilds, supports
 from exact.rules.line_reading import line_wins, parts, read_line
 from exact.rules.skip_wild_line import SkipWildLine
 from exact.rules.expanding_symbol import drawn_model, drawn_symbol
-from gen_line_rules import catalogue_line_games, expanding_symbol_games, expanding_text, rule_text
+from gen_line_rules import (awards_games, awards_text, catalogue_line_games, expanding_symbol_games, expanding_text,
+                            rule_text)
 from generators import game_text, line_games, model_of, run
 from oracle import brute_force_lines
 from strips.errors import MathSetError
@@ -355,3 +356,66 @@ def test_wild_scatter_bad_keys_are_refused_with_file_row_and_column(change, wher
         model_of(text)
     msg = str(e.value)
     assert msg.startswith("game.toml:") and f": {where}:" in msg and len(msg.splitlines()) == 1, msg
+
+
+def _award_split_brute_force(ms, phase):
+    """{spins awarded: (P, E[W 1], E[W^2 1])} over every stop combination, through the literal reading."""
+    import itertools
+    from exact.rules.line_awards import awarded
+    strips = ms.phase_strips(phase)
+    total = 1
+    for n in strips.lengths:
+        total *= n
+    out: dict = {}
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        res = evaluate(ms.model, strips.window(stops, ms.model.rows), multiplier=phase.multiplier,
+                       combination=2 if combination_wilds(ms.model) else None)
+        s = awarded(ms.model, phase, res.lines)
+        p, w, w2 = out.get(s, (0, 0, 0))
+        out[s] = (p + Fraction(1, total), w + Fraction(res.win, total), w2 + Fraction(res.win ** 2, total))
+    return out
+
+
+@settings(max_examples=10)
+@given(awards_games())
+def test_free_spins_awarded_by_line_wins_equal_brute_force(ms):
+    """The split of each phase by the spins its line wins award (the joint chain of every payline) equals the
+    brute force through the literal reading (exact.rules.line_awards.awarded of the evaluated lines); the
+    round's RTP is base + E[spins awarded] x E[free spin] / (1 - E[spins a free spin awards]) without a cap."""
+    from exact.engine import analyse
+    from markov.round import round_result
+    model = ms.model
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        an = assert_phase_equal(ms, phase)
+        split = an.trigger_split
+        got = {s: (split.prob[s], split.win[s], split.win2[s]) for s in range(len(split.prob)) if split.prob[s]}
+        assert got == _award_split_brute_force(ms, phase)
+    ga = analyse(ms)
+    q = sum(s * p for s, p in enumerate(ga.base.trigger_split.prob))
+    q_fs = sum(s * p for s, p in enumerate(ga.levels[0].trigger_split.prob))
+    if q_fs >= 1 or model.retrigger_cap is not None:
+        return
+    rr = round_result(model, ga.base, ga.levels)
+    assert rr.rtp == (ga.base.mean + q * ga.levels[0].mean / (1 - q_fs)) / model.bet
+    assert rr.q == q
+
+
+def test_line_awards_literal_reading_and_bad_keys():
+    from exact.rules.line_awards import awarded
+    m = model_of(awards_text(3, 1, [[0, 0, 0]], comb=True))
+    base, fs = m.base_phase, m.level_phase(m.levels[0])
+    res = evaluate(m, [["A"], ["W"], ["A"]])
+    assert res.line_pays == 20 and awarded(m, base, res.lines) == 2 and awarded(m, fs, res.lines) == 1
+    res = evaluate(m, [["B"], ["B"], ["B"]])
+    assert awarded(m, base, res.lines) == 0 and awarded(m, fs, res.lines) == 2     # B awards in free spins only
+    text = awards_text(3, 1, [[0, 0, 0]], comb=False)
+    for change, where in (("{ base = { 4 = 1 } }", "symbols.A.awards_spins.base.4"),
+                          ("{ bonus = { 3 = 1 } }", "symbols.A.awards_spins.bonus"),
+                          ("{ base = { 3 = -1 } }", "symbols.A.awards_spins.base.3")):
+        bad = text.replace("awards_spins = { base = { 2 = 1, 3 = 2 }, free_spins = { 3 = 1 } }", f"awards_spins = {change}")
+        with pytest.raises(MathSetError) as e:
+            model_of(bad)
+        assert f": {where}:" in str(e.value) and len(str(e.value).splitlines()) == 1, str(e.value)
+    with pytest.raises(MathSetError) as e:
+        model_of(text.replace('strips = "bonus"', 'strips = "bonus"\ntrigger = { 3 = 1 }'))
+    assert ": free_spins.trigger:" in str(e.value)

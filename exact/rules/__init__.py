@@ -58,6 +58,7 @@ from exact.rules.screen_fill import fill_terms
 from exact.rules.drawn_multiplier import with_drawn_multiplier
 from exact.rules.skip_wild_line import level_line_values, unmultiplied
 from exact.rules.expanding_symbol import counted_pays, feature_draws
+from exact.rules.line_awards import award_of, awarded, phase_awards
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
@@ -93,4 +94,4 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
-           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws"]
+           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "award_of", "awarded", "phase_awards"]
