@@ -283,8 +283,8 @@ def scatter_tags(model: GameModel, strips) -> Tags:
     trig_codes = np.array(scatter_codes(model), dtype=np.int64)
     stop_tag, tag_list = [], []
     for r, strip in enumerate(strips.codes):
-        n = len(strip)
         win = window_codes(strip, model.rows)
+        n = len(win)            # the stops of the cycle (a weighted stop counts its weight)
         cols = [np.isin(win, trig_codes).sum(axis=1) if len(trig_codes) else np.zeros(n, dtype=np.int64)]
         cols.append(trigger_reel_shown(model, r, cols[0], 1))
         for count, _, _, _ in others:
