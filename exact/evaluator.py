@@ -26,7 +26,7 @@ from typing import Sequence
 # the rules' literal readings (re-exported: the oracle's functions keep their names here)
 from exact.rules import (LineWin, WayWin, cell_multipliers, combination_ways, combination_wilds,  # noqa: F401
                          default_wild_values, line_pays, literal_wins, payline_cells, scatter_codes, scatter_counts,
-                         scatter_pay as literal_scatter_pay, trigger_count, unmultiplied, ways_pays, wild_draws)
+                         scatter_pay as literal_scatter_pay, scatter_view, trigger_count, unmultiplied, ways_pays, wild_draws)
 from strips.model import FISH, KEY, GameModel
 
 Window = Sequence[Sequence[str]]  # shape (reels, rows): window[r][row]
@@ -187,7 +187,7 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     shown = all(any(model.code(n) in scatter_codes(model) for n in window[r]) for r in model.trigger_reels)
     fish_sum = sum(fish_values)
     collect = keys * fish_sum
-    scatter_pay = sum(literal_scatter_pay(model.symbol(n).pays, c) for n, c in counts)
+    scatter_pay = sum(literal_scatter_pay(scatter_view(model, model.symbol(n)).pays, c) for n, c in counts)
     return SpinResult(window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
                       collect=collect, scatters=scatters, multiplier=multiplier,
                       win=multiplier * (ways_total + line_total + collect + scatter_pay)

@@ -62,6 +62,7 @@ multiplier).
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,7 +72,7 @@ import numpy as np
 
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
-from exact.rules import (combination_wilds, fill_terms, level_line_values, line_scan_of, line_view, other_scatters,
+from exact.rules import (award_of, combination_wilds, counted_pays, feature_draws, fill_terms, phase_awards, level_line_values, line_scan_of, line_view, other_scatters,
                          paying_scatters, paying_wilds, scatter_codes, symbol_scatter_pay, trigger_reel_shown,
                          trigger_scatter_pay, wilds_with_pays)
 
@@ -259,23 +260,40 @@ class Tags:
                                                           zip(key[2:], tag[2:], self.caps))
 
 
+def extra_counts(model: GameModel) -> list[tuple]:
+    """The counts a spin's tags carry beside the triggering scatters: (per-stop count of a window
+    ``(stops, rows) -> (stops,)``, cap, pays by count, whether the pays are line pays), for each other
+    paying scatter (its cells) and each pay by the number of reels showing a symbol
+    (:func:`exact.rules.counted_pays`: the drawn expanding symbol)."""
+    out = [((lambda win, c=model.code(s.name): (win == c).sum(axis=1)), len(s.pays), tuple(s.pays), False)
+           for s in paying_scatters(model, others=True)]
+    out += [((lambda win, c=c: (win == c).any(axis=1).astype(np.int64)), len(pays), pays, True)
+            for c, pays in counted_pays(model)]
+    return out
+
+
+def _count_pay(pays, count: int) -> int:
+    """The pay of a count (the last entry beyond the table, 0 for none)."""
+    return pays[min(count, len(pays)) - 1] if count >= 1 and pays else 0
+
+
 def scatter_tags(model: GameModel, strips) -> Tags:
     """The :class:`Tags` of a strip set (each stop's window, wrap-around as in section 3)."""
-    others = paying_scatters(model, others=True)
+    others = extra_counts(model)
     trig_codes = np.array(scatter_codes(model), dtype=np.int64)
     stop_tag, tag_list = [], []
     for r, strip in enumerate(strips.codes):
-        n = len(strip)
         win = window_codes(strip, model.rows)
+        n = len(win)            # the stops of the cycle (a weighted stop counts its weight)
         cols = [np.isin(win, trig_codes).sum(axis=1) if len(trig_codes) else np.zeros(n, dtype=np.int64)]
         cols.append(trigger_reel_shown(model, r, cols[0], 1))
-        for s in others:
-            cols.append((win == model.code(s.name)).sum(axis=1))
+        for count, _, _, _ in others:
+            cols.append(count(win))
         arr = np.stack(cols, axis=1)
         uniq, inv = np.unique(arr, axis=0, return_inverse=True)
         stop_tag.append(inv.reshape(-1))
         tag_list.append(tuple(tuple(int(v) for v in row) for row in uniq))
-    return Tags(tuple(stop_tag), tuple(tag_list), tuple(len(s.pays) for s in others))
+    return Tags(tuple(stop_tag), tuple(tag_list), tuple(cap for _, cap, _, _ in others))
 
 
 def boundary_keys(tags: Tags, project) -> list[tuple[list, np.ndarray]]:
@@ -619,7 +637,12 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
     n_lines = len(lines)
     positive = np.array([bool(o) for o in machine.outcomes] + [False])
     pay_scatters = paying_scatters(model)
-    caps = np.array([len(s.pays) for s in pay_scatters], dtype=np.int16)
+    # each paying scatter's count per stop (the triggering one with counts_as_scatter WILDs), then the pays by
+    # the number of reels showing a symbol (the drawn expanding symbol)
+    columns = [((lambda win, codes=np.array(scatter_codes(model, s)): np.isin(win, codes).sum(axis=1)), s.pays)
+               for s in pay_scatters]
+    columns += [((lambda win, c=c: (win == c).any(axis=1)), pays) for c, pays in counted_pays(model)]
+    caps = np.array([len(p) for _, p in columns], dtype=np.int16)
     total_rest = [prod(w.shape[0] for w in windows[r + 1:]) for r in range(len(windows))]
     dtype = np.int64 if prod(w.shape[0] for w in windows) < _INT64_SAFE else object
     dead = np.int16(-1)
@@ -631,8 +654,7 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
         sym = line_windows[r][:, lines[:, r]]                  # (stops, lines)
         n_st = sym.shape[0]
         # each stop's count of each paying scatter (the triggering one with counts_as_scatter WILDs)
-        counts = np.stack([np.isin(windows[r], np.array(scatter_codes(model, s))).sum(axis=1)
-                           for s in pay_scatters], axis=1).astype(np.int16) if pay_scatters else \
+        counts = np.stack([count(windows[r]) for count, _ in columns], axis=1).astype(np.int16) if columns else \
             np.zeros((n_st, 0), dtype=np.int16)
         cls = state[:, :n_lines]
         alive = cls >= 0
@@ -647,8 +669,8 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
         tgt[ended] = dead
         sc = np.minimum(state[:, n_lines:][:, None, :] + counts[None, :, :], caps[None, None, :])
         if r == len(windows) - 1:
-            for i, s in enumerate(pay_scatters):
-                table_pay = np.array([symbol_scatter_pay(s, n) > 0 for n in range(int(caps[i]) + 1)])
+            for i, (_, pays) in enumerate(columns):
+                table_pay = np.array([_count_pay(pays, n) > 0 for n in range(int(caps[i]) + 1)])
                 hit |= table_pay[sc[:, :, i]]
         cnt = np.broadcast_to(mult[:, None], hit.shape)
         won += int(cnt[hit].sum()) * total_rest[r]
@@ -668,8 +690,168 @@ def hit_count(model: GameModel, machine: LineMachine, windows, tags: Tags, line_
 
 
 # --------------------------------------------------------------------------
+# the split by the spins the line wins award
+# --------------------------------------------------------------------------
+def award_split(model: GameModel, machine: LineMachine, line_windows) -> dict:
+    """{spins awarded: (stop combinations, sum of the line wins, sum of their squares)} over every stop
+    combination, exact integers: the chain over reels on the joint state of every payline.
+
+    ``machine`` is minimised by ``(value, award)`` of each outcome (the award: the spins the line's outcome
+    awards); the state is every line's class (-1: ended) and the spins awarded by the
+    ended lines, each carrying its stop count, the sum of the ended lines' wins and of their squares (a
+    line that ends adds v: sum' = sum + n v, squares' = squares + 2 v sum + n v^2); equal states merge.
+    Integers are int64 while the bound (combinations x the largest total win squared) stays below 2^62,
+    else Python ints.
+    """
+    lines = np.array(model.paylines, dtype=np.int64)
+    n_lines = len(lines)
+    values = np.array([o[0] for o in machine.outcomes], dtype=np.int64)
+    awards = np.array([o[1] for o in machine.outcomes], dtype=np.int64)
+    total = prod(w.shape[0] for w in line_windows)
+    top = n_lines * int(values.max(initial=0))
+    dtype = np.int64 if total * top * top < _INT64_SAFE else object
+    cls = np.zeros((1, n_lines), dtype=np.int32)
+    spins = np.zeros(1, dtype=np.int64)
+    c, w1, w2 = (np.ones(1, dtype=dtype), np.zeros(1, dtype=dtype), np.zeros(1, dtype=dtype))
+    for r in range(model.reels):
+        table = machine.tables[r]
+        sym = line_windows[r][:, lines[:, r]]                  # (stops, lines)
+        alive = cls >= 0
+        if table.shape[0]:
+            tgt = table[np.where(alive, cls, 0)[:, None, :], sym[None, :, :]]      # (states, stops, lines)
+        else:
+            tgt = np.zeros((len(cls), sym.shape[0], n_lines), dtype=np.int64)
+        live = np.broadcast_to(alive[:, None, :], tgt.shape)
+        ended = live & (tgt < 0)
+        o = np.where(ended, -1 - tgt, 0)
+        dv = np.where(ended, values[o], 0).sum(axis=2).astype(dtype)           # (states, stops)
+        da = np.where(ended, awards[o], 0).sum(axis=2)
+        new_cls = np.where(live & (tgt >= 0), tgt, -1).astype(np.int32).reshape(-1, n_lines)
+        new_spins = (spins[:, None] + da).reshape(-1)
+        cc = np.broadcast_to(c[:, None], dv.shape).reshape(-1)
+        s1 = np.broadcast_to(w1[:, None], dv.shape).reshape(-1)
+        s2 = np.broadcast_to(w2[:, None], dv.shape).reshape(-1)
+        dv = dv.reshape(-1)
+        s2 = s2 + 2 * dv * s1 + cc * dv * dv
+        s1 = s1 + cc * dv
+        rows = np.ascontiguousarray(np.concatenate([new_cls, new_spins[:, None].astype(np.int32)], axis=1))
+        void = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).reshape(-1)
+        _, first, inv = np.unique(void, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        agg = [np.zeros(len(first), dtype=dtype) for _ in range(3)]
+        for a, v in zip(agg, (cc, s1, s2)):
+            np.add.at(a, inv, v)
+        cls, spins, (c, w1, w2) = new_cls[first], new_spins[first], agg
+    out: dict = {}
+    for s_, n, a, b in zip(spins.tolist(), c.tolist(), w1.tolist(), w2.tolist()):
+        prev = out.get(s_, (0, 0, 0))
+        out[s_] = (prev[0] + int(n), prev[1] + int(a), prev[2] + int(b))
+    return out
+
+
+@dataclass(frozen=True)
+class AwardsPhase(PhaseAnalysis):
+    """A phase whose free spins are awarded by its line wins: ``by_trigger`` is split by the spins a spin
+    awards (index s: s spins), which the round reads as its trigger and retrigger
+    (:func:`markov.round.by_spins_awarded`)."""
+
+    awards_by_spins: bool = True
+
+
+def with_awards(ms: MathSet, phase: Phase, an: PhaseAnalysis, line_windows, value_of, mult: int) -> PhaseAnalysis:
+    """``an`` with its split by the spins the line wins award (:func:`award_split`), when the game awards
+    free spins by line wins (:func:`exact.rules.phase_awards`); ``an`` unchanged otherwise.  ``value_of``
+    and ``mult``: the phase's value of a line outcome and its line multiplier (:func:`exact.rules.level_line_values`).
+
+    Raises
+    ------
+    ValueError
+        If the split disagrees with the phase's moments from the pair chains (a failed self-check).
+    """
+    model = ms.model
+    table = phase_awards(model, phase)
+    if table is None:
+        return an
+    total = prod(w.shape[0] for w in line_windows)
+    joint: dict = defaultdict(lambda: [Fraction(0)] * 3)
+    comb = combination_table(model, phase.weights)
+    wsum = sum(w for _, w in comb)
+    for m, w in comb:
+        if not w:
+            continue
+        machine = line_machine(model, m, key=lambda v, lab: (v, award_of(table, lab[0], lab[1]) if v > 0 else 0),
+                               value_of=value_of)
+        for s_, (n, a, b) in award_split(model, machine, line_windows).items():
+            acc = joint[s_]
+            acc[0] += Fraction(w * n, wsum * total)
+            acc[1] += Fraction(w * a * mult, wsum * total)
+            acc[2] += Fraction(w * b * mult * mult, wsum * total)
+    top = max(joint)
+    split = CountSplit(*(tuple(joint[s_][i] if s_ in joint else Fraction(0) for s_ in range(top + 1))
+                         for i in range(3)))
+    if split.mean != an.mean or split.second != an.second:
+        raise ValueError(f"the split by the spins awarded ({split.mean}, {split.second}) disagrees with the "
+                         f"phase ({an.mean}, {an.second})")
+    fields = {f.name: getattr(an, f.name) for f in dataclasses.fields(PhaseAnalysis)}
+    fields["by_trigger"] = split
+    return AwardsPhase(**fields)
+
+
+# --------------------------------------------------------------------------
 # the phase
 # --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DrawnPhase(PhaseAnalysis):
+    """A free-spin phase whose feature first draws one of several readings (the expanding symbol): every
+    figure of one spin is the weighted mean over the draws, and ``feature_draw`` keeps (weight, the phase of
+    that draw) so that the feature is the mixture of the features of each draw
+    (:func:`markov.feature.feature_chain`): the draw is made once per feature, not per spin."""
+
+    feature_draw: tuple = ()
+
+
+def drawn_mixture(parts) -> DrawnPhase:
+    """The :class:`DrawnPhase` of ``[(integer weight, PhaseAnalysis), ...]``: every mean, moment, split,
+    table, probability and hit frequency averaged with the weights.
+
+    >>> from fractions import Fraction as F
+    >>> from types import SimpleNamespace
+    >>> s = CountSplit((F(1),), (F(2),), (F(4),))
+    >>> a = PhaseAnalysis(None, F(2), F(4), F(2), F(0), {}, {}, s, s, F(1, 2), line_means=(F(2),), line_hits=(F(1),))
+    >>> b = dataclasses.replace(a, mean=F(4), hit_frequency=F(1))
+    >>> m = drawn_mixture([(1, a), (3, b)])
+    >>> m.mean, m.hit_frequency, len(m.feature_draw)
+    (Fraction(7, 2), Fraction(7, 8), 2)
+    """
+    total = sum(w for w, _ in parts)
+    first = parts[0][1]
+
+    def avg(get):
+        return sum((Fraction(w) * get(a) for w, a in parts), Fraction(0)) / total
+
+    def split(get):
+        if get(first) is None:
+            return None
+        n = max(len(get(a).prob) for _, a in parts)
+        pad = (lambda t: tuple(t) + (Fraction(0),) * (n - len(t)))
+        return CountSplit(*(tuple(avg(lambda a, f=f, i=i: pad(getattr(get(a), f))[i]) for i in range(n))
+                            for f in ("prob", "win", "win2")))
+
+    def table(get):
+        return {k: tuple(avg(lambda a, k=k, i=i: get(a)[k][i]) for i in range(len(v))) for k, v in get(first).items()}
+
+    fields = {f.name: getattr(first, f.name) for f in dataclasses.fields(PhaseAnalysis)}
+    fields.update(
+        mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), pays_mean=avg(lambda a: a.pays_mean),
+        collect_mean=avg(lambda a: a.collect_mean), scatter_mean=avg(lambda a: a.scatter_mean),
+        ways_by_symbol=table(lambda a: a.ways_by_symbol), oak_prob=table(lambda a: a.oak_prob),
+        by_scatter=split(lambda a: a.by_scatter), by_key=split(lambda a: a.by_key),
+        by_trigger=split(lambda a: a.by_trigger), hit_frequency=avg(lambda a: a.hit_frequency),
+        line_means=tuple(avg(lambda a, i=i: a.line_means[i]) for i in range(len(first.line_means))),
+        line_hits=tuple(avg(lambda a, i=i: a.line_hits[i]) for i in range(len(first.line_hits))))
+    return DrawnPhase(**fields, feature_draw=tuple((Fraction(w, total), a) for w, a in parts))
+
+
 def combination_table(model: GameModel, table: str) -> tuple[tuple[int, int], ...]:
     """(value, integer weight) of the combination multiplier drawn per spin in weight table ``table``;
     ((1, 1),) without a combination WILD."""
@@ -726,6 +908,9 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     through :func:`exact.evaluator.evaluate`.
     """
     model = ms.model
+    draws = feature_draws(model, phase)     # a symbol drawn per feature (the expanding symbol): the mixture
+    if draws:
+        return drawn_mixture([(w, analyse_lines_phase(dataclasses.replace(ms, model=m), phase)) for w, m in draws])
     strips = ms.phase_strips(phase)
     windows = [window_codes(c, model.rows) for c in strips.codes]
     line_windows = line_view(model, windows)     # what a payline reads (expanding WILDs)
@@ -736,11 +921,14 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     pair_keys = boundary_keys(tags, lambda k: k[:2])
     # the level's value of each line outcome and its multipliers of lines and scatters (skip_wild_line)
     value_of, mult, scatter_mult = level_line_values(model, phase)
-    others = [s for s in other_scatters(model) if s.pays and any(s.pays)]
+    others = extra_counts(model)
 
     def sp(key):
         return scatter_mult * (trigger_scatter_pay(model, key[0])
-                               + sum(symbol_scatter_pay(s, c) for s, c in zip(others, key[2:])))
+                               + sum(_count_pay(pays, c) for (_, _, pays, _), c in zip(others, key[2:])))
+
+    def counted(key):      # the part of sp(key) that is line pays (the drawn expanding symbol's)
+        return scatter_mult * sum(_count_pay(pays, c) for (_, _, pays, line), c in zip(others, key[2:]) if line)
 
     # P(key): the tags alone
     dist = {full_keys[0][0][0]: 1}
@@ -799,6 +987,19 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
                                    model.paylines).items():
             l2[key] += f * v
 
+    # the pays by the number of reels showing a symbol (the drawn expanding symbol): every payline wins
+    # them, in the symbol table under that symbol and count, an equal share in each line's mean
+    n_lines = len(model.paylines)
+    for (code, pays), i in zip(counted_pays(model), [i for i, o in enumerate(others) if o[3]]):
+        for key, c in dist.items():
+            n = key[2 + i]
+            if _count_pay(pays, n):
+                label = (model.symbols[code].name, n)
+                by_label[label] += c * scatter_mult * _count_pay(pays, n)
+                count_label[label] += c
+                for li in range(n_lines):
+                    line_sum[li] += Fraction(c * scatter_mult * _count_pay(pays, n), n_lines)
+
     # assemble by pair key (n, ok)
     p_pk: dict = defaultdict(int)
     w_pk: dict = defaultdict(Fraction)
@@ -829,7 +1030,7 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     by_scatter = CountSplit(tuple(prob), tuple(win), tuple(win2))
     by_trigger = CountSplit(tuple(tprob), tuple(twin), tuple(twin2)) if model.trigger_reels else None
     mean, second = by_scatter.mean, by_scatter.second
-    lines_mean = sum(l1.values(), Fraction(0)) * mult / total
+    lines_mean = (sum(l1.values(), Fraction(0)) + sum(c * counted(k) for k, c in dist.items())) * mult / total
     scatter_mean = mean - lines_mean
     paying = list(model.pay_symbols) + list(paying_wilds(model))
     ways_by_symbol = {s.name: tuple(by_label.get((s.name, n), Fraction(0)) * mult / total
@@ -838,9 +1039,10 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
                               for n in range(1, model.reels + 1)) for s in paying}
     hit_m = line_machine(model, table[0][0], key=lambda v, l: v > 0)
     hit = Fraction(hit_count(model, hit_m, windows, tags, line_windows), total)
-    return PhaseAnalysis(
+    return with_awards(ms, phase, PhaseAnalysis(
         phase=phase, mean=mean, second=second, pays_mean=lines_mean, collect_mean=Fraction(0),
         ways_by_symbol=ways_by_symbol, oak_prob=oak_prob, by_scatter=by_scatter,
         by_key=CountSplit((Fraction(1),), (mean,), (second,)), hit_frequency=hit,
         scatter_mean=scatter_mean, by_trigger=by_trigger,
-        line_means=tuple(v * mult / total for v in line_sum), line_hits=tuple(v / total for v in line_hit))
+        line_means=tuple(v * mult / total for v in line_sum), line_hits=tuple(v / total for v in line_hit)),
+        line_windows, value_of, mult)

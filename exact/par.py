@@ -477,7 +477,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
                      scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
                      has_collect=bool(ms.model.of_kind("key")), paylines=len(ms.model.paylines),
                      words=pays_words(ms.model), rules=rules_of(ms.model),
-                     reel_lengths={k: rs.lengths for k, rs in ms.strips.items()},
+                     reel_lengths={k: rs.cycle_lengths for k, rs in ms.strips.items()},
                      parts={"[modes]": analyse_modes(ms, default), "[buy]": analyse_buys(ms, default),
                             **gamble_part(default)},
                      sections=sections)

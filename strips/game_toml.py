@@ -193,7 +193,10 @@ def parse_game(data: bytes, file: str) -> GameModel:
             raise t.error(("free_spins", "strips"), f"names unknown strip set {fs_strips!r}")
         refuse_unknown(t, fs, ("free_spins",), ("strips", "trigger", "retrigger", "retrigger_cap", "levels")
                         + FREE_SPIN_RULE_KEYS + plugins.keys_of(("free_spins",)), "key")
-        trigger = count_table(t, fs, "trigger", "initial free spins", cells=reels * rows)
+        # free spins awarded by line wins ([symbols.X] awards_spins, a rule module's key) need no trigger
+        by_lines = any(isinstance(v, dict) and "awards_spins" in v for v in sym_table.values())
+        if "trigger" in fs or not by_lines:
+            trigger = count_table(t, fs, "trigger", "initial free spins", cells=reels * rows)
         if fs.get("retrigger", False) is not False:
             retrigger = count_table(t, fs, "retrigger", "extra free spins", cells=reels * rows)
         retrigger_cap = t.get(fs, ("free_spins",), "retrigger_cap", int, None)
@@ -453,7 +456,11 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
     scatters = [s for s in symbols if s.kind == SCATTER]
     fs = doc.get("free_spins") or {}
     scatter = t.get(fs, ("free_spins",), "scatter", str, None)
-    if scatter is not None and scatter not in {s.name for s in scatters}:
+    # a WILD counted as a scatter may be the game's only scatter (its scatter pays: a rule module's key)
+    wild_scatters = {n for n, spec in doc["symbols"].items() if isinstance(spec, dict)
+                     and spec.get("class") == WILD and spec.get("counts_as_scatter") is True}
+    if scatter is not None and scatter not in {s.name for s in scatters} and not (scatter in wild_scatters
+                                                                                 and not scatters):
         raise t.error(("free_spins", "scatter"), f"{scatter!r} is not a scatter symbol "
                       f"(scatters: {', '.join(s.name for s in scatters) or 'none'})")
     if scatter is None and trigger and len(scatters) > 1:
@@ -475,7 +482,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
                     raise t.error(path + ("pays",), "pays must not be negative")
                 changes["pays"] = pays
             cas = t.get(spec, path, "counts_as_scatter", bool, False)
-            if cas and not scatters:
+            if cas and not scatters and scatter != s.name:
                 raise t.error(path + ("counts_as_scatter",), "the game has no scatter symbol to count as")
             changes["counts_as_scatter"] = cas
             s = dataclasses.replace(s, **changes)
@@ -508,7 +515,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
         trigger_reels = frozenset(r - 1 for r in lst)
     if "multiplier_by_trigger" in fs:
         by_trigger = count_table(t, fs, "multiplier_by_trigger", "the free-spin multiplier", cells=reels * rows)
-        if by_trigger[0][0] > trigger[0][0]:
+        if trigger and by_trigger[0][0] > trigger[0][0]:
             raise t.error(("free_spins", "multiplier_by_trigger"), f"sets no multiplier for a trigger of "
                           f"{trigger[0][0]} scatters (its lowest count is {by_trigger[0][0]})")
         if len(levels) > 1:

@@ -34,7 +34,9 @@ from strips import limits as _limits
 from strips.display import name_findings
 from strips.errors import MathSetError
 from strips import published as pub
-from strips.model import Finding, GameModel, MathSet, ReelStrips
+import dataclasses
+
+from strips.model import Finding, GameModel, MathSet, ReelStrips, StopWeightsConfig
 from strips.toml_reader import TomlFile
 from strips.game_toml import check_retrigger_work, parse_game
 from strips.strips_csv import parse_strips, strip_findings
@@ -155,6 +157,10 @@ def load_math_set(spec: str | Path | None = None) -> MathSet:
             if (set_name, file_name) not in loaded:
                 loaded[set_name, file_name] = _load_strips(directory, file_name, model, set_name, sources, findings)
             mode_strips[mode.name][set_name] = loaded[set_name, file_name]
+    weighted = tuple(dict.fromkeys(f for (_, f), rs in loaded.items()
+                                   if any(getattr(c, "stop_weights", None) is not None for c in rs.codes)))
+    if weighted:          # the rule of virtual reels (exact.rules.weighted_stops) sees the model only
+        model = dataclasses.replace(model, rules=model.rules + (StopWeightsConfig(weighted),))
     check_retrigger_work(model, strips, str(game_path), game_bytes)
     published = pub.Published()
     pub_path = directory / PUBLISHED_FILE

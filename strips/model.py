@@ -450,18 +450,51 @@ class GameModel:
         return self.evaluation == LINES
 
 
+class WeightedStops(np.ndarray):
+    """A reel strip's symbol codes (int64, shape (stops,)) carrying an integer weight per stop
+    (``stop_weights``, a virtual reel as land-based PAR sheets print it: stop i is drawn with
+    probability weight / total).  Every per-stop table of the exact analyses is built from
+    :func:`window_codes`, which repeats each stop's window ``weight`` times, so each stop counts with
+    its weight (the cycle is the product of the reels' weight totals).
+
+    >>> s = WeightedStops([7, 8, 9], [1, 0, 2])
+    >>> window_codes(s, 2).tolist(), int(s.stop_weights.sum())
+    ([[7, 8], [9, 7], [9, 7]], 3)
+    """
+
+    def __new__(cls, codes, weights):
+        obj = np.asarray(codes, dtype=np.int64).view(cls)
+        obj.stop_weights = np.asarray(weights, dtype=np.int64)
+        return obj
+
+    def __array_finalize__(self, obj):
+        w = getattr(obj, "stop_weights", None)
+        self.stop_weights = w if w is not None and self.shape == w.shape else None
+
+
+@dataclass(frozen=True)
+class StopWeightsConfig:
+    """The strip sets whose stops carry weights (``reel1_weight``, ... columns), set by the loader."""
+
+    sets: tuple
+    rule: str = "weighted stops"
+
+
 def window_codes(strip, rows: int) -> np.ndarray:
     """Symbol codes of the window of every stop of one reel strip: shape (stops, rows), int64.
 
     Row 1 shows the stop, each row below the next position of the strip, wrapping at its
-    end (rules page section 3).
+    end (rules page section 3).  A strip with stop weights (:class:`WeightedStops`) gives each stop's
+    window as many times as its weight.
 
     >>> window_codes(np.array([7, 8, 9]), 2).tolist()
     [[7, 8], [8, 9], [9, 7]]
     """
+    weights = getattr(strip, "stop_weights", None)
     strip = np.asarray(strip, dtype=np.int64)
     n = len(strip)
-    return strip[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
+    win = strip[(np.arange(n)[:, None] + np.arange(rows)[None, :]) % n]
+    return win if weights is None else np.repeat(win, weights, axis=0)
 
 
 def window_counts(strip, rows: int, symbols: int) -> np.ndarray:
@@ -527,6 +560,17 @@ class ReelStrips:
     @property
     def lengths(self) -> tuple[int, ...]:
         return tuple(len(r) for r in self.reels)
+
+    @property
+    def cycle_lengths(self) -> tuple[int, ...]:
+        """Per reel, the stops of the full cycle: its length, or the total of its stop weights (a virtual reel)."""
+        return tuple(len(r) if getattr(c, "stop_weights", None) is None else int(c.stop_weights.sum())
+                     for r, c in zip(self.reels, self.codes))
+
+    def stop_weight(self, r: int, stop: int) -> int:
+        """The weight of ``stop`` of reel ``r`` (1 on a strip without weights)."""
+        w = getattr(self.codes[r], "stop_weights", None)
+        return 1 if w is None else int(w[stop])
 
     def window(self, stops, rows: int) -> tuple[tuple[str, ...], ...]:
         """The window at ``stops``: shape (reels, rows) of names.

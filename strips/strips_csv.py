@@ -16,7 +16,7 @@ import numpy as np
 
 from strips import limits as _limits
 from strips.errors import MathSetError
-from strips.model import Finding, GameModel, ReelStrips
+from strips.model import Finding, GameModel, ReelStrips, WeightedStops
 from strips.toml_reader import decode_text
 
 
@@ -66,6 +66,11 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
     header = [c.strip() for c in records[0][1]]
     while len(header) > model.reels and not header[-1]:
         header.pop()  # trailing empty cells, as in the data rows
+    # a virtual reel: a weight column per reel after the symbol columns (reel1_weight, ...)
+    weight_names = [f"reel{i + 1}_weight" for i in range(model.reels)]
+    weighted = len(header) == 2 * model.reels and [h.lower() for h in header[model.reels:]] == weight_names
+    if weighted:
+        header = header[:model.reels]
     if len(header) != model.reels:
         raise MathSetError(file, 1, min(len(header), model.reels) + 1,
                            f"wrong reel count: header has {len(header)} columns, "
@@ -80,8 +85,12 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
         for n in (s.name,) + s.aliases:
             lookup[n] = code
     codes: list[list[int]] = [[] for _ in range(model.reels)]
+    weights: list[list[int]] = [[] for _ in range(model.reels)]
+    width = 2 * model.reels if weighted else model.reels
     for i, row in records[1:]:
-        if len(row) > model.reels and any(c.strip() for c in row[model.reels:]):
+        if weighted:
+            _stop_weights(file, i, row, model.reels, weights)
+        if len(row) > width and any(c.strip() for c in row[width:]):
             raise MathSetError(file, i, model.reels + 1, f"wrong reel count: row has {len(row)} cells, "
                                f"the game has {model.reels} reels")
         for j in range(model.reels):
@@ -111,9 +120,32 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
         if len(col) < model.rows:
             raise MathSetError(file, ended[j] or line, j + 1, f"reel {j + 1} has {len(col)} symbols, "
                                f"fewer than the {model.rows} window rows")
+    if weighted:
+        for j in range(model.reels):
+            if not any(weights[j]):
+                raise MathSetError(file, 1, model.reels + j + 1, f"reel{j + 1}_weight: the weights of reel "
+                                   f"{j + 1} sum to 0 (no stop can be drawn)")
     strips = ReelStrips(name=strip_set, reels=tuple(tuple(c) for c in columns),
-                        codes=tuple(np.array(c, dtype=np.int64) for c in codes))
+                        codes=tuple(WeightedStops(c, w) if weighted else np.array(c, dtype=np.int64)
+                                    for c, w in zip(codes, weights)))
     return strips, strip_findings(strips, model, file)
+
+
+def _stop_weights(file: str, line: int, row: list, reels: int, weights: list) -> None:
+    """Check one data row's weight cells (``reelN_weight``: an integer >= 0 where reel N has a symbol,
+    empty where its column has ended) and append them to ``weights``."""
+    for j in range(reels):
+        cell = row[j].strip() if j < len(row) else ""
+        w = row[reels + j].strip() if reels + j < len(row) else ""
+        if bool(cell) != bool(w):
+            raise MathSetError(file, line, reels + j + 1, f"reel{j + 1}_weight: a weight is needed exactly where "
+                               f"reel {j + 1} has a symbol")
+        if not w:
+            continue
+        if not w.isdigit() or len(w) > 18:
+            raise MathSetError(file, line, reels + j + 1, f"reel{j + 1}_weight: must be a whole number >= 0 "
+                               f"(at most 18 digits), got {w!r}")
+        weights[j].append(int(w))
 
 
 def _csv_error_cell(text: str, line: int) -> tuple[int, int]:

@@ -72,3 +72,86 @@ def catalogue_line_games(draw, max_stops=None):
         return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
 
     return make_set(model, [strip() for _ in range(reels)], [strip() for _ in range(reels)])
+
+
+def expanding_text(reels: int, rows: int, lines, *, wild_scatter: bool, first_line_pays: bool,
+                   draw=(("A", 1), ("B", 2), ("C", 1)), level_multiplier: int = 1, cap=None) -> str:
+    """A line game with the expanding symbol of the free spins (``[free_spins] expanding_symbol``) and,
+    with ``wild_scatter``, the WILD W as the game's only scatter (``counts_as_scatter``, ``scatter_pays``,
+    ``[free_spins] scatter = "W"``); else a scatter S triggers."""
+    every = list(range(1, reels + 1))
+    out = [f'[game]\nreels = {reels}\nrows = {rows}\nbet = {len(lines)}\nevaluation = "lines"',
+           f"[lines]\npaylines = {[[r + 1 for r in line] for line in lines]}",
+           '[strips]\nbase = "base.csv"\nbonus = "bonus.csv"']
+    for s, pays in (("A", [0, 5, 10, 20, 50]), ("B", [0, 0, 4, 8, 30]), ("C", [1, 2, 3, 4, 5])):
+        out.append(f'[symbols.{s}]\nclass = "pay"\npays = {pays[:reels]}')
+    w = f'[symbols.W]\nclass = "wild"\nreels = {{ base = {every}, bonus = {every} }}'
+    if wild_scatter:
+        w += "\ncounts_as_scatter = true\nscatter_pays = [0, 2, 7]"
+    else:
+        out.append(f'[symbols.S]\nclass = "scatter"\nreels = {{ base = {every}, bonus = {every} }}\npays = [0, 2, 7]')
+    out.insert(3, w)
+    fs = '[free_spins]\nstrips = "bonus"\ntrigger = { 2 = 2, 3 = 3 }\nretrigger = { 2 = 1 }'
+    fs += f"\nretrigger_cap = {cap}" if cap else ""
+    fs += '\nscatter = "W"' if wild_scatter else ""
+    fs += ("\nexpanding_symbol = { draw = { " + ", ".join(f"{n} = {v}" for n, v in draw) + " }, first_line_pays = "
+           + ("true" if first_line_pays else "false") + " }")
+    out.append(fs)
+    out.append(f"[[free_spins.levels]]\nmultiplier = {level_multiplier}")
+    return "\n\n".join(out) + "\n"
+
+
+@st.composite
+def expanding_symbol_games(draw):
+    """A small line game with the expanding symbol of the free spins (3 or 5 reels, a few stops), the WILD
+    being the only scatter or not."""
+    reels = draw(st.sampled_from((3, 5)))
+    rows = draw(st.integers(2, 3))
+    lines = list(dict.fromkeys(tuple(draw(st.integers(0, rows - 1)) for _ in range(reels))
+                               for _ in range(draw(st.integers(1, 5)))))
+    wild_scatter = draw(st.booleans())
+    model = model_of(expanding_text(reels, rows, lines, wild_scatter=wild_scatter, first_line_pays=draw(st.booleans()),
+                                    level_multiplier=draw(st.integers(1, 2)), cap=draw(st.sampled_from((3, 5)))))
+    pool = [s.name for s in model.symbols] + ["A", "B", "C"]
+    max_stops = {3: 4, 5: 3}[reels]
+
+    def strip():
+        n = draw(st.integers(rows, max(rows, max_stops)))
+        return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+
+    return make_set(model, [strip() for _ in range(reels)], [strip() for _ in range(reels)])
+
+
+def awards_text(reels: int, rows: int, lines, *, comb: bool, level_multiplier: int = 2, cap=None) -> str:
+    """A line game whose free spins are awarded by line wins (``[symbols.X] awards_spins``): A awards in both
+    phases, B in the free spins only; a WILD W with a combination multiplier x2 when ``comb``."""
+    every = list(range(1, reels + 1))
+    out = [f'[game]\nreels = {reels}\nrows = {rows}\nbet = {len(lines)}\nevaluation = "lines"',
+           f"[lines]\npaylines = {[[r + 1 for r in line] for line in lines]}",
+           '[strips]\nbase = "base.csv"\nbonus = "bonus.csv"',
+           f'[symbols.W]\nclass = "wild"\nreels = {{ base = {every}, bonus = {every} }}'
+           + ('\nmultiplier = { values = [2], mode = "combination" }' if comb else ""),
+           f'[symbols.A]\nclass = "pay"\npays = {[0, 5, 10, 20, 50][:reels]}\n'
+           "awards_spins = { base = { 2 = 1, 3 = 2 }, free_spins = { 3 = 1 } }",
+           f'[symbols.B]\nclass = "pay"\npays = {[0, 0, 4, 8, 30][:reels]}\nawards_spins = {{ free_spins = {{ 3 = 2 }} }}',
+           f'[symbols.C]\nclass = "pay"\npays = {[1, 2, 3, 4, 5][:reels]}',
+           '[free_spins]\nstrips = "bonus"' + (f"\nretrigger_cap = {cap}" if cap else ""),
+           f"[[free_spins.levels]]\nmultiplier = {level_multiplier}"]
+    return "\n\n".join(out) + "\n"
+
+
+@st.composite
+def awards_games(draw):
+    """A small line game whose free spins are awarded by line wins (3 reels, a few stops)."""
+    rows = draw(st.integers(1, 3))
+    lines = list(dict.fromkeys(tuple(draw(st.integers(0, rows - 1)) for _ in range(3))
+                               for _ in range(draw(st.integers(1, 4)))))
+    model = model_of(awards_text(3, rows, lines, comb=draw(st.booleans()), level_multiplier=draw(st.integers(1, 2)),
+                                 cap=draw(st.sampled_from((None, 4)))))
+    pool = ["A", "B", "C", "W", "C"]
+
+    def strip():
+        n = draw(st.integers(max(rows, 2), 4))
+        return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+
+    return make_set(model, [strip() for _ in range(3)], [strip() for _ in range(3)])

@@ -25,7 +25,8 @@ SHARED = ROOT.parent / "shared" / "external"
 #: game folder of ../shared/external -> the project's game file folder under strips/external
 GAMES = {"jewels": "jewels", "captains-treasure": "captains_treasure", "double-hot-habanero": "double_hot_habanero",
          "devils-fruits": "devils_fruits", "misty-forest": "misty_forest", "ultra-hot": "ultra_hot",
-         "mighty-rex": "mighty_rex", "chicago": "chicago", "forest-nymph": "forest_nymph"}
+         "mighty-rex": "mighty_rex", "chicago": "chicago", "forest-nymph": "forest_nymph", "book-of-ra": "book_of_ra",
+         "fruit-shop": "fruit_shop"}
 
 
 def published(game: str) -> list[tuple[str, str, str | None, str | None]]:

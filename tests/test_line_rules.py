@@ -11,14 +11,16 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 from exact.engine import analyse_phase
 from exact.evaluator import evaluate, line_pays
 from exact.rules import combination_wilds, supports
 from exact.rules.line_reading import line_wins, parts, read_line
 from exact.rules.skip_wild_line import SkipWildLine
-from gen_line_rules import catalogue_line_games, rule_text
+from exact.rules.expanding_symbol import drawn_model, drawn_symbol
+from gen_line_rules import (awards_games, awards_text, catalogue_line_games, expanding_symbol_games, expanding_text,
+                            rule_text)
 from generators import game_text, line_games, model_of, run
 from oracle import brute_force_lines
 from strips.errors import MathSetError
@@ -46,11 +48,19 @@ def assert_phase_equal(ms, phase):
     assert list(an.line_means) == bf.line_means
     if p.direction == "both" and p.both_pay == "sum":
         return an          # a line may pay twice: its two wins have two labels (the table gives one)
+    if drawn_symbol(ms.model) is not None:    # a line pays its ordinary and its expanded win: P(line pays) of
+        assert_table_equal(ms, an, bf)        # the ordinary wins only (README: known gaps)
+        return an
     assert list(an.line_hits) == bf.line_hits
+    assert_table_equal(ms, an, bf)
+    return an
+
+
+def assert_table_equal(ms, an, bf):
+    p = parts(ms.model)
     groups = {name for name, _, _ in p.groups}
     table = {(s, i + 1): v for s, row in an.ways_by_symbol.items() for i, v in enumerate(row) if v}
     assert table == {k: v for k, v in bf.by_label.items() if v and k[0] not in groups}
-    return an
 
 
 @given(catalogue_line_games())
@@ -268,3 +278,144 @@ def test_commands_run_or_refuse_in_one_line(tmp_path_factory):
             assert code == 2 and len(err.strip().splitlines()) == 1 and ok.reason in err, (cmd, err)
         else:
             assert code in (0, 1) and out, (cmd, code, err)
+
+
+@settings(max_examples=8)
+@given(expanding_symbol_games())
+def test_expanding_symbol_equals_brute_force_for_every_drawn_symbol(ms):
+    """The expanding symbol of the free spins (and the WILD that is the only scatter): for each drawn symbol
+    every figure of a free spin equals the brute force through the literal reading on the model of that draw;
+    the level is their mixture by the draw's weights; the base spin's scatter pays and counts too; the round
+    takes the mixture of the features (the draw once per feature), not of the spins."""
+    from exact.engine import analyse
+    from exact.rules.expanding_symbol import ExpandingSymbol
+    from markov.round import round_result
+    model = ms.model
+    assert_phase_equal(ms, model.base_phase)
+    phase = model.level_phase(model.levels[0])
+    draw = ExpandingSymbol.config(model).draw
+    total = sum(w for _, w in draw)
+    mixed = analyse_phase(ms, phase)
+    base = analyse_phase(ms, model.base_phase)
+    want = {"mean": Fraction(0), "second": Fraction(0), "rtp": Fraction(0), "round2": Fraction(0)}
+    for name, w in draw:
+        ms_d = dataclasses.replace(ms, model=drawn_model(model, name))
+        an = assert_phase_equal(ms_d, phase)
+        want["mean"] += Fraction(w, total) * an.mean
+        want["second"] += Fraction(w, total) * an.second
+        rr = round_result(model, base, (an,))
+        want["rtp"] += Fraction(w, total) * rr.rtp
+        want["round2"] += Fraction(w, total) * rr.second
+    assert (mixed.mean, mixed.second) == (want["mean"], want["second"])
+    ga = analyse(ms)
+    rr = round_result(model, ga.base, ga.levels)
+    assert (rr.rtp, rr.second) == (want["rtp"], want["round2"])
+
+
+def test_expanding_symbol_literal_reading_on_its_examples():
+    """A line starting with the drawn symbol pays no ordinary win (first_line_pays = false), one starting
+    with WILDs before it does; the drawn symbol on n reels pays its n-of-a-kind on every payline."""
+    from exact.rules.expanding_symbol import drawn_model
+    text = expanding_text(3, 1, [[0, 0, 0]], wild_scatter=True, first_line_pays=False)
+    m = drawn_model(model_of(text), "B")
+    res = evaluate(m, [["B"], ["B"], ["B"]])
+    assert [(w.symbol, w.run, w.pay) for w in res.lines] == [("B", 3, 4)]       # the expanded win only
+    assert evaluate(m, [["W"], ["B"], ["B"]]).line_pays == 4      # ordinary W B B = 3 B (4); expanded: 2 reels pay 0
+    assert evaluate(m, [["A"], ["A"], ["B"]]).line_pays == 5      # A A pays, B on one reel pays nothing
+    assert evaluate(m, [["W"], ["W"], ["W"]]).scatter_pay == 7     # three W: the WILD's scatter pays
+    a = drawn_model(model_of(text), "A")
+    assert evaluate(a, [["A"], ["C"], ["A"]]).line_pays == 5      # no ordinary win (reel 1 shows A); A on 2 reels: 5
+
+
+@pytest.mark.parametrize("change, where", [
+    ("draw = { W = 1 }", "free_spins.expanding_symbol.draw.W"),
+    ("draw = { A = -1, B = 1 }", "free_spins.expanding_symbol.draw.A"),
+    ("draw = { A = 0 }", "free_spins.expanding_symbol.draw"),
+    ("draw = { A = 1 }, first = true", "free_spins.expanding_symbol.first"),
+    ("draw = { A = 1 }, first_line_pays = 1", "free_spins.expanding_symbol.first_line_pays"),
+])
+def test_expanding_symbol_bad_keys_are_refused_with_file_row_and_column(change, where):
+    text = expanding_text(3, 1, [[0, 0, 0]], wild_scatter=False, first_line_pays=False)
+    text = text.replace("expanding_symbol = { draw = { A = 1, B = 2, C = 1 }, first_line_pays = false }",
+                        "expanding_symbol = { " + change + " }")
+    with pytest.raises(MathSetError) as e:
+        model_of(text)
+    msg = str(e.value)
+    assert msg.startswith("game.toml:") and f": {where}:" in msg and len(msg.splitlines()) == 1, msg
+
+
+@pytest.mark.parametrize("change, where", [
+    ("scatter_pays = [0, -1]", "symbols.W.scatter_pays"),
+    ("counts_as_scatter = false", "free_spins.scatter"),
+])
+def test_wild_scatter_bad_keys_are_refused_with_file_row_and_column(change, where):
+    text = expanding_text(3, 1, [[0, 0, 0]], wild_scatter=True, first_line_pays=False)
+    key = change.split(" = ")[0]
+    text = text.replace(next(line for line in text.splitlines() if line.startswith(key)), change)
+    with pytest.raises(MathSetError) as e:
+        model_of(text)
+    msg = str(e.value)
+    assert msg.startswith("game.toml:") and f": {where}:" in msg and len(msg.splitlines()) == 1, msg
+
+
+def _award_split_brute_force(ms, phase):
+    """{spins awarded: (P, E[W 1], E[W^2 1])} over every stop combination, through the literal reading."""
+    import itertools
+    from exact.rules.line_awards import awarded
+    strips = ms.phase_strips(phase)
+    total = 1
+    for n in strips.lengths:
+        total *= n
+    out: dict = {}
+    for stops in itertools.product(*(range(n) for n in strips.lengths)):
+        res = evaluate(ms.model, strips.window(stops, ms.model.rows), multiplier=phase.multiplier,
+                       combination=2 if combination_wilds(ms.model) else None)
+        s = awarded(ms.model, phase, res.lines)
+        p, w, w2 = out.get(s, (0, 0, 0))
+        out[s] = (p + Fraction(1, total), w + Fraction(res.win, total), w2 + Fraction(res.win ** 2, total))
+    return out
+
+
+@settings(max_examples=10)
+@given(awards_games())
+def test_free_spins_awarded_by_line_wins_equal_brute_force(ms):
+    """The split of each phase by the spins its line wins award (the joint chain of every payline) equals the
+    brute force through the literal reading (exact.rules.line_awards.awarded of the evaluated lines); the
+    round's RTP is base + E[spins awarded] x E[free spin] / (1 - E[spins a free spin awards]) without a cap."""
+    from exact.engine import analyse
+    from markov.round import round_result
+    model = ms.model
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        an = assert_phase_equal(ms, phase)
+        split = an.trigger_split
+        got = {s: (split.prob[s], split.win[s], split.win2[s]) for s in range(len(split.prob)) if split.prob[s]}
+        assert got == _award_split_brute_force(ms, phase)
+    ga = analyse(ms)
+    q = sum(s * p for s, p in enumerate(ga.base.trigger_split.prob))
+    q_fs = sum(s * p for s, p in enumerate(ga.levels[0].trigger_split.prob))
+    if q_fs >= 1 or model.retrigger_cap is not None:
+        return
+    rr = round_result(model, ga.base, ga.levels)
+    assert rr.rtp == (ga.base.mean + q * ga.levels[0].mean / (1 - q_fs)) / model.bet
+    assert rr.q == q
+
+
+def test_line_awards_literal_reading_and_bad_keys():
+    from exact.rules.line_awards import awarded
+    m = model_of(awards_text(3, 1, [[0, 0, 0]], comb=True))
+    base, fs = m.base_phase, m.level_phase(m.levels[0])
+    res = evaluate(m, [["A"], ["W"], ["A"]])
+    assert res.line_pays == 20 and awarded(m, base, res.lines) == 2 and awarded(m, fs, res.lines) == 1
+    res = evaluate(m, [["B"], ["B"], ["B"]])
+    assert awarded(m, base, res.lines) == 0 and awarded(m, fs, res.lines) == 2     # B awards in free spins only
+    text = awards_text(3, 1, [[0, 0, 0]], comb=False)
+    for change, where in (("{ base = { 4 = 1 } }", "symbols.A.awards_spins.base.4"),
+                          ("{ bonus = { 3 = 1 } }", "symbols.A.awards_spins.bonus"),
+                          ("{ base = { 3 = -1 } }", "symbols.A.awards_spins.base.3")):
+        bad = text.replace("awards_spins = { base = { 2 = 1, 3 = 2 }, free_spins = { 3 = 1 } }", f"awards_spins = {change}")
+        with pytest.raises(MathSetError) as e:
+            model_of(bad)
+        assert f": {where}:" in str(e.value) and len(str(e.value).splitlines()) == 1, str(e.value)
+    with pytest.raises(MathSetError) as e:
+        model_of(text.replace('strips = "bonus"', 'strips = "bonus"\ntrigger = { 3 = 1 }'))
+    assert ": free_spins.trigger:" in str(e.value)

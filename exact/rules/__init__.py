@@ -21,7 +21,7 @@ from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisa
 from exact.rules.scatter import (by_count, count_array, extra_counts, feature_multiplier, feature_multiplier_table,
                                  other_scatters, paying_scatters, scatter_codes, scatter_counts, scatter_pay,
                                  symbol_scatter_pay, trigger_count, trigger_moments, trigger_reel_shown,
-                                 trigger_scatter_pay)
+                                 trigger_scatter_pay, scatter_view)
 from exact.rules.free_spins import chain_count, initial_spins, retrigger_spins, retrigger_step, retrigger_table
 from exact.rules.paylines import (LineAutomaton, LineStep, LineWin, line_automaton, line_pays, line_step, payline_cells,
                                   payline_count)
@@ -58,6 +58,8 @@ from exact.rules.line_reading import line_reading_of, line_scan_of, line_view
 from exact.rules.screen_fill import fill_terms
 from exact.rules.drawn_multiplier import with_drawn_multiplier
 from exact.rules.skip_wild_line import level_line_values, unmultiplied
+from exact.rules.expanding_symbol import counted_pays, feature_draws
+from exact.rules.line_awards import award_of, awarded, phase_awards
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
@@ -94,4 +96,4 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
-           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection"]
+           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "award_of", "awarded", "phase_awards"]

@@ -41,12 +41,13 @@ from strips.model import PAY, WILD
 
 __all__ = ["LineParts", "parts", "uses_reading", "read_line", "line_wins", "prefix_transitions",
            "run_multiplier", "READING_RULES", "window_line_wins", "line_reading_of", "line_scan_of",
-           "LineReadingRule", "READING_ANALYSES", "expanded", "line_view", "EXAMPLE_GAME", "example_game", "fill_factor"]
+           "LineReadingRule", "READING_ANALYSES", "expanded", "line_view", "EXAMPLE_GAME", "example_game", "fill_factor",
+           "expanded_symbol_wins"]
 
 #: The names of the rules whose configuration switches the composed reading on (their configs on
 #: ``model.rules``); a blank symbol does too.
 READING_RULES = frozenset({"both-way pays", "centre pays", "per-wild multipliers", "symbol groups",
-                           "expanding wilds", "screen fills"})
+                           "expanding wilds", "screen fills", "the drawn expanding symbol"})
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,9 @@ class LineParts:
     ``syms``: the Symbol objects; ``wild``/``pay``: flags by code; ``subst[c]``: the pay codes WILD c
     substitutes for; ``groups``: (name, member codes, pays); ``per_wild[c]``: (factor, combine) of a
     WILD with a per-WILD multiplier; ``across``: how kinds join (product, sum, max); ``comb``: the codes
-    of combination WILDs; ``direction``, ``both_pay``; ``expanding``: codes of expanding WILDs.
+    of combination WILDs; ``direction``, ``both_pay``; ``expanding``: codes of expanding WILDs;
+    ``void_first``: the code whose reel-1 cell voids a line's ordinary win (the drawn expanding symbol
+    with ``first_line_pays = false``), else None.
     """
 
     syms: tuple
@@ -70,6 +73,7 @@ class LineParts:
     direction: str
     both_pay: str
     expanding: frozenset
+    void_first: int | None = None
 
 
 def _config(model, name):
@@ -152,7 +156,9 @@ def parts(model) -> LineParts:
         across=pw.across if pw else "product",
         comb=frozenset(c for c, s in enumerate(syms) if s.multiplier is not None and s.multiplier.is_combination),
         direction=d.direction if d else "left", both_pay=d.both_pay if d else "max",
-        expanding=frozenset(codes[n] for n in (ex.wilds if ex else ())))
+        expanding=frozenset(codes[n] for n in (ex.wilds if ex else ())),
+        void_first=codes[dr.symbol] if (dr := _config(model, "the drawn expanding symbol")) is not None
+        and not dr.first_line_pays else None)
     _PARTS[id(model)] = (model, out)
     return out
 
@@ -277,6 +283,8 @@ def line_wins(p: LineParts, cells, combination: int = 1) -> tuple:
     ((2, 'A', 2, 1),)
     """
     n = len(cells)
+    if p.void_first is not None and cells[0] == p.void_first:
+        return ()
     if p.direction == "centre":
         w = _centre(p, cells, combination)
         return (w,) if w[0] else ()
@@ -341,6 +349,8 @@ def _canon(p: LineParts, prefix, n_reels: int, combination: int, breaker: int):
             return ("C",) + _tail(p, prefix)
         after = tuple(breaker if not (p.wild[c] or p.pay[c]) else c for c in prefix[mid + 1:])
         return ("C",) + _tail(p, prefix[:mid + 1]) + (after,)
+    if p.void_first is not None and prefix and prefix[0] == p.void_first:
+        return ("D", 0, None)       # (left-run reading only: the rule refuses the other directions)
     if _alive(p, prefix):
         return ("A", tuple(prefix))
     pad = tuple(prefix) + (prefix[-1],) * (n_reels - len(prefix))
@@ -415,7 +425,27 @@ def window_line_wins(model, window, combination: int = 1) -> tuple:
         cells = tuple(model.code(view[r][row]) for r, row in enumerate(line))
         for pay, sym, run, mult in line_wins(p, cells, combination):
             out.append((li + 1, sym, run, mult * factor, pay * factor))
-    return tuple(out)
+    return tuple(out) + expanded_symbol_wins(model, window)
+
+
+def expanded_symbol_wins(model, window) -> tuple:
+    """The wins of the drawn expanding symbol in a free spin (``[free_spins] expanding_symbol``, on a model
+    carrying the drawn symbol): when it shows on n reels of the window (cells of the symbol itself; WILDs do
+    not count) and its n-of-a-kind pays, every payline pays that, as (line from 1, symbol, n, 1, pay).
+
+    >>> from types import SimpleNamespace
+    >>> from strips.model import Symbol
+    >>> cfg = SimpleNamespace(rule="the drawn expanding symbol", symbol="A", first_line_pays=False)
+    >>> m = SimpleNamespace(rules=(cfg,), paylines=((0, 0, 0),), symbol=lambda n: Symbol("A", "pay", (0, 2, 10)))
+    >>> expanded_symbol_wins(m, [["A"], ["B"], ["A"]])
+    ((1, 'A', 2, 1, 2),)
+    """
+    cfg = _config(model, "the drawn expanding symbol")
+    if cfg is None:
+        return ()
+    n = sum(1 for col in window if cfg.symbol in col)
+    pay = model.symbol(cfg.symbol).pays[n - 1] if n else 0
+    return tuple((li + 1, cfg.symbol, n, 1, pay) for li in range(len(model.paylines))) if pay > 0 else ()
 
 
 def fill_factor(model, window) -> int:

@@ -37,6 +37,10 @@ from exact.rules.respin import Respin
 from exact.rules.retrigger_below import RetriggerTotalBelow
 from exact.rules.screen_fill import ScreenFill
 from exact.rules.skip_wild_line import SkipWildLine
+from exact.rules.wild_scatter import WildScatter
+from exact.rules.expanding_symbol import ExpandingSymbol
+from exact.rules.line_awards import LineAwards
+from exact.rules.weighted_stops import WeightedStops
 from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, ScatterPays, SeveralScatters, TriggerReels
 from exact.rules.ways import Ways
 from exact.rules.wheels import Wheels
@@ -54,7 +58,7 @@ RULES: tuple[type[Rule], ...] = (
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
     Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, FreeSpinChoice, HoldAndWin, SpinChance, GambleWheel, Frames,
     ExpandingWilds, BothWayPays, CentrePays, PerWildMultiplier, SymbolGroups, BlankStops, ScreenFill,
-    RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine,
+    RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine, WildScatter, ExpandingSymbol, LineAwards, WeightedStops,
 )
 
 

@@ -10,16 +10,19 @@ Literal reading: :func:`exact.evaluator.scatter_counts` and :meth:`exact.evaluat
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from strips.model import count_table_value
 
 from exact.rules.base import ANALYSES, Rule
+from exact.rules.wild_scatter import scatter_pays_of
 
 __all__ = ["feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels",
            "MultiplierByTrigger", "scatter_pay", "by_count", "symbol_scatter_pay", "trigger_scatter_pay", "other_scatters", "scatter_codes",
            "feature_multiplier", "scatter_counts", "paying_scatters", "extra_counts", "count_array", "trigger_reel_shown",
-           "trigger_moments", "trigger_count"]
+           "trigger_moments", "trigger_count", "scatter_view"]
 
 
 def scatter_pay(pays, count: int) -> int:
@@ -70,7 +73,21 @@ def trigger_scatter_pay(model, scatters: int) -> int:
     0
     """
     s = model.trigger_symbol
-    return symbol_scatter_pay(s, scatters) if s is not None else 0
+    return symbol_scatter_pay(scatter_view(model, s), scatters) if s is not None else 0
+
+
+def scatter_view(model, symbol):
+    """``symbol`` as the scatter readings see it: a scatter as it is, the WILD that is the only scatter with
+    its ``scatter_pays`` as its pays (:mod:`exact.rules.wild_scatter`).
+
+    >>> from strips.loader import load_math_set
+    >>> m = load_math_set("wheel_game").model
+    >>> scatter_view(m, m.symbol("SCATTER")) is m.symbol("SCATTER")
+    True
+    """
+    if symbol.kind == "scatter":
+        return symbol
+    return dataclasses.replace(symbol, pays=scatter_pays_of(model, symbol))
 
 
 def other_scatters(model) -> tuple:
@@ -99,7 +116,7 @@ def scatter_codes(model, symbol=None) -> tuple[int, ...]:
         return ()
     out = [model.code(symbol.name)]
     if t is not None and symbol.name == t.name:
-        out += [model.code(s.name) for s in model.of_kind("wild") if s.counts_as_scatter]
+        out += [model.code(s.name) for s in model.of_kind("wild") if s.counts_as_scatter and s.name != t.name]
     return tuple(out)
 
 
@@ -119,6 +136,8 @@ def scatter_counts(model, window) -> tuple[tuple[str, int], ...]:
     a WILD with ``counts_as_scatter`` counts as one more of the triggering scatter."""
     trig = model.trigger_symbol
     extra = sum(1 for col in window for n in col if model.symbol(n).counts_as_scatter)
+    if trig is not None and trig.kind != "scatter":     # the WILD that is the only scatter: its cells alone
+        return ((trig.name, extra),)
     return tuple((s.name, sum(1 for col in window for n in col if n == s.name)
                   + (extra if trig is not None and s.name == trig.name else 0))
                  for s in model.of_kind("scatter"))
@@ -132,7 +151,10 @@ def paying_scatters(model, others: bool = False) -> tuple:
     >>> paying_scatters(load_math_set("rules_page").model)
     ()
     """
-    return tuple(s for s in (other_scatters(model) if others else model.of_kind("scatter")) if s.pays and any(s.pays))
+    trig = model.trigger_symbol
+    wild = (scatter_view(model, trig),) if trig is not None and trig.kind != "scatter" and not others else ()
+    return tuple(s for s in (other_scatters(model) if others else model.of_kind("scatter") + wild)
+                 if s.pays and any(s.pays))
 
 
 # -- per-reel terms of the trigger counts (the factorised engine's splits, :mod:`exact.engine`) -------------------
