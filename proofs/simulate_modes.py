@@ -263,7 +263,7 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     >>> from strips.loader import load_math_set
     >>> g = prepare_mode(load_math_set("wheel_game"), "fortune_bet")
     >>> [st.rule for st in g.steps], g.step("respin").count, int(g.trigger[5])
-    (['respin', '[wheel]'], 2, 8)
+    (['respin', '[wheel]', 'frames'], 2, 8)
     """
     mset = ms.mode(name)
     model = mset.model

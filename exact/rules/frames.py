@@ -433,14 +433,14 @@ class Frames(Rule):
     the free spins' pays joined to them by the engine's per-reel terms (:mod:`exact.frames`).
 
     >>> sorted(Frames.implements)
-    ['check', 'diff', 'prove', 'report', 'simulate', 'spin']
+    ['check', 'comply', 'diff', 'export', 'prove', 'report', 'simulate', 'spin']
     """
 
     name = "frames"
     keys = ('[frames] scatter, raise = 1 | "max", full; [frames.bowls.level1..3] awards, weights; '
             '[frames.go_large|rollin_bones|high_steaks]; award "free_spins N START"')
-    implements = frozenset({"report", "check", "diff", "spin", "simulate", "prove"})
-    narrows = frozenset({"report", "check", "diff", "simulate", "prove"})
+    implements = frozenset({"report", "check", "diff", "spin", "simulate", "prove", "comply", "export"})
+    narrows = frozenset({"report", "check", "diff", "simulate", "prove", "comply", "export"})
     parses = (("frames",),)
     reports_on_round = True
 
@@ -451,6 +451,28 @@ class Frames(Rule):
     @classmethod
     def simulation_step(cls, model, mode: str, tables) -> FramesStep:
         return FramesStep.of(model, tables)
+
+    @classmethod
+    def workbook_sheets(cls, rep, book, f) -> None:
+        """The workbook's ``Frames`` sheet (default mode): per wheel award with frames, P(the round plays it),
+        E[win] = pays + bowls + full prizes per feature, its SD, E[cells at each level at the end],
+        P(every cell at level 3), then P(a bowl wins each jackpot) per feature and per round."""
+        section = getattr(rep, "sections", {}).get(cls.name)
+        if section is None:
+            return
+        rows = []
+        for text, (p, m, jp) in section.features.items():
+            sd = float(m.second - m.mean * m.mean) ** 0.5
+            rows.append([text, "played", p, f.one_in(p), "per round"])
+            rows += [[text, what, x, None, "credits per feature"] for what, x in
+                     (("E[win]", m.mean), ("pays", m.pays), ("bowls", m.bowls), ("full prizes", m.prize), ("SD", sd))]
+            rows += [[text, f"E[cells at level {i + 1} at the end]", x, None, "cells"] for i, x in enumerate(m.levels)]
+            rows.append([text, "P(every cell at level 3)", m.full, f.one_in(m.full), "per feature"])
+            for j, q in jp.items():
+                rows.append([text, f"a bowl wins jackpot {j}", q, f.one_in(q), "per feature"])
+                rows.append([text, f"a bowl wins jackpot {j}, per round", p * q, f.one_in(p * q), "per round"])
+        book.add("Frames", "frames", ("award", "figure", "value", ("odds", "1 in N"), "unit"), rows,
+                 (None, None, f.CREDITS, f.ONE_IN, None), keys=2)
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
