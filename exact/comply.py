@@ -58,6 +58,7 @@ from markov.occurrence import Bounds, feature_avoids
 from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
 from exact.falls import falls_game
+from exact.frames import bowl_jackpot_odds
 from exact.rules import award_odds_refusal, factorisation, initial_spins, paying_scatters, require, scatter_codes, symbol_scatter_pay
 from exact.polynomials import poly_product
 from markov.round import round_result
@@ -355,7 +356,7 @@ class Award:
     item : str
         ``"PIC1 5 OAK"``, ``"FS 3 scatter pay"``, ``"trigger 3 FS"``, ``"max win"``.
     kind : str
-        ``combination``, ``scatter pay``, ``trigger``, ``retrigger`` or ``max win``.
+        ``combination``, ``scatter pay``, ``trigger``, ``retrigger``, ``wheel``, ``bowl jackpot`` or ``max win``.
     probability : Bounds
         P(a round contains the award); exact unless the feature is an
         uncapped retrigger (rational bounds at most 1e-30 apart).
@@ -685,6 +686,10 @@ def mode_awards(ms: MathSet, sheet: ParSheet) -> list[Award]:
               if n != DEFAULT_MODE and n not in odds_not_computed(sheet)]
     for name, mset, analysis, rr in modes:
         found = _widen_for_wheel_spins(awards(mset, analysis), rr) + wheel_awards(rr)
+        figs = sheet.modes[name].frames if name in sheet.modes else None
+        if figs is not None:      # the bowls' jackpots of the wheel awards with frames
+            found += [Award(f"a bowl wins jackpot {j}", "bowl jackpot", Bounds(lo, hi))
+                      for j, (lo, hi) in bowl_jackpot_odds(mset.model, rr, figs).items()]
         prefix = "" if name == DEFAULT_MODE else f"bet mode {name}: "
         out += [dataclasses.replace(a, item=prefix + a.item) for a in found]
     return out

@@ -31,7 +31,8 @@ from exact.rules import Frames, ViewSection, block_starts, frame_awards, start_l
 from markov.frames import FramesMoments, SpinPays, feature_moments
 from strips.model import FREE_SPINS, MathSet, window_codes
 
-__all__ = ["spin_pays", "scatter_masks", "FramesFigures", "frames_figures", "FramesSection", "frames_section"]
+__all__ = ["spin_pays", "scatter_masks", "FramesFigures", "frames_figures", "FramesSection", "frames_section",
+           "bowl_jackpot_odds"]
 
 
 def _integers(g) -> tuple[list[int], int]:
@@ -340,3 +341,34 @@ def frames_section(ms: MathSet, default) -> FramesSection:
         if a.text not in out and f is not None:
             out[a.text] = (per_round.get(a.text, Fraction(0)), f, figs.jackpots.get(key, {}))
     return FramesSection(ms.model.bet, out)
+
+
+def bowl_jackpot_odds(model, rr, figs: FramesFigures) -> dict[str, tuple[Fraction, Fraction]]:
+    """Jackpot -> (low, high) bounds of P(a bowl wins it in a round) of one bet mode (``rr`` its
+    :class:`markov.round.RoundResult`, ``figs`` its frames figures): per wheel award with frames, P(the round
+    plays it) x P(a bowl wins it | the feature); one prize wheel draws one award per round, so the awards'
+    terms add exactly (low = high); with several wheels a round may play several features: the largest
+    term and the sum (at most 1) bound it.
+
+    >>> import exact
+    >>> ms = exact.load_math_set("wheel_game")
+    >>> m = exact.par_sheet(ms).modes["default"]
+    >>> lo, hi = bowl_jackpot_odds(ms.model, m.round, m.frames)["Grand"]
+    >>> lo == hi and 0 < lo < 1
+    True
+    """
+    per_round: dict = {}
+    for w in rr.wheels.values():
+        for text, p in w.awards.items():
+            per_round[text] = per_round.get(text, Fraction(0)) + p
+    terms: dict = {}
+    seen = set()
+    for a in frame_awards(model):
+        key = (a.amount, a.start)
+        if a.text in seen:
+            continue
+        seen.add(a.text)
+        for j, q in figs.jackpots.get(key, {}).items():
+            terms.setdefault(j, []).append(per_round.get(a.text, Fraction(0)) * q)
+    one = len(model.wheels) == 1
+    return {j: (sum(t, Fraction(0)) if one else max(t), min(Fraction(1), sum(t, Fraction(0)))) for j, t in terms.items()}

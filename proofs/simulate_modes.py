@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.model import DEFAULT_MODE, SCATTER, MathSet, Phase, window_table
+from strips.model import DEFAULT_MODE, SCATTER, MathSet, Phase, window_codes, window_table
 from exact.rules import (SIMULATION_STAGES, feature_multiplier_table, initial_spins, reads_windows, retrigger_table,
                          round_total_steps, rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
@@ -41,6 +41,19 @@ def column_counts(strips, rows: int, codes: Sequence[int]) -> tuple[np.ndarray, 
     want = np.zeros(max([int(c.max(initial=0)) for c in strips.codes] + list(codes)) + 1, dtype=np.int64)
     want[list(codes)] = 1
     return tuple(window_table(c, rows, want) for c in strips.codes)
+
+
+def column_masks(strips, rows: int, code: int) -> tuple[np.ndarray, ...]:
+    """Per reel and stop: the rows of the window showing symbol ``code`` as a bit mask (bit i = row i + 1), int64.
+
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("wheel_game")
+    >>> m = column_masks(ms.strips["bonus"], 3, ms.model.code("SCATTER"))
+    >>> sorted(set(m[0].tolist()))
+    [0, 1, 2, 4]
+    """
+    bits = 1 << np.arange(rows, dtype=np.int64)
+    return tuple(((window_codes(c, rows) == code) * bits).sum(axis=1).astype(np.int64) for c in strips.codes)
 
 
 def _reel_sum(tables: Sequence[np.ndarray], stops: np.ndarray) -> np.ndarray:
@@ -250,14 +263,19 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     >>> from strips.loader import load_math_set
     >>> g = prepare_mode(load_math_set("wheel_game"), "fortune_bet")
     >>> [st.rule for st in g.steps], g.step("respin").count, int(g.trigger[5])
-    (['respin', '[wheel]'], 2, 8)
+    (['respin', '[wheel]', 'frames'], 2, 8)
     """
     mset = ms.mode(name)
     model = mset.model
     strips = mset.phase_strips(model.base_phase)
     counted: dict[str, tuple] = {}
 
-    def tables(symbol: str) -> tuple[np.ndarray, ...]:     # a rule's step counts ``symbol`` in the base window
+    def tables(symbol: str, masks: bool = False, level: int | None = None) -> tuple[np.ndarray, ...]:
+        """A rule's step counts ``symbol`` in the base window (per reel, per stop); ``masks``: the rows showing
+        it instead (bit i = row i + 1), on the base strips or, with ``level`` (0-based), that free-spin level's."""
+        if masks:
+            phase = model.base_phase if level is None else model.level_phase(model.levels[level])
+            return column_masks(mset.phase_strips(phase), model.rows, model.code(symbol))
         if symbol not in counted:
             counted[symbol] = column_counts(strips, model.rows, (model.code(symbol),))
         return counted[symbol]
@@ -308,7 +326,8 @@ class RoundBlock:
     tally : Tally
         The block's counts (a step adds its own: respins, wheels and awards, the gamble's).
     stops : numpy.ndarray
-        The base spin's stops, (n, reels) int64.
+        The stops of the window that decides the features, (n, reels) int64: the base spin's, a respin's
+        after it.
     win : numpy.ndarray
         Each round's win so far, credits, (n,) int64.
     trigger : numpy.ndarray
@@ -353,8 +372,10 @@ class RoundBlock:
 
     def spin_again(self, rows: np.ndarray, stops: np.ndarray) -> None:
         """Evaluate base spins at ``stops`` for the rounds ``rows``: their win is added, their window decides
-        the features (trigger and counts replaced)."""
+        the features (``stops``, trigger and counts replaced)."""
         again = self.game.base.evaluate(stops, self.rng)
+        self.stops = self.stops.copy()
+        self.stops[rows] = stops
         self.add_win(rows, again.win)
         self.trigger = self.trigger.copy()
         self.trigger[rows] = again.trigger

@@ -4,7 +4,6 @@ every round (exact/play.py: every base stop, wheel draw, block, free-spin stop a
 from __future__ import annotations
 
 import itertools
-import random
 from fractions import Fraction
 
 import pytest
@@ -14,46 +13,13 @@ from exact.evaluator import evaluate
 from exact.frames import frames_figures
 from exact.play import round_distribution
 from exact.rules import Frames, bowls_win, frames_spin, start_levels, supports
+from gen_frames import frames_doc, frames_game
 from strips.errors import MathSetError
 
 
 def _moments(d: dict) -> tuple[Fraction, Fraction]:
     m = sum(x * p for x, p in d.items())
     return m, sum(x * x * p for x, p in d.items()) - m * m
-
-
-def frames_doc(awards=("free_spins 1", "free_spins 2 go_large", "credits 3"), weights=(1, 1, 1), frames=None,
-               reels=2, rows=2, respin=False):
-    sym = {"A": {"class": "pay", "pays": [0, 2, 6][:reels]}, "B": {"class": "pay", "pays": [0, 1, 3][:reels]},
-           "W": {"class": "wild", "reels": {"base": list(range(2, reels + 1)), "bonus": list(range(2, reels + 1))}},
-           "S": {"class": "scatter", "reels": {"base": list(range(1, reels + 1)), "bonus": list(range(1, reels + 1))}},
-           "X": {"class": "scatter", "reels": {"base": list(range(1, reels + 1))}}}
-    doc = {"game": {"reels": reels, "rows": rows, "bet": 2}, "symbols": sym,
-           "free_spins": {"strips": "bonus", "scatter": "S", "trigger": {str(reels * rows): 1},
-                          "levels": [{"multiplier": 2}]},
-           "jackpots": {"Mini": 20},
-           "wheel": {"bonus": {"symbol": "X", "tables": {"2": "t"},
-                               "prizes": {"t": {"awards": list(awards), "weights": list(weights)}}}},
-           "frames": frames or {"raise": 1, "full": "credits 7",
-                                "bowls": {"level1": {"awards": ["credits 1"], "weights": [1]},
-                                          "level2": {"awards": ["credits 2", "credits 5"], "weights": [1, 1]},
-                                          "level3": {"awards": ["credits 9", "jackpot Mini"], "weights": [3, 1]}},
-                                "go_large": {"blocks": ["1x2", "2x1"], "weights": [1, 2]}}}
-    if respin:
-        doc["modes"] = {"ante": {"cost": 3, "respin": {"symbol": "X", "count": 1}}}
-    return doc
-
-
-def frames_game(seed: int, bonus=None, **kw):
-    rng = random.Random(seed)
-    doc = frames_doc(**kw)
-    reels = doc["game"]["reels"]
-    base = [["X"] + [rng.choice("ABXW" if r else "ABX") for _ in range(rng.choice([1, 2]))] for r in range(reels)]
-    if bonus is None:
-        bonus = [[rng.choice("ABSW" if r else "ABS") for _ in range(rng.choice([2, 3]))] for r in range(reels)]
-        for col in bonus:
-            col[0] = "S"
-    return exact.math_set(doc, {"base": base, "bonus": bonus})
 
 
 @pytest.mark.parametrize("seed, spins", [(1, 1), pytest.param(0, 2, marks=pytest.mark.slow),

@@ -65,7 +65,8 @@ FACTORISED = [_ways(game_text(3, 2, [(0, 0, 0)], trigger_reels=[1, 3], scatter_p
               _ways(game_text(3, 2, [(0, 0, 0)], counts_as_scatter=True, scatter2_pays=[1, 4, 9], retrigger=False))]
 #: Rules whose small game is a bundled set or one of its bet modes.
 BUNDLED = {"KEY collect and FISH values": ("rules_page", None), "[modes]": ("wheel_game", None),
-           "[wheel]": ("wheel_game", None), "[gamble]": ("wheel_game", None), "respin": ("wheel_game", "fortune_bet")}
+           "[wheel]": ("wheel_game", None), "[gamble]": ("wheel_game", None), "respin": ("wheel_game", "fortune_bet"),
+           "frames": ("wheel_game", None)}
 #: Rules whose small game is a test set of :data:`generators.VARIANTS`.
 VARIANT = {"[buy]": "wheel_modes"}
 
@@ -82,7 +83,8 @@ def game_of(rule, tmp_path: Path):
     """(MathSet, its directory or bundled name, its bet mode) of a small game that uses ``rule``."""
     if rule.name in BUNDLED:
         name, mode = BUNDLED[rule.name]
-        name = str(plain_wheel_game()) if name == "wheel_game" else name     # its frames refuse export, ...
+        if name == "wheel_game" and rule.name != "frames":
+            name = str(plain_wheel_game())     # its frames refuse export, ...
         ms = load_math_set(name)
         return (ms.mode(mode) if mode else ms), name, mode or "default"
     if rule.name in VARIANT:

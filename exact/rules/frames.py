@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence
 
+import numpy as np
+
 from strips import plugins
 from strips.model import FREE_SPINS, SCATTER
 
@@ -43,7 +45,7 @@ from exact.rules.hold_and_win import CoinValue, _coin_value
 from exact.rules.wild import combination_wilds
 
 __all__ = ["Frames", "FramesConfig", "FrameStart", "BowlTable", "block_starts", "block_places", "start_levels", "frames_spin",
-           "bowls_win", "frame_awards", "TOP", "STARTS"]
+           "bowls_win", "frame_awards", "TOP", "STARTS", "FramesStep"]
 
 TOP = 3
 #: The named starts a ``[frames]`` table may define (fixed readings) and the keys of each.
@@ -201,6 +203,114 @@ def frame_awards(model) -> list:
 
 
 # ---------------------------------------------------------------------------
+# the simulator's step: every frames feature a wheel awards, played literally, vectorised over rounds
+# ---------------------------------------------------------------------------
+def _bits(masks: np.ndarray, rows: int) -> np.ndarray:
+    """Row bit masks (any shape) as 0/1 cells: shape + (rows,), int64."""
+    return (masks[..., None] >> np.arange(rows, dtype=np.int64)) & 1
+
+
+@dataclass(frozen=True)
+class FramesStep:
+    """The frames' vectorised literal step of a simulated round: the prize wheels' step
+    (:class:`exact.rules.wheels.WheelSteps`) hands it every free-spin award drawn (``play_awards``), and
+    it plays each as :func:`start_levels`, :func:`frames_spin` and :func:`bowls_win` read it, for all the
+    rounds of one award at once: the start's levels (Go Large: a block by weight, then a position
+    uniformly; Rollin' Bones and High Steaks: the symbol's cells of the window that decided the features,
+    ``block.stops``), then each free spin (its stops drawn, its pays by the mode's level-1 spins times the
+    level's multiplier; a round whose every cell is already at level 3 is paid ``full`` per scatter in
+    view, any other raises the cells showing a scatter), then one bowl drawn per framed cell.
+
+    ``scatter``: per reel, per free-spin stop, the rows showing the frames' scatter (bit masks);
+    ``symbols``: per start symbol, the same on the base strips; ``bowls``: per level 1-3 (cumulative
+    integer weights, credits of each value).
+    """
+
+    config: FramesConfig
+    reels: int
+    rows: int
+    scatter: tuple
+    symbols: dict
+    bowls: tuple
+    places: dict
+    rule: str = "frames"
+    stage: str = "after_features"
+
+    @classmethod
+    def of(cls, model, tables) -> "FramesStep":
+        """The step of ``model`` (a bet mode's game); ``tables(symbol, masks=True, level=...)`` the masks."""
+        config = Frames.config(model)
+        symbols = {s.symbol: tables(s.symbol, masks=True) for s in config.starts.values() if s.symbol}
+        bowls = tuple((np.cumsum(np.array(b.weights, dtype=np.int64)),
+                       np.array([v.credits for v in b.values], dtype=np.int64)) for b in config.bowls)
+        places = {blk: np.array([[[int((r, i) in cells) for i in range(model.rows)] for r in range(model.reels)]
+                                 for cells in block_places(blk, model.reels, model.rows)], dtype=np.int64)
+                  for s in config.starts.values() for blk in s.blocks}
+        return cls(config, model.reels, model.rows, tables(config.scatter, masks=True, level=0), symbols, bowls,
+                   places)
+
+    def simulate(self, block) -> None:
+        """Nothing of its own: the wheels' step calls :meth:`play_awards`."""
+
+    def start(self, block, rows: np.ndarray, start: FrameStart) -> np.ndarray:
+        """The levels at the start of the free spins of the rounds ``rows``: (n, reels, rows) int64."""
+        n, rng = len(rows), block.rng
+        if start.name == "go_large":
+            cum = np.cumsum(np.array(start.weights, dtype=np.int64))
+            which = np.searchsorted(cum, rng.integers(0, int(cum[-1]), n), side="right")
+            levels = np.zeros((n, self.reels, self.rows), dtype=np.int64)
+            for b, blk in enumerate(start.blocks):
+                sel = np.flatnonzero(which == b)
+                if len(sel):
+                    cells = self.places[blk]
+                    levels[sel] = cells[rng.integers(0, len(cells), len(sel))]
+            return levels
+        if start.name in WINDOW_STARTS:
+            masks = self.symbols[start.symbol]
+            shown = np.stack([_bits(masks[r][block.stops[rows, r]], self.rows) for r in range(self.reels)], axis=1)
+            if start.name == "rollin_bones":
+                return np.minimum(TOP, np.cumsum(shown, axis=1))
+            return shown * TOP
+        return np.zeros((n, self.reels, self.rows), dtype=np.int64)
+
+    def spin(self, levels: np.ndarray, stops: np.ndarray, raise_by: int) -> tuple[np.ndarray, np.ndarray]:
+        """One free spin at ``stops`` (n, reels) on the levels (n, reels, rows), as :func:`frames_spin`: (the
+        levels after it, the scatters paid the full prize per round (n,))."""
+        shown = np.stack([_bits(self.scatter[r][stops[:, r]], self.rows) for r in range(self.reels)], axis=1)
+        full = (levels == TOP).all(axis=(1, 2))
+        return (np.where(full[:, None, None], levels, np.minimum(TOP, levels + raise_by * shown)),
+                full * shown.sum(axis=(1, 2)))
+
+    def play(self, block, rows: np.ndarray, spins: int, start: FrameStart) -> np.ndarray:
+        """The win of the frames feature of ``spins`` free spins from ``start`` for the rounds ``rows``
+        (pays + bowls + full prizes, credits, int64 (n,)); its free spins tallied."""
+        g, rng = block.game, block.rng
+        levels = self.start(block, rows, start)
+        n = len(rows)
+        win = np.zeros(n, dtype=np.int64)
+        for _ in range(spins):
+            stops = g.levels[0].draw(n, rng)
+            win += g.levels[0].evaluate(stops, rng).win * g.multipliers[0]
+            levels, landed = self.spin(levels, stops, start.raise_by)
+            win += landed * start.full
+        for level, (cum, credits) in enumerate(self.bowls, start=1):
+            cells = (levels == level).sum(axis=(1, 2))
+            total = int(cells.sum())
+            if total:
+                values = credits[np.searchsorted(cum, rng.integers(0, int(cum[-1]), total), side="right")]
+                np.add.at(win, np.repeat(np.arange(n), cells), values)
+        block.tally.free_spins += n * spins
+        return win
+
+    def play_awards(self, block, rows: np.ndarray, awards) -> None:
+        """Play the free-spin award of each round of ``rows`` (``awards[i]``: a ``free_spins N [START]``
+        :class:`strips.model.Award`) with its frames, award by award; their wins added."""
+        keys = sorted({(a.amount, a.start) for a in awards})
+        for amount, name in keys:
+            sel = np.array([i for i, a in enumerate(awards) if (a.amount, a.start) == (amount, name)], dtype=np.int64)
+            block.add_win(rows[sel], self.play(block, rows[sel], amount, self.config.start(name)))
+
+# ---------------------------------------------------------------------------
 # keys and validation
 # ---------------------------------------------------------------------------
 def _raise(t, spec: dict, path: tuple, default: int) -> int:
@@ -323,20 +433,46 @@ class Frames(Rule):
     the free spins' pays joined to them by the engine's per-reel terms (:mod:`exact.frames`).
 
     >>> sorted(Frames.implements)
-    ['check', 'diff', 'report', 'spin']
+    ['check', 'comply', 'diff', 'export', 'prove', 'report', 'simulate', 'spin']
     """
 
     name = "frames"
     keys = ('[frames] scatter, raise = 1 | "max", full; [frames.bowls.level1..3] awards, weights; '
             '[frames.go_large|rollin_bones|high_steaks]; award "free_spins N START"')
-    implements = frozenset({"report", "check", "diff", "spin"})
-    narrows = frozenset({"report", "check", "diff"})
+    implements = frozenset({"report", "check", "diff", "spin", "simulate", "prove", "comply", "export"})
+    narrows = frozenset({"report", "check", "diff", "simulate", "prove", "comply", "export"})
     parses = (("frames",),)
     reports_on_round = True
 
     @classmethod
     def present(cls, model) -> bool:
         return cls.config(model) is not None
+
+    @classmethod
+    def simulation_step(cls, model, mode: str, tables) -> FramesStep:
+        return FramesStep.of(model, tables)
+
+    @classmethod
+    def workbook_sheets(cls, rep, book, f) -> None:
+        """The workbook's ``Frames`` sheet (default mode): per wheel award with frames, P(the round plays it),
+        E[win] = pays + bowls + full prizes per feature, its SD, E[cells at each level at the end],
+        P(every cell at level 3), then P(a bowl wins each jackpot) per feature and per round."""
+        section = getattr(rep, "sections", {}).get(cls.name)
+        if section is None:
+            return
+        rows = []
+        for text, (p, m, jp) in section.features.items():
+            sd = float(m.second - m.mean * m.mean) ** 0.5
+            rows.append([text, "played", p, f.one_in(p), "per round"])
+            rows += [[text, what, x, None, "credits per feature"] for what, x in
+                     (("E[win]", m.mean), ("pays", m.pays), ("bowls", m.bowls), ("full prizes", m.prize), ("SD", sd))]
+            rows += [[text, f"E[cells at level {i + 1} at the end]", x, None, "cells"] for i, x in enumerate(m.levels)]
+            rows.append([text, "P(every cell at level 3)", m.full, f.one_in(m.full), "per feature"])
+            for j, q in jp.items():
+                rows.append([text, f"a bowl wins jackpot {j}", q, f.one_in(q), "per feature"])
+                rows.append([text, f"a bowl wins jackpot {j}, per round", p * q, f.one_in(p * q), "per round"])
+        book.add("Frames", "frames", ("award", "figure", "value", ("odds", "1 in N"), "unit"), rows,
+                 (None, None, f.CREDITS, f.ONE_IN, None), keys=2)
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:

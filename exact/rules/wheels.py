@@ -150,6 +150,8 @@ class WheelStep:
     free_spins: tuple[np.ndarray, ...]
     text: tuple[np.ndarray, ...]
     texts: tuple[str, ...]
+    #: Per table, its awards (:class:`strips.model.Award`), in the order of its weights.
+    awards: tuple[tuple, ...] = ()
 
     @classmethod
     def of(cls, model, wheel, top: int) -> "WheelStep":
@@ -169,7 +171,8 @@ class WheelStep:
                 if a.text not in texts:
                     texts.append(a.text)
             text.append(np.array([texts.index(a.text) for a in t.awards], dtype=np.int64))
-        return cls(wheel.name, table, tuple(cum), tuple(credits), tuple(spins_), tuple(text), tuple(texts))
+        return cls(wheel.name, table, tuple(cum), tuple(credits), tuple(spins_), tuple(text), tuple(texts),
+                   tuple(wheel.prizes[name].awards for name in names))
 
     def starts(self, counts: np.ndarray) -> np.ndarray:
         """Whether each window (its count of the wheel symbol, int64 (n,)) starts the wheel: bool (n,)."""
@@ -180,7 +183,13 @@ class WheelStep:
 
         One draw per started wheel, table by table in the wheel's order of tables.
         """
+        return self.draw(counts, rng)[:4]
+
+    def draw(self, counts: np.ndarray, rng: np.random.Generator):
+        """As :meth:`__call__`, and a fifth item: the award each round drew (a :class:`strips.model.Award`,
+        None for a round that starts no wheel), a list of n."""
         n = len(counts)
+        drawn: list = [None] * n
         credits = np.zeros(n, dtype=np.int64)
         award_spins = np.zeros(n, dtype=np.int64)
         awards: dict[str, int] = {}
@@ -194,10 +203,12 @@ class WheelStep:
                                 side="right")
             credits[rows] += self.credits[ti][a]
             award_spins[rows] += self.free_spins[ti][a]
+            for row, i in zip(rows.tolist(), a.tolist()):
+                drawn[row] = self.awards[ti][i]
             for k, v in enumerate(np.bincount(self.text[ti][a], minlength=len(self.texts))):
                 if v:
                     awards[self.texts[k]] = awards.get(self.texts[k], 0) + int(v)
-        return credits, award_spins, started, awards
+        return credits, award_spins, started, awards, drawn
 
 
 @dataclass(frozen=True)
@@ -205,7 +216,8 @@ class WheelSteps:
     """The prize wheels' step of a simulated round (after the scatter-triggered free spins): every started
     wheel draws its award (:class:`WheelStep`, wheels in file order), then each wheel's free-spin award is
     played from level 1 as a feature of its own (:mod:`markov.wheels`), wheel by wheel.  ``wheels`` pairs
-    each wheel's symbol with its step."""
+    each wheel's symbol with its step.  A step of another rule of the mode with ``play_awards(block, rows,
+    awards)`` plays the free-spin awards instead (frames that persist through them)."""
 
     wheels: tuple
     rule: str = "[wheel]"
@@ -226,15 +238,18 @@ class WheelSteps:
         credits = np.zeros(n, dtype=np.int64)
         awarded = []
         for symbol, w in self.wheels:
-            paid, award_spins, started, awards = w(block.counts[symbol], block.rng)
+            paid, award_spins, started, awards, drawn = w.draw(block.counts[symbol], block.rng)
             credits += paid
-            awarded.append(award_spins)
+            awarded.append((award_spins, drawn))
             if started:
                 block.tally.wheels[w.name] = block.tally.wheels.get(w.name, 0) + started
             for text, v in awards.items():
                 block.tally.awards[w.name, text] = block.tally.awards.get((w.name, text), 0) + v
         block.add_win(slice(None), credits)
-        for award_spins in awarded:   # each wheel's free spins: a feature of its own
+        player = next((st for st in block.game.steps if hasattr(st, "play_awards")), None)
+        for award_spins, drawn in awarded:   # each wheel's free spins: a feature of its own
             rows = np.flatnonzero(award_spins)
-            if len(rows):
+            if len(rows) and player is not None:
+                player.play_awards(block, rows, [drawn[i] for i in rows.tolist()])
+            elif len(rows):
                 block.play(rows, award_spins[rows])
