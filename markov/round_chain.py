@@ -98,10 +98,10 @@ class RoundChain:
                  free_spins: Mapping[int, tuple], award: Callable | None):
         self.spin_rows = tuple(spin_rows)
         self.respin_rows = dict(respin_rows)
-        self.wheels = tuple(wheels)
+        self.tables = tuple(wheels)
         self.free_spins = dict(free_spins)
         self.award = award
-        self.stages = 4 + len(self.wheels)
+        self.stages = 4 + len(self.tables)
         # the respin states in the order the spin's outcomes list them: the order their outcomes are read
         self._index = {s: i for i, (*_, s) in enumerate(self.spin_rows) if s[0] == "respin"}
 
@@ -118,7 +118,7 @@ class RoundChain:
             return 2
         if head == "wheel":
             return 3 + state[1]
-        return 3 + len(self.wheels)
+        return 3 + len(self.tables)
 
     def order(self, state):
         """Stage, then the place in the spin's outcomes: every transition goes to a later stage."""
@@ -126,8 +126,8 @@ class RoundChain:
 
     def _after(self, k: tuple, first: int):
         """The first feature the counts ``k`` start from wheel ``first`` on: a wheel, the free spins or the end."""
-        for i in range(first, len(self.wheels)):
-            if self.wheels[i](k[1 + i]) is not None:
+        for i in range(first, len(self.tables)):
+            if self.tables[i](k[1 + i]) is not None:
                 return ("wheel", i, k)
         return ("free spins", k[0]) if k[0] in self.free_spins else END
 
@@ -141,7 +141,7 @@ class RoundChain:
             return ((None, Fraction(1), Fraction(0), Fraction(0), self._after(state[1], 0)),)
         if head == "wheel":
             _, i, k = state
-            table = self.wheels[i](k[1 + i])
+            table = self.tables[i](k[1 + i])
             total = sum(table.weights)
             nxt = self._after(k, i + 1)
             out = []
