@@ -41,6 +41,8 @@ import numpy as np
 from exact.frames import FramesFigures, frames_figures
 from exact.engine import GameAnalysis, SpinTerms, analyse, read_moments, reel_moment_polynomials, spin_terms
 from exact.polynomials import poly_mul, poly_product
+from markov import protocol
+from markov.round_chain import RoundChain, decided, split_by_counts
 from markov.wheels import PreSplit, wheel_round, features_for_spins
 from markov.chain import ZERO, FeatureResult
 from markov.round import RoundResult, round_result
@@ -140,9 +142,8 @@ def analyse_mode(ms: MathSet, name: str = DEFAULT_MODE) -> ModeResult:
         rule = pre_feature_refusal(model)
         if rule:
             raise ValueError(f"unsupported rule: {rule} with a prize wheel or a respin")
-        pre, respin_mean, respin_prob = pre_feature_split(mset)
         frames = frames_figures(mset, lambda extra: pre_feature_split(mset, extra)[0])
-        rr = wheel_round(model, analysis.base, analysis.levels, pre, respin_mean, respin_prob,
+        rr = wheel_round(model, analysis.base, analysis.levels, spin_stage(mset),
                          frames.values(model) if frames else None, frames.by_counts(model) if frames else None)
     return ModeResult(name=name, cost=model.bet, set=mset, analysis=analysis, round=rr, frames=frames)
 
@@ -223,7 +224,8 @@ def pre_feature_split(ms: MathSet, extra: list | None = None) -> tuple[PreSplit,
 
     Without respin this is the base spin's win; with the model's respin it
     is the base spin's win plus the respin's pays, the counts read from the
-    respin's window when the spin is respun (module docstring).
+    respin's window when the spin is respun (module docstring): the split by the state it ends in of the
+    spin's stage of the round's chain (:func:`spin_stage`, :func:`markov.protocol.exits`).
 
     ``extra``: per reel, a per-stop int array of the base strips whose sum over the deciding window's
     reels is appended to each key (``(n, b_1, ..., b_W, x)``: a rule reading where a symbol lands,
@@ -234,6 +236,29 @@ def pre_feature_split(ms: MathSet, extra: list | None = None) -> tuple[PreSplit,
     -------
     (split, E[respin pays] per round, P(respin) per round)
         Exact Fractions; credits per round.
+    """
+    spin_rows, respin_rows = spin_stage(ms, extra)
+    chain = RoundChain(spin_rows, respin_rows, (), {}, None)
+    pre = split_by_counts(chain)
+    if not respin_rows:
+        return pre, ZERO, ZERO
+    stages, = protocol.features(chain, [0])     # stage 1: the respin
+    return pre, stages.win_by_level[1], stages.reach[1]
+
+
+def spin_stage(ms: MathSet, extra: list | None = None) -> tuple[list, dict]:
+    """The spin's stage of the round as a chain (:class:`markov.round_chain.RoundChain`): the outcomes of
+    the spin and of each respin, computed by per-reel polynomial products (module docstring).
+
+    Returns
+    -------
+    (spin_rows, respin_rows)
+        ``spin_rows``: ``(label, p, w, v, successor)`` per outcome of the spin: the deciding counts ``k``
+        of a spin that is not respun (successor ``decided(k)``: P, E[B 1], E[B^2 1]), or a hold of the
+        respin (successor ``("respin", h)``: P(that hold and no feature), E[B 1], E[B^2 1] with the other
+        reels showing no respin symbol); ``respin_rows``: per respin state, the outcomes of its window
+        (P, E[R 1], E[R^2 1] given the hold, R the respin's pays), successor ``decided(k)``.  ``extra`` as
+        :func:`pre_feature_split` (first moments only: ``v`` = 0).
     """
     model = ms.model
     phase = model.base_phase
@@ -249,19 +274,21 @@ def pre_feature_split(ms: MathSet, extra: list | None = None) -> tuple[PreSplit,
     reels = _Reels(ms, st, codes, extra)
     lengths = [t.stops for t in st.tables]
     full = reels.read(poly_product([reels.poly(r) for r in range(model.reels)]), prod(lengths))
-    pre: dict = {}
+    spin_rows: list = []
+    respin_rows: dict = {}
     width = 1 + len(model.wheels)
     tail = () if extra is None else (-1,)        # the key: the deciding counts, then the extra sum
 
     def key(k):
         return k[:width] + tuple(k[i] for i in tail)
 
+    merged: dict = {}       # counts -> the spin's outcome (several keys of the product read as one)
     for k, vals in full.items():
         if respin is None or k[width] != respin.count or starts_feature(model, k[:width]):
-            _add(pre, key(k), vals)
+            _add(merged, key(k), vals)
+    spin_rows += [(k, *vals, decided(k)) for k, vals in merged.items()]
     if respin is None:
-        return pre, ZERO, ZERO
-    respin_mean = respin_prob = ZERO
+        return spin_rows, respin_rows
     code = model.code(respin.symbol)
     strips = ms.phase_strips(phase)
     shown = [st.tables[r].counts[code] for r in range(model.reels)]
@@ -292,7 +319,6 @@ def pre_feature_split(ms: MathSet, extra: list | None = None) -> tuple[PreSplit,
                     continue
                 fixed = [reels.poly(r, np.array([g[0]])) for r, g in zip(hold, choice)]
                 orig = reels.read(_times(orig_rest, fixed), n_none)
-                resp = reels.read(_times(resp_rest, fixed), n_all)
                 # P(this hold set and these held windows, the other reels showing no S)
                 weight = Fraction(prod(g[1] for g in choice) * n_none, prod(lengths))
                 po = b1 = b2 = ZERO
@@ -301,12 +327,12 @@ def pre_feature_split(ms: MathSet, extra: list | None = None) -> tuple[PreSplit,
                         po, b1, b2 = po + p, b1 + w1, b2 + w2
                 if not po:
                     continue
-                respin_prob += weight * po
-                for k, (pr, r1, r2) in resp.items():
-                    respin_mean += weight * po * r1
-                    _add(pre, key(k), (weight * po * pr, weight * (b1 * pr + po * r1),
-                                          weight * (b2 * pr + 2 * b1 * r1 + po * r2)))
-    return pre, respin_mean, respin_prob
+                state = ("respin", (hold, tuple(g[0] for g in choice)))
+                spin_rows.append((state[1], weight * po, weight * b1, weight * b2, state))
+                resp = reels.read(_times(resp_rest, fixed), n_all)
+                # given the hold, the respin's window: its outcomes (the held symbols counted)
+                respin_rows[state] = [(key(k), pr, r1, r2, decided(key(k))) for k, (pr, r1, r2) in resp.items()]
+    return spin_rows, respin_rows
 
 
 def _times(rest: dict | None, fixed: list[dict]) -> dict:

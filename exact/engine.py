@@ -73,10 +73,10 @@ from exact.enumeration import analyse_phase as enumerated_phase
 from exact.polynomials import poly_product
 from exact.lines import analyse_lines_phase, combination_table
 from exact.rules.registry import phase_path
-from exact.rules import (INT64_SAFE, combination_wilds, drawn_tables, fish_moments_scaled, fish_scale,  # noqa: F401
-                         multiplier_scale, other_scatters, scatter_codes, symbol_scatter_pay, trigger_scatter_pay,
-                         wild_multiplier_tables, count_array, extra_counts, factorisation, refuse_ways_rules,
-                         trigger_moments, with_drawn_multiplier)
+from exact.rules import (INT64_SAFE, ReelTerms, combination_wilds, other_scatters,  # noqa: F401
+                         scatter_codes, symbol_scatter_pay, trigger_scatter_pay, count_array, extra_counts,
+                         factorisation, refuse_ways_rules, trigger_moments, with_drawn_multiplier)
+from exact.rules import reel_terms as rules_reel_terms
 
 
 
@@ -168,6 +168,65 @@ class ReelTables:
         return self.counts.shape[1]
 
 
+_TERMS: dict = {}
+
+
+def phase_terms(model: GameModel, table: str) -> ReelTerms:
+    """The per-reel terms of every rule ``model`` uses for a phase with weight table ``table``, merged
+    (:func:`exact.rules.reel_terms`): a part no rule gives is the default (no drawn value: scale 1, moments 0;
+    each pay symbol's ways count its plain count, scale 1).  Cached by the model's identity.
+
+    Raises
+    ------
+    ValueError
+        Two rules giving the same part (the factorisation takes one of each).
+
+    >>> from strips.loader import load_math_set
+    >>> t = phase_terms(load_math_set("rules_page").model, "base")
+    >>> t.value_scale, t.ways_scale
+    (1000, 1)
+    """
+    hit = _TERMS.get((id(model), table))
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    parts = rules_reel_terms(model, table)
+    merged: dict = {"value_moments": _no_values(model), "ways_tables": _plain_ways}
+    for part in ("value_moments", "ways_tables"):
+        given = [t for t in parts if getattr(t, part) is not None]
+        if len(given) > 1:
+            raise ValueError(f"{given[0].rule} and {given[1].rule} both give the per-reel {part.replace('_', ' ')}")
+        if given:
+            merged[part] = getattr(given[0], part)
+            merged[part.split("_")[0] + "_scale"] = getattr(given[0], part.split("_")[0] + "_scale")
+    out = ReelTerms("", key=tuple(t.key for t in parts), **merged)
+    if len(_TERMS) > 256:          # the edited models of a sensitivity or tune run: keep the cache small
+        _TERMS.clear()
+    _TERMS[(id(model), table)] = (model, out)
+    return out
+
+
+def _no_values(model: GameModel):
+    """No symbol shows a drawn value: moments 0 for every symbol."""
+    return lambda d: (np.zeros(len(model.symbols), dtype=np.int64), np.zeros(len(model.symbols), dtype=np.int64))
+
+
+def _plain_ways(counts: np.ndarray, pay_codes: np.ndarray, dm: int):
+    """Each pay symbol's ways count is its plain count (no symbol counts as another, no multiplier)."""
+    ways_count = counts[pay_codes].copy()
+    return (ways_count, 1, ways_count, np.zeros((0, counts.shape[1]), dtype=np.int64),
+            np.zeros((0, len(pay_codes)), dtype=bool))
+
+
+def fish_scale(model: GameModel, table: str) -> int:
+    """D: the scale of the drawn values of a phase with weight table ``table`` (:func:`phase_terms`)."""
+    return phase_terms(model, table).value_scale
+
+
+def multiplier_scale(model: GameModel, table: str) -> int:
+    """D_m: the scale of the drawn multipliers in the ways counts of a phase with weight table ``table``."""
+    return phase_terms(model, table).ways_scale
+
+
 def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int = 1) -> ReelTables:
     """Window tables of one reel strip for a phase with weight table ``table`` (FISH values, WILD multipliers).
 
@@ -194,17 +253,12 @@ def reel_tables(model: GameModel, strip: np.ndarray, table: str, d: int, dm: int
     counts = np.ascontiguousarray(window_counts(strip, model.rows, len(model.symbols)).T)   # (symbols, stops)
     kinds = np.array([s.kind for s in model.symbols])
     pay_codes = np.flatnonzero(kinds == PAY)
-    ways_count = counts[pay_codes].copy()
-    for code, s in enumerate(model.symbols):
-        if s.kind == WILD:
-            for i, p in enumerate(pay_codes):
-                if s.substitutes_for(model.symbols[p].name):
-                    ways_count[i] += counts[code]
     keys = counts[kinds == KEY].sum(axis=0)
     # the triggering scatter (and WILDs that count as it); other scatters count on their own
     scatters = counts[list(scatter_codes(model))].sum(axis=0) if model.trigger_symbol else counts[:0].sum(axis=0)
-    mean, var = fish_moments_scaled(model, table, d)
-    scale, ways_mean, wild_var, wild_subst = wild_multiplier_tables(model, counts, pay_codes, ways_count, table, dm)
+    terms = phase_terms(model, table)      # the rules' per-reel terms: drawn values, ways counts
+    mean, var = terms.value_moments(d)
+    ways_count, scale, ways_mean, wild_var, wild_subst = terms.ways_tables(counts, pay_codes, dm)
     t = ReelTables(counts=counts, ways_count=ways_count, keys=keys, scatters=scatters,
                    fish_mean=_dot(mean, counts), fish_var=_dot(var, counts),
                    scale=scale, ways_mean=ways_mean, wild_var=wild_var, wild_subst=wild_subst)
@@ -509,14 +563,13 @@ def spin_terms(ms: MathSet, phase: Phase, shared: dict | None = None, combinatio
     model = ms.model
     shared = {} if shared is None else shared
     strips = ms.phase_strips(phase)
-    d = fish_scale(model, phase.weights)
-    dm = multiplier_scale(model, phase.weights)
-    # the drawn WILD multiplier tables of the phase shape the ways factors: part of the cache key
-    drawn = drawn_tables(model, phase.weights)
-    key = ("structure", phase.strips, d, dm, drawn, combination)
-    if key in shared:   # same strips, scales and multiplier tables: only the fish moments differ
+    rt = phase_terms(model, phase.weights)
+    d, dm = rt.value_scale, rt.ways_scale
+    # the rules' per-reel terms of the phase (scales, drawn multiplier tables) shape the factors: the cache key
+    key = ("structure", phase.strips, rt.key, combination)
+    if key in shared:   # same strips, scales and multiplier tables: only the drawn values' moments differ
         tables, terms, dedupes = shared[key]
-        mean, var = fish_moments_scaled(model, phase.weights, d)
+        mean, var = rt.value_moments(d)
         _check_weights(model, tables, phase.weights)
         tables = [dataclasses.replace(t, fish_mean=_dot(mean, t.counts), fish_var=_dot(var, t.counts))
                   for t in tables]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.par import ParSheet, par_sheet
+from exact.rules import published_rule_facts
 from strips.decimals import exact_text, safe_float
 from strips.errors import MathSetError
 from strips.model import MathSet
@@ -306,31 +307,8 @@ def rule_facts(ms: MathSet, published: Published) -> list[FactResult]:
                               "/".join(str(v) for _, v in rules.trigger_spins), have,
                               ", ".join(f"{n}: {v}" for n, v in have) or "no trigger",
                               _status(have == rules.trigger_spins)))
-    if rules.levels is not None:
-        have_ladder = tuple((lv.threshold, lv.spins, lv.multiplier) for lv in model.levels)
-        for i, lv in enumerate(rules.levels, start=1):
-            want = (lv.threshold, lv.spins, lv.multiplier)
-            have = have_ladder[i - 1] if i <= len(have_ladder) else None
-            # level 1 plays the initial spins: the game file leaves its spins out (0)
-            same = have is not None and have[0] == want[0] and (have[1] or None) == want[1] and have[2] == want[2]
-            out.append(FactResult(f"level {i}: KEY threshold, spins, multiplier", rules.source_of("levels"),
-                                  f"{want[0]}, {want[1] or 'initial'}, x{want[2]}", have,
-                                  "missing" if have is None else f"{have[0]}, {have[1] or 'initial'}, x{have[2]}",
-                                  _status(same)))
-    if rules.levels is not None or rules.retrigger is not None:
-        parts, want, have, ok = [], [], [], True
-        if rules.levels is not None:
-            parts.append("levels in the ladder")
-            want.append(str(len(rules.levels)))
-            have.append(str(len(model.levels)))
-            ok &= len(model.levels) == len(rules.levels)
-        if rules.retrigger is not None:
-            parts.append("retrigger" if rules.retrigger else "no retrigger")
-            want.append("yes" if rules.retrigger else "no")
-            have.append("yes" if model.retrigger else "no")
-            ok &= bool(model.retrigger) == rules.retrigger
-        out.append(FactResult("; ".join(parts), rules.source_of("levels" if rules.levels is not None else "retrigger"),
-                              "; ".join(want), "; ".join(have), "; ".join(have), _status(ok)))
+    for what, key, printed, have, shown, ok in published_rule_facts(rules, model):    # the rules' own rows
+        out.append(FactResult(what, rules.source_of(key), printed, have, shown, _status(ok)))
     return out
 
 

@@ -61,6 +61,7 @@ J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, ch. III (absorbing chains)
 """
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -68,7 +69,7 @@ from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence
 
 
 __all__ = ["FeatureChain", "ChainMoments", "FeatureResult", "FeatureRun", "absorbed", "reachable", "solve", "reach",
-           "features", "avoids", "avoids_from", "run", "graph", "MAX_LAYERS"]
+           "features", "avoids", "avoids_from", "exits", "run", "graph", "MAX_LAYERS"]
 
 ZERO = Fraction(0)
 #: Most steps :func:`run` plays before it refuses (a feature that would not end).
@@ -339,6 +340,51 @@ def reach(chain: FeatureChain, initial_spins: int) -> dict:
     """
     mass, _, _ = _forward(chain, chain.start(initial_spins))
     return {s: m.value() for s, m in mass.items()}
+
+
+def exits(chain: FeatureChain, initial_spins: int, stop: Callable) -> dict:
+    """The states where ``stop(state)`` holds that the chain from ``initial_spins`` reaches, each with
+    P(reaching it), E[W 1{reaching it}] and E[W^2 1{reaching it}], W the reward collected before it (credits,
+    credits^2), exactly: the split of a stage's win by the state it ends in (a spin and its respin by the
+    counts that decide the features).  The chain stops at those states (their transitions are not read).
+
+    One forward pass over the reachable states in the chain's order: a state's mass ``P``, ``M1``, ``M2``
+    go to each successor ``t`` as ``P p``, ``M1 p + P w``, ``M2 p + 2 M1 w + P v`` (a step's win independent
+    of the wins before it given the state).  The result lists the states in the order they are first
+    reached, transitions read in their order.
+
+    >>> from markov.round_chain import RoundChain, decided
+    >>> F = Fraction
+    >>> c = RoundChain([("a", F(1, 2), F(1), F(2), ("respin", 0)), ("b", F(1, 2), F(0), F(0), decided((0,)))],
+    ...                {("respin", 0): [("c", F(1), F(3), F(9), decided((0,)))]}, (), {}, None)
+    >>> exits(c, 0, lambda s: s[0] == "decided")
+    {('decided', (0,)): (Fraction(1, 1), Fraction(5, 2), Fraction(25, 2))}
+    """
+    start = chain.start(initial_spins)
+    order = getattr(chain, "order", None)
+    if order is None:       # the position in a topological order
+        rank = {t: i for i, t in enumerate(reachable(chain, [start]))}
+        order = rank.__getitem__
+    mass: dict = {start: (Fraction(1), Fraction(0), Fraction(0))}
+    out: dict = {}
+    heap = [(order(start), 0, start)]
+    seen = 1
+    while heap:
+        *_, s = heapq.heappop(heap)
+        pm, m1, m2 = mass.pop(s)
+        if stop(s):
+            out[s] = (pm, m1, m2)
+            continue
+        for _, p, w, v, t in chain.transitions(s):
+            if absorbed(t):
+                continue
+            if t not in mass:
+                mass[t] = (Fraction(0), Fraction(0), Fraction(0))
+                heapq.heappush(heap, (order(t), seen, t))      # first reached, first read among equals
+                seen += 1
+            q, a, b = mass[t]
+            mass[t] = (q + pm * p, a + m1 * p + pm * w, b + m2 * p + 2 * m1 * w + pm * v)
+    return out
 
 
 def avoids(chain: FeatureChain, initial_spins: int, weight: Callable, memo: dict | None = None) -> Fraction:

@@ -17,6 +17,8 @@ covariance part of the triggering base spin and its feature.  The same holds
 when the free spins use the base strips: each free spin is a new
 independent draw, so given ``N = n`` the feature does not depend on ``B``.
 
+The round is a chain of the protocol (:class:`markov.round_chain.RoundChain`: the spin's outcomes by
+trigger count, then the feature each count starts), whose moments :func:`markov.protocol.solve` gives.
 The feature ``E_n[F]``, ``E_n[F^2]`` comes from the game's feature chain
 (:func:`markov.feature.feature_chain`: the KEY-ladder chain of :mod:`markov.chain`,
 or the retrigger chain of :mod:`markov.retrigger` for a game with a retrigger
@@ -34,6 +36,7 @@ from markov.moments import CountSplit, PhaseAnalysis
 from markov import protocol
 from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, validate_split
 from markov.feature import feature_chain
+from markov.round_chain import RoundChain, decided
 
 
 @dataclass(frozen=True)
@@ -253,10 +256,14 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
 
     free_spins = expect(lambda n, f: f.mean)
     base_feature = sum((split.win[n] * f.mean for n, f in features.items() if n < len(split.win)), ZERO)
+    # the round as a chain of the protocol: the spin's outcomes by trigger count, then each count's feature
+    chain = RoundChain([((n,), p, split.win[n], split.win2[n], decided((n,))) for n, p in enumerate(split.prob)],
+                       {}, (), {n: (f.mean, f.second) for n, f in features.items()}, None)
+    moments = protocol.solve(chain, [0])[0]
     return RoundResult(
         bet=model.bet,
-        mean=split.mean + free_spins,
-        second=split.second + 2 * base_feature + expect(lambda n, f: f.second),
+        mean=moments.mean,
+        second=moments.second,
         base_ways=base.pays_mean,
         base_collect=base.collect_mean,
         base_scatter=base.scatter_mean,

@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
-from strips.model import CREDITS, FREE_SPINS, JACKPOT, Award, GameModel, PrizeTable
+from strips.model import CREDITS, FREE_SPINS, JACKPOT, Award, GameModel
 from markov import protocol
 from markov.chain import ZERO, FeatureResult
 from markov.feature import feature_chain
 from markov.moments import CountSplit, PhaseAnalysis
 from markov.round import RoundResult, round_result
+from markov.round_chain import RoundChain, split_by_counts
 
 #: counts that decide the features -> (P, E[Y 1{k}], E[Y^2 1{k}]); k = (trigger scatters, wheel symbols ...)
 PreSplit = Mapping[tuple, tuple[Fraction, Fraction, Fraction]]
@@ -88,18 +89,6 @@ def award_moments(award: Award, model: GameModel, features: Mapping[int, Feature
     return f.mean, f.second
 
 
-def table_moments(table: PrizeTable, model: GameModel, features: Mapping[int, FeatureResult],
-                  values: Mapping | None = None) -> tuple[Fraction, Fraction]:
-    """(E[V], E[V^2]) of one draw of a prize table: a finite weighted draw."""
-    total = sum(table.weights)
-    m = s = ZERO
-    for award, w in zip(table.awards, table.weights):
-        a1, a2 = award_moments(award, model, features, values)
-        m += Fraction(w, total) * a1
-        s += Fraction(w, total) * a2
-    return m, s
-
-
 def marginal_split(pre: PreSplit) -> CountSplit:
     """The split by the trigger-scatter count ``k[0]`` of a pre-feature split."""
     top = max(k[0] for k in pre)
@@ -111,9 +100,11 @@ def marginal_split(pre: PreSplit) -> CountSplit:
 
 
 def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
-                pre: PreSplit | None = None, respin: Fraction = ZERO, respin_prob: Fraction = ZERO,
-                award_values: Mapping | None = None, window_awards: Mapping | None = None) -> RoundResult:
-    """Exact round figures with the game's prize wheels and a respin's pays (module docstring).
+                stage: tuple | None = None, award_values: Mapping | None = None,
+                window_awards: Mapping | None = None) -> RoundResult:
+    """Exact round figures with the game's prize wheels and a respin's pays: the round as a chain of the
+    protocol (:class:`markov.round_chain.RoundChain`), solved by :func:`markov.protocol.features` (module
+    docstring).
 
     Parameters
     ----------
@@ -121,19 +112,18 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
         The mode's model (bet = its cost).
     base, levels : PhaseAnalysis
         As :func:`markov.round.round_result`.
-    pre : mapping (n, b_1, ..., b_W) -> (P, E[Y 1], E[Y^2 1]), optional
-        The round's win before its features split by the counts that decide
-        them (W = number of wheels); default the base spin's split by the
-        trigger-scatter count (no wheel, no respin).
-    respin, respin_prob : Fraction
-        E[the respin's pays] per round and P(a respin) per round (0 without respin).
+    stage : (spin_rows, respin_rows), optional
+        The spin's stage of the round's chain (the outcomes of the spin and of each respin,
+        :func:`exact.bet_modes.spin_stage`); default none: no wheel, no respin, the round of
+        :func:`markov.round.round_result`.
     award_values : mapping Award -> (E[v], E[v^2]), optional
         Awards whose win a rule gives (free spins with frames), independent of the round's other parts
         given the window's counts.
     window_awards : mapping Award -> {k: (S0, S2, SY)}, optional
         Awards whose win depends on where symbols land in the deciding window (one wheel only): by the
         split's counts k, S0 = E[v 1{k}], S2 = E[v^2 1{k}], SY = E[Y v 1{k}] (Y the round's win before
-        its features); their ``award_values`` entry is (0, 0).
+        its features); their ``award_values`` entry is (0, 0).  In the chain such an award wins its mean
+        given k; its cross moment with Y beyond k is added to the second moment apart.
 
     Returns
     -------
@@ -141,48 +131,51 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
         ``mean``, ``second`` with the wheels; ``free_spins`` the
         scatter-triggered free spins only; ``wheel`` every wheel's win (the
         free spins it awards included); ``wheels`` a :class:`WheelResult`
-        per wheel.
+        per wheel; ``respin``, ``respin_prob`` the respin's pays and probability per round.
 
     Raises
     ------
     ValueError
         As :func:`markov.round.round_result`.
     """
-    rr = round_result(model, base, levels, None if pre is None else marginal_split(pre))
-    rr = dataclasses.replace(rr, respin=respin, respin_prob=respin_prob)
-    if pre is None:         # no split by the wheels' counts: no wheel
-        return rr
+    if stage is None:       # no split by the wheels' counts or a respin: the round of the base spin
+        return round_result(model, base, levels)
+    spin_rows, respin_rows = stage
+    pre = split_by_counts(RoundChain(spin_rows, respin_rows, (), {}, None))
+    rr = round_result(model, base, levels, marginal_split(pre))
     award_spins = {a.amount for w in model.wheels for t in w.prizes.values() for a in t.awards if a.kind == FREE_SPINS}
     spins_features = features_for_spins(model, levels, award_spins)
-    table_mom = {(w.name, t.name): table_moments(t, model, spins_features, award_values) for w in model.wheels for t in w.prizes.values()}
-    wheel_mean = {w.name: ZERO for w in model.wheels}
-    wheel_prob = {w.name: ZERO for w in model.wheels}
+    window_awards = window_awards or {}
+
+    def award(a, k):
+        """An award's (E[v], E[v^2]) given the deciding counts ``k``."""
+        if a in window_awards:
+            p = pre[k][0]
+            s0, s2, _ = window_awards[a].get(k, (ZERO, ZERO, ZERO))
+            return (s0 / p, s2 / p) if p else (ZERO, ZERO)
+        return award_moments(a, model, spins_features, award_values)
+
+    chain = RoundChain(spin_rows, respin_rows, [w.table_for for w in model.wheels],
+                       {n: (f.mean, f.second) for n, f in rr.features.items()}, award)
+    figures, = protocol.features(chain, [0])
+    cross = ZERO        # the window awards' E[Y v 1{k}] beyond the chain's E[Y 1{k}] E[v | k]
     awards: dict[str, dict[str, Fraction]] = {w.name: {} for w in model.wheels}
-    add_mean = add_second = ZERO
     for k, (p, y1, _) in pre.items():
-        f = rr.features.get(k[0])
-        fm = f.mean if f is not None else ZERO
-        wm = ws = pairs = wy = ZERO     # the started wheels' E[V], E[V^2], E[V] E[V'] over pairs, and E[Y V 1{k}]
-        for w, b in zip(model.wheels, k[1:]):
-            table = w.table_for(b)
-            if table is None or not p:
+        for i, w in enumerate(model.wheels):
+            table = w.table_for(k[1 + i])
+            reached = p if table is not None else ZERO      # P(visiting ("wheel", i, k)): P(reaching decided(k))
+            if not reached:
                 continue
-            m, s = table_mom[w.name, table.name]
-            y = y1 * m
             total = sum(table.weights)
             for a, wt in zip(table.awards, table.weights):
-                if window_awards and a in window_awards:      # its value depends on the window beyond k
-                    s0, s2, sy = window_awards[a].get(k, (ZERO, ZERO, ZERO))
-                    q = Fraction(wt, total)
-                    m, s, y = m + q * s0 / p, s + q * s2 / p, y + q * sy
-            pairs += wm * m
-            wm, ws, wy = wm + m, ws + s, wy + y
-            wheel_mean[w.name] += p * m
-            wheel_prob[w.name] += p
-            for a, wt in zip(table.awards, table.weights):
-                awards[w.name][a.text] = awards[w.name].get(a.text, ZERO) + p * Fraction(wt, total)
-        add_mean += p * wm
-        add_second += 2 * wy + p * (ws + 2 * fm * wm + 2 * pairs)
-    results = {w.name: WheelResult(w.name, wheel_mean[w.name], wheel_prob[w.name], awards[w.name]) for w in model.wheels}
-    return dataclasses.replace(rr, mean=rr.mean + add_mean, second=rr.second + add_second,
-                               wheel=sum(wheel_mean.values(), ZERO), wheels=results)
+                q = Fraction(wt, total)
+                awards[w.name][a.text] = awards[w.name].get(a.text, ZERO) + reached * q
+                if a in window_awards:
+                    s0, _, sy = window_awards[a].get(k, (ZERO, ZERO, ZERO))
+                    cross += 2 * q * (sy - y1 * s0 / p)
+    results = {w.name: WheelResult(w.name, figures.win_by_level[3 + i], figures.reach[3 + i], awards[w.name])
+               for i, w in enumerate(model.wheels)}
+    return dataclasses.replace(rr, mean=figures.mean, second=figures.second + cross,
+                               respin=figures.win_by_level[1] if respin_rows else ZERO,
+                               respin_prob=figures.reach[1] if respin_rows else ZERO,
+                               wheel=sum((r.mean for r in results.values()), ZERO), wheels=results)

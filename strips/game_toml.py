@@ -232,24 +232,12 @@ def parse_game(data: bytes, file: str) -> GameModel:
         if retrigger and len(levels) > 1:
             raise t.error(("free_spins", "retrigger"), "unsupported rule: retrigger with a multi-level ladder")
     _check_free_spin_limits(t, trigger, retrigger, retrigger_cap, levels)
-    # every FISH symbol and every WILD with a drawn multiplier needs a weight table
-    # for every phase that can show it
-    tables = ["base"] + [lv.weights for lv in levels]
+    # every FISH symbol needs a weight table for every phase that can show it (the weight tables of a
+    # WILD's drawn multiplier are checked by its rule module: strips.plugins.register_core)
     for s in symbols:
         if s.kind == FISH:
-            weights, where = s.weights, ("symbols", s.name, "weights")
-        elif s.has_random_multiplier:
-            weights, where = s.multiplier.weights, ("symbols", s.name, "multiplier", "weights")
-        else:
-            continue
-        for tn in tables:
-            strip_set = "base" if tn == "base" else fs_strips
-            if s.reels.get(strip_set) and tn not in weights:
-                raise t.error(where, f"missing weight table {tn!r}")
-        for tn in weights:
-            if tn not in tables:   # a table no phase uses is a rule the file cannot mean: refuse it
-                raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
-                              f"(the phases use {', '.join(dict.fromkeys(tables))})")
+            check_weight_tables(t, s.weights, ("symbols", s.name, "weights"), shown_tables(s, levels, fs_strips),
+                                ["base"] + [lv.weights for lv in levels])
     refuse_unknown(t, doc, (), ("game", "strips", "strip_rules", "symbols", "free_spins", "lines") + ROUND_TABLES
                     + plugins.keys_of(()), "table")
     symbols, extra = _catalogue_rules(t, doc, symbols, reels, rows, trigger, levels)
@@ -257,12 +245,38 @@ def parse_game(data: bytes, file: str) -> GameModel:
                       strip_files=strip_files, strip_rules=strip_rules, trigger=trigger,
                       free_spin_strips=fs_strips, levels=tuple(levels), title=title,
                       retrigger=retrigger, retrigger_cap=retrigger_cap, **extra)
+    for parser in plugins.core_parsers():   # rule modules' keys that set or check the core's fields
+        model = dataclasses.replace(model, **parser(t, doc, model))
     model = parse_round_rules(t, doc, model)
     for parser in plugins.parsers():      # the keys of rule modules (strips.plugins)
         config = parser(t, doc, model)
         if config is not None:   # a rule that is an exact rewriting of core keys sets them (``rewrites``)
             model = dataclasses.replace(model, rules=model.rules + (config,), **getattr(config, "rewrites", {}))
     return model
+
+
+def shown_tables(symbol: Symbol, levels, fs_strips: str) -> list[str]:
+    """The weight tables of the phases whose strips may show ``symbol`` (``base``, then each level's)."""
+    tables = ["base"] + [lv.weights for lv in levels]
+    return [tn for tn in tables if symbol.reels.get("base" if tn == "base" else fs_strips)]
+
+
+def check_weight_tables(t: "TomlFile", weights, where: tuple, needed, tables) -> None:
+    """Refuse at ``where`` a weight table of ``needed`` missing from ``weights``, or one of ``weights``
+    that no phase uses (not in ``tables``, the phases' tables: a rule the file cannot mean).
+
+    Raises
+    ------
+    MathSetError
+        ``missing weight table 'level1'``, or ``weight table 'x' is used by no phase (...)``.
+    """
+    for tn in needed:
+        if tn not in weights:
+            raise t.error(where, f"missing weight table {tn!r}")
+    for tn in weights:
+        if tn not in tables:
+            raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
+                          f"(the phases use {', '.join(dict.fromkeys(tables))})")
 
 
 def _check_free_spin_limits(t: "TomlFile", trigger, retrigger, retrigger_cap, levels) -> None:
@@ -388,21 +402,22 @@ def parse_wild_multiplier(t: "TomlFile", spec: dict, path: tuple) -> WildMultipl
     return WildMultiplier(values=(raw,))
 
 
-#: ``[free_spins]`` keys of the catalogue's trigger rules, parsed by :func:`_catalogue_rules`.
-FREE_SPIN_RULE_KEYS = ("trigger_reels", "multiplier_by_trigger", "scatter")
+#: ``[free_spins]`` keys of the catalogue's trigger rules, parsed by :func:`_catalogue_rules` (``trigger_reels``
+#: and ``multiplier_by_trigger`` by the scatter rule's module, :func:`strips.plugins.register_core`).
+FREE_SPIN_RULE_KEYS = ("scatter",)
 
 
 def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int, rows: int,
                      trigger: tuple, levels: list[Level]) -> tuple[list[Symbol], dict]:
     """The catalogue rules: ``[game] evaluation``, ``[lines] paylines``, a WILD's own ``pays`` and
-    ``counts_as_scatter``, ``[free_spins] trigger_reels``, ``multiplier_by_trigger`` and ``scatter``.
+    ``counts_as_scatter``, ``[free_spins] scatter`` (the rule modules parse ``trigger_reels``,
+    ``multiplier_by_trigger``, and check a line game's symbols and a WILD's multiplier tables).
 
     Returns
     -------
     (symbols, extra)
         The symbols with the WILD keys applied, and the extra
-        :class:`GameModel` fields (``evaluation``, ``paylines`` 0-based,
-        ``trigger_reels`` 0-based, ``multiplier_by_trigger``, ``scatter``).
+        :class:`GameModel` fields (``evaluation``, ``paylines`` 0-based, ``scatter``).
 
     Raises
     ------
@@ -413,10 +428,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
         in a ways game; ``counts_as_scatter`` not a boolean or without a
         scatter symbol; several scatters with free spins and no
         ``[free_spins] scatter``; a ``scatter`` that names no scatter
-        symbol; trigger reels out of range; a ``multiplier_by_trigger``
-        with a key above the lowest trigger count or a multiplier < 1; and
-        rules a line game cannot mean (KEY/FISH collect, a WILD multiplier
-        in mode ``wild``/``reel``/fixed).
+        symbol.
     """
     game = doc["game"]
     evaluation = t.get(game, ("game",), "evaluation", str, WAYS)
@@ -444,13 +456,6 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
                               f"{out.index(tuple(v - 1 for v in line)) + 1} ({line!r}): a duplicated payline pays twice")
             out.append(tuple(v - 1 for v in line))
         paylines = tuple(out)
-        for s in symbols:
-            if s.kind in (KEY, FISH):
-                raise t.error(("symbols", s.name, "class"), f"unsupported rule: {s.kind} symbols (collect) in a "
-                              f"line game")
-            if s.multiplier is not None and not s.multiplier.is_combination:
-                raise t.error(("symbols", s.name, "multiplier"), "unsupported rule: a WILD multiplier in a line "
-                              "game other than mode = \"combination\"")
     elif "lines" in doc:
         raise t.error(("lines",), "a ways game has no paylines (set [game] evaluation = \"lines\")")
     scatters = [s for s in symbols if s.kind == SCATTER]
@@ -491,38 +496,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
     if wild_payers and len([s for s in new if s.kind == WILD]) > 1:
         raise t.error(("symbols", wild_payers[0].name, "pays"), "unsupported rule: own pays of a WILD in a "
                       "game with several WILD symbols")
-    combination = [s for s in new if s.multiplier is not None and s.multiplier.is_combination]
-    if len(combination) > 1:
-        raise t.error(("symbols", combination[1].name, "multiplier"), "unsupported rule: several WILDs with "
-                      "combination multipliers (one value is drawn per spin)")
-    for s in combination:
-        if s.multiplier.weights or len(s.multiplier.values) > 1:
-            where = ("symbols", s.name, "multiplier", "weights")
-            tables = ["base"] + [lv.weights for lv in levels]
-            for tn in tables:
-                if tn not in s.multiplier.weights:
-                    raise t.error(where, f"missing weight table {tn!r}")
-            for tn in s.multiplier.weights:
-                if tn not in tables:
-                    raise t.error(where + (tn,), f"weight table {tn!r} is used by no phase "
-                                  f"(the phases use {', '.join(dict.fromkeys(tables))})")
-    trigger_reels: frozenset[int] = frozenset()
-    by_trigger: tuple[tuple[int, int], ...] = ()
-    if "trigger_reels" in fs:
-        lst = t.get(fs, ("free_spins",), "trigger_reels", "ints")
-        if not lst or any(r < 1 or r > reels for r in lst):
-            raise t.error(("free_spins", "trigger_reels"), f"must list reels between 1 and {reels}")
-        trigger_reels = frozenset(r - 1 for r in lst)
-    if "multiplier_by_trigger" in fs:
-        by_trigger = count_table(t, fs, "multiplier_by_trigger", "the free-spin multiplier", cells=reels * rows)
-        if trigger and by_trigger[0][0] > trigger[0][0]:
-            raise t.error(("free_spins", "multiplier_by_trigger"), f"sets no multiplier for a trigger of "
-                          f"{trigger[0][0]} scatters (its lowest count is {by_trigger[0][0]})")
-        if len(levels) > 1:
-            raise t.error(("free_spins", "multiplier_by_trigger"), "unsupported rule: multiplier_by_trigger "
-                          "with a multi-level ladder")
-    return new, {"evaluation": evaluation, "paylines": paylines, "trigger_reels": trigger_reels,
-                 "multiplier_by_trigger": by_trigger, "scatter": scatter}
+    return new, {"evaluation": evaluation, "paylines": paylines, "scatter": scatter}
 
 
 def _check_pays_length(t: "TomlFile", doc: dict, path: tuple, pays: tuple, reels: int, rows: int) -> None:

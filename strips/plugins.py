@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-__all__ = ["register", "keys_of", "parsers", "register_game", "game_parser", "register_award_starts", "award_starts",
+__all__ = ["register", "register_core", "core_parsers", "keys_of", "parsers", "register_game", "game_parser", "register_award_starts", "award_starts",
            "provide", "load"]
 
 _PARSERS: dict[str, tuple[tuple[tuple[str, ...], ...], Callable]] = {}
@@ -77,10 +77,34 @@ def register(name: str, paths: tuple[tuple[str, ...], ...], parser: Callable) ->
     _PARSERS[name] = (tuple(tuple(p) for p in paths), parser)
 
 
+_CORE: dict[str, tuple[tuple[tuple[str, ...], ...], Callable]] = {}
+
+
+def register_core(name: str, paths: tuple[tuple[str, ...], ...], parser: Callable) -> None:
+    """Register the parser of rule ``name`` for keys whose values are fields of the core
+    :class:`~strips.model.GameModel` (``[free_spins] trigger_reels``), or that only check the core's keys
+    against the rule (the weight tables of a drawn WILD multiplier): ``parser(t, doc, model) -> dict`` of
+    the fields to set (``{}``: nothing to set), run on the game as soon as its core is parsed, before the
+    round's tables (:func:`core_parsers`).  No configuration is kept on ``model.rules``, so the game's
+    fingerprint is the same as when the core parsed these keys.
+
+    >>> register_core("example", (("free_spins", "example_key"),), lambda t, doc, model: {})
+    >>> "example_key" in keys_of(("free_spins",)), len(core_parsers()) > 0
+    (True, True)
+    >>> _ = _CORE.pop("example")
+    """
+    _CORE[name] = (tuple(tuple(p) for p in paths), parser)
+
+
+def core_parsers() -> tuple[Callable, ...]:
+    """Every parser registered with :func:`register_core`, in registration order."""
+    return tuple(parser for _, parser in _CORE.values())
+
+
 def keys_of(table: tuple[str, ...]) -> tuple[str, ...]:
     """The keys registered rules parse directly inside ``table`` (``()`` = the document's top level)."""
     n = len(table)
-    return tuple(dict.fromkeys(p[n] for paths, _ in _PARSERS.values() for p in paths
+    return tuple(dict.fromkeys(p[n] for paths, _ in (*_PARSERS.values(), *_CORE.values()) for p in paths
                                if len(p) == n + 1 and p[:n] == table))
 
 

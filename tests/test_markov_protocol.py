@@ -185,3 +185,89 @@ def test_an_uncapped_retrigger_has_its_closed_form_not_a_walk():
         protocol.reachable(c, [c.start(1)])
     f, = protocol.features(c, [1])
     assert f.spins == 2 and f.mean == 2      # E[spins] = 1 / (1 - E[R]) = 2, each paying 1 on average
+
+
+# -- the round as a chain: a spin, its respin, two prize wheels and the free spins ------------------------------
+def _dist(rng, n=2):
+    """A small discrete law of a win: ((probability, credits), ...), probabilities summing to 1."""
+    w = [rng.randint(1, 4) for _ in range(n)]
+    return tuple((F(x, sum(w)), rng.randint(0, 9)) for x in w)
+
+
+def _moments(law, scale=F(1)):
+    """(P, E[X 1], E[X^2 1]) of a law, every probability times ``scale``."""
+    return (sum(p for p, _ in law) * scale, sum(p * x for p, x in law) * scale, sum(p * x * x for p, x in law) * scale)
+
+
+def _random_round(seed: int):
+    """A random round: the spin's outcomes (deciding counts k = (n, b1, b2) or a hold that respins), each
+    with a law of its win; the respins' outcomes; two wheels; free spins by n. Returns (chain, paths) where
+    paths lists every sequence of outcomes as (probability, total win, wheel wins)."""
+    from markov.round_chain import RoundChain, decided
+    from strips.model import Award, PrizeTable
+    rng = random.Random(seed)
+    ks = [(rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 2)) for _ in range(4)]
+    tables = [PrizeTable("t", tuple(Award("credits", rng.randint(0, 20)) for _ in range(2)),
+                         (rng.randint(0, 3), rng.randint(1, 3))) for _ in range(2)]
+    wheels = [lambda b, t=t: t if b >= 1 else None for t in tables]
+    free = {n: _dist(rng) for n in (1, 2)}
+    spin = [(("k", k), F(1, 6), _dist(rng)) for k in ks] + [(("h", i), F(1, 6), _dist(rng)) for i in range(2)]
+    respins = {("respin", i): [(k, F(1, 2), _dist(rng)) for k in rng.sample(ks, 2)] for i in range(2)}
+    rows = [(lab, *_moments(law, p), decided(lab[1]) if lab[0] == "k" else ("respin", lab[1])) for lab, p, law in spin]
+    respin_rows = {s: [(k, *_moments(law, p), decided(k)) for k, p, law in out] for s, out in respins.items()}
+    chain = RoundChain(rows, respin_rows, wheels, {n: _moments(law)[1:] for n, law in free.items()},
+                       lambda a, k: (F(a.amount), F(a.amount ** 2)))
+
+    def features(k):        # every (probability, win, wheel wins) of the features k starts
+        out = [(F(1), 0, (0, 0))]
+        for i, t in enumerate(tables):
+            if k[1 + i] >= 1:
+                out = [(p * F(wt, sum(t.weights)), x + a.amount, tuple(y + (a.amount if j == i else 0)
+                                                                         for j, y in enumerate(ws)))
+                       for p, x, ws in out for a, wt in zip(t.awards, t.weights)]
+        if k[0] in free:
+            out = [(p * q, x + y, ws) for p, x, ws in out for q, y in free[k[0]]]
+        return out
+
+    paths = []
+    for lab, p, law in spin:
+        for q, x in law:
+            if lab[0] == "k":
+                ends = [(p * q, x, lab[1])]
+            else:
+                ends = [(p * q * r * s, x + y, k) for k, r, law2 in respins[("respin", lab[1])] for s, y in law2]
+            for pe, xe, k in ends:
+                paths += [(pe * pf, xe + xf, ws, k) for pf, xf, ws in features(k)]
+    return chain, paths
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_round_as_a_chain_equals_every_sequence_of_its_parts(seed):
+    """The round's chain (spin, respin, wheels, free spins) solved by the protocol equals every sequence of
+    outcomes: mean, second moment, each wheel's share and start probability, the respin's; and its exits
+    (the split by the deciding counts) equal the paths' split before the features."""
+    chain, paths = _random_round(seed)
+    f, = protocol.features(chain, [0])
+    assert f.mean == sum(p * x for p, x, _, _ in paths)
+    assert f.second == sum(p * x * x for p, x, _, _ in paths)
+    for i in range(2):
+        assert f.win_by_level[3 + i] == sum(p * ws[i] for p, _, ws, _ in paths)
+    assert f.reach[1] == F(2, 6)
+    split = protocol.exits(chain, 0, lambda s: s[0] == "decided")
+    assert sum(v[0] for v in split.values()) == 1
+    m = protocol.solve(chain, [0])[0]
+    assert (m.mean, m.second) == (f.mean, f.second)
+    g = chain_graph(chain, [0])       # the graph export of any chain
+    assert any(str(n).startswith("wheel") for n in g.nodes) and g.number_of_nodes() == len(protocol.reachable(chain, [chain.start(0)])) + 1
+
+
+def test_exits_split_the_reward_by_the_state_it_ends_in():
+    """protocol.exits on a chain of two steps equals the sum over its paths."""
+    from markov.round_chain import RoundChain, decided
+    rows = [("a", F(1, 3), F(2, 3), F(4, 3), ("respin", 0)), ("b", F(2, 3), F(2), F(6), decided((1,)))]
+    c = RoundChain(rows, {("respin", 0): [("x", F(1, 4), F(1, 4), F(1, 4), decided((1,))),
+                                          ("y", F(3, 4), F(0), F(0), decided((0,)))]}, (), {}, None)
+    # paths: a (win 2) then x (win 1): p 1/12, win 3; a then y: p 1/4, win 2; b: p 2/3, win 3 (b's law: 3 with p 1)
+    assert protocol.exits(c, 0, lambda s: s[0] == "decided") == {
+        decided((1,)): (F(1, 12) + F(2, 3), F(1, 12) * 3 + F(2, 3) * 3, F(1, 12) * 9 + F(2, 3) * 9),
+        decided((0,)): (F(1, 4), F(1, 4) * 2, F(1, 4) * 4)}

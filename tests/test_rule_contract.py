@@ -9,6 +9,7 @@ Every analysis a rule does not implement refuses in one line, from the API and t
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from fractions import Fraction
@@ -31,7 +32,9 @@ from exact.rules.base import CAPABILITIES, SIMULATION_STAGES, Rule
 from exact.windows import WindowEvaluator
 from gen_cascade import brute_force as brute_force_falls, random_game
 from generators import API_CALLS, game_text, model_of, write_strips, write_variant
-from oracle import make_set
+from generators import with_wild_multiplier
+from oracle import brute_force, make_set, small_fish_model
+from strips.model import WildMultiplier as WildMultiplierConfig
 from strips.errors import UnsupportedRule
 from strips.loader import load_math_set
 from proofs.dask_runner import IN_PROCESS, Cluster
@@ -64,7 +67,9 @@ TEXTS = {
 FACTORISED = [_ways(game_text(3, 2, [(0, 0, 0)], trigger_reels=[1, 3], scatter_pays=[0, 2, 7], retrigger=False)),
               _ways(game_text(3, 2, [(0, 0, 0)], counts_as_scatter=True, scatter2_pays=[1, 4, 9], retrigger=False))]
 #: Rules whose small game is a bundled set or one of its bet modes.
-BUNDLED = {"KEY collect and FISH values": ("rules_page", None), "[modes]": ("wheel_game", None),
+BUNDLED = {"KEY collect and FISH values": ("rules_page", None), "a free-spin ladder of several levels": ("rules_page", None),
+           "WILD substitution": ("rules_page", None),
+           "[modes]": ("wheel_game", None),
            "[wheel]": ("wheel_game", None), "[gamble]": ("wheel_game", None), "respin": ("wheel_game", "fortune_bet"),
            "frames": ("wheel_game", None)}
 #: Rules whose small game is a test set of :data:`generators.VARIANTS`.
@@ -323,13 +328,59 @@ def check_sheet_figures(rule, ms, where, mode, capsys):
     walk(section, rule.sheet_key + ".")
 
 
+def _reel_terms_game():
+    """A 3-reel, 2-row collect game with a WILD whose multiplier is drawn per WILD (every per-reel term of the
+    engine: FISH values, KEY, a drawn ways count), small enough to enumerate every stop, FISH value and
+    multiplier draw."""
+    model = small_fish_model(reels=3, rows=2)
+    model = with_wild_multiplier(model, "WILD", WildMultiplierConfig(values=(1, 3), weights={"base": (1, 2)},
+                                                                     mode="wild"))
+    base = [["PIC1", "KEY", "FISH1", "AUS1"], ["WILD", "PIC1", "FISH2", "KEY", "WILD"],
+            ["PIC1", "WILD", "AUS1", "FISH1"]]
+    return make_set(model, base, base)
+
+
+def check_reel_terms(rule, ms, where, mode, capsys):
+    """The engine's factorisation with the rule's per-reel terms equals brute force through the literal
+    reading (every stop, FISH value and multiplier draw), and differs without them."""
+    g = _reel_terms_game()
+    assert rule.present(g.model) and rule.reel_terms(g.model, "base") is not None
+    phase = g.model.base_phase
+    bf = brute_force(g, phase)
+    brute = (sum(bf.win_scatter.values()), sum(bf.win2_scatter.values()))
+    a = analyse_phase(g, phase)
+    assert (a.mean, a.second) == brute
+    without = dataclasses.replace(g.model, name="without the rule's terms")      # a new model: a new cache entry
+    original = rule.__dict__["reel_terms"]
+    try:
+        rule.reel_terms = classmethod(lambda cls, model, weights: None)
+        b = analyse_phase(dataclasses.replace(g, model=without), phase)
+    finally:
+        rule.reel_terms = original
+    assert (b.mean, b.second) != brute
+
+
+def check_published_facts(rule, ms, where, mode, capsys):
+    """The rule's rows of the printed rules are ``rtp check``'s (PASS on the rule's game, whose
+    ``published.toml`` prints them), and a game file that differs from the print fails one of them."""
+    printed = ms.published.rules
+    rows = rule.published_facts(printed, ms.model)
+    assert rows and all(ok for *_, ok in rows)
+    assert main(["check", "--set", where, "--json"]) == 0
+    checked = {f["fact"]: f["status"] for f in json.loads(capsys.readouterr().out)["facts"]}
+    assert all(checked[what] == "PASS" for what, *_ in rows)
+    fewer = dataclasses.replace(ms.model, levels=ms.model.levels[:-1], retrigger=((3, 1),))
+    assert not all(ok for *_, ok in rule.published_facts(printed, fewer))
+
+
 CHECKS = {"factorisation": check_factorisation, "literal_wins": check_literal_wins, "phase_path": check_phase_path,
           "spin_json": check_spin_json, "spin_text": check_spin_text, "changes": check_changes,
           "symbol_changes": check_symbol_changes, "report_text": check_report_text,
           "report_tables": check_report_tables, "workbook_sheets": check_workbook_sheets,
           "pays_words": check_pays_words, "simulation_step": check_simulation_step,
           "simulation_section": check_simulation_section, "award_odds_refusal": check_award_odds_refusal,
-          "sheet_figures": check_sheet_figures}
+          "sheet_figures": check_sheet_figures, "published_facts": check_published_facts,
+          "reel_terms": check_reel_terms}
 
 
 def test_every_capability_has_a_check():

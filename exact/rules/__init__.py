@@ -36,7 +36,9 @@ from exact.rules.wild import (drawn_tables, multiplier_scale, refuse_ways_rules,
                               wild_multiplier_tables, wilds_with_pays)
 from exact.rules.respin import starts_feature
 from exact.rules.modes import mode_figures
-from exact.rules.registry import SHEET_RULES, award_odds_refusal, pre_feature_rules, reads_windows
+from exact.rules.registry import (SHEET_RULES, award_odds_refusal, pre_feature_rules, published_rule_facts, reads_windows,
+                                  reel_terms)
+from exact.rules.base import ReelTerms
 from exact.rules.respin import pre_feature_refusal
 from exact.rules.wild import window_ways
 from exact.rules.collect import window_fish
@@ -96,4 +98,4 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
-           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "award_of", "awarded", "phase_awards"]
+           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "award_of", "awarded", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]

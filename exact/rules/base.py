@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords",
+__all__ = ["Rule", "ANALYSES", "Refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -59,7 +59,7 @@ ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", 
 #: enumeration for a rule without per-reel terms); tests/test_rule_contract.py checks each one a rule gives.
 CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spin_text", "changes", "symbol_changes",
                 "report_text", "report_tables", "workbook_sheets", "pays_words", "simulation_step",
-                "simulation_section", "award_odds_refusal", "sheet_figures")
+                "simulation_section", "award_odds_refusal", "sheet_figures", "published_facts", "reel_terms")
 
 #: Where a rule's step acts in a simulated round (:meth:`Rule.simulation_step`), in the round's order:
 #: ``before_features`` after the base spin, before the free spins (a respin: its window decides the
@@ -125,6 +125,43 @@ def seconds_of(units: float, per_second: float) -> int:
     (3, 1)
     """
     return max(1, -int(-units // per_second))
+
+
+@dataclass(frozen=True)
+class ReelTerms:
+    """A rule's part of the per-reel terms of the engine's factorisation (:func:`exact.engine.reel_tables`)
+    for one phase: the random value a symbol adds to the win and the random ways count a symbol adds
+    (:meth:`Rule.reel_terms`).  The engine merges the parts of every rule a game uses; a part no rule gives
+    takes the engine's default (no drawn value, each pay symbol's ways count its plain count).
+
+    Attributes
+    ----------
+    rule : str
+        The rule's name.
+    key : tuple
+        What of the phase the terms depend on beyond the strips (part of the engine's cache key).
+    value_scale : int
+        D: the integer the drawn values are scaled by (the lcm of their weight sums), 1 for none; every
+        term's coefficient carries it.
+    value_moments : callable or None
+        ``value_moments(d) -> (mean, var)``: per symbol code, d E[v] and d^2 Var[v] of the value the symbol
+        shows (int arrays, shape (n_symbols,); 0 for a symbol without one), d a multiple of ``value_scale``.
+    ways_scale : int
+        D_m: the integer the drawn multipliers in the ways counts are scaled by, 1 for none.
+    ways_tables : callable or None
+        ``ways_tables(counts, pay_codes, dm) -> (ways_count, scale, ways_mean, wild_var, wild_subst)`` of one
+        reel (``counts``: shape (n_symbols, stops) int64; ``dm`` a multiple of ``ways_scale``): each pay
+        symbol's plain ways count with the symbols that count as it, the reel's scale, the scaled mean ways
+        counts, the variance pieces of each drawn multiplier and which pay symbols each substitutes for
+        (:class:`exact.engine.ReelTables`).
+    """
+
+    rule: str
+    key: tuple = ()
+    value_scale: int = 1
+    value_moments: Any = None
+    ways_scale: int = 1
+    ways_tables: Any = None
 
 
 class Refusal(str):
@@ -345,6 +382,21 @@ class Rule:
         key -> int, Fraction, str (a reason in words: the JSON keeps it, ``figures()`` leaves it out) or a
         nested dict; the base class has none."""
         return {}
+
+    @classmethod
+    def reel_terms(cls, model, weights: str) -> ReelTerms | None:
+        """The rule's per-reel terms of the engine's factorisation for a phase of ``model`` with weight table
+        ``weights`` (:class:`ReelTerms`), or None (the base class: the rule adds no random value or ways
+        count to a reel)."""
+        return None
+
+    @classmethod
+    def published_facts(cls, printed, model) -> list[tuple]:
+        """The rule's rows of ``rtp check``: the rule as the rules page prints it (``printed``, the
+        ``[rules]`` table of ``published.toml``: :class:`strips.published.PublishedRules`) against the game
+        file's ``model`` (which may not use the rule), each ``(what, key of [rules], printed text, value,
+        shown, ok)``; asked of every registered rule, in registry order.  The base class has none."""
+        return []
 
     @classmethod
     def award_odds_refusal(cls, model) -> str | None:

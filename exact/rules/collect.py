@@ -6,7 +6,7 @@ Literal reading: :func:`exact.evaluator.evaluate` (collect part); per-reel terms
 from __future__ import annotations
 
 from exact.rules.terms import int_array, scaled_moments, weights_scale
-from exact.rules.base import value_convolution, ANALYSES, Rule
+from exact.rules.base import value_convolution, ANALYSES, ReelTerms, Rule
 
 __all__ = ["Collect", "window_fish", "fish_scale", "fish_moments_scaled"]
 
@@ -32,6 +32,20 @@ class Collect(Rule):
         if not model.of_kind("key"):
             return {}
         return {"pays": [f"collect        {res.keys} KEY x {res.fish_sum} FISH credits = {res.collect}"]}
+
+    @classmethod
+    def reel_terms(cls, model, weights: str) -> ReelTerms:
+        """The FISH values a reel shows: scale D (:func:`fish_scale`) and their scaled moments
+        (:func:`fish_moments_scaled`) for the phase's weight table ``weights``.
+
+        >>> from strips.loader import load_math_set
+        >>> t = Collect.reel_terms(load_math_set("rules_page").model, "base")
+        >>> t.value_scale, [int(x) for x in t.value_moments(t.value_scale)[0] if x]
+        (1000, [2078, 13450, 67500, 666500])
+        """
+        d = fish_scale(model, weights)
+        return ReelTerms(cls.name, key=(d,), value_scale=d,
+                         value_moments=lambda scale: fish_moments_scaled(model, weights, scale))
 
 
 # -- per-reel terms of the collect (the FISH values' moments, :mod:`exact.engine`) ---------------------------

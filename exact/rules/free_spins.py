@@ -90,6 +90,44 @@ class Ladder(Rule):
     def present(cls, model) -> bool:
         return len(model.levels) > 1
 
+    @classmethod
+    def published_facts(cls, printed, model) -> list[tuple]:
+        """The ladder and the retrigger as the rules page prints them (``published.toml [rules] levels``,
+        ``retrigger``) against the game file: one row per printed level (KEY threshold, spins, multiplier;
+        level 1 plays the initial spins, its ``spins`` left out), then one of the number of levels and
+        whether the free spins retrigger.
+
+        >>> from strips.loader import load_math_set
+        >>> ms = load_math_set("rules_page")
+        >>> [row[-1] for row in Ladder.published_facts(ms.published.rules, ms.model)]
+        [True, True, True, True, True]
+        """
+        out = []
+        if printed.levels is not None:
+            have_ladder = tuple((lv.threshold, lv.spins, lv.multiplier) for lv in model.levels)
+            for i, lv in enumerate(printed.levels, start=1):
+                want = (lv.threshold, lv.spins, lv.multiplier)
+                have = have_ladder[i - 1] if i <= len(have_ladder) else None
+                same = have is not None and have[0] == want[0] and (have[1] or None) == want[1] and have[2] == want[2]
+                out.append((f"level {i}: KEY threshold, spins, multiplier", "levels",
+                            f"{want[0]}, {want[1] or 'initial'}, x{want[2]}", have,
+                            "missing" if have is None else f"{have[0]}, {have[1] or 'initial'}, x{have[2]}", same))
+        if printed.levels is not None or printed.retrigger is not None:
+            parts, want, have, ok = [], [], [], True
+            if printed.levels is not None:
+                parts.append("levels in the ladder")
+                want.append(str(len(printed.levels)))
+                have.append(str(len(model.levels)))
+                ok &= len(model.levels) == len(printed.levels)
+            if printed.retrigger is not None:
+                parts.append("retrigger" if printed.retrigger else "no retrigger")
+                want.append("yes" if printed.retrigger else "no")
+                have.append("yes" if model.retrigger else "no")
+                ok &= bool(model.retrigger) == printed.retrigger
+            out.append(("; ".join(parts), "levels" if printed.levels is not None else "retrigger",
+                        "; ".join(want), "; ".join(have), "; ".join(have), ok))
+        return out
+
 
 class Retrigger(Rule):
     """Scatters during the free spins award more spins (``[free_spins] retrigger``, ``retrigger_cap``)."""

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from strips.model import PAY, WILD
+from strips import plugins
+from strips.model import FISH, KEY, PAY, WILD
 
 from exact.rules.base import ANALYSES, Cost, PaysWords, Rule, seconds_of
 from exact.rules.line_reading import line_reading_of
@@ -190,6 +191,29 @@ class Paylines(Rule):
             if xa != xb:
                 out.append(f"payline {i + 1} {xa} -> {xb}")
         return out
+
+def check_line_symbols(t, doc: dict, model) -> dict:
+    """A line game's symbols (a check of the core's keys, no field set): KEY/FISH collect and a WILD
+    multiplier other than ``mode = "combination"`` are refused in a line game, at the symbol's key.
+
+    >>> from exact.rules.line_reading import example_game
+    >>> print(example_game(wild="multiplier = 2"))
+    game.toml:19:1: symbols.W.multiplier: unsupported rule: a WILD multiplier in a line game other than mode = "combination"
+    """
+    if not Paylines.present(model):
+        return {}
+    for s in model.symbols:
+        if s.kind in (KEY, FISH):
+            raise t.error(("symbols", s.name, "class"), f"unsupported rule: {s.kind} symbols (collect) in a "
+                          f"line game")
+        if s.multiplier is not None and not s.multiplier.is_combination:
+            raise t.error(("symbols", s.name, "multiplier"), "unsupported rule: a WILD multiplier in a line "
+                          "game other than mode = \"combination\"")
+    return {}
+
+
+plugins.register_core(Paylines.name, (), check_line_symbols)
+
 
 def payline_count(model) -> int:
     """The number of paylines a game pays on (0 for a game that does not pay by lines).

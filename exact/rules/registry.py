@@ -49,7 +49,7 @@ from exact.rules.win_cap import WinCap
 from strips import limits as _limits
 from strips.errors import UnsupportedRule, UsageError
 
-__all__ = ["RULES", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES"]
+__all__ = ["RULES", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -102,6 +102,30 @@ def award_odds_refusal(model) -> str | None:
     (None, 'respin on 2 BONUS')
     """
     return next((why for r in rules_of(model) if (why := r.award_odds_refusal(model))), None)
+
+
+def reel_terms(model, weights: str) -> tuple:
+    """The per-reel terms of the engine's factorisation that the rules ``model`` uses give for a phase with
+    weight table ``weights`` (:meth:`~exact.rules.base.Rule.reel_terms`), in registry order.
+
+    >>> from strips.loader import load_math_set
+    >>> [t.rule for t in reel_terms(load_math_set("rules_page").model, "base")]
+    ['KEY collect and FISH values', 'WILD substitution']
+    """
+    return tuple(t for r in rules_of(model) if (t := r.reel_terms(model, weights)) is not None)
+
+
+def published_rule_facts(printed, model) -> list[tuple]:
+    """The rows of ``rtp check`` that the registered rules give for the printed rules ``printed``
+    (``published.toml [rules]``) against ``model`` (:meth:`~exact.rules.base.Rule.published_facts`), every rule
+    asked in registry order (a printed "no retrigger" is checked on a game without one).
+
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("rules_page")
+    >>> published_rule_facts(ms.published.rules, ms.model)[-1][:3]
+    ('levels in the ladder; no retrigger', 'levels', '4; no')
+    """
+    return [row for r in RULES for row in r.published_facts(printed, model)]
 
 
 def round_rules(model) -> tuple[str, ...]:

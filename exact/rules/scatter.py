@@ -14,7 +14,9 @@ import dataclasses
 
 import numpy as np
 
+from strips import plugins
 from strips.model import count_table_value
+from strips.toml_reader import count_table
 
 from exact.rules.base import ANALYSES, Rule
 from exact.rules.wild_scatter import scatter_pays_of
@@ -296,6 +298,26 @@ class TriggerReels(Rule):
     keys = "[free_spins] trigger_reels"
     implements = _CATALOGUE
     count_tables = False
+    parses = (("free_spins", "trigger_reels"),)
+
+    @classmethod
+    def parse(cls, t, doc: dict, model) -> dict:
+        """``[free_spins] trigger_reels = [1, 3, 5]`` (reels numbered from 1): the core field ``trigger_reels``
+        (0-based); refused at the key unless every reel is one of the game's.
+
+        >>> from exact.rules.line_reading import example_game
+        >>> sorted(example_game(extra=_free_spins("trigger_reels = [1, 3]")).trigger_reels)
+        [0, 2]
+        >>> print(example_game(extra=_free_spins("trigger_reels = [1, 9]")))
+        game.toml:26:1: free_spins.trigger_reels: must list reels between 1 and 3
+        """
+        fs = doc.get("free_spins") or {}
+        if "trigger_reels" not in fs:
+            return {}
+        lst = t.get(fs, ("free_spins",), "trigger_reels", "ints")
+        if not lst or any(r < 1 or r > model.reels for r in lst):
+            raise t.error(("free_spins", "trigger_reels"), f"must list reels between 1 and {model.reels}")
+        return {"trigger_reels": frozenset(r - 1 for r in lst)}
 
     @classmethod
     def present(cls, model) -> bool:
@@ -326,6 +348,32 @@ class MultiplierByTrigger(Rule):
     keys = "[free_spins] multiplier_by_trigger"
     implements = _CATALOGUE
     count_tables = False
+    parses = (("free_spins", "multiplier_by_trigger"),)
+
+    @classmethod
+    def parse(cls, t, doc: dict, model) -> dict:
+        """``[free_spins] multiplier_by_trigger = { 3 = 2, 4 = 5 }``: the core field ``multiplier_by_trigger``;
+        refused at the key when it sets no multiplier for the lowest trigger count, or with a ladder of
+        several levels.
+
+        >>> from exact.rules.line_reading import example_game
+        >>> example_game(extra=_free_spins("multiplier_by_trigger = { 2 = 2, 3 = 5 }")).multiplier_by_trigger
+        ((2, 2), (3, 5))
+        >>> print(example_game(extra=_free_spins("multiplier_by_trigger = { 3 = 2 }")))
+        game.toml:26:1: free_spins.multiplier_by_trigger: sets no multiplier for a trigger of 2 scatters (its lowest count is 3)
+        """
+        fs = doc.get("free_spins") or {}
+        if "multiplier_by_trigger" not in fs:
+            return {}
+        trigger, key = model.trigger, ("free_spins", "multiplier_by_trigger")
+        by_trigger = count_table(t, fs, "multiplier_by_trigger", "the free-spin multiplier",
+                                 cells=model.reels * model.rows)
+        if trigger and by_trigger[0][0] > trigger[0][0]:
+            raise t.error(key, f"sets no multiplier for a trigger of {trigger[0][0]} scatters (its lowest count "
+                          f"is {by_trigger[0][0]})")
+        if len(model.levels) > 1:
+            raise t.error(key, "unsupported rule: multiplier_by_trigger with a multi-level ladder")
+        return {"multiplier_by_trigger": by_trigger}
 
     @classmethod
     def present(cls, model) -> bool:
@@ -367,3 +415,13 @@ def feature_multiplier_table(model, top: int):
     if not model.multiplier_by_trigger:
         return None
     return np.array([feature_multiplier(model, c) for c in range(top + 1)], dtype=np.int64)
+
+
+def _free_spins(key: str) -> str:
+    """The tables of the rules' doctest games: a scatter S on reels 1-3, two of it triggering 5 free spins, with ``key``
+    (one line) in ``[free_spins]``."""
+    return ('[symbols.S]\nclass = "scatter"\nreels = { base = [1, 2, 3] }\n[free_spins]\nstrips = "base"\n'
+            f'trigger = {{ 2 = 5 }}\n{key}\n[[free_spins.levels]]\nmultiplier = 1\n')
+
+for _rule in (TriggerReels, MultiplierByTrigger):
+    plugins.register_core(_rule.name, _rule.parses, _rule.parse)

@@ -13,8 +13,10 @@ from __future__ import annotations
 from strips.model import PER_WILD
 from typing import Sequence
 import numpy as np
+from strips import plugins
+from strips.game_toml import check_weight_tables, shown_tables
 from exact.rules.terms import int_matrix, scaled_moments, weights_scale
-from exact.rules.base import value_convolution, ANALYSES, Rule
+from exact.rules.base import value_convolution, ANALYSES, ReelTerms, Rule
 
 __all__ = ["paying_wilds", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier", "combination_wilds", "has_wild_multipliers", "window_ways", "multiplier_text", "wild_draws", "default_wild_values", "cell_multipliers", "combination_ways", "multiplier_scale", "wild_multiplier_tables", "drawn_tables", "wilds_with_pays", "substitute_codes", "refuse_ways_rules"]
 
@@ -157,6 +159,34 @@ class WildSubstitution(Rule):
     def present(cls, model) -> bool:
         return bool(model.of_kind("wild"))
 
+    @classmethod
+    def reel_terms(cls, model, weights: str) -> ReelTerms:
+        """The ways counts a reel's WILDs add to the pay symbols they substitute for, their multipliers
+        (fixed, or drawn from the phase's weight table ``weights``: scale D_m) included
+        (:func:`wild_multiplier_tables`).
+
+        >>> from strips.loader import load_math_set
+        >>> import numpy as np
+        >>> m = load_math_set("rules_page").model
+        >>> t = WildSubstitution.reel_terms(m, "base")
+        >>> counts = np.zeros((len(m.symbols), 1), dtype=np.int64); counts[m.code("WILD")] = 1
+        >>> pay = np.array([m.code(s.name) for s in m.pay_symbols])
+        >>> t.ways_tables(counts, pay, t.ways_scale)[0].ravel().tolist()    # the WILD counts as every pay symbol
+        [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+        """
+        dm = multiplier_scale(model, weights)
+
+        def ways_tables(counts, pay_codes, scale):
+            ways_count = counts[pay_codes].copy()
+            for code, s in enumerate(model.symbols):
+                if s.kind == "wild":
+                    for i, p in enumerate(pay_codes):
+                        if s.substitutes_for(model.symbols[p].name):
+                            ways_count[i] += counts[code]
+            return (ways_count,) + wild_multiplier_tables(model, counts, pay_codes, ways_count, weights, scale)
+
+        return ReelTerms(cls.name, key=(dm, drawn_tables(model, weights)), ways_scale=dm, ways_tables=ways_tables)
+
 
 def _multiplied(model) -> list:
     return [s for s in model.of_kind("wild") if s.multiplier is not None]
@@ -210,6 +240,35 @@ class CombinationWildMultiplier(Rule):
                 and any(s.has_random_multiplier for s in model.symbols)):
             return "a combination WILD multiplier with drawn WILD multipliers in a ways game"
         return super().refusal(model, analysis)
+
+
+def check_multiplier_tables(t, doc: dict, model) -> dict:
+    """The weight tables of the WILD multipliers (a check of the core's ``[symbols.W] multiplier``, no field
+    set): a drawn multiplier (mode ``wild``/``reel``) needs a table for every phase whose strips show its
+    WILD, a combination multiplier drawn from several values one for every phase, and no table may be one no
+    phase uses; at most one WILD has a combination multiplier (one value is drawn per spin).
+
+    >>> from exact.rules.line_reading import example_game
+    >>> print(example_game(wild='multiplier = { values = [2, 3], weights.level9 = [1, 1], mode = "wild" }'))
+    game.toml:19:1: symbols.W.multiplier.weights.level9: weight table 'level9' is used by no phase (the phases use base)
+    """
+    tables = ["base"] + [lv.weights for lv in model.levels]
+    for w in model.of_kind("wild"):
+        if w.multiplier is not None and w.multiplier.is_random:
+            check_weight_tables(t, w.multiplier.weights, ("symbols", w.name, "multiplier", "weights"),
+                                shown_tables(w, model.levels, model.free_spin_strips), tables)
+    combination = [w for w in model.of_kind("wild") if w.multiplier is not None and w.multiplier.is_combination]
+    if len(combination) > 1:
+        raise t.error(("symbols", combination[1].name, "multiplier"), "unsupported rule: several WILDs with "
+                      "combination multipliers (one value is drawn per spin)")
+    for w in combination:
+        if w.multiplier.weights or len(w.multiplier.values) > 1:
+            check_weight_tables(t, w.multiplier.weights, ("symbols", w.name, "multiplier", "weights"), tables,
+                                tables)
+    return {}
+
+
+plugins.register_core("WILD multiplier tables", (), check_multiplier_tables)
 
 
 # -- the literal reading of WILD multipliers (the oracle, :mod:`exact.evaluator`) --------------------------
