@@ -525,7 +525,7 @@ class RandomFeatures(Rule):
     chain on small grids (their draws are finite), the literal round player, and the certified simulation
     of whole rounds (:mod:`exact.grid_rounds`, its vectorised reading).
 
-    >>> RandomFeatures.refusal(None, "comply")
+    >>> RandomFeatures.refusal(None, "sensitivity")
     'random features of the initial drop'
     """
 

@@ -353,7 +353,7 @@ class FreeSpinChoice(Rule):
     """A choice of free-spin games (``[free_spins.games.NAME]``, ``[free_spins.choice]``): exact through
     the chains on small grids, and the certified simulation of whole rounds (:mod:`exact.grid_rounds`).
 
-    >>> FreeSpinChoice.refusal(None, "comply")
+    >>> FreeSpinChoice.refusal(None, "sensitivity")
     'a choice of free-spin games'
     """
 
