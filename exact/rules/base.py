@@ -255,8 +255,10 @@ class Rule:
 
     @classmethod
     def present(cls, model) -> bool:
-        """Whether the parsed ``model`` (a :class:`strips.model.GameModel`) uses the rule."""
-        raise NotImplementedError
+        """Whether the parsed ``model`` (a :class:`strips.model.GameModel`) uses the rule: by default, whether
+        its configuration is kept on ``model.rules`` (:meth:`config`); a rule read from the core model's
+        fields overrides this."""
+        return cls.config(model) is not None
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:

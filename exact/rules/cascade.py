@@ -304,10 +304,6 @@ class Cascade(Rule):
     parses = (("cascade",), ("free_spins", "levels", "cascade_multipliers"))
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def parse(cls, t, doc: dict, model) -> CascadeConfig | None:
         levels = (doc.get("free_spins") or {}).get("levels") or []
         per_level = [(i, lv) for i, lv in enumerate(levels) if isinstance(lv, dict) and "cascade_multipliers" in lv]

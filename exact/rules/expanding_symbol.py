@@ -162,9 +162,5 @@ class ExpandingSymbol(Rule):
     implements = _IMPLEMENTS
     parses = (("free_spins", "expanding_symbol"),)
 
-    @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
 
 plugins.register(ExpandingSymbol.name, ExpandingSymbol.parses, parse_expanding_symbol)

@@ -445,10 +445,6 @@ class Frames(Rule):
     reports_on_round = True
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def simulation_step(cls, model, mode: str, tables) -> FramesStep:
         return FramesStep.of(model, tables)
 

@@ -106,10 +106,6 @@ class GambleWheel(Rule):
     reports_on_round = True
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def parse(cls, t, doc: dict, model) -> GambleWheelConfig | None:
         if "gamble_wheel" not in doc:
             return None

@@ -634,10 +634,6 @@ class Grid(Rule):
     parses = (("grid",), ("cells",))
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
         return None if analysis in cls.implements else f"{cls.name} (no reel strips)"
 

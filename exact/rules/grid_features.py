@@ -534,9 +534,5 @@ class RandomFeatures(Rule):
     implements = frozenset({"spin", "report", "simulate", "export", "comply"})
     parses = (("features",),)
 
-    @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
 
 EXTRA_TABLES["features"] = parse_features

@@ -362,10 +362,6 @@ class FreeSpinChoice(Rule):
     implements = frozenset({"spin", "report", "simulate", "export", "comply"})
     parses = (("free_spins", "games"), ("free_spins", "choice"))
 
-    @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
 
 EXTRA_KEYS[("free_spins", "games")] = parse_free_games
 EXTRA_KEYS[("free_spins", "choice")] = lambda t, doc, cfg: None      # read with the games

@@ -292,10 +292,6 @@ class HoldAndWin(Rule):
     adds_to_round = True
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
         if analysis in cls.implements:
             why = cls.unmodelled(model)

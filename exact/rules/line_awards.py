@@ -148,9 +148,5 @@ class LineAwards(Rule):
     implements = frozenset({"report", "check", "chain", "diff"})
     parses = (("symbols", "*", "awards_spins"),)
 
-    @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
 
 plugins.register(LineAwards.name, LineAwards.parses, parse_awards)

@@ -532,10 +532,6 @@ class LineReadingRule(Rule):
     implements = READING_ANALYSES
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
         if model.evaluation != "lines" or any(getattr(c, "rule", None) == "cascading reels" for c in model.rules):
             return f"{cls.name} outside a payline game without cascades"

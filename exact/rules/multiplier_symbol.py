@@ -96,10 +96,6 @@ class MultiplierSymbol(Rule):
     parses = (("symbols",),)
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def parse(cls, t, doc: dict, model) -> MultiplierSymbolConfig | None:
         found = [(n, s) for n, s in doc.get("symbols", {}).items() if isinstance(s, dict) and s.get("class") == MULTIPLIER]
         if not found:

@@ -96,9 +96,5 @@ class RetriggerTotalBelow(Rule):
     implements = frozenset(ANALYSES)
     parses = (("free_spins", "retrigger_total_below"),)
 
-    @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
 
 plugins.register(RetriggerTotalBelow.name, RetriggerTotalBelow.parses, parse_below)

@@ -88,10 +88,6 @@ class SpinChance(Rule):
     reports_on_round = True
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def parse(cls, t, doc: dict, model) -> SpinChanceConfig | None:
         if "spin_chance" not in doc:
             return None

@@ -48,7 +48,3 @@ class WeightedStops(Rule):
     name = "weighted stops"
     keys = "strip CSV columns reel1_weight, reel2_weight, ..."
     implements = frozenset({"report", "spin", "check", "chain", "diff"})
-
-    @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None

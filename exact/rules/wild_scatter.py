@@ -92,10 +92,6 @@ class WildScatter(Rule):
     count_tables = False
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
         if model.evaluation != "lines":
             return f"{cls.name} outside a payline game"

@@ -139,10 +139,6 @@ class WinCap(Rule):
     acts_on_round = True
 
     @classmethod
-    def present(cls, model) -> bool:
-        return cls.config(model) is not None
-
-    @classmethod
     def parse(cls, t, doc: dict, model) -> WinCapConfig | None:
         game = doc.get("game", {})
         if "max_win" not in game:
