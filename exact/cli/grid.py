@@ -213,14 +213,14 @@ def report(args, ms, emit=None) -> int:
         rtp, var, bound = figs.mean / bet, figs.variance / (bet * bet), figs.bound
         round_rtp = {g: f.mean / bet for g, (f, _) in choices.items()}
     else:       # the capped round from the chain's round distribution, within its proven bound
-        top = capped[games.default if games else ""][0]
+        top, top_dist = capped[games.default if games else ""]
         rtp, var = top.mean / bet, top.variance / (bet * bet)
         bound = max(figs.bound, top.bound / bet, top.variance_bound / (bet * bet))
         round_rtp = {g: c.mean / bet for g, (c, _) in capped.items()}
     hit = 1 - figs.p_zero
     try:
         if capped is not None:
-            dist, cut = capped[games.default if games else ""][1]
+            dist, cut = top_dist
         else:
             if games and games.default == "lava_lair":
                 raise UnsupportedRule("the round distribution with Lava Lair's free spins is not computed",
@@ -242,7 +242,7 @@ def report(args, ms, emit=None) -> int:
         if not exact_:
             out["bound"] = bound
         if capped is not None:
-            out["win_cap"] = _cap_json(capped[games.default if games else ""][0], figs, bet, _cap_bets(ms))
+            out["win_cap"] = _cap_json(top, figs, bet, _cap_bets(ms))
         if games:
             out["free_spin_games"] = {g: _game_figures(f, games.game(g).spins, bet, num, round_rtp[g])
                                       for g, (f, _) in choices.items()}
@@ -277,7 +277,7 @@ def report(args, ms, emit=None) -> int:
         lines.append("first drop distribution (win in coins: probability): " + ", ".join(
             f"{w}: {float(p):.6g}" for w, p in fd.distribution[:12]) + (" ..." if len(fd.distribution) > 12 else ""))
     if capped is not None:
-        lines[3:3] = _cap_lines(capped[games.default if games else ""][0], figs, bet, _cap_bets(ms), d)
+        lines[3:3] = _cap_lines(top, figs, bet, _cap_bets(ms), d)
     if games:
         low = min(round_rtp, key=round_rtp.get)
         lines.append(f"free-spin games (the figures above are for the default choice, {games.default}; the lowest "
