@@ -1,10 +1,13 @@
 """Simulation of whole rounds of a game whose spins fall (cascades, pay anywhere, clusters, the multiplier
 symbol): stops drawn uniformly, each spin played fall by fall (:class:`exact.falls.FallEvaluator`, the
 vectorised literal reading), the multiplier symbol's values drawn from the phase's weights, free spins
-played one by one with their retriggers; the estimates beside the exact figures of :func:`exact.par_sheet`.
+played one by one with their retriggers, level after level of the ladder as :mod:`exact.play` reads it (these
+games show no KEY, so a later level starts only where its threshold is 0); the estimates beside the exact
+figures of :func:`exact.par_sheet`.
 
 The report is the one of every simulator (:class:`proofs.simulate_report.SimulationReport`: the same
-figures, intervals and JSON keys): RTP (a normal interval with the exact SD), the base spin's hit rate,
+figures, intervals and JSON keys): RTP (Catoni's interval with the exact SD, from the exact histogram of the
+round wins), the base spin's hit rate,
 the trigger rates by award index and the reach of the free spins (Clopper-Pearson), every interval at
 the Bonferroni level of the run's figures, plus under a cascade P(at least 2 falls) of the base spin
 (``falls_2_rate``).  Labelled simulated: every float here is an estimate with its interval, never an
@@ -22,7 +25,7 @@ from exact.par import par_sheet
 from exact.rules import SimulatedSection, combined_value, initial_spins, retrigger_spins, round_total_steps
 from strips.decimals import exact_text
 from strips.model import DEFAULT_MODE
-from proofs.simulate_base import Tally, sum_of_squares
+from proofs.simulate_base import Tally, sum_of_squares, win_histogram
 from proofs.simulate_modes import Unit
 from proofs.simulate_report import Figure, SimulationReport, _mode_report, format_report
 from proofs.simulate_stats import FAMILY_LEVEL, interval_level, proportion_interval
@@ -74,14 +77,15 @@ def simulate_falls(ms, rounds: int, seed: int) -> SimulationReport:
     sheet = par_sheet(ms)
     rng = np.random.default_rng(seed)
     base = FallEvaluator(ms, model.base_phase)
-    level = model.level_phase(model.levels[0]) if model.trigger and model.levels else None
-    free = FallEvaluator(ms, level) if level is not None else None
+    # every level of the free spins, each its own evaluator (its strips, weights, cascade multipliers)
+    levels = [model.level_phase(lv) for lv in model.levels] if model.trigger else []
+    free = [FallEvaluator(ms, ph) for ph in levels]
     top = model.reels * model.rows + 1
     start_tab = [initial_spins(model, n) for n in range(top)]
     re_tab = [retrigger_spins(model, n) for n in range(top)]
     cap = model.retrigger_cap
     round_steps = round_total_steps(model)      # a win cap, as the literal round reads it
-    tally = Tally(rounds=rounds, reach=[0])
+    tally = Tally(rounds=rounds, reach=[0] * len(levels))
     falls2 = 0
     start = time.perf_counter()
     done = 0
@@ -95,25 +99,36 @@ def simulate_falls(ms, rounds: int, seed: int) -> SimulationReport:
         falls2 += int((out.falls >= 2).sum())
         for a, c in zip(*np.unique(out.award, return_counts=True)):
             tally.scatter[int(a)] = tally.scatter.get(int(a), 0) + int(c)
-        left = _awards(base, out, start_tab) if free is not None else np.zeros(m, dtype=np.int64)
         played = np.zeros(m, dtype=np.int64)
-        while free is not None and left.any():
-            idx = np.flatnonzero(left > 0)
-            st = np.stack([rng.integers(0, n, size=idx.size) for n in free.lengths], axis=1)
-            fo = free.play(st)
-            win[idx] += level.multiplier * _spin_wins(free, fo, rng)
-            left[idx] -= 1
-            played[idx] += 1
-            more = _awards(free, fo, re_tab)
-            if cap is not None:
-                more = np.minimum(more, np.maximum(cap - played[idx] - left[idx], 0))
-            left[idx] += more
-        tally.reach[0] += int((played > 0).sum())
+        if free:
+            left = _awards(base, out, start_tab)
+            awarded = left.copy()
+            for k, (phase, ev) in enumerate(zip(levels, free)):
+                tally.reach[k] += int((left > 0).sum())
+                while left.any():
+                    idx = np.flatnonzero(left > 0)
+                    st = np.stack([rng.integers(0, n, size=idx.size) for n in ev.lengths], axis=1)
+                    fo = ev.play(st)
+                    win[idx] += phase.multiplier * _spin_wins(ev, fo, rng)
+                    left[idx] -= 1
+                    played[idx] += 1
+                    more = _awards(ev, fo, re_tab)
+                    if cap is not None:
+                        more = np.minimum(more, np.maximum(cap - awarded[idx], 0))
+                    left[idx] += more
+                    awarded[idx] += more
+                if k + 1 < len(levels):
+                    # the ladder (exact.play): the next level starts when the KEY counter is at its
+                    # threshold; these games show no KEY, so the counter stays 0
+                    go = (played > 0) & (model.levels[k + 1].threshold <= 0)
+                    left = np.where(go, model.levels[k + 1].spins, 0).astype(np.int64)
         tally.free_spins += int(played.sum())
         for rule, config, bet in round_steps:
             win = rule.vector_step(config, bet, win)
         tally.win += exact_sum(win)
         tally.win2 += sum_of_squares(win)
+        for b, c in win_histogram(win).items():
+            tally.win_hist[b] = tally.win_hist.get(b, 0) + c
         done += m
     seconds = time.perf_counter() - start
     unit = Unit("mode", DEFAULT_MODE, 0)

@@ -195,6 +195,25 @@ def test_the_simulated_cascade_round_takes_the_win_cap():
     assert rtp.name == "RTP" and rtp.inside and rtp.estimate <= 2 and rtp.exact == exact.par_sheet(ms).rtp
 
 
+@pytest.mark.parametrize("evaluation", ["anywhere", "clusters"])
+def test_the_simulated_round_plays_every_level_of_the_ladder(evaluation):
+    """A pay-anywhere or cluster game whose ladder has a second level (threshold 0: these games show no KEY)
+    is simulated level by level as the literal round plays it: every feature reaches level 2, and the RTP's
+    interval holds the exact RTP (it played level 1 only, and its RTP fell 87% short)."""
+    from proofs.simulate_falls import simulate_falls
+    game = {"game": {"reels": 3, "rows": 1, "bet": 1, "evaluation": evaluation},
+            "symbols": {"A": {"class": "pay", "pays": [0, 2, 5]}, "B": {"class": "pay", "pays": [0, 1, 3]},
+                        "S": {"class": "scatter", "reels": {"base": [1, 2, 3]}}},
+            "free_spins": {"strips": "bonus", "trigger": {"2": 2},
+                           "levels": [{"multiplier": 1}, {"threshold": 0, "spins": 2, "multiplier": 10}]}}
+    ms = exact.math_set(game, {"base": [["A", "B", "S", "S"], ["A", "B", "S"], ["A", "B", "S"]],
+                               "bonus": [["A", "B"], ["A", "A", "B"], ["A", "B"]]})
+    sim = simulate_falls(ms, 20_000, 1)
+    reach = dict(sim.reach)
+    assert reach[2].estimate == reach[1].estimate > 0 and reach[2].exact == exact.par_sheet(ms).round.reach[1]
+    assert sim.figures[0].inside and sim.passed
+
+
 def test_cascade_simulation_reports_as_every_simulator(tmp_path, capsys):
     """rtp simulate on a cascade game: the report and JSON keys of every simulator (Bonferroni intervals, the
     RTP's normal interval with the exact SD, Clopper-Pearson rates, the trigger and reach rates), plus
