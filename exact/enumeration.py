@@ -260,7 +260,11 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Enum
     >>> a.mean, a.hit_frequency, a.method
     (Fraction(3, 2), Fraction(1, 2), 'enumeration of 4 stop combinations')
     """
-    lengths = ms.phase_strips(phase).lengths
+    strips = ms.phase_strips(phase)
+    if any(getattr(c, "stop_weights", None) is not None for c in strips.codes):
+        raise UnsupportedRule("unsupported rule: weighted stops: exact enumeration takes each stop position once, "
+                              "not by its weight", rule="weighted stops", analysis="report")
+    lengths = strips.lengths
     n = combinations_of(lengths)
     _check_limit(n)
     ev = FallEvaluator(ms, phase)

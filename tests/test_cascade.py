@@ -18,6 +18,7 @@ from exact.engine import analyse_phase
 from exact.rules import supports
 from exact.rules.cascade import play_falls
 from gen_cascade import brute_force, random_game, replay, write_set
+from strips.errors import UnsupportedRule
 from strips.loader import load_math_set
 
 CASES = [(seed, ev, mult) for seed, (ev, mult) in enumerate(itertools.product(
@@ -293,21 +294,79 @@ def test_coded_line_reading_equals_the_cell_reading_with_trigger_reels_and_kept_
     assert coded.per_fall == cells.per_fall
 
 
-def test_anywhere_product_past_its_bound_is_enumerated_with_the_same_figures(monkeypatch):
-    """The per-reel product on the count vectors it reaches; a game reaching more than PRODUCT_STATES pairs
-    in a step is enumerated instead: the same exact figures, both equal to the brute force."""
+@pytest.mark.parametrize("seed", [41, 0, 4, 5, 10])
+def test_anywhere_product_past_its_bound_takes_pairs_of_counts_with_the_same_figures(monkeypatch, seed):
+    """The per-reel product on the count vectors it reaches; past PRODUCT_STATES the moments come from the laws
+    of pairs of counts and the hit frequency by inclusion-exclusion (or, past INCLUSION_DEPTH, from the sparse
+    product of the quiet vectors); past QUIET_STATES too, the phase is enumerated.  Every path gives the same
+    exact figures, each equal to the brute force (seeds 0, 4, 5, 10: pays with a zero after a paying count)."""
     import exact.rules.anywhere as anywhere
-    game, strips = random_game(41, "anywhere", cascade=False)
+    game, strips = random_game(seed, "anywhere", cascade=False)
     law, _, _, hit = brute_force(game, strips)
     mean, second, _ = _figures(law)
-    got = {}
-    for bound in (anywhere.PRODUCT_STATES, 1):
-        monkeypatch.setattr(anywhere, "PRODUCT_STATES", bound)
+    split = {}
+    for (i, w), p in law.items():
+        split.setdefault(i, [0, 0, 0])
+        split[i] = [split[i][0] + p, split[i][1] + p * w, split[i][2] + p * w * w]
+    methods = []
+    for product, depth, quiet in ((anywhere.PRODUCT_STATES, 5, 1 << 22), (1, 5, 1 << 22), (1, 0, 1 << 22), (1, 0, 1)):
+        monkeypatch.setattr(anywhere, "PRODUCT_STATES", product)
+        monkeypatch.setattr(anywhere, "INCLUSION_DEPTH", depth)
+        monkeypatch.setattr(anywhere, "QUIET_STATES", quiet)
         ms = exact.math_set(game, strips)
         a = analyse_phase(ms, ms.model.base_phase)
         assert (a.mean, a.second, a.hit_frequency) == (mean, second, hit)
-        got[a.method.split(" ")[0]] = {(i, w): p for i, w, p in a.distribution}
-    assert set(got) == {"per-reel", "enumeration"} and got["per-reel"] == got["enumeration"]
+        got = a.by_scatter
+        assert [(got.prob[i], got.win[i], got.win2[i]) for i in range(len(got.prob))] == \
+            [tuple(split.get(i, (0, 0, 0))) for i in range(len(got.prob))]
+        methods.append(a.method.split(" (")[0])
+    pairs = "per-reel products of count polynomials, by pairs of counts"
+    assert methods[:3] == ["per-reel product of count polynomials", pairs, pairs]
+    assert methods[3].startswith("enumeration of")
+
+
+def test_weighted_stops_of_a_pay_anywhere_game_count_by_their_weights(tmp_path):
+    """Pay anywhere without cascades reads weighted stops by their weights, in the full product and by pairs of
+    counts: the same figures as the unweighted game whose strips repeat each stop by its weight (it took each
+    stop once: 150% for 200%)."""
+    import exact.rules.anywhere as anywhere
+    game = {"game": {"name": "w", "reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"},
+            "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]},
+                        "S": {"class": "scatter", "reels": {"base": [1, 2]}, "pays": [0, 3]}}}
+    write_set(tmp_path, game, {"base": [["A"], ["A"]]})
+    (tmp_path / "base.csv").write_text("reel1,reel2,reel1_weight,reel2_weight\nA,A,3,1\nB,B,1,2\nS,S,2,1\n")
+    weighted = load_math_set(str(tmp_path))
+    flat = exact.math_set(game, {"base": [["A"] * 3 + ["B"] + ["S"] * 2, ["A", "B", "B", "S"]]})
+    want = analyse_phase(flat, flat.model.base_phase)
+    for bound in (anywhere.PRODUCT_STATES, 1):
+        anywhere.PRODUCT_STATES, old = bound, anywhere.PRODUCT_STATES
+        try:
+            got = analyse_phase(weighted, weighted.model.base_phase)
+        finally:
+            anywhere.PRODUCT_STATES = old
+        assert (got.mean, got.second, got.hit_frequency, got.by_scatter) == \
+            (want.mean, want.second, want.hit_frequency, want.by_scatter)
+    assert exact.par_sheet(weighted).rtp == exact.par_sheet(flat).rtp == Fraction(3 * 1 * 5 + 1 * 2 * 1 + 2 * 1 * 3, 6 * 4)
+
+
+@pytest.mark.parametrize("evaluation, cascade", [("clusters", False), ("anywhere", True)])
+def test_weighted_stops_refuse_where_the_game_is_enumerated(tmp_path, capsys, evaluation, cascade):
+    """Exact enumeration takes each stop position once, so a game it computes (clusters, cascades) with
+    weighted stops is refused in one line, in the API and on the command line alike."""
+    game = {"game": {"name": "w", "reels": 2, "rows": 1, "bet": 1, "evaluation": evaluation},
+            "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}}
+    if cascade:
+        game["cascade"] = {"multipliers": [1, 2]}
+    write_set(tmp_path, game, {"base": [["A"], ["A"]]})
+    (tmp_path / "base.csv").write_text("reel1,reel2,reel1_weight,reel2_weight\nA,A,3,1\nB,B,1,1\n")
+    ms = load_math_set(str(tmp_path))
+    assert not supports(ms, "report") and "weighted stops" in supports(ms, "report").reason
+    with pytest.raises(UnsupportedRule, match="weighted stops"):
+        exact.par_sheet(ms)
+    assert main(["--set", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "weighted stops under exact enumeration" in err
+    assert main(["spin", "--set", str(tmp_path), "--stops", "0,1"]) == 0
 
 
 def test_report_names_anywhere_pays_and_says_why_no_symbol_table(tmp_path, capsys):

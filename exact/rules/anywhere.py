@@ -25,9 +25,10 @@ from exact.rules.base import ENUMERATED, Rule
 from exact.rules.scatter import scatter_codes
 from markov.moments import CountSplit
 from strips import plugins
+from strips.model import window_codes
 
 __all__ = ["Anywhere", "AnywhereWin", "anywhere_wins", "count_pay", "refuse_beside_cell_pays", "CellPays",
-           "count_product_phase", "PRODUCT_STATES"]
+           "count_product_phase", "PRODUCT_STATES", "QUIET_STATES"]
 
 ANYWHERE = "anywhere"
 
@@ -155,10 +156,13 @@ def count_product_phase(ms, phase):
     member = np.zeros((len(syms), len(counted)), dtype=np.int64)
     for j, (_, codes) in enumerate(counted):
         member[codes, j] = 1
-    n = prod(len(c) for c in strips.codes)
-    reached = _count_product(strips.codes, rows, member, caps, np.int64 if n < 1 << 62 else object)
-    if reached is None:                  # too many count vectors reached: the engine enumerates it
-        return None
+    n = prod(strips.cycle_lengths)     # weighted stops: the product of the reels' weight totals
+    wtype = np.int64 if n < 1 << 62 else object
+    tsym = model.trigger_symbol
+    t_idx = n_pays + [s.name for s in scatters].index(tsym.name) if tsym is not None else None
+    reached = _count_product(strips.codes, rows, member, caps, wtype)
+    if reached is None:                  # too many count vectors reached: the moments by pairs of counts
+        return _pairs_phase(phase, strips.codes, rows, member, caps, [p for p, _ in counted], n_pays, t_idx, n, wtype)
     states, weights = reached
     weights = weights.tolist()
     pay_tabs = [np.array([count_pay(p, k) for k in range(cells + 1)], dtype=np.int64) for p, _ in counted]
@@ -168,8 +172,6 @@ def count_product_phase(ms, phase):
         win += tab[states[:, j]]
         if j >= n_pays:
             scat += tab[states[:, j]]
-    tsym = model.trigger_symbol
-    t_idx = n_pays + [s.name for s in scatters].index(tsym.name) if tsym is not None else None
     trig = states[:, t_idx] if t_idx is not None else np.zeros(states.shape[0], dtype=np.int64)
     m = phase.multiplier
     law: dict = {}
@@ -192,9 +194,203 @@ def count_product_phase(ms, phase):
         combinations=n, distribution=tuple((a, w, Fraction(x, n)) for (a, w), x in sorted(law.items())))
 
 
+def _pairs_phase(phase, strips, rows: int, member, caps, pays, n_pays: int, t_idx, n: int, wtype):
+    """One spin's exact figures from the laws of pairs of counts, for a game whose whole count vector reaches
+    too many values (the fast path of :func:`count_product_phase` past :data:`PRODUCT_STATES`).
+
+    With ``W = sum_j pay_j(N_j)`` (pay symbols, paying WILDs, scatters) and ``T`` the trigger count,
+    ``E[W 1{T=a}] = sum_j E[pay_j(N_j) 1{T=a}]`` needs the law of each pair ``(N_j, T)`` and
+    ``E[W^2 1{T=a}] = sum_{j,k} E[pay_j(N_j) pay_k(N_k) 1{T=a}]`` the law of each triple ``(N_j, N_k, T)``:
+    each is a product over reels of that reel's law of its three counts (a 3-d integer array convolved
+    reel by reel, capped at the end: ``min(a + b, c) = min(min(a, c) + b, c)``).  The hit frequency
+    ``1 - P(every pay_j(N_j) = 0)`` needs the law of the whole vector, but only below each count's last
+    zero pay: the sparse product keeps the vectors where no count has passed it (the others pay, whatever
+    the later reels show) and drops the rest as won.
+
+    Returns
+    -------
+    exact.phase_law.EnumeratedPhase or None
+        As :func:`count_product_phase`, without the joint law (``distribution`` empty: the win
+        distribution enumerates the game); None when the hit frequency's vectors also pass the bound.
+    """
+    cells = len(strips) * rows
+    n_counts = len(caps)
+    wins = [window_codes(c, rows) for c in strips]
+    per_reel = [member[w].sum(axis=1) for w in wins]                 # (stops, counts) per reel
+    tab = [np.array([count_pay(p, k) for k in range(cells + 1)], dtype=np.int64).astype(wtype) for p in pays]
+    scat = list(range(n_pays, n_counts))
+
+    def law(idx):
+        """The law of the counts ``idx``, each pay count capped where its pay stops changing."""
+        return _counts_law(per_reel, idx, wtype, tuple(int(caps[j]) if j != t_idx else cells for j in idx))
+
+    def paid(j, size):
+        return tab[j][:size]          # the entry at the cap stands for every count past it
+
+    first = [0] * (cells + 1)
+    second = [0] * (cells + 1)
+    prob = None
+    scatter_total = 0
+    for j in range(n_counts):
+        if t_idx is None:
+            lj = law((j,))
+            row = (lj * paid(j, lj.shape[0])).sum()
+            first[0] += row
+            if j in scat:
+                scatter_total += row
+        else:
+            lj = law((j, t_idx))
+            if prob is None:
+                prob = lj.sum(axis=0)
+            col = (lj * paid(j, lj.shape[0])[:, None]).sum(axis=0)
+            for a, x in enumerate(col.tolist()):
+                first[a] += x
+            if j in scat:
+                scatter_total += int(col.sum())
+        for k in range(j, n_counts):
+            twice = 1 if k == j else 2
+            if t_idx is None:
+                lk = law((j, k))
+                x = (lk * paid(j, lk.shape[0])[:, None] * paid(k, lk.shape[1])[None, :]).sum()
+                second[0] += twice * x
+            else:
+                lk = law((j, k, t_idx))
+                col = (lk * paid(j, lk.shape[0])[:, None, None] * paid(k, lk.shape[1])[None, :, None]).sum(axis=(0, 1))
+                for a, x in enumerate(col.tolist()):
+                    second[a] += twice * x
+    if prob is None:
+        prob = np.array([n], dtype=object)
+    size = len(prob)
+    while size > 1 and prob[size - 1] == 0:
+        size -= 1
+    quiet = _quiet_by_inclusion_exclusion(per_reel, tab, wtype)
+    quiet = quiet if quiet is not None else _quiet_weight(per_reel, tab, wtype)
+    if quiet is None:
+        return None
+    m = phase.multiplier
+    split = CountSplit(tuple(Fraction(int(prob[a]), n) for a in range(size)),
+                       tuple(Fraction(int(first[a]) * m, n) for a in range(size)),
+                       tuple(Fraction(int(second[a]) * m * m, n) for a in range(size)))
+    scatter_mean = Fraction(int(scatter_total) * m, n)
+    return EnumeratedPhase(
+        phase=phase, mean=split.mean, second=split.second, pays_mean=split.mean - scatter_mean,
+        collect_mean=Fraction(0), ways_by_symbol={}, oak_prob={}, by_scatter=split,
+        by_key=CountSplit((Fraction(1),), (split.mean,), (split.second,)), hit_frequency=Fraction(n - quiet, n),
+        scatter_mean=scatter_mean,
+        method=f"per-reel products of count polynomials, by pairs of counts ({n:,} stop combinations)",
+        combinations=n, distribution=())
+
+
+def _counts_law(per_reel, idx, wtype, caps=None):
+    """The exact law of the counts ``idx`` (count indices, repeats allowed) of a window: an ndarray of integer
+    weights indexed by the counts, each count ``min(count, cap)`` (``caps`` per index; None: uncapped, each
+    count at most the cells), the product over reels of each reel's law, convolved by shifted adds of the
+    reel's distinct count vectors, the mass past a cap folded onto it after each reel
+    (``min(a + b, c) = min(min(a, c) + b, c)``).
+
+    >>> per_reel = [np.array([[0], [1]]), np.array([[1], [1], [0]])]
+    >>> _counts_law(per_reel, (0,), np.int64).tolist(), _counts_law(per_reel, (0,), np.int64, (1,)).tolist()
+    ([1, 3, 2], [1, 5])
+    """
+    out = np.ones((1,) * len(idx), dtype=wtype)
+    for v in per_reel:
+        vals, cnt = np.unique(v[:, list(idx)], axis=0, return_counts=True)
+        top = vals.max(axis=0)
+        new = np.zeros(tuple(a + b for a, b in zip(out.shape, top)), dtype=wtype)
+        for vec, c in zip(vals, cnt):
+            new[tuple(slice(x, x + d) for x, d in zip(vec, out.shape))] += out * int(c)
+        for axis, cap in enumerate(caps or ()):
+            if new.shape[axis] > cap + 1:
+                over = np.take(new, range(cap, new.shape[axis]), axis=axis).sum(axis=axis, keepdims=True)
+                new = np.concatenate([np.take(new, range(cap), axis=axis), over], axis=axis)
+        out = new
+    return out
+
+
+#: The most counts a term of :func:`_quiet_by_inclusion_exclusion` takes at once (a dense law of that many
+#: counts, each up to the cells).
+INCLUSION_DEPTH = 5
+
+
+def _quiet_by_inclusion_exclusion(per_reel, tab, wtype):
+    """The stop combinations whose window pays nothing, by inclusion-exclusion over the events
+    ``A_j = {pay_j(N_j) > 0}``: ``#(no A_j) = sum_S (-1)^|S| #(every A_j, j in S)``, each term from the dense
+    law of the counts in S (:func:`_counts_law`).  A set S whose counts cannot all reach their first paying
+    count (the sum over reels of each reel's largest ``sum_{j in S} n_j`` is below the sum of those counts)
+    has no combination, nor has any set holding it, so the sum runs over the sets grown from possible ones
+    only.  None when a possible set has more than :data:`INCLUSION_DEPTH` counts (then the sparse product).
+    """
+    n = prod(len(v) for v in per_reel)
+    live = [j for j, t in enumerate(tab) if t.any()]
+    first = {j: int(np.flatnonzero(tab[j])[0]) for j in live}
+    # whether count k pays is the same for every k from stable[j] on: the law may cap the count there
+    stable = {j: int(np.flatnonzero(np.diff((tab[j] != 0).astype(np.int8)))[-1]) + 1
+              if np.diff((tab[j] != 0).astype(np.int8)).any() else 0 for j in live}
+    total, level = n, [()]
+    for size in range(1, len(live) + 1):
+        grown = sorted({tuple(sorted(S + (j,))) for S in level for j in live if not S or j > S[-1]})
+        level = [S for S in grown
+                 if sum(int(v[:, list(S)].sum(axis=1).max()) for v in per_reel) >= sum(first[j] for j in S)]
+        if not level:
+            return total
+        if size > INCLUSION_DEPTH:
+            return None
+        for S in level:
+            lw = _counts_law(per_reel, S, wtype, tuple(stable[j] for j in S))
+            mask = np.ones(lw.shape, dtype=bool)
+            for axis, j in enumerate(S):
+                shape = [1] * len(S)
+                shape[axis] = lw.shape[axis]
+                mask &= (tab[j][: lw.shape[axis]] != 0).reshape(shape)   # the cap's entry stands for all past it
+            total += (-1) ** size * int(lw[mask].sum())
+    return total
+
+
+def _quiet_weight(per_reel, tab, wtype):
+    """The stop combinations whose window pays nothing: the sparse product of :func:`_count_product` on the
+    counts that can pay, each capped one past its last zero pay, a vector dropped as soon as a count
+    passes it; None past :data:`PRODUCT_STATES`."""
+    zero = []
+    for j, t in enumerate(tab):
+        z = np.flatnonzero(t == 0)
+        if len(z) < len(t):              # a count that can pay: quiet while it stays at or below its last zero
+            zero.append((j, int(z.max()) if len(z) else -1))
+    if not zero:
+        return prod(len(v) for v in per_reel)
+    idx = [j for j, _ in zero]
+    limit = np.array([z for _, z in zero], dtype=np.int64)        # a count above it pays
+    radix = np.cumprod(np.concatenate([[1], limit[:-1] + 2])).astype(np.int64)
+    states = np.zeros((1, len(idx)), dtype=np.int64)
+    weights = np.ones(1, dtype=wtype)
+    for v in per_reel:
+        vals, cnt = np.unique(v[:, idx], axis=0, return_counts=True)
+        if states.shape[0] * vals.shape[0] > QUIET_STATES:
+            return None
+        nxt = states[:, None, :] + vals[None, :, :]
+        keep = (nxt <= limit).all(axis=2).ravel()
+        keys = (np.minimum(nxt, limit + 1) @ radix).ravel()[keep]
+        w = (weights[:, None] * cnt.astype(wtype)[None, :]).ravel()[keep]
+        if len(keys) == 0:
+            return 0
+        order = np.argsort(keys, kind="stable")
+        keys, w = keys[order], w[order]
+        first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+        weights = np.add.reduceat(w, first)
+        states = (keys[first][:, None] // radix[None, :]) % (limit + 2)[None, :]
+    # below its last zero a count may still pay (pays = [0, 0, 3, 0, 5]): keep the vectors that pay nothing
+    silent = np.ones(states.shape[0], dtype=bool)
+    for c, j in enumerate(idx):
+        silent &= tab[j][states[:, c]] == 0
+    return int(weights[silent].sum())
+
+
 #: The most (count vector reached, count vector of the next reel) pairs one step of the product takes (its
 #: work arrays about 8 x counts x that many bytes); a game reaching more is enumerated.
 PRODUCT_STATES = 1 << 20
+
+#: The same bound for the hit frequency's product of :func:`_pairs_phase` (the vectors no count of which
+#: has passed its last zero pay).
+QUIET_STATES = 1 << 22
 
 
 def _count_product(strips, rows: int, member, caps, wtype):
@@ -230,7 +426,7 @@ def _count_product(strips, rows: int, member, caps, wtype):
     states = np.zeros((1, len(caps)), dtype=np.int64)
     weights = np.ones(1, dtype=wtype)
     for codes in strips:
-        win = window_of(np.asarray(codes, dtype=np.int64), rows)                 # (L, rows)
+        win = window_codes(codes, rows)          # (stops, rows); a weighted stop's window by its weight
         vals, cnt = np.unique(member[win].sum(axis=1), axis=0, return_counts=True)
         if states.shape[0] * vals.shape[0] > PRODUCT_STATES:
             return None
@@ -242,16 +438,6 @@ def _count_product(strips, rows: int, member, caps, wtype):
         weights = np.add.reduceat(w, first)
         states = (keys[first][:, None] // radix[None, :]) % (caps + 1)[None, :]
     return states, weights
-
-
-def window_of(codes, rows: int):
-    """The window column of every stop of a reel strip (wrap-around): shape (len(codes), rows).
-
-    >>> window_of(np.array([0, 1, 2]), 2).tolist()
-    [[0, 1], [1, 2], [2, 0]]
-    """
-    L = len(codes)
-    return codes[(np.arange(L)[:, None] + np.arange(rows)[None, :]) % L]
 
 
 class CellPays(Rule):
@@ -296,6 +482,11 @@ class Anywhere(CellPays):
         if model.trigger_reels or any(s.counts_as_scatter for s in model.symbols):
             return None
         return count_product_phase
+
+    @classmethod
+    def reads_stop_weights(cls, model) -> bool:
+        """The count products read weighted stops by their weights; the enumeration does not."""
+        return cls.phase_path(model) is not None
 
 
 plugins.register(Anywhere.name, (), Anywhere.parse)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
+__all__ = ["Rule", "ANALYSES", "Refusal", "by_position_refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -268,7 +268,16 @@ class Rule:
         rule's :attr:`name`; a rule whose support depends on the rest of the
         game overrides this (and calls the default).
         """
-        return None if analysis in cls.implements else Refusal(cls.name)
+        if analysis not in cls.implements:
+            return Refusal(cls.name)
+        return None if cls.reads_stop_weights(model) else by_position_refusal(model, analysis)
+
+    @classmethod
+    def reads_stop_weights(cls, model) -> bool:
+        """Whether the rule's exact path counts weighted stops by their weights: the factorisations do (their
+        per-stop tables come from :func:`strips.model.window_codes`); a rule computed by exact enumeration of
+        stop positions does not, and refuses a game with weighted stops (:func:`by_position_refusal`)."""
+        return cls.factorised
 
     #: Whether the engine's per-reel factorisation (:func:`exact.engine.analyse_phase`) computes a phase of
     #: a game with this rule; a rule without per-reel terms sets it False and the phase is computed by
@@ -468,6 +477,21 @@ class Rule:
     def config(cls, model) -> Any:
         """The rule's configuration kept on ``model.rules`` (None when absent)."""
         return next((c for c in getattr(model, "rules", ()) if getattr(c, "rule", None) == cls.name), None)
+
+
+def by_position_refusal(model, analysis: str) -> Refusal | None:
+    """Why a rule whose phases are computed by exact enumeration of stop positions (cascades, clusters, the
+    multiplier symbol, pay anywhere off its count product) refuses ``analysis`` on a game with weighted stops
+    (:class:`strips.model.StopWeightsConfig` on ``model.rules``): the enumeration takes each stop once, not by its
+    weight.  Every analysis but ``spin`` (one window at given stops); None without weighted stops.
+
+    >>> from strips.loader import load_math_set
+    >>> by_position_refusal(load_math_set("tumble_anywhere").model, "report") is None
+    True
+    """
+    if analysis == "spin" or not any(type(c).__name__ == "StopWeightsConfig" for c in getattr(model, "rules", ())):
+        return None
+    return Refusal("weighted stops under exact enumeration (it takes each stop position once, not by its weight)")
 
 
 def one_spin_round(model) -> bool:

@@ -48,3 +48,4 @@ class WeightedStops(Rule):
     name = "weighted stops"
     keys = "strip CSV columns reel1_weight, reel2_weight, ..."
     implements = frozenset({"report", "spin", "check", "chain", "diff"})
+
