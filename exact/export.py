@@ -289,7 +289,7 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
     for name, rs in ms.strips.items():
         rows.append([f"cycle of strip set {name}", math.prod(rs.lengths), "stop combinations", COUNT])
     rows.append(["RTP", rep.rtp, "% of the bet", PERCENT])
-    labels = {"base_ways": "RTP base game ways pays", "base_collect": "RTP base game collect",
+    labels = {"base_ways": f"RTP base game {rep.words.pays}", "base_collect": "RTP base game collect",
               "base_scatter": "RTP base game scatter pays", "free_spins": "RTP free spins"}
     for k, v in rep.components.items():
         if v or k in ("base_ways", "free_spins"):

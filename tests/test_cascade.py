@@ -381,3 +381,20 @@ def test_report_names_anywhere_pays_and_says_why_no_symbol_table(tmp_path, capsy
     assert main(["--set", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["symbols"] == {} and out["symbols_not_computed"].startswith("not computed: the exact figures")
+
+
+@pytest.mark.parametrize("evaluation, words", [("anywhere", "anywhere"), ("clusters", "cluster")])
+def test_report_and_workbook_name_the_pays_of_the_evaluation(tmp_path, capsys, evaluation, words):
+    """The RTP split and the by-symbol heading of a pay-anywhere or cluster game name its pays, never "ways", in
+    the report and in the workbook's tables (the workbook's Summary said "ways pays" on every game)."""
+    game, strips = random_game(3, evaluation, free_spins=True)
+    (tmp_path / "g").mkdir()
+    write_set(tmp_path / "g", game, strips)
+    assert main(["--set", str(tmp_path / "g")]) == 0
+    text = capsys.readouterr().out
+    assert f"base game {words} pays" in text and f"BASE GAME {words.upper()} WINS BY SYMBOL" in text
+    assert "ways" not in text.lower()
+    assert main(["export", "--set", str(tmp_path / "g"), "--csv", str(tmp_path / "csv")]) == 0
+    capsys.readouterr()
+    tables = "".join(p.read_text() for p in (tmp_path / "csv").glob("*.csv"))
+    assert f"base game {words} pays" in tables and "ways" not in tables.lower()

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import prod
+from typing import ClassVar
 
 import numpy as np
 
 from exact.phase_law import EnumeratedPhase
-from exact.rules.base import ENUMERATED, Rule
+from exact.rules.base import ENUMERATED, PaysWords, Rule
 from exact.rules.scatter import scatter_codes
 from markov.moments import CountSplit
 from strips import plugins
@@ -460,6 +461,18 @@ class CellPays(Rule):
     def present(cls, model) -> bool:
         return model.evaluation == cls.evaluation
 
+    #: How the views name the pays (:class:`exact.rules.base.PaysWords`): set by each evaluation.
+    words: ClassVar[PaysWords] = PaysWords()
+
+    @classmethod
+    def pays_words(cls, model) -> PaysWords:
+        """The report's and workbook's words for the evaluation's pays (``anywhere pays``, ``cluster pays``).
+
+        >>> Anywhere.pays_words(None).pays
+        'anywhere pays'
+        """
+        return cls.words
+
 
 class Anywhere(CellPays):
     """Pay anywhere: exact by the per-reel count product (no cascade) or by enumeration.
@@ -471,6 +484,7 @@ class Anywhere(CellPays):
     name = "pay-anywhere evaluation"
     keys = '[game] evaluation = "anywhere"'
     evaluation = ANYWHERE
+    words = PaysWords("anywhere pays", "anywhere wins", "", "count")
 
 
     @classmethod

@@ -12,6 +12,7 @@ Exact figures: enumeration of every stop combination (:mod:`exact.enumeration`);
 from __future__ import annotations
 
 from exact.rules.anywhere import AnywhereWin, CellPays, count_pay
+from exact.rules.base import PaysWords
 from strips import plugins
 
 __all__ = ["Clusters", "cluster_wins"]
@@ -76,6 +77,7 @@ class Clusters(CellPays):
     name = "cluster pays"
     keys = '[game] evaluation = "clusters"'
     evaluation = CLUSTERS
+    words = PaysWords("cluster pays", "cluster wins", "", "cluster")
 
 
 plugins.register(Clusters.name, (), Clusters.parse)
