@@ -47,7 +47,7 @@ from strips.limits import combinations_of
 from strips.model import MathSet, Phase
 
 __all__ = ["BLOCK", "SpinHistogram", "spin_histogram", "FallStatistics", "EnumeratedPhase", "analyse_phase",
-           "EnumerationSection", "enumeration_sections", "awards_model"]
+           "EnumerationSection", "enumeration_sections", "awards_model", "enumeration_units", "tally_units", "remember_phase"]
 
 #: Stop combinations evaluated per block.
 BLOCK = 1 << 16
@@ -260,24 +260,85 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Enum
     >>> a.mean, a.hit_frequency, a.method
     (Fraction(3, 2), Fraction(1, 2), 'enumeration of 4 stop combinations')
     """
+    ev, key, n = _phase_plan(ms, phase)
+    if shared is not None and key in shared:     # the same spins but for the level multiplier (free spins)
+        return _scaled(shared[key], phase)
+    if key not in _RESULTS:                        # the same set's phases, enumerated once per process
+        _check_limit(n)
+        unit = dataclasses.replace(phase, multiplier=1)
+        _keep(key, _enumerate(ms, unit, ev, n, _tally(ms, unit, ev, n)))
+    if shared is not None:
+        shared[key] = _RESULTS[key]
+    return _scaled(_RESULTS[key], phase)
+
+
+def _phase_plan(ms: MathSet, phase: Phase) -> tuple[FallEvaluator, tuple, int]:
+    """(the phase's evaluator, its key in :data:`_RESULTS`, its stop combinations); weighted stops refused."""
     strips = ms.phase_strips(phase)
     if any(getattr(c, "stop_weights", None) is not None for c in strips.codes):
         raise UnsupportedRule("unsupported rule: weighted stops: exact enumeration takes each stop position once, "
                               "not by its weight", rule="weighted stops", analysis="report")
-    lengths = strips.lengths
-    n = combinations_of(lengths)
-    _check_limit(n)
     ev = FallEvaluator(ms, phase)
-    key = ("enumeration", fingerprint(ms)) + ev.key()
-    if shared is not None and key in shared:     # the same spins but for the level multiplier (free spins)
-        return _scaled(shared[key], phase)
-    if key not in _RESULTS:                        # the same set's phases, enumerated once per process
-        unit = dataclasses.replace(phase, multiplier=1)
-        if len(_RESULTS) >= 8:
-            _RESULTS.pop(next(iter(_RESULTS)))
-        _RESULTS[key] = _enumerate(ms, unit, ev, n)
-    if shared is not None:
-        shared[key] = _RESULTS[key]
+    return ev, ("enumeration", fingerprint(ms)) + ev.key(), combinations_of(strips.lengths)
+
+
+def _keep(key, result: EnumeratedPhase) -> None:
+    if len(_RESULTS) >= 8:
+        _RESULTS.pop(next(iter(_RESULTS)))
+    _RESULTS[key] = result
+
+
+def enumeration_units(ms: MathSet, phase: Phase) -> tuple[int, int]:
+    """(units, stop combinations) of the enumeration of ``phase``: :func:`tally_units` takes unit ranges
+    ``lo .. hi - 1`` of ``0 .. units - 1`` (a unit: one stop combination, or the last reel's stops of one
+    combination of the others under a line game's quiet filter).
+
+    >>> import exact
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
+    ...                     {"base": [["A", "B"], ["A", "B", "B"]]})
+    >>> enumeration_units(ms, ms.model.base_phase)
+    (6, 6)
+    """
+    ev, _, n = _phase_plan(ms, phase)
+    return _units(ev)[0], n
+
+
+def tally_units(ms: MathSet, phase: Phase, lo: int, hi: int) -> "_Tally":
+    """The exact integer tally of the units ``lo .. hi - 1`` of ``phase`` (multiplier 1), a task of a
+    distributed enumeration: tallies merge exactly (:meth:`_Tally.merge`) in any order.
+
+    >>> import exact
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
+    ...                     {"base": [["A", "B"], ["A", "B", "B"]]})
+    >>> tally_units(ms, ms.model.base_phase, 0, 6).paid
+    3
+    """
+    return _tally_part(ms, dataclasses.replace(phase, multiplier=1), lo, hi)
+
+
+def remember_phase(ms: MathSet, phase: Phase, tally: "_Tally") -> EnumeratedPhase:
+    """The analysis of ``phase`` from the merged tally of all its units (computed elsewhere: on Dask by
+    ``rtp prove --exhaustive``), kept for this process so that :func:`analyse_phase` (and the PAR sheet)
+    reads it past the in-process ``enumeration`` limit.
+
+    Raises
+    ------
+    ValueError
+        A tally that does not hold every stop combination of the phase once.
+
+    >>> import exact
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "anywhere"},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
+    ...                     {"base": [["A", "B"], ["A", "B", "B"]]})
+    >>> remember_phase(ms, ms.model.base_phase, tally_units(ms, ms.model.base_phase, 0, 6)).mean
+    Fraction(7, 6)
+    """
+    ev, key, n = _phase_plan(ms, phase)
+    if tally.reach[:1] != [n]:
+        raise ValueError(f"the tally holds {tally.reach[:1] or [0]} stop combinations of {phase.name}, not {n}")
+    _keep(key, _enumerate(ms, dataclasses.replace(phase, multiplier=1), ev, n, tally))
     return _scaled(_RESULTS[key], phase)
 
 
@@ -379,9 +440,9 @@ def _tally(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int) -> _Tally:
     return total
 
 
-def _enumerate(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int) -> EnumeratedPhase:
-    """:func:`analyse_phase` of ``phase`` (its multiplier applied to the law) through ``ev``."""
-    t = _tally(ms, phase, ev, n)
+def _enumerate(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int, t: "_Tally") -> EnumeratedPhase:
+    """:func:`analyse_phase` of ``phase`` (its multiplier applied to the law) from the tally ``t`` of every
+    stop combination through ``ev``."""
     joint, mixed, reach, fall_plain, fall_drawn = t.joint, t.mixed, t.reach, t.fall_plain, t.fall_drawn
     scatter_plain, scatter_drawn, cut, paid = t.scatter_plain, t.scatter_drawn, t.cut, t.paid
     awards = 0

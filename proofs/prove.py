@@ -194,9 +194,9 @@ def certificate_text(ms, *, exhaustive: bool = False, rounds: int = 0, seed: int
         A rule or size the enumeration or simulation cannot handle, a
         checkpoint that cannot be used, a scheduler that cannot be reached.
     """
-    if falls_game(ms.model):      # spins that fall: the exact figures are an exhaustive enumeration already
-        return falls_certificate(ms, rounds, seed)
     cluster = cluster or Cluster(workers=workers)
+    if falls_game(ms.model):      # spins that fall: the exact figures are an exhaustive enumeration already
+        return falls_certificate(ms, rounds, seed, exhaustive=exhaustive, cluster=cluster, progress=progress)
     timings = []
     t0 = time.perf_counter()
     analysis = analyse(ms)

@@ -20,18 +20,22 @@ import time
 
 import numpy as np
 
+from exact.enumeration import PARALLEL_FROM, enumeration_units, remember_phase, tally_units
 from exact.falls import FallEvaluator
 from exact.par import par_sheet
 from exact.rules import SimulatedSection, combined_value, initial_spins, retrigger_spins, round_total_steps
 from strips.decimals import exact_text
 from strips.model import DEFAULT_MODE
+from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from proofs.simulate_base import Tally, sum_of_squares, win_histogram
+from strips import limits as _limits
+from strips.errors import UnsupportedRule
 from proofs.simulate_modes import Unit
 from proofs.simulate_report import Figure, SimulationReport, _mode_report, format_report
 from proofs.simulate_stats import FAMILY_LEVEL, interval_level, proportion_interval
 from proofs.simulate_tables import exact_sum
 
-__all__ = ["simulate_falls", "falls_certificate"]
+__all__ = ["simulate_falls", "falls_certificate", "enumerate_falls"]
 
 BLOCK = 1 << 15
 
@@ -148,10 +152,78 @@ def simulate_falls(ms, rounds: int, seed: int) -> SimulationReport:
                             where="in process, every spin played fall by fall")
 
 
-def falls_certificate(ms, rounds: int, seed: int) -> tuple[str, bool]:
+def enumerate_falls(ms, *, cluster: Cluster | None = None, progress: bool = False, tasks_per_worker: int = 8) -> list:
+    """Enumerate every stop combination of every phase of a game whose spins fall on ``cluster`` (a local
+    Dask cluster, an existing one, or this process: :mod:`proofs.dask_runner`), past the in-process
+    ``enumeration`` limit (up to the ``combinations`` limit of ``rtp prove --exhaustive``), each task the exact
+    integer tally of a range of stop combinations (:func:`exact.enumeration.tally_units`: streamed in blocks,
+    bounded memory), merged exactly; the phases are then kept for the PAR sheet of this process
+    (:func:`exact.enumeration.remember_phase`).
+
+    Returns
+    -------
+    list of (str, int, str)
+        Per distinct phase (phases that differ only by their multiplier are enumerated once): its name, its
+        stop combinations and where it ran.
+
+    Raises
+    ------
+    strips.errors.UnsupportedRule
+        More stop combinations than the ``combinations`` limit.
+
+    >>> import exact
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "clusters"},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [0, 1]}}},
+    ...                     {"base": [["A", "B"], ["A", "B"]]})
+    >>> enumerate_falls(ms, cluster=Cluster(workers=1))
+    [('base', 4, 'in process')]
+    """
+    cluster = cluster or Cluster(workers=1)
+    model = ms.model
+    phases = [model.base_phase] + ([model.level_phase(lv) for lv in model.levels] if model.trigger else [])
+    seen, out = set(), []
+    for phase in phases:
+        key = FallEvaluator(ms, phase).key()
+        if key in seen:
+            continue
+        seen.add(key)
+        units, n = enumeration_units(ms, phase)
+        limit = _limits.exceeds("combinations", n)
+        if limit is not None:
+            raise UnsupportedRule(f"exhaustive enumeration: {_limits.refusal('combinations', n, limit, 'stop combinations')}",
+                                  rule="enumeration", analysis="prove")
+        workers = cluster.local_workers
+        parts = max(1, min(units, workers * tasks_per_worker))
+        cuts = [units * i // parts for i in range(parts + 1)]
+        tasks = [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+        small = n < PARALLEL_FROM
+        bar = progress_bar(units, 0, "unit", f"enumerating {phase.name}", progress)
+        total = None
+        try:
+            for (a, b), t in run_tasks(cluster, _tally_task, (ms, phase), tasks, small=small):
+                total = t if total is None else total.merge(t)
+                if bar is not None:
+                    bar.update(b - a)
+        finally:
+            if bar is not None:
+                bar.close()
+        remember_phase(ms, phase, total)
+        out.append((phase.name, n, cluster.describe(small=small)))
+    return out
+
+
+def _tally_task(shared, task):
+    """One task of :func:`enumerate_falls`: the tally of the unit range ``task`` of the phase ``shared``."""
+    ms, phase = shared
+    return tally_units(ms, phase, *task)
+
+
+def falls_certificate(ms, rounds: int, seed: int, *, exhaustive: bool = False, cluster: Cluster | None = None,
+                      progress: bool = False) -> tuple[str, bool]:
     """The certificate of a game whose spins fall, as Markdown, and whether it passed: its exact figures (the
-    enumeration of every stop combination of every phase, :mod:`exact.enumeration`, itself exhaustive) and
-    ``rounds`` simulated rounds (0: none) beside them (:func:`simulate_falls`).
+    enumeration of every stop combination of every phase, :mod:`exact.enumeration`, itself exhaustive; with
+    ``exhaustive``, on ``cluster`` past the in-process limit: :func:`enumerate_falls`) and ``rounds`` simulated
+    rounds (0: none) beside them (:func:`simulate_falls`).
 
     >>> import exact
     >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "clusters"},
@@ -161,6 +233,7 @@ def falls_certificate(ms, rounds: int, seed: int) -> tuple[str, bool]:
     >>> ok, "enumeration of 4 stop combinations" in text
     (True, True)
     """
+    where = enumerate_falls(ms, cluster=cluster, progress=progress) if exhaustive else []
     sheet = par_sheet(ms)
     a = sheet.analysis
     lines = [f"# Certificate of math set {ms.name}", "",
@@ -173,6 +246,9 @@ def falls_certificate(ms, rounds: int, seed: int) -> tuple[str, bool]:
     for ph in (a.base,) + tuple(a.levels):
         lines.append(f"- {ph.phase.name}: {getattr(ph, 'method', 'per-reel factorisation')}, mean "
                      f"{float(ph.mean):.8f} credits per spin, hit frequency {float(ph.hit_frequency):.8f}")
+    if where:
+        lines += ["", "Enumerated " + "; ".join(f"{name} ({n:,} stop combinations) {at}" for name, n, at in where)
+                  + ", in tasks of exact integer tallies merged exactly (no checkpoint is kept for these games)."]
     ok = True
     if rounds:
         fr = simulate_falls(ms, rounds, seed)

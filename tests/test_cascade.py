@@ -398,3 +398,28 @@ def test_report_and_workbook_name_the_pays_of_the_evaluation(tmp_path, capsys, e
     capsys.readouterr()
     tables = "".join(p.read_text() for p in (tmp_path / "csv").glob("*.csv"))
     assert f"base game {words} pays" in tables and "ways" not in tables.lower()
+
+
+def test_prove_exhaustive_enumerates_past_the_report_limit_in_tasks(tmp_path, capsys):
+    """The report enumerates up to ``--max-enumeration`` combinations in process and names
+    ``rtp prove --exhaustive`` beyond it; that command enumerates every phase in tasks of exact tallies
+    (here in process; on Dask in tests/test_proofs_dask.py), merged in any order: the same exact figures."""
+    import exact.enumeration as en
+    from proofs.simulate_falls import enumerate_falls
+    game, strips = random_game(5, "anywhere", free_spins=True)
+    write_set(tmp_path, game, strips)
+    assert main(["--set", str(tmp_path), "--max-enumeration", "10"]) == 2
+    assert "'rtp prove --exhaustive' enumerates it" in capsys.readouterr().err
+    assert main(["prove", "--set", str(tmp_path), "--exhaustive", "--rounds", "0", "--max-enumeration", "10"]) == 0
+    text = capsys.readouterr().out
+    assert "Result: PASS" in text and "in tasks of exact integer tallies" in text
+    ms = exact.math_set(game, strips)
+    want = exact.par_sheet(ms)
+    for per_worker in (1, 3, 50):
+        en._RESULTS.clear()
+        from proofs.dask_runner import Cluster
+        enumerate_falls(ms, cluster=Cluster(workers=1), tasks_per_worker=per_worker)
+        got = en.analyse_phase(ms, ms.model.base_phase)
+        assert got == want.analysis.base
+    with pytest.raises(ValueError, match="stop combinations"):
+        en.remember_phase(ms, ms.model.base_phase, en.tally_units(ms, ms.model.base_phase, 0, 1))

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pytest
 
+import exact.enumeration as enumeration
+from exact import math_set
 from exact.cli import main
+from gen_cascade import random_game
 from proofs.dask_runner import IN_PROCESS, Cluster
+from proofs.simulate_falls import enumerate_falls
 from proofs.enumerate import enumerate_phase
 from proofs.simulate import exact_values, prepare, report, run_simulation, simulate
 from strips.loader import load_math_set
@@ -91,6 +95,16 @@ def test_local_cluster_with_1_2_3_workers_and_task_sizes(sets, reference, plan):
             assert e.totals == totals and e.where.startswith("Dask cluster at tcp://")
             assert len(client.scheduler_info()["workers"]) == workers
             assert units_json(run_simulation(wheel, ROUNDS, 11, cluster=here, task_streams=streams)) == modes
+        # a cascade game's enumeration (tasks of exact tallies, past the in-process limit) on the same cluster
+        game_c, strips_c = random_game(5, "anywhere", free_spins=True)
+        falls = math_set(game_c, strips_c)
+        want = enumeration.analyse_phase(falls, falls.model.base_phase)
+        enumeration._RESULTS.clear()
+        where = enumerate_falls(falls, cluster=Cluster(client=client), tasks_per_worker=3)
+        assert where[0][2].startswith("Dask cluster at tcp://")
+        got = enumeration.analyse_phase(falls, falls.model.base_phase)
+        assert (got.mean, got.second, got.hit_frequency, got.by_scatter, got.falls, got.distribution) == \
+            (want.mean, want.second, want.hit_frequency, want.by_scatter, want.falls, want.distribution)
 
 
 def test_cluster_spec_descriptions():
