@@ -57,6 +57,7 @@ from markov.feature import chain_class
 from markov.occurrence import Bounds, feature_avoids
 from exact.distribution import WinDistribution
 from exact.par import ParSheet, par_sheet
+from exact.enumeration import analyse_phase as enumerated_phase
 from exact.falls import falls_game
 from exact.frames import bowl_jackpot_odds
 from exact.rules import award_odds_refusal, factorisation, initial_spins, paying_scatters, require, scatter_codes, symbol_scatter_pay
@@ -434,6 +435,8 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None) -> list[Award]:
     """
     model = ms.model
     analysis = analysis or analyse(ms)
+    if falls_game(model):       # spins that fall, or pay anywhere: the enumerated awards
+        return _enumerated_awards(ms, analysis)
     rd = _Round(ms, analysis)
     out: list[Award] = []
     out += COMBINATION_AWARDS[factorisation(model)](ms, analysis, rd)   # the evaluation's combinations
@@ -464,6 +467,44 @@ def awards(ms: MathSet, analysis: GameAnalysis | None = None) -> list[Award]:
             total = poly_product([_poly(r.chain, [True] * r.stops) for r in reels])
             per_level.append({k: (0 if m <= k < hi else v) for k, v in total.items()})
         out.append(Award(f"retrigger {m} {scatter}", "retrigger", rd.contains(base, per_level)))
+    return out
+
+
+def _enumerated_awards(ms: MathSet, analysis: GameAnalysis) -> list[Award]:
+    """The awards of a game whose phases are computed without per-reel terms (cascades, pay anywhere,
+    clusters, the multiplier symbol): each advertised award (pay entry of a symbol's count, OAK or cluster
+    size; scatter pay) with P(a spin pays it in some fall) from the phase's enumeration or count product
+    (:attr:`exact.phase_law.EnumeratedPhase.award_odds`), then the triggers.
+
+    Per round, proven bounds: lower, P(the base spin pays it); upper (union bound), that plus the expected
+    free spins played per round times the largest P(a free spin pays it) over the levels.  Exact (equal
+    bounds) for a game without free spins.  A trigger's odds are exact (the base spin's split).
+    """
+    model = ms.model
+    rr = round_result(model, analysis.base, analysis.levels)
+
+    def odds(a) -> dict:
+        got = a.award_odds if getattr(a, "award_odds", None) is not None else \
+            enumerated_phase(ms, a.phase, awards=True).award_odds
+        return {label: (credits, p) for label, credits, p in got}
+
+    base = odds(analysis.base)
+    levels = [odds(lv) for lv in analysis.levels] if rr.free_spins_played else []
+    out = []
+    for label in dict.fromkeys(list(base) + [x for lv in levels for x in lv]):
+        credits, low = base.get(label, (None, Fraction(0)))
+        free = max((lv[label][1] for lv in levels if label in lv), default=Fraction(0))
+        credits = credits if credits is not None else next(lv[label][0] for lv in levels if label in lv)
+        kind = "scatter pay" if label.endswith("scatter pay") else "combination"
+        out.append(Award(label, kind, Bounds(low, min(Fraction(1), low + rr.free_spins_played * free)), credits))
+    split = analysis.base.trigger_split.prob
+    trig = model.trigger_symbol
+    if getattr(analysis.base, "awards_by_spins", False):   # the split counts the spins awarded over the falls
+        out += [Award(f"trigger: {a} free spins awarded", "trigger", Bounds(p, p)) for a, p in enumerate(split) if a and p]
+    else:
+        for m, hi in _ranges(model.trigger):
+            p = sum(split[m:hi], Fraction(0))
+            out.append(Award(f"trigger {m} {trig.name if trig is not None else 'scatter'}", "trigger", Bounds(p, p)))
     return out
 
 

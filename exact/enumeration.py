@@ -195,14 +195,14 @@ def _units(ev: FallEvaluator) -> tuple[int, tuple[int, ...]]:
     return combinations_of(reels), reels
 
 
-def _outcomes(ev: FallEvaluator, lo: int = 0, hi: int | None = None):
+def _outcomes(ev: FallEvaluator, lo: int = 0, hi: int | None = None, awards: bool = False):
     """(FallsOutcome, quiet) per block of the units ``lo .. hi - 1`` (:func:`_units`): with the quiet filter
     of a line game (:meth:`exact.falls.FallEvaluator.quiet_filter`) only the spins whose fall 1 pays are
     played, the others counted by award index in ``quiet``; else every combination is played."""
     _, reels = _units(ev)
     if not ev.filters_quiet:
         for stops in stop_blocks(reels, lo, hi):
-            yield ev.play(stops), {}
+            yield ev.play(stops, awards=awards), {}
         return
     L = ev.lengths[-1]
     bits = np.arange(L, dtype=np.uint64)
@@ -212,7 +212,7 @@ def _outcomes(ev: FallEvaluator, lo: int = 0, hi: int | None = None):
             mask, quiet, given = ev.quiet_filter(part)
             p, s = np.nonzero((mask[:, None] >> bits[None, :]) & np.uint64(1))
             stops = np.concatenate([part[p], s[:, None].astype(np.int64)], axis=1)
-            yield ev.play(stops, given, p), quiet
+            yield ev.play(stops, given, p, awards=awards), quiet
 
 
 #: Enumerated phases (multiplier 1) by (set fingerprint, what the spins depend on): at most 8, oldest out.
@@ -233,7 +233,7 @@ def _scaled(a: EnumeratedPhase, phase: Phase) -> EnumeratedPhase:
                                distribution=tuple((i, w * m, p) for i, w, p in a.distribution), falls=falls)
 
 
-def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> EnumeratedPhase:
+def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None, awards: bool = False) -> EnumeratedPhase:
     """Exact analysis of one spin of ``phase`` by enumerating every stop combination through the
     vectorised literal reading of its falls (:class:`exact.falls.FallEvaluator`), every multiplier-symbol
     value drawn summed with its exact probability.
@@ -261,12 +261,12 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Enum
     (Fraction(3, 2), Fraction(1, 2), 'enumeration of 4 stop combinations')
     """
     ev, key, n = _phase_plan(ms, phase)
-    if shared is not None and key in shared:     # the same spins but for the level multiplier (free spins)
-        return _scaled(shared[key], phase)
-    if key not in _RESULTS:                        # the same set's phases, enumerated once per process
+    if shared is not None and key in shared and (shared[key].award_odds is not None or not awards):
+        return _scaled(shared[key], phase)      # the same spins but for the level multiplier (free spins)
+    if key not in _RESULTS or (awards and _RESULTS[key].award_odds is None):   # enumerated once per process
         _check_limit(n)
         unit = dataclasses.replace(phase, multiplier=1)
-        _keep(key, _enumerate(ms, unit, ev, n, _tally(ms, unit, ev, n)))
+        _keep(key, _enumerate(ms, unit, ev, n, _tally(ms, unit, ev, n, awards)))
     if shared is not None:
         shared[key] = _RESULTS[key]
     return _scaled(_RESULTS[key], phase)
@@ -304,7 +304,7 @@ def enumeration_units(ms: MathSet, phase: Phase) -> tuple[int, int]:
     return _units(ev)[0], n
 
 
-def tally_units(ms: MathSet, phase: Phase, lo: int, hi: int) -> "_Tally":
+def tally_units(ms: MathSet, phase: Phase, lo: int, hi: int, awards: bool = False) -> "_Tally":
     """The exact integer tally of the units ``lo .. hi - 1`` of ``phase`` (multiplier 1), a task of a
     distributed enumeration: tallies merge exactly (:meth:`_Tally.merge`) in any order.
 
@@ -315,7 +315,7 @@ def tally_units(ms: MathSet, phase: Phase, lo: int, hi: int) -> "_Tally":
     >>> tally_units(ms, ms.model.base_phase, 0, 6).paid
     3
     """
-    return _tally_part(ms, dataclasses.replace(phase, multiplier=1), lo, hi)
+    return _tally_part(ms, dataclasses.replace(phase, multiplier=1), lo, hi, awards)
 
 
 def remember_phase(ms: MathSet, phase: Phase, tally: "_Tally") -> EnumeratedPhase:
@@ -357,6 +357,9 @@ class _Tally:
     scatter_drawn: dict = dataclasses.field(default_factory=dict)
     cut: int = 0
     paid: int = 0
+    #: Per advertised award (:attr:`exact.falls.FallEvaluator.awards`) the spins that pay it in some fall;
+    #: None when not counted.
+    award_spins: list | None = None
 
     def _fall(self, k: int) -> None:
         while len(self.reach) <= k:
@@ -375,6 +378,9 @@ class _Tally:
             _add_counts(self.fall_drawn[k], st["drawn"])
         self.cut += int(out.cut.sum())
         self.paid += int(out.paid.sum())
+        if self.award_spins is not None:
+            for a, c in enumerate(out.awards.sum(axis=0).tolist()):
+                self.award_spins[a] += c
         self.scatter_plain += int(out.scatter_plain.sum())
         plain_only = np.ones(out.plain.shape[0], dtype=bool)
         for i, items in out.drawn.items():
@@ -403,6 +409,10 @@ class _Tally:
         _add_counts(self.scatter_drawn, other.scatter_drawn)
         self.cut += other.cut
         self.paid += other.paid
+        if self.award_spins is not None and other.award_spins is not None:
+            self.award_spins = [a + b for a, b in zip(self.award_spins, other.award_spins)]
+        else:
+            self.award_spins = None
         return self
 
 
@@ -416,24 +426,25 @@ def _add_counts(acc: dict, more: dict) -> dict:
 PARALLEL_FROM = 4_000_000
 
 
-def _tally_part(ms: MathSet, phase: Phase, lo: int, hi: int) -> _Tally:
+def _tally_part(ms: MathSet, phase: Phase, lo: int, hi: int, awards: bool = False) -> _Tally:
     """The tally of the units ``lo .. hi - 1`` of ``phase`` (a worker's part)."""
     ev = FallEvaluator(ms, phase)
     tally = _Tally()
-    for out, quiet in _outcomes(ev, lo, hi):
+    tally.award_spins = [0] * len(ev.awards) if awards else None
+    for out, quiet in _outcomes(ev, lo, hi, awards):
         tally.add(out, quiet)
     return tally
 
 
-def _tally(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int) -> _Tally:
+def _tally(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int, awards: bool = False) -> _Tally:
     """The whole tally: in this process, or split over the cores for :data:`PARALLEL_FROM` combinations or more."""
     units, _ = _units(ev)
     workers = min(os.cpu_count() or 1, 8)
     if n < PARALLEL_FROM or workers < 2 or units < workers or "fork" not in mp.get_all_start_methods():
-        return _tally_part(ms, phase, 0, units)
+        return _tally_part(ms, phase, 0, units, awards)
     cuts = [units * i // workers for i in range(workers + 1)]
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
-        parts = list(pool.map(_tally_part, [ms] * workers, [phase] * workers, cuts[:-1], cuts[1:]))
+        parts = list(pool.map(_tally_part, [ms] * workers, [phase] * workers, cuts[:-1], cuts[1:], [awards] * workers))
     total = parts[0]
     for p in parts[1:]:
         total.merge(p)
@@ -476,12 +487,14 @@ def _enumerate(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int, t: "_Tally"
     if ev.sum_awards:
         awards = sum((p * a for (a, _), p in law.items()), Fraction(0))   # spins awarded per spin
     by_key = CountSplit((Fraction(1),), (mean,), (second,))
+    odds = None if t.award_spins is None else \
+        tuple((label, credits, Fraction(c, n)) for (label, credits), c in zip(ev.awards, t.award_spins))
     return EnumeratedPhase(
         phase=phase, mean=mean, second=second, pays_mean=mean - scatter_mean, collect_mean=Fraction(0),
         ways_by_symbol={}, oak_prob={}, by_scatter=split, by_key=by_key, hit_frequency=Fraction(paid, n),
         scatter_mean=scatter_mean, method=f"enumeration of {n:,} stop combinations", combinations=n, falls=falls,
         distribution=tuple((a, w, p) for (a, w), p in sorted(law.items())), awards_by_spins=ev.sum_awards,
-        awards_per_spin=awards)
+        awards_per_spin=awards, award_odds=odds)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules import (cascade_of, count_pay, fall_multiplier, initial_spins, line_automaton, multiplier_of,
+from exact.rules import (award_label, cascade_of, count_award, count_pay, fall_multiplier, initial_spins, line_automaton, multiplier_of,
                          paying_wilds, play_falls, retrigger_spins, scatter_codes, symbol_scatter_pay)
 from exact.rules.registry import phase_path
 from strips.model import PAY, SCATTER, WILD, MathSet, Phase, window_codes
@@ -66,6 +66,8 @@ class FallsOutcome:
         Some fall paid.
     per_fall : list of dict
         Fall k-1 -> {"spins": spins reaching it, "plain": credits, "drawn": {signature: credits}}.
+    awards : ndarray (n, awards) bool or None
+        Which advertised awards (:attr:`FallEvaluator.awards`) each spin pays in some fall (when asked).
     """
 
     plain: np.ndarray
@@ -76,6 +78,7 @@ class FallsOutcome:
     cut: np.ndarray
     paid: np.ndarray
     per_fall: list
+    awards: np.ndarray | None = None
 
 
 #: The largest survivor table (entries) of the coded line reading (:class:`_CodedLines`).
@@ -337,6 +340,7 @@ class FallEvaluator:
             self.auto_first = table[0] * nsym
             self.auto_pay_s = np.repeat(apay, nsym)
             self.auto_run_s = np.repeat(arun, nsym)
+            self.auto_award_s = np.repeat(auto.award, nsym)
         # scatters
         scat = model.of_kind(SCATTER)
         tsym = model.trigger_symbol
@@ -346,6 +350,7 @@ class FallEvaluator:
             mask[list(scatter_codes(model, s))] = True
             paytab = np.array([symbol_scatter_pay(s, n) for n in range(top)], dtype=np.int64)
             self.scatters.append((mask, paytab, tsym is not None and s.name == tsym.name))
+        self._award_tables(paying_wilds(model))
         base = phase.name == "base"
         self.award_tab = np.array([(initial_spins(model, n) if base else retrigger_spins(model, n)) for n in range(top)],
                                   dtype=np.int64)
@@ -360,6 +365,88 @@ class FallEvaluator:
         self._coded = None
         if model.evaluation == "lines" and self.mcfg is None and _CodedLines.fits(self):
             self._coded = _CodedLines(self, auto)
+
+    def _award_tables(self, wilds) -> None:
+        """The advertised awards of one spin (:attr:`awards`: (label, credits) per award) and the tables that
+        map what a fall pays to them: per pay symbol and count (``comb_award[p, n]``: its OAK under ways, its
+        cells or cluster size under anywhere and clusters, the last pay entry for every larger count), per
+        paying WILD (anywhere) and per scatter and count; per automaton award code under lines."""
+        model, R, cells = self.model, self.R, self.R * self.rows
+        ev = model.evaluation
+        self.awards: list[tuple[str, int]] = []
+        index: dict = {}
+
+        def add(key, label, credits) -> int:
+            if key not in index:
+                index[key] = len(self.awards)
+                self.awards.append((label, int(credits)))
+            return index[key]
+
+        def per_count(name: str, pays, top: int, unit: str) -> np.ndarray:
+            tab = np.full(cells + 1, -1, dtype=np.int64)
+            for n in range(1, cells + 1):
+                e = count_award(pays, n, top)
+                if e:
+                    tab[n] = add((unit, name, e), award_label(name, e, pays, top, unit), pays[e - 1])
+            return tab
+
+        pays = model.pay_symbols
+        if ev == "lines":
+            syms = model.symbols
+            codes = np.arange(len(syms) * (R + 1))
+            self.line_award = np.full(len(codes), -1, dtype=np.int64)
+            for c in codes:
+                sym, run = divmod(int(c), R + 1)
+                s_ = syms[sym]
+                if s_.kind in (PAY, WILD) and run and s_.pays and run <= len(s_.pays) and s_.pays[run - 1]:
+                    self.line_award[c] = add(("OAK", s_.name, run), f"{s_.name} {run} OAK", s_.pays[run - 1])
+        else:
+            unit, top = {"ways": ("OAK", R), "anywhere": ("cells", cells), "clusters": ("cluster", cells)}.get(ev, ("", cells))
+            self.comb_award = np.stack([per_count(p.name, p.pays, top, unit) for p in pays]) if pays else \
+                np.zeros((0, cells + 1), dtype=np.int64)
+            self.wild_award = [per_count(w.name, w.pays, cells, "cells") for w in wilds] if ev == "anywhere" else []
+        self.scatter_award = [per_count(s.name, s.pays or (), cells, "scatter pay") for s in model.of_kind(SCATTER)]
+
+    def _mark(self, hits, ids) -> None:
+        """Mark the awards ``ids`` ((m,) or (m, k), -1: none) of the windows in ``hits`` (m, awards)."""
+        ids = np.asarray(ids)
+        ids = ids.reshape(ids.shape[0], -1)
+        r, c = np.nonzero(ids >= 0)
+        hits[r, ids[r, c]] = True
+
+    def award_hits(self, win, evaluate: bool) -> np.ndarray:
+        """Which advertised awards (:attr:`awards`) the windows ``win`` pay: (m, awards) bool; ``win`` cells
+        (m, reels, rows), or the coded line reading's column codes (reels, m), read as cells here."""
+        cd = self._coded
+        if cd is not None:
+            win = np.stack([np.stack([cd.dig[row][win[r]] for row in range(self.rows)], axis=1)
+                            for r in range(self.R)], axis=1)
+        m = win.shape[0]
+        hits = np.zeros((m, len(self.awards)), dtype=bool)
+        ev = self.model.evaluation
+        if ev == "lines":
+            for line in self.paylines:
+                state = self.auto_first[win[:, 0, line[0]]]
+                for r in range(1, self.R):
+                    state = self.auto_scaled[state + win[:, r, line[r]]]
+                code = self.auto_award_s[state]
+                self._mark(hits, np.where(code >= 0, self.line_award[np.maximum(code, 0)], -1))
+        elif ev in ("ways", "anywhere"):
+            C = self.subst[win]
+            if ev == "ways":
+                alive = np.cumprod(C.sum(axis=2) > 0, axis=1).astype(bool)
+                count = alive.sum(axis=1)                                    # (m, npay): OAK
+            else:
+                count = C.sum(axis=(1, 2))                                   # (m, npay): cells
+            self._mark(hits, self.comb_award[np.arange(self.npay)[None, :], count])
+            for (code, _), tab in zip(self.wild_pays, self.wild_award):
+                self._mark(hits, tab[(win == code).sum(axis=(1, 2))])
+        else:
+            self._clusters(win, hits)
+        if evaluate:
+            for (mask, _, _), tab in zip(self.scatters, self.scatter_award):
+                self._mark(hits, tab[mask[win].sum(axis=(1, 2))])
+        return hits
 
     def key(self) -> tuple:
         """What the spins of the phase depend on besides the level multiplier (phases with equal keys
@@ -435,7 +522,7 @@ class FallEvaluator:
                 rem[:, r, line[r]] |= run > r
         return pay, rem
 
-    def _clusters(self, win):
+    def _clusters(self, win, hits=None):
         m, R, rows = win.shape
         cells = R * rows
         pay = np.zeros(m, dtype=np.int64)
@@ -461,6 +548,8 @@ class FallEvaluator:
             size = np.bincount(key, minlength=m * (cells + 1))
             owned = np.bincount(key, weights=self.own[win, k][M], minlength=m * (cells + 1)) > 0
             cp = np.where(owned, self.paytab[k][np.minimum(size, cells)], 0)     # pay per (spin, label)
+            if hits is not None:       # each paying cluster's award by its size
+                self._mark(hits, np.where(cp > 0, self.comb_award[k][np.minimum(size, cells)], -1).reshape(m, -1))
             pay += cp.reshape(m, cells + 1).sum(axis=1)
             cell_pay = np.zeros(win.shape, dtype=np.int64)
             cell_pay[M] = cp[key]
@@ -608,9 +697,11 @@ class FallEvaluator:
             new[:, r, :] = np.where(src < 0, fresh, old)
         return new, sub % np.array(self.lengths, dtype=np.int64)
 
-    def play(self, stops: np.ndarray, given: dict | None = None, gidx: np.ndarray | None = None) -> FallsOutcome:
+    def play(self, stops: np.ndarray, given: dict | None = None, gidx: np.ndarray | None = None,
+             awards: bool = False) -> FallsOutcome:
         """Play the spins at ``stops`` (n, reels) fall by fall (see the module docstring); ``given`` and
-        ``gidx``: the automaton states of prefixes from :meth:`quiet_filter` and each stop's prefix."""
+        ``gidx``: the automaton states of prefixes from :meth:`quiet_filter` and each stop's prefix;
+        ``awards``: also mark which advertised awards (:attr:`awards`) each spin pays in some fall."""
         stops = np.asarray(stops, dtype=np.int64)
         n = stops.shape[0]
         cd = self._coded
@@ -627,6 +718,7 @@ class FallEvaluator:
         paid = np.zeros(n, dtype=bool)
         drawn: dict = {}
         per_fall = []
+        seen = np.zeros((n, len(self.awards)), dtype=bool) if awards else None
         for k in range(1, self.max_falls + 1):
             at = slice(None) if k == 1 else act        # the spins still falling
             falls[at] = k
@@ -636,6 +728,8 @@ class FallEvaluator:
             else:                          # removed cells (m, reels, rows) bool
                 pay, rem = self.wins(win)
             spay, trig, aw, srem = self.scatter_reading(win, evaluate)
+            if seen is not None:
+                seen[act if k > 1 else slice(None)] |= self.award_hits(win, evaluate)
             if self.sum_awards:
                 award[at] += aw
             elif k == 1:
@@ -678,4 +772,4 @@ class FallEvaluator:
                 cd.refill(win, rem, pos)
             else:
                 win, pos = self._refill_cells(win[go], rem, pos[go])
-        return FallsOutcome(plain, splain, drawn, award, falls, cut, paid, per_fall)
+        return FallsOutcome(plain, splain, drawn, award, falls, cut, paid, per_fall, seen)

@@ -70,6 +70,10 @@ class EnumeratedPhase(PhaseAnalysis):
         "every_fall"`` under a cascade), not by a scatter count.
     awards_per_spin : Fraction
         E[free spins awarded per spin] over its falls (0 unless ``awards_by_spins``).
+    award_odds : tuple of (str, int, Fraction) or None
+        Per advertised award (``"H1 8 cells"``, ``"A 3 OAK"``, ``"S 4 scatter pay"``; the last pay entry stands
+        for every larger count, ``"8+"``) its credits and P(a spin pays it in some fall), before the phase's
+        multipliers; None when not counted (:func:`exact.enumeration.analyse_phase` with ``awards``).
     """
 
     method: str = ""
@@ -78,6 +82,7 @@ class EnumeratedPhase(PhaseAnalysis):
     distribution: tuple = ()
     awards_by_spins: bool = False
     awards_per_spin: Fraction = Fraction(0)
+    award_odds: tuple | None = None
 
     def win_probabilities(self) -> dict[int, Fraction]:
         """Win in credits -> probability (the award index summed out)."""

@@ -15,6 +15,7 @@ import pytest
 import exact
 from exact.cli import main
 from exact.engine import analyse_phase
+from exact.enumeration import analyse_phase as en_analyse
 from exact.rules import supports
 from exact.rules.cascade import play_falls
 from gen_cascade import brute_force, random_game, replay, write_set
@@ -423,3 +424,68 @@ def test_prove_exhaustive_enumerates_past_the_report_limit_in_tasks(tmp_path, ca
         assert got == want.analysis.base
     with pytest.raises(ValueError, match="stop combinations"):
         en.remember_phase(ms, ms.model.base_phase, en.tally_units(ms, ms.model.base_phase, 0, 1))
+
+
+@pytest.mark.parametrize("evaluation", ["ways", "lines", "anywhere", "clusters"])
+@pytest.mark.parametrize("cascade", [True, False])
+def test_award_odds_equal_the_literal_reading_of_every_stop_combination(evaluation, cascade):
+    """P(a spin pays the award in some fall) for every advertised award (a symbol's pay entry by OAK, cells,
+    cluster size or payline run; each scatter pay by count), from the enumeration, equals the literal
+    reading (play_falls) of every stop combination; the count products of pay anywhere give the same."""
+    import exact.rules.anywhere as anywhere
+    for seed in range(3):
+        game, strips = random_game(seed, evaluation, cascade=cascade)
+        ms = exact.math_set(game, strips)
+        model = ms.model
+        syms = {s.name: s for s in model.symbols}
+        got = {}
+        for label, credits, p in en_analyse(ms, model.base_phase, awards=True).award_odds:
+            name, count = label.split()[:2]
+            got[(name, int(count.rstrip("+")), label.endswith("scatter pay"))] = p
+        reels = strips["base"]
+        want: dict = {}
+        for stops in itertools.product(*(range(len(s)) for s in reels)):
+            keys = set()
+            for f in play_falls(model, model.base_phase, reels, stops).falls:
+                keys |= {(w[0], min(w[1], len(syms[w[0]].pays)), False) for w in f.wins if w[2] > 0}
+                keys |= {(n, min(c, len(syms[n].pays)), True) for n, c, p in f.scatters if p > 0}
+            for k in keys:
+                want[k] = want.get(k, 0) + 1
+        n = 1
+        for s in reels:
+            n *= len(s)
+        assert {k: v for k, v in got.items() if v} == {k: Fraction(v, n) for k, v in want.items()}
+        if evaluation == "anywhere" and not cascade:
+            for bound in (anywhere.PRODUCT_STATES, 1):
+                old, anywhere.PRODUCT_STATES = anywhere.PRODUCT_STATES, bound
+                try:
+                    odds = anywhere.count_product_phase(ms, model.base_phase).award_odds
+                finally:
+                    anywhere.PRODUCT_STATES = old
+                assert {l: p for l, _, p in odds} == {l: p for l, _, p in en_analyse(ms, model.base_phase, awards=True).award_odds}
+
+
+def test_comply_checks_the_award_odds_of_a_cascade_game(tmp_path, capsys):
+    """rtp comply on a cascade game checks every advertised award per round (it said "award odds not
+    computed"): exact without free spins (the base spin's odds), and with free spins bounds whose lower end
+    is the base spin's odds and whose upper end adds the expected free spins times the free spins' odds."""
+    game, strips = random_game(2, "anywhere")
+    (tmp_path / "plain").mkdir()
+    write_set(tmp_path / "plain", game, strips)
+    assert main(["comply", "--set", str(tmp_path / "plain"), "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    checks = {c["item"]: c for c in out["checks"] if c["measure"] == "award_odds"}
+    ms = exact.math_set(game, strips)
+    odds = {l: p for l, _, p in en_analyse(ms, ms.model.base_phase, awards=True).award_odds}
+    assert odds and all(Fraction(checks[l]["value"]) == p for l, p in odds.items())
+    game, strips = random_game(4, "anywhere", free_spins=True)     # a finite feature (seed 2's retrigger is endless)
+    ms = exact.math_set(game, strips)
+    from exact.comply import awards
+    sheet = exact.par_sheet(ms)
+    got = {a.item: a.probability for a in awards(ms, sheet.analysis)}
+    base = {l: p for l, _, p in en_analyse(ms, ms.model.base_phase, awards=True).award_odds}
+    free = {l: p for l, _, p in en_analyse(ms, ms.model.level_phase(ms.model.levels[0]), awards=True).award_odds}
+    spins = sheet.round.free_spins_played
+    assert spins > 0
+    for label, p in base.items():
+        assert got[label].low == p and got[label].high == min(1, p + spins * free[label])

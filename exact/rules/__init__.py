@@ -48,7 +48,7 @@ from exact.rules.wheels import WheelSteps
 from exact.rules.base import SIMULATION_STAGES, SimulatedSection
 from exact.rules.wheels import WheelStep
 # literal readings the analyses share (they reach a rule module only through this package)
-from exact.rules.anywhere import count_pay
+from exact.rules.anywhere import award_label, count_award, count_pay
 from exact.rules.cascade import cascade_of, fall_multiplier, multiplier_of, play_falls
 from exact.rules.multiplier_symbol import combined_value, value_law
 from exact.rules.spin_chance import SpinChance, spin_chance_outcomes
@@ -83,7 +83,7 @@ __all__ = ["ANALYSES", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_
            "substitute_codes", "wilds_with_pays", "count_array", "extra_counts", "paying_scatters",
            "trigger_reel_shown", "factorisation", "trigger_count", "trigger_moments", "refuse_ways_rules",
            "retrigger_step", "mode_figures",
-           "supports", "by_count", "scatter_pay", "count_pay", "cascade_of", "fall_multiplier", "multiplier_of",
+           "supports", "by_count", "scatter_pay", "count_pay", "count_award", "award_label", "cascade_of", "fall_multiplier", "multiplier_of",
            "play_falls", "combined_value", "value_law", "MAX_EVALUATIONS", "Cascade", "GridConfig", "drawer", "evaluate",
            "find_wins", "grid_config", "grid_config_of", "initial_drop", "middle_cell", "play_cascade", "refilled", "spiral",
            "beyond_count_tables", "pre_feature_rules", "pre_feature_refusal", "round_rules", "feature_multiplier",

@@ -28,7 +28,7 @@ from markov.moments import CountSplit
 from strips import plugins
 from strips.model import window_codes
 
-__all__ = ["Anywhere", "AnywhereWin", "anywhere_wins", "count_pay", "refuse_beside_cell_pays", "CellPays",
+__all__ = ["Anywhere", "AnywhereWin", "count_award", "award_label", "anywhere_wins", "count_pay", "refuse_beside_cell_pays", "CellPays",
            "count_product_phase", "PRODUCT_STATES", "QUIET_STATES"]
 
 ANYWHERE = "anywhere"
@@ -57,6 +57,27 @@ def count_pay(pays, n: int) -> int:
     if n < 1 or not pays:
         return 0
     return pays[min(n, len(pays)) - 1]
+
+
+def count_award(pays, n: int, top: int) -> int:
+    """The pay entry (1-based; 0: none) a count ``n`` is paid by, of a pay list ``pays`` whose last entry
+    pays every larger count, counts running up to ``top``: the award an advertised pay stands for.
+
+    >>> count_award([0, 0, 5, 8], 9, 30), count_award([0, 0, 5, 8], 2, 30)
+    (4, 0)
+    """
+    e = min(n, len(pays), top)
+    return e if e and pays[e - 1] else 0
+
+
+def award_label(name: str, e: int, pays, top: int, unit: str) -> str:
+    """The label of the award of pay entry ``e`` of symbol ``name`` (``unit``: ``OAK``, ``cells``,
+    ``cluster``, ``scatter pay``): the last entry reads ``e+`` when larger counts (up to ``top``) exist.
+
+    >>> award_label("H1", 12, [0] * 11 + [800], 30, "cells")
+    'H1 12+ cells'
+    """
+    return f"{name} {e}{'+' if e == len(pays) and e < top else ''} {unit}"
 
 
 def anywhere_wins(model, window) -> tuple[AnywhereWin, ...]:
@@ -153,6 +174,8 @@ def count_product_phase(ms, phase):
     n_pays = len(counted)
     scatters = model.of_kind("scatter")
     counted += [(s.pays, list(scatter_codes(model, s))) for s in scatters]
+    named = ([(p.name, "cells") for p in model.pay_symbols] + [(w.name, "cells") for w in model.of_kind("wild")
+             if w.pays and any(w.pays)] + [(s.name, "scatter pay") for s in scatters])
     caps = np.array([min(len(p), cells) if i < n_pays else cells for i, (p, _) in enumerate(counted)], dtype=np.int64)
     member = np.zeros((len(syms), len(counted)), dtype=np.int64)
     for j, (_, codes) in enumerate(counted):
@@ -163,7 +186,8 @@ def count_product_phase(ms, phase):
     t_idx = n_pays + [s.name for s in scatters].index(tsym.name) if tsym is not None else None
     reached = _count_product(strips.codes, rows, member, caps, wtype)
     if reached is None:                  # too many count vectors reached: the moments by pairs of counts
-        return _pairs_phase(phase, strips.codes, rows, member, caps, [p for p, _ in counted], n_pays, t_idx, n, wtype)
+        return _pairs_phase(phase, strips.codes, rows, member, caps, [p for p, _ in counted], n_pays, t_idx, n, wtype,
+                            named)
     states, weights = reached
     weights = weights.tolist()
     pay_tabs = [np.array([count_pay(p, k) for k in range(cells + 1)], dtype=np.int64) for p, _ in counted]
@@ -192,10 +216,35 @@ def count_product_phase(ms, phase):
         collect_mean=Fraction(0), ways_by_symbol={}, oak_prob={}, by_scatter=split,
         by_key=CountSplit((Fraction(1),), (split.mean,), (split.second,)), hit_frequency=hit,
         scatter_mean=scatter_mean, method=f"per-reel product of count polynomials ({n:,} stop combinations)",
-        combinations=n, distribution=tuple((a, w, Fraction(x, n)) for (a, w), x in sorted(law.items())))
+        combinations=n, distribution=tuple((a, w, Fraction(x, n)) for (a, w), x in sorted(law.items())),
+        award_odds=_award_odds(named, [p for p, _ in counted], [_marginal(states[:, j], weights) for j in range(len(caps))],
+                               cells, n))
 
 
-def _pairs_phase(phase, strips, rows: int, member, caps, pays, n_pays: int, t_idx, n: int, wtype):
+def _marginal(values, weights) -> list[int]:
+    """The law of one count from the product's states: weight per count value (index = value)."""
+    out = [0] * (int(values.max(initial=0)) + 1)
+    for v, w in zip(values.tolist(), weights):
+        out[v] += int(w)
+    return out
+
+
+def _award_odds(named, pays, marginals, cells: int, n: int) -> tuple:
+    """Per advertised award of the counts (``named``: (symbol, unit) per count; ``pays`` its pay list) its
+    credits and P(a spin pays it), from each count's law ``marginals`` (weights per value, the largest value
+    standing for every larger count): the labels of :attr:`exact.falls.FallEvaluator.awards`."""
+    out = []
+    for (name, unit), p, law in zip(named, pays, marginals):
+        acc: dict[int, int] = {}
+        for c in range(1, cells + 1):
+            e = count_award(p, c, cells)
+            if e:
+                acc[e] = acc.get(e, 0) + (int(law[c]) if c < len(law) else 0)
+        out += [(award_label(name, e, p, cells, unit), int(p[e - 1]), Fraction(w, n)) for e, w in acc.items()]
+    return tuple(out)
+
+
+def _pairs_phase(phase, strips, rows: int, member, caps, pays, n_pays: int, t_idx, n: int, wtype, named):
     """One spin's exact figures from the laws of pairs of counts, for a game whose whole count vector reaches
     too many values (the fast path of :func:`count_product_phase` past :data:`PRODUCT_STATES`).
 
@@ -203,10 +252,10 @@ def _pairs_phase(phase, strips, rows: int, member, caps, pays, n_pays: int, t_id
     ``E[W 1{T=a}] = sum_j E[pay_j(N_j) 1{T=a}]`` needs the law of each pair ``(N_j, T)`` and
     ``E[W^2 1{T=a}] = sum_{j,k} E[pay_j(N_j) pay_k(N_k) 1{T=a}]`` the law of each triple ``(N_j, N_k, T)``:
     each is a product over reels of that reel's law of its three counts (a 3-d integer array convolved
-    reel by reel, capped at the end: ``min(a + b, c) = min(min(a, c) + b, c)``).  The hit frequency
-    ``1 - P(every pay_j(N_j) = 0)`` needs the law of the whole vector, but only below each count's last
-    zero pay: the sparse product keeps the vectors where no count has passed it (the others pay, whatever
-    the later reels show) and drops the rest as won.
+    reel by reel, capped where the pay stops changing: ``min(a + b, c) = min(min(a, c) + b, c)``).  The hit
+    frequency ``1 - P(every pay_j(N_j) = 0)``: by inclusion-exclusion (:func:`_quiet_by_inclusion_exclusion`),
+    else the sparse product of the vectors where no count has passed its last zero pay
+    (:func:`_quiet_weight`).  Each award's odds come from its count's law.
 
     Returns
     -------
@@ -232,15 +281,18 @@ def _pairs_phase(phase, strips, rows: int, member, caps, pays, n_pays: int, t_id
     second = [0] * (cells + 1)
     prob = None
     scatter_total = 0
+    marginals = []
     for j in range(n_counts):
         if t_idx is None:
             lj = law((j,))
+            marginals.append(lj.tolist())
             row = (lj * paid(j, lj.shape[0])).sum()
             first[0] += row
             if j in scat:
                 scatter_total += row
         else:
             lj = law((j, t_idx))
+            marginals.append(lj.sum(axis=1).tolist())
             if prob is None:
                 prob = lj.sum(axis=0)
             col = (lj * paid(j, lj.shape[0])[:, None]).sum(axis=0)
@@ -279,7 +331,7 @@ def _pairs_phase(phase, strips, rows: int, member, caps, pays, n_pays: int, t_id
         by_key=CountSplit((Fraction(1),), (split.mean,), (split.second,)), hit_frequency=Fraction(n - quiet, n),
         scatter_mean=scatter_mean,
         method=f"per-reel products of count polynomials, by pairs of counts ({n:,} stop combinations)",
-        combinations=n, distribution=())
+        combinations=n, distribution=(), award_odds=_award_odds(named, pays, marginals, cells, n))
 
 
 def _counts_law(per_reel, idx, wtype, caps=None):

@@ -412,9 +412,9 @@ class Rule:
     @classmethod
     def award_odds_refusal(cls, model) -> str | None:
         """Why ``rtp comply`` leaves out the odds of each award of a bet mode whose game ``model`` uses this
-        rule, or None when they are computed.  The base class: none for a rule with per-reel terms; a rule
-        without them (its spins enumerated fall by fall) leaves them out."""
-        return None if cls.factorised else "the odds of each award over a spin's falls are not computed (enumerated game)"
+        rule, or None when they are computed.  The base class: none (a rule without per-reel terms has its
+        awards counted by the enumeration or count product of its phases, :mod:`exact.comply`)."""
+        return None
 
     @classmethod
     def simulation_step(cls, model, mode: str, tables):

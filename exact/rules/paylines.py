@@ -245,6 +245,9 @@ class LineAutomaton:
     exact: np.ndarray
     hit: np.ndarray
     run: np.ndarray
+    #: The combination a final state pays, as ``symbol code x (reels + 1) + run`` (the symbol run, or the
+    #: WILD run when its pay is the larger), -1 when the line pays nothing.
+    award: np.ndarray | None = None
 
 
 def line_automaton(model, reels: int, comb_code: int | None, comb_table) -> LineAutomaton:
@@ -340,7 +343,13 @@ def line_automaton(model, reels: int, comb_code: int | None, comb_table) -> Line
     exact = np.zeros(len(states), dtype=np.int64)
     for v, x in comb_table:
         exact += x * np.maximum(pay * np.where(used, v, 1), wild_pay)
-    return LineAutomaton(table, pay, used, wild_pay, exact, (pay > 0) | (wild_pay > 0), paid_run)
+    award = np.full(len(states), -1, dtype=np.int64)
+    for i, (_, first, run, _, _, _, _, w0, wrun, _) in enumerate(states):
+        if pay[i] > wild_pay[i]:
+            award[i] = first * (reels + 1) + run
+        elif wild_pay[i]:
+            award[i] = w0 * (reels + 1) + wrun
+    return LineAutomaton(table, pay, used, wild_pay, exact, (pay > 0) | (wild_pay > 0), paid_run, award)
 
 
 class LineStep:
