@@ -247,6 +247,21 @@ def test_a_feature_line_that_only_the_key_s_lines_could_hold_is_refused(tmp_path
     assert where in err and "game.toml:" in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize("command", ["report", "comply"])
+def test_a_grid_with_too_many_initial_drops_for_the_chain_is_simulated(tmp_path, capsys, monkeypatch, command):
+    """A grid game whose random features have more initial drops than the exact round enumerates is
+    simulated (as the bundled finn's README documents for rtp --set finn); it was refused in one line."""
+    import exact.cli.grid as grid_cli
+    import exact.grid as grid
+    monkeypatch.setattr(grid, "MAX_FEATURE_DROPS", 1)
+    monkeypatch.setattr(grid_cli, "DEFAULT_HALFWIDTH", 0.5)
+    d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=FEATURES_TOML))
+    assert main([command, "--set", d, "--json", "--seed", "3"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    text = json.dumps(out)
+    assert "simulat" in text and "random features of the initial drop" not in capsys.readouterr().err
+
+
 def test_commands_the_features_do_not_model_refuse_in_one_line_and_the_others_simulate(tmp_path, capsys):
     d = str(write_grid(tmp_path / "g", rows=2, columns=3, extra=FEATURES_TOML))
     big = str(write_grid(tmp_path / "big", rows=4, columns=4, extra=FEATURES_TOML))

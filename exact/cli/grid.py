@@ -190,6 +190,8 @@ def report(args, ms, emit=None) -> int:
         try:
             try:
                 start = feature_start(cfg, feats)
+            except UnsupportedRule:
+                raise                       # too many initial drops for the chain: the simulation below
             except ValueError as e:
                 raise UsageError(f"rtp: {ms.name}: {e}") from None
             choices = _choices(cfg, feats, games, start)
@@ -415,6 +417,8 @@ def _whole_round_figures(args, ms, cfg):
         try:
             try:
                 start = feature_start(cfg, feats)
+            except UnsupportedRule:
+                raise                       # too many initial drops for the chain: the simulation below
             except ValueError as e:
                 raise UsageError(f"rtp comply: {ms.name}: {e}") from None
             full = _choices(cfg, feats, games, start) if games else {"": (chain_figures(cfg, start=start), None)}
