@@ -553,3 +553,15 @@ def test_a_bet_modes_own_strips_get_their_own_award_odds_and_patterns(tmp_path):
     assert [c.item for c in au if not c.passed and c.rule.id == "au-nz-1.22.16a"] == ["bet mode rare: PIC1 5 OAK"]
     assert {c.item: c.value for c in au if c.rule.id == "au-nz-1.22.16a" and c.item.startswith("bet mode rare: ")} \
         == {f"bet mode rare: {k}": v for k, v in patterns(alone)}
+
+
+def test_a_top_award_known_within_the_distributions_bound_prints_its_probability():
+    """A top award whose probability is a float within the distribution's bound (an endless retrigger) prints
+    that probability and its 1 in N, as every award does (it printed 0.00 for 1.0e-15)."""
+    from exact.cli.comply import _value_text
+    from exact.comply import Check
+    rule = next(r for r in load_rules() if r.measure == "award_odds")
+    text = _value_text(Check(rule, "max win 33450 credits (within the distribution's bound)", None, 1.0025e-15,
+                             False, False))
+    assert text == "1.0025e-15 (1 in 9.97506e+14)"
+    assert _value_text(Check(rule, "max win", None, 0.0, False, False)) == "0 (never)"

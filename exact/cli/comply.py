@@ -32,6 +32,9 @@ def add_arguments(p) -> None:
 
 
 def _value_text(c) -> str:
+    if c.value is None and c.rule.measure in ("award_odds", "pattern_odds_ways", "hit_frequency"):
+        p = c.value_float        # a float within a proven bound (the distribution's), said in the item
+        return f"{p:.6g} (1 in {1 / p:.6g})" if p > 0 else f"{p:.6g} (never)"
     if c.value is None:
         return f"{c.value_float:.{c.rule.decimals or 2}f}"
     if c.rule.measure in ("award_odds", "pattern_odds_ways", "hit_frequency"):
