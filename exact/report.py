@@ -152,6 +152,10 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
         out.append(missing)
     else:
         out += table_lines(["symbol"] + [f"P({n} OAK)" for n in oaks] + [f"RTP {n} OAK" for n in oaks] + ["RTP"], rows)
+        rest = a.base.pays_mean / rep.bet - sum((row.rtp_total for row in srows), Fraction(0))
+        if rest:        # pays the table does not split by symbol (a group of mixed symbols)
+            out.append(f"not by symbol: {percent(rest, 4)} of the {rep.words.pays} (wins of no single symbol: "
+                       f"symbol groups); the rows and this sum to the base game's {percent(a.base.pays_mean / rep.bet, 4)}")
     out += scatter_pays_text(rep, digits)
     add("")
     add("HIT FREQUENCY AND VOLATILITY")
