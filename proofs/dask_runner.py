@@ -122,8 +122,11 @@ def _connect(cluster: Cluster):
                                  f"the service there does not answer as a Dask scheduler "
                                  f"({type(e).__name__})") from None
             return client, [client]
+        # preload: the workers ignore SIGINT, so a Ctrl-C stops this process (which closes them) without a
+        # traceback from every worker
         local = LocalCluster(n_workers=cluster.local_workers, threads_per_worker=1, processes=True,
-                             dashboard_address=":0", silence_logs=logging.ERROR)   # ":0": a free port, so
+                             dashboard_address=":0", silence_logs=logging.ERROR,
+                             preload=["proofs.dask_worker_quiet"])   # ":0": a free port, so
         # a dashboard already on 8787 (another run) prints no "Port 8787 is already in use" warning
         client = Client(local)
         return client, [client, local]

@@ -204,3 +204,30 @@ def test_a_directory_as_scheduler_file_is_named_as_such(tmp_path, capsys):
     from exact.cli import main
     assert main(["simulate", "--rounds", "1000", "--scheduler-file", str(tmp_path)]) == 2
     assert "not a regular file" in capsys.readouterr().err
+
+
+def test_a_worker_ignores_sigint():
+    """The local cluster's workers run proofs.dask_worker_quiet at start: SIGINT ignored there, so a Ctrl-C
+    stops the run's own process alone (which closes them), without a traceback from every worker."""
+    import signal
+    from proofs import dask_worker_quiet
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        dask_worker_quiet.dask_setup(None)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_dask_run_prints_one_line(tmp_path):
+    """Ctrl-C (SIGINT to the process group) during rtp simulate on a local cluster: exit 130, one line
+    (it printed 34-122 lines of worker tracebacks)."""
+    import signal
+    p = subprocess.Popen([sys.executable, "-m", "exact", "simulate", "--set", "rules_page", "--rounds", "200000000",
+                          "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), cwd=tmp_path)
+    time.sleep(25)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and err.decode().strip() == "rtp: interrupted"
