@@ -18,19 +18,22 @@ import signal
 import threading
 import time
 
-__all__ = ["BUDGET", "budget_seconds", "within", "OverBudget"]
+from strips.errors import UsageError
 
-#: Seconds the report gives the round's win distribution when ``RTP_ROUND_BUDGET`` is not a number.
-BUDGET = 2.0
-
+__all__ = ["budget_seconds", "within", "OverBudget"]
 
 class OverBudget(Exception):
     """Raised inside the computation when its time budget runs out."""
 
 
 def budget_seconds() -> float | None:
-    """The budget in seconds: ``RTP_ROUND_BUDGET`` when set (a number >= 0; anything else is
-    :data:`BUDGET`), else None (no timer: the report decides by the game).
+    """The budget in seconds: ``RTP_ROUND_BUDGET`` when set (a number >= 0), else None (no timer: the report
+    decides by the game).
+
+    Raises
+    ------
+    strips.errors.UsageError
+        ``RTP_ROUND_BUDGET`` set to something else than a number >= 0 (one line).
 
     >>> saved = os.environ.pop("RTP_ROUND_BUDGET", None)
     >>> budget_seconds() is None
@@ -44,9 +47,12 @@ def budget_seconds() -> float | None:
     if not text:
         return None
     try:
-        return max(0.0, float(text))
+        value = float(text)
     except ValueError:
-        return BUDGET
+        value = float("nan")
+    if not value >= 0 or value == float("inf"):
+        raise UsageError(f"rtp: RTP_ROUND_BUDGET must be a number of seconds >= 0, got {text[:40]!r}")
+    return value
 
 
 def within(seconds: float, fn, *args, **kwargs) -> tuple[object, str | None]:

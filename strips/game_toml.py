@@ -222,8 +222,10 @@ def parse_game(data: bytes, file: str) -> GameModel:
                 raise t.error(path + ("spins",), "level 1 plays the initial free spins; give it no 'spins'")
             if i > 0 and (spins is None or spins < 1):
                 raise t.error(path + ("spins",), f"level {i + 1} needs spins >= 1")
-            if threshold < 0 or threshold < prev:
-                raise t.error(path + ("threshold",), f"level {i + 1} threshold must not fall")
+            if threshold < 0:
+                raise t.error(path + ("threshold",), f"level {i + 1} threshold must be >= 0 (a KEY count), got {threshold}")
+            if threshold < prev:
+                raise t.error(path + ("threshold",), f"level {i + 1} threshold must not fall below level {i}'s ({prev})")
             if mult < 1:
                 raise t.error(path + ("multiplier",), f"level {i + 1} multiplier must be at least 1 (got {mult}: "
                               f"its free spins would pay {'nothing' if mult == 0 else 'negative wins'})")

@@ -183,3 +183,42 @@ def test_a_rules_file_without_section_or_version_cites_its_source_alone(tmp_path
     code, out, err = run(["comply", "--no-distribution", "--rules", str(f)])
     assert code in (0, 1), err
     assert "  lab-rtp: lab\n" in out and "()" not in out
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "nan", "inf"])
+def test_a_round_budget_that_is_no_number_of_seconds_is_refused(monkeypatch, value):
+    """RTP_ROUND_BUDGET set to anything but a number of seconds >= 0: one line, exit 2 (it was ignored)."""
+    monkeypatch.setenv("RTP_ROUND_BUDGET", value)
+    code, _, err = run([])
+    assert code == 2 and err.strip().count("\n") == 0 and "RTP_ROUND_BUDGET must be a number of seconds >= 0" in err
+
+
+def test_a_negative_level_threshold_says_so(tmp_path):
+    """A level's KEY threshold below 0 is named as such, apart from a threshold below the level before's."""
+    from strips.loader import load_math_set
+    import shutil
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[1] / "strips" / "rules_page"
+    for f in src.iterdir():
+        if f.suffix in (".toml", ".csv"):
+            shutil.copyfile(f, tmp_path / f.name)
+    text = (tmp_path / "game.toml").read_text()
+    (tmp_path / "game.toml").write_text(text.replace("threshold = 6", "threshold = -3", 1))
+    code, _, err = run(["--set", str(tmp_path)])
+    assert code == 2 and "level 3 threshold must be >= 0 (a KEY count), got -3" in err
+    (tmp_path / "game.toml").write_text(text.replace("threshold = 6", "threshold = 2", 1))
+    code, _, err = run(["--set", str(tmp_path)])
+    assert code == 2 and "level 3 threshold must not fall below level 2's (3)" in err
+
+
+def test_check_on_a_published_file_without_facts_names_the_file(tmp_path):
+    """An empty published.toml: nothing to check, said of that file (it said there was no published.toml)."""
+    import shutil
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[1] / "strips" / "rules_page"
+    for f in src.iterdir():
+        if f.suffix in (".toml", ".csv"):
+            shutil.copyfile(f, tmp_path / f.name)
+    (tmp_path / "published.toml").write_text("")
+    code, out, _ = run(["check", "--set", str(tmp_path)])
+    assert code == 0 and "published.toml holds no fact, nothing to check" in out

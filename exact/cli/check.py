@@ -24,7 +24,8 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'check')
     if ms.published.empty:
-        note = f"math set {ms.name}: no {PUBLISHED_FILE}, nothing to check"
+        note = (f"math set {ms.name}: {ms.published.file} holds no fact, nothing to check" if ms.published.file
+                else f"math set {ms.name}: no {PUBLISHED_FILE}, nothing to check")
         if args.json:
             print(json.dumps({"set": ms.name, "passed": True, "facts": [], "note": note}, indent=2))
         else:
