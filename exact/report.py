@@ -65,11 +65,16 @@ def cheap_distribution(ms):
     return wd, None if wd is not None else f"the win distribution {why}"
 
 
+def _not_computed(why: str) -> str:
+    """Why the round's figures are not shown: run rtp distribution, unless it refuses the game too."""
+    return f"not computed ({why})" if "refuses this game" in why else f"{ROUND_NOT_COMPUTED} ({why})"
+
+
 def round_text(wd, why: str | None) -> list[str]:
     """The report's ROUND lines: hit frequency of the round and max win with its probability, or why not."""
     out = ["", "ROUND (from the win distribution)"]
     if wd is None:
-        return out + [f"hit frequency and max win of the round: {ROUND_NOT_COMPUTED} ({why})"]
+        return out + [f"hit frequency and max win of the round: {_not_computed(why)}"]
     hf, hb = wd.hit_frequency
     p = wd.max_round_win_probability
     exact = wd.max_round_exact and not isinstance(p, float)
@@ -84,7 +89,7 @@ def round_json(wd, why: str | None) -> dict:
     """JSON ``round_figures``: ``computed``; the round's hit frequency and max win (exact ``"p/q"`` or a float
     within ``*_bound``) when computed, else ``reason``."""
     if wd is None:
-        return {"computed": False, "reason": f"{ROUND_NOT_COMPUTED} ({why})"}
+        return {"computed": False, "reason": _not_computed(why)}
     hf, hb = wd.hit_frequency
     p = wd.max_round_win_probability
     def num(x):

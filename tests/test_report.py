@@ -278,3 +278,17 @@ def test_tiny_features_equal_brute_force(tiny):
         assert exact(f["spins"]) == ref["spins"]
         assert {int(k): exact(v) for k, v in f["reach"].items() if not k.endswith("_float")} == \
             {i + 1: ref["reach"][i] for i in range(1, levels)}
+
+
+def test_the_report_points_at_no_command_that_refuses_the_game(capsys, monkeypatch):
+    """hold_and_win: the distribution and comply refuse it, so the report says why, without telling the user
+    to run them (it said "run rtp distribution" and "rtp comply checks it")."""
+    from exact.cli import main
+    monkeypatch.delenv("RTP_ROUND_BUDGET", raising=False)     # the report's own choice, not the tests' 0 s
+    assert main(["--set", "hold_and_win"]) == 0
+    text = capsys.readouterr().out
+    assert "hit frequency and max win of the round: not computed (the win distribution refuses this game" in text
+    assert "run rtp distribution" not in text and "rtp comply checks it" not in text
+    assert main(["--set", "hold_and_win", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "compliance_top_award" not in out and not out["round_figures"]["reason"].startswith("not computed, run")

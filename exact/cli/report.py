@@ -45,11 +45,13 @@ def run(args) -> int:
         out["compliance"] = {j: {"passed": a, "checks": b} for j, (a, b) in counts.items()}
         if why:
             out["compliance_not_computed"] = why
-        out["compliance_top_award"] = TOP_AWARD_NOTE
+        if counts:
+            out["compliance_top_award"] = TOP_AWARD_NOTE
         print(json.dumps(out, indent=2))
     else:
         text = report_text(rep, args.digits, dist, dist_why)
         line = "; ".join(f"{j}: {a} of {b} pass"
                          for j, (a, b) in counts.items()) or f"not computed ({why})"
-        print(text + f"\nCOMPLIANCE (rtp comply lists every check)\n{line}\n({TOP_AWARD_NOTE})\n", end="")
+        note = f"({TOP_AWARD_NOTE})\n" if counts else ""      # not when comply refuses the game
+        print(text + f"\nCOMPLIANCE (rtp comply lists every check)\n{line}\n{note}", end="")
     return 1 if args.check and not published_ok(rep) else 0
