@@ -157,20 +157,25 @@ def refusal(name: str, value, limit: int, what: str | None = None) -> str:
 
 
 def digits_refusal(digits: int, what: str) -> str:
-    """The refusal of a number written with ``digits`` decimal digits: above the ``digits`` limit, the
-    limit's words; else (no limit, or a higher one) the most digits Python reads in one number.
+    """The refusal of a number written with ``digits`` decimal digits: past the most digits Python reads in
+    one number, that (no limit can raise it); else above the ``digits`` limit, the limit's words.
 
+    >>> digits_refusal(50, "digits in an integer")
+    '50 digits in an integer, more than the limit of 12 (raise it with --max-digits N, or --no-limits)'
     >>> digits_refusal(5000, "digits in an integer")
-    '5,000 digits in an integer, more than the limit of 12 (raise it with --max-digits N, or --no-limits)'
+    '5,000 digits in an integer, more than the limit of 12 (--max-digits) and than the 4,300 digits a number can have here (no limit raises that)'
     >>> with using(NO_LIMITS):
     ...     digits_refusal(5000, "digits in an integer")
     '5,000 digits in an integer, more than the 4,300 digits a number can have here (whatever the limits)'
     """
+    cap = sys.get_int_max_str_digits()
     limit = active().digits
-    if limit is not None and digits > limit:
+    if limit is not None and limit < digits <= cap:
         return refusal("digits", digits, limit, what)
-    return (f"{digits:,} {what}, more than the {sys.get_int_max_str_digits():,} digits a number can have here "
-            f"(whatever the limits)")
+    if limit is not None and digits > limit:
+        return (f"{digits:,} {what}, more than the limit of {limit:,} (--max-digits) and than the {cap:,} digits "
+                f"a number can have here (no limit raises that)")
+    return f"{digits:,} {what}, more than the {cap:,} digits a number can have here (whatever the limits)"
 
 
 def exceeds(name: str, value: int) -> int | None:

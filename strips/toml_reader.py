@@ -205,7 +205,7 @@ def parse_toml(text: str, file: str) -> dict:
         if isinstance(e, tomllib.TOMLDecodeError):
             raise _toml_error(e, text, file) from None
         # int() of a literal beyond Python's integer-string limit
-        m = re.search(r"\d[\d_]{%d,}" % max(_limits.active().digits or 0, 100), text)
+        m = re.search(r"\d[\d_]{%d,}" % sys.get_int_max_str_digits(), text)    # the literal past that limit
         row, col = _position(text, m.start(), False) if m else (1, 1)
         digits = len(m.group().replace("_", "")) if m else sys.get_int_max_str_digits() + 1
         raise MathSetError(file, row, col, _limits.digits_refusal(digits, "digits in an integer")) from None

@@ -222,3 +222,37 @@ def test_check_on_a_published_file_without_facts_names_the_file(tmp_path):
     (tmp_path / "published.toml").write_text("")
     code, out, _ = run(["check", "--set", str(tmp_path)])
     assert code == 0 and "published.toml holds no fact, nothing to check" in out
+
+
+def _rules_page_copy(tmp_path):
+    import shutil
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[1] / "strips" / "rules_page"
+    for f in src.iterdir():
+        if f.suffix in (".toml", ".csv"):
+            shutil.copyfile(f, tmp_path / f.name)
+    return tmp_path
+
+
+@pytest.mark.parametrize("extra", [["--max-digits", "6000"], ["--max-digits", "4300"], []])
+def test_a_number_past_the_digits_python_reads_is_located_whatever_the_limit(tmp_path, extra):
+    """A 5,000-digit bet: its own row, column and digit count, whatever --max-digits says (with --max-digits
+    6000 it said game.toml:1:1: 4,301 digits; with 4300 it advised raising --max-digits, which cannot help)."""
+    d = _rules_page_copy(tmp_path)
+    text = (d / "game.toml").read_text()
+    (d / "game.toml").write_text(text.replace("bet = 10 ", "bet = " + "9" * 5000 + " ", 1))
+    row = next(i for i, line in enumerate((d / "game.toml").read_text().splitlines(), 1) if line.startswith("bet = 9"))
+    err = one_line(["--set", str(d)] + extra)
+    assert f"game.toml:{row}:7: " in err and "5,000 digits in an integer" in err and "4,300 digits" in err
+    assert ("raise it with --max-digits" in err) is False
+
+
+def test_a_number_too_large_for_a_raised_limit_names_the_raised_option_only(monkeypatch):
+    """An overflow after --max-digits was raised names that option, never a --no-limits that was not given."""
+    def overflow(args):
+        raise OverflowError("Python int too large to convert to C long")
+    monkeypatch.setattr(exact.cli.spin, "run", overflow)
+    err = one_line(["spin", "--stops", "0,0,0,0,0", "--max-digits", "20"])
+    assert "lower --max-digits" in err and "--no-limits" not in err
+    err = one_line(["spin", "--stops", "0,0,0,0,0", "--no-limits"])
+    assert "drop --no-limits" in err

@@ -12,6 +12,7 @@ file, row and column, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import signal
 import sys
@@ -21,7 +22,7 @@ from exact import __version__
 from exact.cli.args import Parser, UsageError, add_limit_arguments, limits_of
 from strips.errors import MathSetError
 from strips.display import printable
-from strips.limits import Limits, using
+from strips.limits import Limits, option, using
 
 #: Longest error line shown (characters); the rest is cut with a count of what was left out.
 MAX_ERROR_LINE = 400
@@ -100,15 +101,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
-def _hint(raised: bool, lower: str) -> str:
-    """What to do after running out of memory or depth: lower the raised limits, else use a smaller input."""
-    if raised:
+def _hint(raised: tuple, lower: str) -> str:
+    """What to do after running out of memory, depth or range: drop ``--no-limits`` or lower the limits the
+    command line raised (``raised``: the options given), else report the input (within the default limits)."""
+    if "--no-limits" in raised:
         return f"drop --no-limits or lower {lower}"
+    if raised:
+        return f"lower {', '.join(raised)}"
     return "the input is within the default limits: please report it, with the set, as a missing up-front estimate"
 
 
 def _main(argv: list[str]) -> int:
-    raised = False   # --no-limits or a --max-... option given (the hint of a MemoryError depends on it)
+    raised: tuple = ()   # --no-limits or the --max-... options given (the hint of a MemoryError depends on it)
     try:
         if argv and argv[0] in ("-h", "--help"):
             _top_parser().print_help()
@@ -135,7 +139,9 @@ def _main(argv: list[str]) -> int:
             note = shadow_note(spec) if isinstance(spec, str) else None
             if note:
                 print(f"rtp: {note}", file=sys.stderr)
-        raised = bool(getattr(args, "no_limits", False)) or limits_of(args) != Limits()
+        chosen, default = limits_of(args), Limits()
+        raised = ("--no-limits",) if getattr(args, "no_limits", False) else tuple(
+            option(f.name) for f in dataclasses.fields(Limits) if getattr(chosen, f.name) != getattr(default, f.name))
         with using(limits_of(args)):
             return int(module.run(args))
     except MathSetError as e:
@@ -163,8 +169,8 @@ def _main(argv: list[str]) -> int:
         _say(f"rtp: error: input nested too deeply to process ({_hint(raised, '--max-depth')})")
         return 2
     except OverflowError as e:  # a figure beyond float range or int64 (limits raised)
-        _say(f"rtp: error: a number too large to show or compute here ({e}); the default --max-digits "
-             f"limit refuses such input (drop --no-limits or lower --max-digits)")
+        _say(f"rtp: error: a number too large to show or compute here ({e}); "
+             f"{_hint(raised, '--max-digits') if raised else 'the default --max-digits limit refuses such input'}")
         return 2
     except Terminated:
         print("rtp: terminated (SIGTERM)", file=sys.stderr)
