@@ -256,3 +256,9 @@ def test_a_number_too_large_for_a_raised_limit_names_the_raised_option_only(monk
     assert "lower --max-digits" in err and "--no-limits" not in err
     err = one_line(["spin", "--stops", "0,0,0,0,0", "--no-limits"])
     assert "drop --no-limits" in err
+
+
+def test_a_negative_value_after_a_space_is_read_as_the_value():
+    """rtp spin --stops -1,0,0,0,0 says what is wrong with the stop (it said: expected one argument)."""
+    assert "stop -1 of reel 1 is outside 0..99" in one_line(["spin", "--stops", "-1,0,0,0,0"])
+    assert "--ranges must start at 0" in one_line(["distribution", "--ranges", "-1,0,1"])

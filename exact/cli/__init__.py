@@ -111,6 +111,30 @@ def _hint(raised: tuple, lower: str) -> str:
     return "the input is within the default limits: please report it, with the set, as a missing up-front estimate"
 
 
+def _negative_values(parser, argv: list[str]) -> list[str]:
+    """``--stops -1,0,0`` as ``--stops=-1,0,0``: a value that starts with a minus sign after an option that
+    takes one, which argparse would read as an option (``expected one argument``); the command then says
+    what is wrong with the value itself.
+
+    >>> p = argparse.ArgumentParser(); _ = p.add_argument("--stops"); _ = p.add_argument("--json", action="store_true")
+    >>> _negative_values(p, ["--stops", "-1,0", "--json"])
+    ['--stops=-1,0', '--json']
+    """
+    takes = {o for a in parser._actions if a.nargs is None and a.option_strings and not isinstance(
+        a, (argparse._StoreTrueAction, argparse._StoreFalseAction, argparse._StoreConstAction)) for o in a.option_strings}
+    out, i = [], 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in takes and i + 1 < len(argv) and len(argv[i + 1]) > 1 and argv[i + 1][0] == "-" and \
+                (argv[i + 1][1].isdigit() or argv[i + 1][1] == "."):
+            out.append(f"{tok}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
 def _main(argv: list[str]) -> int:
     raised: tuple = ()   # --no-limits or the --max-... options given (the hint of a MemoryError depends on it)
     try:
@@ -132,7 +156,7 @@ def _main(argv: list[str]) -> int:
         parser = Parser(prog=f"rtp {command}", description=help_text)
         module.add_arguments(parser)
         add_limit_arguments(parser)
-        args = parser.parse_args(rest)
+        args = parser.parse_args(_negative_values(parser, rest))
         args.command = command
         from strips.loader import shadow_note
         for spec in dict.fromkeys(getattr(args, k, None) for k in ("set", "a", "b")):
