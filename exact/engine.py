@@ -72,7 +72,7 @@ from markov.moments import CountSplit, PhaseAnalysis
 from exact.enumeration import analyse_phase as enumerated_phase
 from exact.polynomials import poly_product
 from exact.lines import analyse_lines_phase, combination_table
-from exact.rules.registry import phase_path
+from exact.rules.registry import phase_path, reel_set_members, reel_set_mixture
 from exact.rules import (INT64_SAFE, ReelTerms, combination_wilds, other_scatters,  # noqa: F401
                          scatter_codes, symbol_scatter_pay, trigger_scatter_pay, count_array, extra_counts,
                          factorisation, refuse_ways_rules, trigger_moments, with_drawn_multiplier)
@@ -622,6 +622,15 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     ----------
     Rules page sections 6-11; the factorisation is described in the module docstring.
     """
+    sets = reel_set_members(ms.model, phase.strips)   # a reel set drawn by weight per spin: the mixture of its sets
+    if sets is not None:
+        return reel_set_mixture([(w, _one_reel_set(ms, dataclasses.replace(phase, strips=name), shared))
+                                 for name, w in sets if w], phase)
+    return _one_reel_set(ms, phase, shared)
+
+
+def _one_reel_set(ms: MathSet, phase: Phase, shared: dict | None = None) -> PhaseAnalysis:
+    """:func:`analyse_phase` of ``phase`` on the one reel set it names."""
     model = ms.model
     path = phase_path(model)      # a rule without per-reel terms: its fast path, or exact enumeration
     if path is not None:

@@ -26,6 +26,26 @@ from strips.toml_reader import (TomlFile, check_document, check_limit, count_tab
 from strips.modes_toml import ROUND_TABLES, parse_round_rules
 
 
+def reel_set_files(t: TomlFile, table: dict, path: tuple) -> list[str]:
+    """The files of a strip set of weighted reel sets, ``{ sets = ["base1.csv", ...], weights = [3, 1] }``
+    (the shape checked here; :mod:`exact.rules.reel_sets` keeps the weights).
+
+    Raises
+    ------
+    MathSetError
+        An unknown key; ``sets`` not a list of 1 or more file names; ``weights`` not one whole number >= 0
+        per set, not all 0.
+    """
+    refuse_unknown(t, table, path, ("sets", "weights"), "key")
+    sets = t.get(table, path, "sets", list)
+    if not sets or not all(isinstance(f, str) for f in sets):
+        raise t.error(path + ("sets",), "must be a list of one or more strip file names")
+    weights = t.get(table, path, "weights", "ints")
+    if len(weights) != len(sets) or any(w < 0 for w in weights) or not any(weights):
+        raise t.error(path + ("weights",), f"needs one whole number >= 0 per reel set ({len(sets)}), not all 0")
+    return list(sets)
+
+
 def parse_game(data: bytes, file: str) -> GameModel:
     """Parse and validate a ``game.toml`` document.
 
@@ -78,10 +98,21 @@ def parse_game(data: bytes, file: str) -> GameModel:
 
     strip_table = t.get(doc, (), "strips", dict)
     strip_files = {}
-    for set_name, fname in strip_table.items():
+
+    def file_name(fname, where) -> str:
         if not isinstance(fname, str) or not fname or "/" in fname or "\\" in fname or "\x00" in fname:
-            raise t.error(("strips", set_name), "must be a file name inside the math-set directory")
-        strip_files[set_name] = fname
+            raise t.error(where, "must be a file name inside the math-set directory")
+        return fname
+
+    for set_name, fname in strip_table.items():
+        if isinstance(fname, dict):     # weighted reel sets (exact/rules/reel_sets.py): members NAME, NAME#2, ...
+            for k, f in enumerate(reel_set_files(t, fname, ("strips", set_name)), start=1):
+                member = set_name if k == 1 else f"{set_name}#{k}"
+                if k > 1 and member in strip_table:
+                    raise t.error(("strips", set_name), f"its reel set {k} is named {member!r}, as another strip set")
+                strip_files[member] = file_name(f, ("strips", set_name, "sets"))
+            continue
+        strip_files[set_name] = file_name(fname, ("strips", set_name))
     if "base" not in strip_files:
         raise t.error(("strips",), "names no 'base' strip set (the base game spins it)")
 

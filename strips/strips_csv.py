@@ -45,6 +45,7 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
         this strip set, a gap inside a column, a reel with fewer symbols than
         window rows.  Source: rules page sections 3 and 4.
     """
+    rules_of_set = strip_set.split("#")[0]     # reel set k of weighted reel sets (NAME#k) keeps NAME's symbol reels
     text = decode_text(data, file, cells=True)
     records: list[tuple[int, list[str]]] = []  # (1-based line where the record starts, cells)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
@@ -107,13 +108,13 @@ def parse_strips(data: bytes, file: str, model: GameModel, strip_set: str) -> tu
                 raise MathSetError(file, i, j + 1, f"unknown symbol {cell!r} "
                                    f"(known: {', '.join(model.names)})")
             sym = model.symbols[code]
-            if not sym.allowed_on(strip_set, j):
-                where = sorted(r + 1 for r in sym.reels.get(strip_set, ()))
+            if not sym.allowed_on(rules_of_set, j):
+                where = sorted(r + 1 for r in sym.reels.get(rules_of_set, ()))
                 allowed = (f"reel{'s' if len(where) > 1 else ''} {', '.join(map(str, where))}"
                            if where else "no reel")
                 named = sym.name if cell == sym.name else f"{cell} ({sym.name})"
                 raise MathSetError(file, i, j + 1, f"{named} is not allowed on {strip_set} reel {j + 1} "
-                                   f"(allowed on {allowed} of the {strip_set} strips)")
+                                   f"(allowed on {allowed} of the {rules_of_set} strips)")
             columns[j].append(sym.name)
             codes[j].append(code)
     for j, col in enumerate(columns):

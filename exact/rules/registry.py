@@ -41,6 +41,7 @@ from exact.rules.wild_scatter import WildScatter
 from exact.rules.expanding_symbol import ExpandingSymbol
 from exact.rules.line_awards import LineAwards
 from exact.rules.weighted_stops import WeightedStops
+from exact.rules.reel_sets import WeightedReelSets, mixture as reel_set_mixture
 from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, ScatterPays, SeveralScatters, TriggerReels
 from exact.rules.ways import Ways
 from exact.rules.wheels import Wheels
@@ -49,7 +50,7 @@ from exact.rules.win_cap import WinCap
 from strips import limits as _limits
 from strips.errors import UnsupportedRule, UsageError
 
-__all__ = ["RULES", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms"]
+__all__ = ["RULES", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms", "reel_set_members", "reel_set_mixture"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -58,7 +59,7 @@ RULES: tuple[type[Rule], ...] = (
     Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
     Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, FreeSpinChoice, HoldAndWin, SpinChance, GambleWheel, Frames,
     ExpandingWilds, BothWayPays, CentrePays, PerWildMultiplier, SymbolGroups, BlankStops, ScreenFill,
-    RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine, WildScatter, ExpandingSymbol, LineAwards, WeightedStops,
+    RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine, WildScatter, ExpandingSymbol, LineAwards, WeightedStops, WeightedReelSets,
 )
 
 
@@ -102,6 +103,17 @@ def award_odds_refusal(model) -> str | None:
     (None, 'respin on 2 BONUS')
     """
     return next((why for r in rules_of(model) if (why := r.award_odds_refusal(model))), None)
+
+
+def reel_set_members(model, strip_set: str):
+    """((reel set, weight), ...) when a spin of ``strip_set`` first draws its reel set by weight
+    (:class:`exact.rules.reel_sets.WeightedReelSets`), else None.
+
+    >>> from strips.loader import load_math_set
+    >>> reel_set_members(load_math_set("rules_page").model, "base") is None
+    True
+    """
+    return WeightedReelSets.members(model, strip_set)
 
 
 def reel_terms(model, weights: str) -> tuple:
