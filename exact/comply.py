@@ -483,20 +483,25 @@ def _enumerated_awards(ms: MathSet, analysis: GameAnalysis) -> list[Award]:
     model = ms.model
     rr = round_result(model, analysis.base, analysis.levels)
 
-    def odds(a) -> dict:
-        got = a.award_odds if getattr(a, "award_odds", None) is not None else \
-            enumerated_phase(ms, a.phase, awards=True).award_odds
-        return {label: (credits, p) for label, credits, p in got}
+    def counted(a):          # the phase with its awards counted (the engine's, or enumerated again)
+        return a if getattr(a, "award_odds", None) is not None else enumerated_phase(ms, a.phase, awards=True)
 
-    base = odds(analysis.base)
-    levels = [odds(lv) for lv in analysis.levels] if rr.free_spins_played else []
+    def odds(a) -> dict:
+        return {label: (credits, p) for label, credits, p in a.award_odds}
+
+    phases = [counted(analysis.base)] + ([counted(lv) for lv in analysis.levels] if rr.free_spins_played else [])
+    base = odds(phases[0])
+    levels = [odds(lv) for lv in phases[1:]]
+    rd = _FallsRound(ms, analysis, phases) if levels else None
     out = []
     for label in dict.fromkeys(list(base) + [x for lv in levels for x in lv]):
         credits, low = base.get(label, (None, Fraction(0)))
         free = max((lv[label][1] for lv in levels if label in lv), default=Fraction(0))
         credits = credits if credits is not None else next(lv[label][0] for lv in levels if label in lv)
         kind = "scatter pay" if label.endswith("scatter pay") else "combination"
-        out.append(Award(label, kind, Bounds(low, min(Fraction(1), low + rr.free_spins_played * free)), credits))
+        bounds = rd.award(label) if rd is not None else None
+        out.append(Award(label, kind, bounds or Bounds(low, min(Fraction(1), low + rr.free_spins_played * free)),
+                         credits))
     split = analysis.base.trigger_split.prob
     trig = model.trigger_symbol
     if getattr(analysis.base, "awards_by_spins", False):   # the split counts the spins awarded over the falls
@@ -506,6 +511,40 @@ def _enumerated_awards(ms: MathSet, analysis: GameAnalysis) -> list[Award]:
             p = sum(split[m:hi], Fraction(0))
             out.append(Award(f"trigger {m} {trig.name if trig is not None else 'scatter'}", "trigger", Bounds(p, p)))
     return out
+
+
+class _FallsRound(_Round):
+    """The chain pieces of :class:`_Round` for a game whose phases are enumerated: the joints (avoid the award,
+    award index) come from each phase's ``award_split`` (probabilities, so the denominators are 1), not from
+    per-reel polynomials; the feature chain is the same as the RTP's."""
+
+    def __init__(self, ms: MathSet, analysis: GameAnalysis, phases: list):
+        model = ms.model
+        chain = chain_class(model)
+        self.ms, self.model, self.count_by, self.levels = ms, model, chain.count_by, list(model.levels)
+        self.phases = phases           # base, then each level: enumerated with their awards counted
+        self.den_base, self.den_free = 1, [1] * len(self.levels)
+        self.chain = chain.of(model, analysis.levels) if self.levels else None
+        self.memo = {}
+        self.exact = not getattr(analysis.base, "awards_by_spins", False) and len(phases) == 1 + len(self.levels) \
+            and all(getattr(a, "award_split", None) is not None for a in phases)
+
+    def award(self, label: str) -> Bounds | None:
+        """P(a round pays the award ``label`` in some spin) through the chain, or None without the splits."""
+        if not self.exact:
+            return None
+        base = self.phases[0]
+        split = base.trigger_split.prob
+        hit = base.award_split.get(label, ())
+        base_avoid = {m: p - (hit[m] if m < len(hit) else 0) for m, p in enumerate(split)}
+        per_level = []
+        for lv in self.phases[1:]:
+            hit = lv.award_split.get(label, ())
+            if self.count_by == "scatter":
+                per_level.append({i: p - (hit[i] if i < len(hit) else 0) for i, p in enumerate(lv.by_scatter.prob)})
+            else:             # a ladder: these games show no KEY, every free spin has KEY count 0
+                per_level.append({0: 1 - sum(hit, Fraction(0))})
+        return self.contains(base_avoid, per_level)
 
 
 def line_probabilities(ms: MathSet, phase: Phase) -> dict[tuple[str, int], list[Fraction]]:

@@ -360,6 +360,9 @@ class _Tally:
     #: Per advertised award (:attr:`exact.falls.FallEvaluator.awards`) the spins that pay it in some fall;
     #: None when not counted.
     award_spins: list | None = None
+    #: (award, award index) -> the spins of that award index (trigger count, or free spins awarded) that pay
+    #: the award (counted with ``award_spins``).
+    award_index: dict = dataclasses.field(default_factory=dict)
 
     def _fall(self, k: int) -> None:
         while len(self.reach) <= k:
@@ -381,6 +384,11 @@ class _Tally:
         if self.award_spins is not None:
             for a, c in enumerate(out.awards.sum(axis=0).tolist()):
                 self.award_spins[a] += c
+            r, a = np.nonzero(out.awards)
+            if len(r):
+                span = int(out.award.max(initial=0)) + 1
+                keys, cnt = np.unique(a * span + out.award[r], return_counts=True)
+                _add_counts(self.award_index, {divmod(int(k), span): int(c) for k, c in zip(keys, cnt)})
         self.scatter_plain += int(out.scatter_plain.sum())
         plain_only = np.ones(out.plain.shape[0], dtype=bool)
         for i, items in out.drawn.items():
@@ -411,6 +419,7 @@ class _Tally:
         self.paid += other.paid
         if self.award_spins is not None and other.award_spins is not None:
             self.award_spins = [a + b for a, b in zip(self.award_spins, other.award_spins)]
+            _add_counts(self.award_index, other.award_index)
         else:
             self.award_spins = None
         return self
@@ -489,12 +498,15 @@ def _enumerate(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int, t: "_Tally"
     by_key = CountSplit((Fraction(1),), (mean,), (second,))
     odds = None if t.award_spins is None else \
         tuple((label, credits, Fraction(c, n)) for (label, credits), c in zip(ev.awards, t.award_spins))
+    by_index = None if t.award_spins is None else {
+        label: tuple(Fraction(t.award_index.get((a, i), 0), n) for i in range(size))
+        for a, (label, _) in enumerate(ev.awards)}
     return EnumeratedPhase(
         phase=phase, mean=mean, second=second, pays_mean=mean - scatter_mean, collect_mean=Fraction(0),
         ways_by_symbol={}, oak_prob={}, by_scatter=split, by_key=by_key, hit_frequency=Fraction(paid, n),
         scatter_mean=scatter_mean, method=f"enumeration of {n:,} stop combinations", combinations=n, falls=falls,
         distribution=tuple((a, w, p) for (a, w), p in sorted(law.items())), awards_by_spins=ev.sum_awards,
-        awards_per_spin=awards, award_odds=odds)
+        awards_per_spin=awards, award_odds=odds, award_split=by_index)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ these results.
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -74,6 +76,9 @@ class EnumeratedPhase(PhaseAnalysis):
         Per advertised award (``"H1 8 cells"``, ``"A 3 OAK"``, ``"S 4 scatter pay"``; the last pay entry stands
         for every larger count, ``"8+"``) its credits and P(a spin pays it in some fall), before the phase's
         multipliers; None when not counted (:func:`exact.enumeration.analyse_phase` with ``awards``).
+    award_split : mapping str -> tuple of Fraction, or None
+        Per award, P(a spin pays it and has award index i) at index i (the index of ``by_scatter``): what the
+        chain needs for the odds per round; None when not counted.
     """
 
     method: str = ""
@@ -83,6 +88,7 @@ class EnumeratedPhase(PhaseAnalysis):
     awards_by_spins: bool = False
     awards_per_spin: Fraction = Fraction(0)
     award_odds: tuple | None = None
+    award_split: Mapping | None = None
 
     def win_probabilities(self) -> dict[int, Fraction]:
         """Win in credits -> probability (the award index summed out)."""

@@ -489,3 +489,46 @@ def test_comply_checks_the_award_odds_of_a_cascade_game(tmp_path, capsys):
     assert spins > 0
     for label, p in base.items():
         assert got[label].low == p and got[label].high == min(1, p + spins * free[label])
+
+
+@pytest.mark.parametrize("evaluation", ["anywhere", "ways"])
+def test_award_odds_per_round_with_free_spins_equal_a_brute_force_of_the_round(evaluation):
+    """With free spins (no retrigger) a round pays an award when its base spin or one of its free spins
+    does: 1 - sum over base stops of P(stops) [base avoids] (1 - q)^spins, q the free spin's odds, every
+    spin read literally (play_falls); comply's odds per round are exact and equal it."""
+    from exact.comply import awards
+    from exact.rules.free_spins import initial_spins
+    game, strips = random_game(4, evaluation, free_spins=True, scatters="first_fall")
+    game["free_spins"].pop("retrigger")
+    ms = exact.math_set(game, strips)
+    model = ms.model
+    reels = strips["base"]
+    level = model.level_phase(model.levels[0])
+    syms = {s.name: s for s in model.symbols}
+
+    def keys_of(phase, stops):
+        keys = set()
+        for f in play_falls(model, phase, reels, stops).falls:
+            keys |= {(w[0], min(w[1], len(syms[w[0]].pays)), False) for w in f.wins if w[2] > 0}
+            keys |= {(n, min(c, len(syms[n].pays)), True) for n, c, p in f.scatters if p > 0}
+        return keys
+
+    every = list(itertools.product(*(range(len(s)) for s in reels)))
+    n = len(every)
+    free_keys = [keys_of(level, st) for st in every]
+    got = {}
+    for a in awards(ms):
+        if a.kind in ("combination", "scatter pay"):
+            name, count = a.item.split()[:2]
+            got[(name, int(count.rstrip("+")), a.item.endswith("scatter pay"))] = a.probability
+    assert got
+    for key, bounds in got.items():
+        q = Fraction(sum(key in k for k in free_keys), n)
+        avoid = Fraction(0)
+        for st in every:
+            sp = play_falls(model, model.base_phase, reels, st)
+            if key in keys_of(model.base_phase, st):
+                continue
+            trig = sp.falls[0].scatters[0][1] if sp.falls[0].scatters else 0
+            avoid += Fraction(1, n) * (1 - q) ** initial_spins(model, trig)
+        assert bounds.low == bounds.high == 1 - avoid, key
