@@ -439,7 +439,7 @@ def _quiet_weight(per_reel, tab, wtype):
 
 #: The most (count vector reached, count vector of the next reel) pairs one step of the product takes (its
 #: work arrays about 8 x counts x that many bytes); a game reaching more is enumerated.
-PRODUCT_STATES = 1 << 20
+PRODUCT_STATES = 1 << 17
 
 #: The same bound for the hit frequency's product of :func:`_pairs_phase` (the vectors no count of which
 #: has passed its last zero pay).
