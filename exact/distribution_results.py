@@ -462,13 +462,13 @@ class WinDistribution:
         """
         return distribution_frame(self, which)
 
-    def plot(self, ax=None, title: str | None = None):
+    def plot(self, ax=None, title: str | None = None, edges=None):
         """Survival P(round win >= x) and the probability of each win range, log scale (matplotlib).
 
-        ``ax`` an existing matplotlib Axes (a new figure when None).  Returns the Axes.  See
-        :func:`exact.plot.plot_distribution`.
+        ``ax`` an existing matplotlib Axes (a new figure when None); ``edges`` the win ranges' edges in bets
+        (as :meth:`win_ranges`; default its own).  Returns the Axes.  See :func:`exact.plot.plot_distribution`.
         """
-        return plot_distribution(self, ax=ax, title=title)
+        return plot_distribution(self, ax=ax, title=title, edges=edges)
 
     def _repr_html_(self) -> str:
         """Win ranges, tail, percentiles and max wins as HTML tables (no raw arrays)."""

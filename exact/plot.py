@@ -55,7 +55,7 @@ def _lower_limit(ranges) -> float:
     return max(FLOOR, smallest / 10 ** 0.5)
 
 
-def plot_distribution(wd, ax=None, title: str | None = None, cap_bets=None):
+def plot_distribution(wd, ax=None, title: str | None = None, cap_bets=None, edges=None):
     """Draw the win distribution ``wd`` (an :class:`exact.distribution.WinDistribution`) on ``ax``.
 
     Parameters
@@ -90,7 +90,7 @@ def plot_distribution(wd, ax=None, title: str | None = None, cap_bets=None):
     if ax is None:
         _, ax = plt.subplots(figsize=(9, 5.5))
     bet = wd.bet
-    ranges = wd.win_ranges()
+    ranges = wd.win_ranges(edges) if edges is not None else wd.win_ranges()   # the table's ranges (--ranges)
     low = _lower_limit(ranges)
     round_label = "round" + (" (exact)" if wd.round.is_exact else f" (within {wd.round.bound:.1e})")
     xs, ys = survival(wd.round.items())

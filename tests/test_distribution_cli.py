@@ -167,3 +167,26 @@ def test_a_one_spin_step_beyond_the_memory_budget_is_refused_in_one_line(capsys,
     assert main(["distribution", "--set", "rules_page"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "GiB at reel" in err[0] and "states x" in err[0]
+
+
+def test_the_plot_draws_the_ranges_the_table_uses():
+    """wd.plot(edges=...) and rtp distribution --ranges ... --plot: the bars are the table's ranges (the PNG
+    drew the default ranges whatever --ranges said)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import exact
+    ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1},
+                         "symbols": {"A": {"class": "pay", "pays": [0, 5]}, "B": {"class": "pay", "pays": [1, 2]}}},
+                        {"base": [["A", "B", "B"], ["A", "B", "A"]]})
+    wd = exact.win_distribution(ms, progress=False)
+
+    def bars(edges):
+        fig, ax = plt.subplots()
+        wd.plot(ax=ax, edges=edges)
+        n = sum(len(c.get_segments()) for c in ax.collections)
+        plt.close(fig)
+        return n
+    custom = (0, 3)
+    shown = [r for r in wd.win_ranges(custom) if not (r.from_bets == r.to_bets == 0) and r.probability > 0]
+    assert bars(custom) == len(shown) and bars(None) != bars(custom)

@@ -50,7 +50,7 @@ def parse_edges(text: str | None) -> tuple:
     return edges
 
 
-def plot_png(wd, name: str):
+def plot_png(wd, name: str, edges=None):
     """A writer callable for :func:`write_output`: the PNG of :func:`exact.plot.plot_distribution`."""
     import matplotlib
     matplotlib.use("Agg")
@@ -58,7 +58,7 @@ def plot_png(wd, name: str):
 
     def write(f):
         fig, ax = plt.subplots(figsize=(9, 5.5))
-        wd.plot(ax=ax, title=f"{name}: win distribution (survival and win ranges)")
+        wd.plot(ax=ax, title=f"{name}: win distribution (survival and win ranges)", edges=edges)
         fig.tight_layout()
         fig.savefig(f, format="png", dpi=110)
         plt.close(fig)
@@ -77,7 +77,7 @@ def run(args) -> int:
     except ValueError as e:
         raise UsageError(f"rtp distribution: {ms.name}: {e}") from None
     if target is not None:
-        write_output(target, plot_png(wd, ms.name), protected, "rtp distribution")
+        write_output(target, plot_png(wd, ms.name, edges), protected, "rtp distribution")
     if args.json:
         print(json.dumps(distribution_json(wd, ms.name, edges)))
     else:
