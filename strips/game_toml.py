@@ -95,6 +95,7 @@ def parse_game(data: bytes, file: str) -> GameModel:
     title = printable(t.get(game, ("game",), "title", str, ""))
     refuse_unknown(t, game, ("game",), ("name", "title", "reels", "rows", "bet", "evaluation")
                     + plugins.keys_of(("game",)), "key")
+    evaluation_of(t, game)        # an unknown evaluation is named before the symbols are read by another one
 
     strip_table = t.get(doc, (), "strips", dict)
     strip_files = {}
@@ -440,6 +441,21 @@ def parse_wild_multiplier(t: "TomlFile", spec: dict, path: tuple) -> WildMultipl
 FREE_SPIN_RULE_KEYS = ("scatter",)
 
 
+def evaluation_of(t: "TomlFile", game: dict) -> str:
+    """``[game] evaluation`` (default ways), one of the evaluations the core and the rule modules know.
+
+    Raises
+    ------
+    MathSetError
+        Not a string, or an unknown evaluation (located at the key, before any symbol is read).
+    """
+    evaluation = t.get(game, ("game",), "evaluation", str, WAYS)
+    if evaluation not in EVALUATIONS + plugins.evaluations():
+        known = " or ".join(repr(e) for e in EVALUATIONS + plugins.evaluations())
+        raise t.error(("game", "evaluation"), f"must be {known}, got {evaluation!r}")
+    return evaluation
+
+
 def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int, rows: int,
                      trigger: tuple, levels: list[Level]) -> tuple[list[Symbol], dict]:
     """The catalogue rules: ``[game] evaluation``, ``[lines] paylines``, a WILD's own ``pays`` and
@@ -464,10 +480,7 @@ def _catalogue_rules(t: "TomlFile", doc: dict, symbols: list[Symbol], reels: int
         symbol.
     """
     game = doc["game"]
-    evaluation = t.get(game, ("game",), "evaluation", str, WAYS)
-    if evaluation not in EVALUATIONS + plugins.evaluations():
-        known = " or ".join(repr(e) for e in EVALUATIONS + plugins.evaluations())
-        raise t.error(("game", "evaluation"), f"must be {known}, got {evaluation!r}")
+    evaluation = evaluation_of(t, game)
     plugin_eval = plugins.evaluation(evaluation) or {}
     paylines: tuple[tuple[int, ...], ...] = ()
     if evaluation == LINES:

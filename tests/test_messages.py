@@ -262,3 +262,15 @@ def test_a_negative_value_after_a_space_is_read_as_the_value():
     """rtp spin --stops -1,0,0,0,0 says what is wrong with the stop (it said: expected one argument)."""
     assert "stop -1 of reel 1 is outside 0..99" in one_line(["spin", "--stops", "-1,0,0,0,0"])
     assert "--ranges must start at 0" in one_line(["distribution", "--ranges", "-1,0,1"])
+
+
+@pytest.mark.parametrize("value", ['"cluster"', '"scatter"', "5"])
+def test_an_unknown_evaluation_is_named_at_its_key(tmp_path, value):
+    """[game] evaluation = "cluster" (a typo) is refused at that key with the evaluations known (it was read
+    as ways, and the symbols' pays were refused instead)."""
+    (tmp_path / "game.toml").write_text(f'[game]\nname = "g"\nreels = 3\nrows = 2\nbet = 1\nevaluation = {value}\n'
+                                        '[strips]\nbase = "base.csv"\n[symbols.A]\nclass = "pay"\n'
+                                        'pays = [0, 0, 0, 0, 2, 5]\n')
+    (tmp_path / "base.csv").write_text("reel1,reel2,reel3\nA,A,A\nA,A,A\n")
+    err = one_line(["--set", str(tmp_path)])
+    assert "game.toml:6:" in err and "game.evaluation" in err and "pays" not in err

@@ -101,3 +101,33 @@ def test_raises_on_a_malformed_reel_set_table(tmp_path, table, what):
     with pytest.raises(MathSetError, match=what) as e:
         load_math_set(str(tmp_path))
     assert ":7:" in str(e.value)
+
+
+@pytest.mark.parametrize("cascade", [False, True])
+@pytest.mark.parametrize("second", [["A", "B", "S", "B", "A"], ["B", "S", "A", "A"]])
+def test_pay_anywhere_reel_sets_equal_a_brute_force(cascade, second):
+    """Reel sets of equal or different lengths on a pay-anywhere game, with or without cascades: the mixture of
+    their enumerations or count products equals a brute force over (reel set, stops) (the count products'
+    method and joint law broke the mixture: a TypeError, or a refusal naming the method)."""
+    from exact.rules.cascade import play_falls
+    game = {"game": {"reels": 3, "rows": 2, "bet": 1, "evaluation": "anywhere"},
+            "strips": {"base": {"sets": ["b1.csv", "b2.csv"], "weights": [3, 1]}},
+            "symbols": {"A": {"class": "pay", "pays": [0, 0, 2, 5]}, "B": {"class": "pay", "pays": [0, 0, 1, 3]},
+                        "S": {"class": "scatter", "reels": {"base": [1, 2, 3]}, "pays": [0, 0, 4]}}}
+    if cascade:
+        game["cascade"] = {"multipliers": [1, 2]}
+    sets = {"base": [["A", "B", "S", "A", "B"], ["B", "A", "A", "S", "B"], ["A", "A", "B", "B", "S"]],
+            "base#2": [second, list(reversed(second)), second[1:] + second[:1]]}
+    ms = exact.math_set(game, sets)
+    model = ms.model
+    mean = hit = Fraction(0)
+    for name, w in (("base", 3), ("base#2", 1)):
+        reels = sets[name]
+        n = len(reels[0]) * len(reels[1]) * len(reels[2])
+        for stops in itertools.product(*(range(len(s)) for s in reels)):
+            win = play_falls(model, model.base_phase, reels, stops).win
+            mean += Fraction(w, 4 * n) * win
+            hit += Fraction(w, 4 * n) * (win > 0)
+    a = analyse_phase(ms, model.base_phase)
+    assert (a.mean, a.hit_frequency) == (mean, hit)
+    assert exact.par_sheet(ms).rtp == mean

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from exact.rules.base import Rule
+from markov.moments import PhaseAnalysis
 from strips import plugins
 
 __all__ = ["ReelSetsConfig", "WeightedReelSets", "draw_reel_set", "mixture"]
@@ -95,7 +96,12 @@ def mixture(parts: list[tuple[int, object]], phase):
     """
     total = sum(w for w, _ in parts)
     weights = [Fraction(w, total) for w, _ in parts]
-    values = [a if phase is None else dataclasses.replace(a, phase=phase) for _, a in parts]
+    if phase is None:
+        return _mix([a for _, a in parts], weights)
+    # the figures of a spin only (PhaseAnalysis): what only one reel set's enumeration gives (its method,
+    # cycle, joint law, award counts) is no mixture and is left out
+    values = [PhaseAnalysis(**{f.name: getattr(a, f.name) for f in dataclasses.fields(PhaseAnalysis) if f.init} | {"phase": phase})
+              for _, a in parts]
     return _mix(values, weights)
 
 
