@@ -635,12 +635,18 @@ def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sour
         ta, tb = table[ka[:, None], ex[None, :]], table[kb[:, None], ey[None, :]]
         q2 = cmap[q[:, None], et[None, :]]
         src = np.broadcast_to(js[:, None], ta.shape)
-        c = ring.lift(np.broadcast_to(ec[None, :], ta.shape))
+        c = np.broadcast_to(ec[None, :], ta.shape)
         ra, rb = ta >= 0, tb >= 0
-        ca, cb = ring.mul(c, pay(ta)), ring.mul(c, pay(tb))
-        for sel, dst, w in ((ra & rb, (ta * kn + tb) * nq2 + q2, c), (~ra & rb, base_a + tb * nq2 + q2, ca),
-                            (ra & ~rb, base_b + ta * nq2 + q2, cb), (~ra & ~rb, base_r + q2, ring.mul(ca, pay(tb)))):
-            emit(src[sel], dst[sel], w[:, sel])
+        for sel, dst, pa, pb in ((ra & rb, (ta * kn + tb) * nq2 + q2, False, False),
+                                 (~ra & rb, base_a + tb * nq2 + q2, True, False),
+                                 (ra & ~rb, base_b + ta * nq2 + q2, False, True),
+                                 (~ra & ~rb, base_r + q2, True, True)):
+            w = ring.lift(c[sel])       # the stops showing the pair's symbols, times the pays of the ended lines
+            if pa:
+                w = ring.mul(w, pay(ta[sel]))
+            if pb:
+                w = ring.mul(w, pay(tb[sel]))
+            emit(src[sel], dst[sel], w)
     # one line ended: the other moves by its own row's symbols
     for xs, lo, dst_base in ((xb, k * k * nq, base_a), (xa, k * k * nq + k * nq, base_b)):
         ss = sources[(sources >= lo) & (sources < lo + k * nq)]
@@ -651,10 +657,10 @@ def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sour
         t = table[kk[:, None], ex[None, :]]
         q2 = cmap[q[:, None], et[None, :]]
         src = np.broadcast_to(ss[:, None], t.shape)
-        c = ring.lift(np.broadcast_to(ec[None, :], t.shape))
+        c = np.broadcast_to(ec[None, :], t.shape)
         run = t >= 0
-        emit(src[run], (dst_base + t * nq2 + q2)[run], c[:, run])
-        emit(src[~run], (base_r + q2)[~run], ring.mul(c, pay(t))[:, ~run])
+        emit(src[run], (dst_base + t * nq2 + q2)[run], ring.lift(c[run]))
+        emit(src[~run], (base_r + q2)[~run], ring.mul(ring.lift(c[~run]), pay(t[~run])))
     # both ended: only the scatter-count key moves
     rs = sources[sources >= k * k * nq + 2 * k * nq]
     if len(rs):
