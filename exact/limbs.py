@@ -4,6 +4,12 @@ The one-spin distribution (:mod:`exact.one_spin`) keeps every weight exact: a we
 integer split into limbs of :data:`LIMB_BITS` bits held in int64 arrays (shape (limbs, entries)), so
 products and sums of weights are numpy operations; :func:`merge_equal` merges equal rows of integer
 columns, summing their weights.
+
+Integers too large for int64 in a linear chain (the payline pair chains of :mod:`exact.lines`) are kept
+as residues instead: the chain runs modulo a few primes below 2^31 (:func:`residue_primes`), each product
+of two residues below 2^62, and the exact integers are rebuilt once at the end by the Chinese remainder
+theorem (:func:`from_residues`).  :class:`IntRing` is the arithmetic either way: plain int64 (no primes)
+or residues.
 """
 from __future__ import annotations
 
@@ -78,6 +84,120 @@ def limb_sum(limbs: np.ndarray, starts: np.ndarray) -> np.ndarray:
     if limbs.shape[1] >= 1 << 38:
         raise OverflowError("limb sum of 2^38 entries or more")
     return normalise(np.add.reduceat(limbs, starts, axis=1))
+
+
+# --------------------------------------------------------------------------
+# exact integers as residues modulo primes below 2^31
+# --------------------------------------------------------------------------
+#: Bits of the residue primes: a product of two residues is below 2^62.
+RESIDUE_BITS = 31
+
+
+def _is_prime(n: int) -> bool:
+    """Trial division (n below 2^32: at most 2^16 divisors)."""
+    if n < 2:
+        return False
+    if n % 2 == 0:
+        return n == 2
+    f = 3
+    while f * f <= n:
+        if n % f == 0:
+            return False
+        f += 2
+    return True
+
+
+def residue_primes(bound: int, bits: int = RESIDUE_BITS) -> tuple[int, ...]:
+    """The largest primes below ``2^bits``, descending, as few as make their product exceed ``2 bound``:
+    every integer of magnitude at most ``bound`` is rebuilt from its residues by :func:`from_residues`.
+
+    Raises ValueError when the primes below ``2^bits`` do not reach the bound.
+
+    >>> residue_primes(10**6, bits=11)
+    (2039, 2029)
+    >>> residue_primes(2**70)
+    (2147483647, 2147483629, 2147483587)
+    """
+    bound = abs(int(bound))
+    out, product, n = [], 1, (1 << bits) - 1
+    while product <= 2 * bound:
+        while n > 2 and not _is_prime(n):
+            n -= 1
+        if n <= 2:
+            raise ValueError(f"the primes below 2^{bits} do not reach {bound}")
+        out.append(n)
+        product *= n
+        n -= 1
+    return tuple(out)
+
+
+def from_residues(residues: np.ndarray, primes: Sequence[int]) -> np.ndarray:
+    """The integers of residues (shape (P, n), int64, row i modulo ``primes[i]``) by the Chinese remainder
+    theorem: object array (n,) of Python ints in the symmetric range (-M/2, M/2], M the primes' product.
+    Exact for every integer of magnitude below M/2 (:func:`residue_primes` picks the primes for a bound).
+
+    >>> ps = (7, 11, 13)
+    >>> r = np.array([[v % p for v in (-5, 0, 400)] for p in ps], dtype=np.int64)
+    >>> from_residues(r, ps).tolist()
+    [-5, 0, 400]
+    """
+    primes = [int(p) for p in primes]
+    m = prod(primes)
+    acc = np.zeros(residues.shape[1], dtype=object)
+    for p, row in zip(primes, residues):
+        mp = m // p
+        acc = acc + row.astype(object) * (mp * pow(mp, -1, p))
+    acc = acc % m
+    return np.where(acc > m // 2, acc - m, acc)
+
+
+class IntRing:
+    """The integer arithmetic of a linear chain: plain int64 (``primes`` None; the caller proves every value
+    below 2^62) or residues modulo ``primes`` (each below 2^31).  Values are int64 arrays whose first axis
+    is the prime (length 1 for int64).
+
+    >>> ring = IntRing((7, 11, 13))
+    >>> a = ring.lift([10, 20])
+    >>> ring.exact(ring.mul(a, ring.lift([3, 3]))).tolist()
+    [30, 60]
+    >>> IntRing().exact(IntRing().lift([2**40])).tolist()
+    [1099511627776]
+    """
+
+    def __init__(self, primes: Sequence[int] | None = None):
+        self.primes = tuple(int(p) for p in primes) if primes else None
+        self.size = len(self.primes) if self.primes else 1
+        if self.primes and max(self.primes) >= 1 << 31:
+            raise ValueError("residue primes must be below 2^31")
+        self._p = np.array(self.primes, dtype=np.int64) if self.primes else None
+
+    def _mod(self, ndim: int) -> np.ndarray:
+        return self._p.reshape((-1,) + (1,) * (ndim - 1))
+
+    def lift(self, values) -> np.ndarray:
+        """Integers (a Python int, a sequence, or an integer array of any shape) as ring values: shape (P, ...)."""
+        if self.primes is None:
+            return np.asarray(values, dtype=np.int64)[None]
+        arr = np.asarray(values)
+        if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
+            flat = [int(v) for v in arr.reshape(-1)]
+            return np.array([[v % p for v in flat] for p in self.primes],
+                            dtype=np.int64).reshape((self.size,) + arr.shape)
+        arr = arr.astype(np.int64)
+        return arr[None] % self._mod(arr.ndim + 1)
+
+    def mul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The product of two ring values (broadcast; a scalar-like factor of shape (P, 1, ...) too)."""
+        out = a * b
+        return out if self.primes is None else out % self._mod(out.ndim)
+
+    def reduce(self, a: np.ndarray) -> np.ndarray:
+        """Sums of ring values (each entry non-negative, below 2^62) brought back below the moduli."""
+        return a if self.primes is None else a % self._mod(a.ndim)
+
+    def exact(self, a: np.ndarray) -> np.ndarray:
+        """The Python integers of ring values of shape (P, n): object array (n,)."""
+        return a[0].astype(object) if self.primes is None else from_residues(a, self.primes)
 
 
 # --------------------------------------------------------------------------

@@ -51,8 +51,16 @@ has one outcome is that outcome).
   each value and mixed by its exact weight (the draw is independent of the
   stops); the hit frequency does not depend on it (m >= 1).
 
-Integers throughout (int64 with an overflow bound checked, Python ints for
-sums); Fractions are formed once at the end.  Nothing is a float.
+Integers throughout; Fractions are formed once at the end.  Nothing is a float.
+A chain runs in int64 where a bound from the set's maxima (the largest line pay,
+squared for the pairs, times the stop combinations) proves every entry below
+2^62; beyond it (long strips, large pays) the same chain runs modulo as few
+primes below 2^31 as the bound needs (each product of two residues below
+2^62) and its results are rebuilt exactly by the Chinese remainder theorem
+(:func:`exact.limbs.from_residues`): never a refusal for size.  Cost: one
+pass per prime over the same index work (a 20-line 5x3 game with 256-stop
+reels needs 3 primes for the pairs); the hit frequency and the award split
+fall back to Python integers past the bound.
 
 References
 ----------
@@ -70,6 +78,7 @@ from math import prod
 
 import numpy as np
 
+from exact.limbs import RESIDUE_BITS, IntRing, residue_primes
 from markov.moments import CountSplit, PhaseAnalysis
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
 from exact.rules import (award_of, combination_wilds, counted_pays, feature_draws, fill_terms, phase_awards, level_line_values, line_scan_of, line_view, other_scatters,
@@ -341,11 +350,29 @@ def _grouped(values: np.ndarray, *cols: np.ndarray):
     return tuple(c[first] for c in cols), total
 
 
+#: Entries of a chain below this are summed in int64; from it on the chain runs on residues.
+INT64_CHAIN_BOUND = 2**62
+
+def chain_ring(entry_bound: int, result_bound: int) -> IntRing:
+    """The arithmetic of a chain whose entries (every partial sum) are at most ``entry_bound`` and whose
+    results, rebuilt at the end, at most ``result_bound`` in magnitude: int64 while ``4 entry_bound`` stays
+    below :data:`INT64_CHAIN_BOUND` (2^62), else residues modulo the primes below 2^``RESIDUE_BITS``
+    (31; tests set fewer bits) that rebuild every result (:func:`exact.limbs.residue_primes`).
+
+    >>> chain_ring(2**40, 2**50).primes is None, chain_ring(2**70, 2**80).primes
+    (True, (2147483647, 2147483629, 2147483587))
+    """
+    if 4 * entry_bound < INT64_CHAIN_BOUND:
+        return IntRing()
+    return IntRing(residue_primes(result_bound, RESIDUE_BITS))
+
+
 @dataclass(frozen=True)
 class _Rows:
     """A sparse integer matrix as coordinates: one row per line (or pair of lines), one column per state.
 
-    ``row``, ``col``, ``val``: int64 arrays, no duplicate (row, col), no zero value.
+    ``row``, ``col``: int64 arrays (nnz,), no duplicate (row, col); ``val``: int64 ring values (P, nnz)
+    (:class:`exact.limbs.IntRing`: P = 1 in int64, else one row per residue prime), no all-zero column.
     """
 
     row: np.ndarray
@@ -354,41 +381,58 @@ class _Rows:
     shape: tuple[int, int]
 
     @classmethod
-    def start(cls, n: int, n_cols: int) -> "_Rows":
+    def start(cls, n: int, n_cols: int, ring: IntRing) -> "_Rows":
         """Every row at state 0 with weight 1."""
-        return cls(np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64),
+        return cls(np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), ring.lift(np.ones(n, dtype=np.int64)),
                    (n, n_cols))
 
-    def dense(self) -> np.ndarray:
-        """The matrix as a dense object array of Python ints."""
-        out = np.zeros(self.shape, dtype=np.int64)
-        out[self.row, self.col] = self.val
-        return out.astype(object)
+    def dense(self, ring: IntRing) -> np.ndarray:
+        """The matrix as a dense object array of Python ints, shape ``shape``."""
+        out = np.zeros((self.val.shape[0],) + self.shape, dtype=np.int64)
+        out[:, self.row, self.col] = self.val
+        return ring.exact(out.reshape(out.shape[0], -1)).reshape(self.shape)
+
+    def column_sums(self, weight: np.ndarray, ring: IntRing) -> np.ndarray:
+        """sum_i weight[i] x row i (``weight`` int64 per row, small): object array of Python ints, one per column."""
+        if ring.primes is None:
+            out = np.zeros(self.shape[1], dtype=object)
+            np.add.at(out, self.col, self.val[0].astype(object) * weight[self.row].astype(object))
+            return out
+        t = _aggregate(np.zeros_like(self.col), self.col, ring.mul(self.val, ring.lift(weight[self.row])),
+                       (1, self.shape[1]), ring)
+        dense = np.zeros((self.val.shape[0], self.shape[1]), dtype=np.int64)
+        dense[:, t.col] = t.val
+        return ring.exact(dense)
 
 
-def _aggregate(row, col, val, shape) -> _Rows:
-    """Sum the values (integers >= 0, below 2^62) of equal (row, col) coordinates and drop zeros.
+def _aggregate(row, col, val, shape, ring: IntRing) -> _Rows:
+    """Sum the ring values (``val`` (P, n), each entry >= 0 below 2^62, below 2^31 on residues) of equal
+    (row, col) coordinates and drop the all-zero ones.
 
-    Exact: with few enough cells the sums are three ``bincount`` passes over
-    21-bit limbs (each limb sum stays far below 2^53, so the float64 sums are
-    exact integers), else one sort of an int64 code.
+    Exact: with few enough cells the sums are ``bincount`` passes over 21-bit limbs (each limb sum stays far
+    below 2^53, so the float64 sums are exact integers), else one sort of an int64 code; residue sums of
+    fewer than 2^32 entries stay below 2^63 and are reduced after.
     """
     cells = shape[0] * shape[1]
     code = row * shape[1] + col
+    n_p = val.shape[0]
     if cells <= 1 << 22 and 4 * len(code) >= cells:
-        total = np.zeros(cells, dtype=np.int64)
-        for shift in (0, 21, 42):
-            limb = ((val >> shift) & ((1 << 21) - 1)).astype(np.float64)
-            total += np.bincount(code, weights=limb, minlength=cells).astype(np.int64) << shift
-        nz = np.flatnonzero(total)
-        return _Rows(nz // shape[1], nz % shape[1], total[nz], shape)
+        total = np.zeros((n_p, cells), dtype=np.int64)
+        shifts = (0, 21, 42) if ring.primes is None else (0, 21)
+        for i in range(n_p):
+            for shift in shifts:
+                limb = ((val[i] >> shift) & ((1 << 21) - 1)).astype(np.float64)
+                total[i] += np.bincount(code, weights=limb, minlength=cells).astype(np.int64) << shift
+        total = ring.reduce(total)
+        nz = np.flatnonzero(total.any(axis=0))
+        return _Rows(nz // shape[1], nz % shape[1], total[:, nz], shape)
     order = np.argsort(code)
-    code, val = code[order], val[order]
+    code, val = code[order], val[:, order]
     start = np.flatnonzero(np.concatenate(([True], code[1:] != code[:-1]))) if len(code) else np.zeros(0, dtype=np.int64)
-    total = np.add.reduceat(val, start) if len(code) else val
+    total = ring.reduce(np.add.reduceat(val, start, axis=1)) if len(code) else val
     code = code[start]
-    keep = total != 0
-    return _Rows(code[keep] // shape[1], code[keep] % shape[1], total[keep], shape)
+    keep = total.any(axis=0)
+    return _Rows(code[keep] // shape[1], code[keep] % shape[1], total[:, keep], shape)
 
 
 #: From this many rows (pairs of lines) on, a reel's products run in scipy's compiled sparse
@@ -396,40 +440,40 @@ def _aggregate(row, col, val, shape) -> _Rows:
 SCIPY_ROWS = 1000
 
 
-def _advance(x: _Rows, group: np.ndarray, matrix) -> _Rows:
+def _advance(x: _Rows, group: np.ndarray, matrix, ring: IntRing) -> _Rows:
     """One reel of a chain for many lines (or pairs) at once: row i of ``x`` times the matrix of ``group[i]``.
 
     Rows with the same group (the rows they read on the reel) share one
     transition, ``matrix(group, sources) -> (src, dst, weight, n_cols)``: the
-    integer entries of the rows ``sources`` (the states in use).  Each
+    ring entries (P, m) of the rows ``sources`` (the states in use).  Each
     entry of ``x`` is expanded by its state's row of the transition and the
-    products summed exactly (int64, bounded by the caller); with
-    :data:`SCIPY_ROWS` rows or more the same product is scipy's.
+    products summed exactly (int64 bounded by the caller, or residues reduced
+    after each product); with :data:`SCIPY_ROWS` rows or more the int64 product is scipy's.
     """
     g_of = group[x.row]
     order = np.argsort(g_of, kind="stable")
     bounds = np.flatnonzero(np.diff(g_of[order])) + 1
     rows, cols, vals = [], [], []
     n_cols = None
-    use_scipy = x.shape[0] >= SCIPY_ROWS
+    use_scipy = x.shape[0] >= SCIPY_ROWS and ring.primes is None
     for idx in np.split(order, bounds):
         if not len(idx):
             continue
-        xc, xr, xv = x.col[idx], x.row[idx], x.val[idx]
+        xc, xr, xv = x.col[idx], x.row[idx], x.val[:, idx]
         sources = np.unique(xc)
         src, dst, w, n_cols = matrix(int(g_of[idx[0]]), sources)
         if use_scipy:
             from scipy import sparse   # large games only: its import costs more than small games take
-            t = sparse.csr_matrix((w, (src, dst)), shape=(x.shape[1], n_cols), dtype=np.int64)
-            y = (sparse.csr_matrix((xv, (xr, xc)), shape=x.shape, dtype=np.int64) @ t).tocoo()
+            t = sparse.csr_matrix((w[0], (src, dst)), shape=(x.shape[1], n_cols), dtype=np.int64)
+            y = (sparse.csr_matrix((xv[0], (xr, xc)), shape=x.shape, dtype=np.int64) @ t).tocoo()
             rows.append(y.row.astype(np.int64))
             cols.append(y.col.astype(np.int64))
-            vals.append(y.data.astype(np.int64))
+            vals.append(y.data.astype(np.int64)[None])
             continue
         local = np.searchsorted(sources, src)
         used = (local < len(sources)) & (sources[np.minimum(local, len(sources) - 1)] == src)
         lc = np.searchsorted(sources, xc)
-        t = _aggregate(local[used], dst[used], w[used], (len(sources), n_cols))   # sorted by (source, dst)
+        t = _aggregate(local[used], dst[used], w[:, used], (len(sources), n_cols), ring)   # sorted by (source, dst)
         dst, w = t.col, t.val
         indptr = np.concatenate(([0], np.cumsum(np.bincount(t.row, minlength=len(sources)))))
         lens = indptr[lc + 1] - indptr[lc]
@@ -437,32 +481,35 @@ def _advance(x: _Rows, group: np.ndarray, matrix) -> _Rows:
         pos = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens - indptr[lc], lens)
         rows.append(xr[rep])
         cols.append(dst[pos])
-        vals.append(xv[rep] * w[pos])
+        vals.append(ring.mul(xv[:, rep], w[:, pos]))
     if n_cols is None:
         n_cols = matrix(int(group[0]), np.zeros(0, dtype=np.int64))[3]
     cat = (lambda a: np.concatenate(a) if a else np.zeros(0, dtype=np.int64))
+    v = np.concatenate(vals, axis=1) if vals else np.zeros((ring.size, 0), dtype=np.int64)
     if use_scipy:   # each row is in one group: the products are already summed
-        r, c, v = cat(rows), cat(cols), cat(vals)
-        keep = v != 0
-        return _Rows(r[keep], c[keep], v[keep], (x.shape[0], n_cols))
-    return _aggregate(cat(rows), cat(cols), cat(vals), (x.shape[0], n_cols))
+        r, c = cat(rows), cat(cols)
+        keep = v.any(axis=0)
+        return _Rows(r[keep], c[keep], v[:, keep], (x.shape[0], n_cols))
+    return _aggregate(cat(rows), cat(cols), v, (x.shape[0], n_cols), ring)
 
 
-def _coo(rows, cols, data, n_cols):
-    """The (src, dst, weight, n_cols) of a transition from lists of coordinate arrays."""
+def _coo(rows, cols, data, n_cols, ring: IntRing):
+    """The (src, dst, weight (P, m), n_cols) of a transition from lists of coordinate and ring value arrays."""
     cat = (lambda a: np.concatenate(a).astype(np.int64) if a else np.zeros(0, dtype=np.int64))
-    return cat(rows), cat(cols), cat(data), n_cols
+    vals = np.concatenate(data, axis=1) if data else np.zeros((ring.size, 0), dtype=np.int64)
+    return cat(rows), cat(cols), vals, n_cols
 
 
 # --------------------------------------------------------------------------
 # first moments: every line, one chain each
 # --------------------------------------------------------------------------
-def _single_matrix(table, k_next, values, label_of, n_labels, x, tag, cmap, rest):
+def _single_matrix(table, k_next, values, label_of, n_labels, x, tag, cmap, rest, ring: IntRing):
     """The sparse transition of one line's state vector over one reel for the line's row.
 
     Layout with K classes and Q keys: running ``(k, q)`` -> ``k Q + q``;
     ended (its pay carried) ``K Q + q``; then per label the pay sum and the
     count over all stop combinations (``rest`` = stops of the later reels).
+    ``values`` are the outcomes' pays as ring values (P, outcomes).
     """
     k, kn = table.shape[0], k_next
     nq = cmap.shape[0]
@@ -477,40 +524,57 @@ def _single_matrix(table, k_next, values, label_of, n_labels, x, tag, cmap, rest
     run = t >= 0
     rows.append(((kk[run] * nq)[:, None] + q[None, :]).reshape(-1))
     cols.append(((t[run] * nq2)[:, None] + cmap[q[None, :], tg_[run][:, None]]).reshape(-1))
-    data.append(np.repeat(c_[run], nq))
+    data.append(ring.lift(np.repeat(c_[run], nq)))
     o = -1 - t[~run]
-    v = np.asarray(values, dtype=np.int64)[o]
-    pay = v > 0
+    pay = values.positive[o]
     src = kk[~run][pay]
-    o, v, cc, tgo = o[pay], v[pay], c_[~run][pay], tg_[~run][pay]
+    o, cc, tgo = o[pay], c_[~run][pay], tg_[~run][pay]
+    vcc = ring.mul(values.ring[:, o], ring.lift(cc))
+    rest_r = ring.lift(rest).reshape(-1, 1)
     rows.append(((src * nq)[:, None] + q[None, :]).reshape(-1))
     cols.append((kn * nq2 + cmap[q[None, :], tgo[:, None]]).reshape(-1))
-    data.append(np.repeat(v * cc, nq))
+    data.append(np.repeat(vcc, nq, axis=1))
     lab = np.asarray(label_of, dtype=np.int64)[o]
-    for off, w in ((0, v * cc * rest), (n_labels, cc * rest)):
+    for off, w in ((0, ring.mul(vcc, rest_r)), (n_labels, ring.mul(ring.lift(cc), rest_r))):
         rows.append(((src * nq)[:, None] + q[None, :]).reshape(-1))
         cols.append(np.repeat(kn * nq2 + nq2 + off + lab, nq))
-        data.append(np.repeat(w, nq))
+        data.append(np.repeat(w, nq, axis=1))
     tcount = np.bincount(tag, minlength=cmap.shape[1]).astype(np.int64)
     for tgi in np.flatnonzero(tcount):
         rows.append(k * nq + q)
         cols.append(kn * nq2 + cmap[q, tgi])
-        data.append(np.full(nq, tcount[tgi]))
+        data.append(ring.lift(np.full(nq, tcount[tgi])))
     li = np.arange(2 * n_labels)
     rows.append(k * nq + nq + li)
     cols.append(kn * nq2 + nq2 + li)
-    data.append(np.ones(2 * n_labels, dtype=np.int64))
-    return _coo(rows, cols, data, dim2)
+    data.append(ring.lift(np.ones(2 * n_labels, dtype=np.int64)))
+    return _coo(rows, cols, data, dim2, ring)
 
 
-def line_first_moments(machine: LineMachine, windows, tags: Tags, keymaps, paylines):
+@dataclass(frozen=True)
+class _Values:
+    """The pays of a machine's outcomes as ring values (P, outcomes) and which of them are > 0."""
+
+    ring: np.ndarray
+    positive: np.ndarray
+
+    @classmethod
+    def of(cls, values, ring: IntRing) -> "_Values":
+        vals = [int(v) for v in values]
+        return cls(ring.lift(np.array(vals, dtype=object)), np.array([v > 0 for v in vals], dtype=bool))
+
+
+def line_first_moments(machine: LineMachine, windows, tags: Tags, keymaps, paylines, ring: IntRing | None = None):
     """First moments of every payline over all stop combinations, exact integers.
 
     ``machine`` is minimised by (value, label).  Returns ``(done, by_label,
     count_label, labels)``: ``done[i, q]`` the sum of line i's pay over the
     stop combinations with final key q; ``by_label[j]`` the sum over every
     line of the pay won with label j; ``count_label[i, j]`` the number of
-    stop combinations where line i wins with label j.
+    stop combinations where line i wins with label j (object arrays of Python ints).
+
+    ``ring``: the arithmetic (:func:`chain_ring`; by default int64 when the largest pay times the stop
+    combinations proves it safe, else residues rebuilt by the Chinese remainder theorem).
     """
     values = [o[0] for o in machine.outcomes]
     labels = sorted({o[1] for o in machine.outcomes if o[0] > 0})
@@ -518,16 +582,20 @@ def line_first_moments(machine: LineMachine, windows, tags: Tags, keymaps, payli
     label_of = [index.get(o[1], 0) for o in machine.outcomes]
     nl = len(labels)
     lengths = [w.shape[0] for w in windows]
+    if ring is None:
+        bound = max([abs(int(v)) for v in values] + [1]) * prod(lengths)
+        ring = chain_ring(bound, bound)
+    vals = _Values.of(values, ring)
     lines = np.array(paylines, dtype=np.int64)
     n = len(lines)
     nq0 = len(keymaps[0][0])
-    x = _Rows.start(n, machine.classes(0) * nq0 + nq0 + 2 * nl)
+    x = _Rows.start(n, machine.classes(0) * nq0 + nq0 + 2 * nl, ring)
     for r in range(len(windows)):
         rest = prod(lengths[r + 1:])
         x = _advance(x, lines[:, r], lambda h, _: _single_matrix(
-            machine.tables[r], machine.classes(r + 1), values, label_of, nl, windows[r][:, h],
-            tags.stop_tag[r], keymaps[r][1], rest))
-    dense = x.dense()
+            machine.tables[r], machine.classes(r + 1), vals, label_of, nl, windows[r][:, h],
+            tags.stop_tag[r], keymaps[r][1], rest, ring), ring)
+    dense = x.dense(ring)
     nq = len(keymaps[-1][0])
     return dense[:, :nq], dense[:, nq:nq + nl].sum(axis=0), dense[:, nq + nl:], labels
 
@@ -535,28 +603,28 @@ def line_first_moments(machine: LineMachine, windows, tags: Tags, keymaps, payli
 # --------------------------------------------------------------------------
 # second moments: pairs of lines
 # --------------------------------------------------------------------------
-def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sources):
+def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sources, ring: IntRing):
     """The sparse integer transition of a pair state vector over one reel for rows (h_a, h_b).
 
     Layout at a boundary with K classes and Q keys: both running
     ``(ka, kb, q)`` -> ``(ka K + kb) Q + q``; a ended (its pay carried):
     ``K^2 Q + kb Q + q``; b ended: ``K^2 Q + K Q + ka Q + q``; both ended:
     ``K^2 Q + 2 K Q + q``.  Only the rows of ``sources`` (the states some
-    pair of the group is in) are filled.
+    pair of the group is in) are filled.  ``values``: the outcomes' pays as ring values.
     """
     k, kn, nq, nq2 = table.shape[0], k_next, n_keys, n_keys2
     base_a, base_b, base_r = kn * kn * nq2, kn * kn * nq2 + kn * nq2, kn * kn * nq2 + 2 * kn * nq2
-    val = np.asarray(values, dtype=np.int64)
+    val = values.ring
     rows_, cols_, data_ = [], [], []
 
     def emit(src, dst, w):
-        keep = w != 0
+        keep = w.any(axis=0)
         rows_.append(src[keep])
         cols_.append(dst[keep])
-        data_.append(w[keep])
+        data_.append(w[:, keep])
 
     def pay(t):
-        return np.where(t < 0, val[np.maximum(-1 - t, 0)], 0)
+        return np.where(t < 0, val[:, np.maximum(-1 - t, 0)], 0)
 
     sources = np.asarray(sources, dtype=np.int64)
     # both running: every (x, y, tag) the reel's stops show on the two rows
@@ -569,10 +637,16 @@ def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sour
         src = np.broadcast_to(js[:, None], ta.shape)
         c = np.broadcast_to(ec[None, :], ta.shape)
         ra, rb = ta >= 0, tb >= 0
-        va, vb = pay(ta), pay(tb)
-        for sel, dst, w in ((ra & rb, (ta * kn + tb) * nq2 + q2, c), (~ra & rb, base_a + tb * nq2 + q2, c * va),
-                            (ra & ~rb, base_b + ta * nq2 + q2, c * vb), (~ra & ~rb, base_r + q2, c * va * vb)):
-            emit(src[sel], dst[sel], w[sel])
+        for sel, dst, pa, pb in ((ra & rb, (ta * kn + tb) * nq2 + q2, False, False),
+                                 (~ra & rb, base_a + tb * nq2 + q2, True, False),
+                                 (ra & ~rb, base_b + ta * nq2 + q2, False, True),
+                                 (~ra & ~rb, base_r + q2, True, True)):
+            w = ring.lift(c[sel])       # the stops showing the pair's symbols, times the pays of the ended lines
+            if pa:
+                w = ring.mul(w, pay(ta[sel]))
+            if pb:
+                w = ring.mul(w, pay(tb[sel]))
+            emit(src[sel], dst[sel], w)
     # one line ended: the other moves by its own row's symbols
     for xs, lo, dst_base in ((xb, k * k * nq, base_a), (xa, k * k * nq + k * nq, base_b)):
         ss = sources[(sources >= lo) & (sources < lo + k * nq)]
@@ -585,8 +659,8 @@ def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sour
         src = np.broadcast_to(ss[:, None], t.shape)
         c = np.broadcast_to(ec[None, :], t.shape)
         run = t >= 0
-        emit(src[run], (dst_base + t * nq2 + q2)[run], c[run])
-        emit(src[~run], (base_r + q2)[~run], (c * pay(t))[~run])
+        emit(src[run], (dst_base + t * nq2 + q2)[run], ring.lift(c[run]))
+        emit(src[~run], (base_r + q2)[~run], ring.mul(ring.lift(c[~run]), pay(t[~run])))
     # both ended: only the scatter-count key moves
     rs = sources[sources >= k * k * nq + 2 * k * nq]
     if len(rs):
@@ -594,28 +668,35 @@ def _pair_matrix(table, k_next, values, xa, xb, tag, cmap, n_keys, n_keys2, sour
         tg = np.flatnonzero(tcount)
         q = rs - (k * k * nq + 2 * k * nq)
         emit(np.repeat(rs, len(tg)), (base_r + cmap[q[:, None], tg[None, :]]).reshape(-1),
-             np.tile(tcount[tg], len(rs)))
-    return _coo(rows_, cols_, data_, base_r + nq2)
+             ring.lift(np.tile(tcount[tg], len(rs))))
+    return _coo(rows_, cols_, data_, base_r + nq2, ring)
 
 
-def pair_moments(machine: LineMachine, values, windows, tags: Tags, keymaps, paylines) -> dict:
+def pair_moments(machine: LineMachine, values, windows, tags: Tags, keymaps, paylines,
+                 ring: IntRing | None = None) -> dict:
     """{key: sum over every ordered pair of lines (a, b) and all stop combinations of L_a L_b 1{key}}.
 
-    Integer (Python int) sums; see the module docstring for the method.
+    Integer (Python int) sums; see the module docstring for the method.  ``ring``: the arithmetic
+    (:func:`chain_ring`; by default int64 when the largest pay squared times the stop combinations proves
+    it safe, else residues modulo primes below 2^31, rebuilt by the Chinese remainder theorem).
     """
     n_lines = len(paylines)
+    if ring is None:
+        entry = max([abs(int(v)) for v in values] + [1]) ** 2 * prod(w.shape[0] for w in windows)
+        ring = chain_ring(entry, entry * n_lines * n_lines)
+    vals = _Values.of(values, ring)
     ia, ib = np.triu_indices(n_lines)
     weight = np.where(ia == ib, 1, 2).astype(np.int64)
     lines = np.array(paylines, dtype=np.int64)
     nq0 = len(keymaps[0][0])
     k0 = machine.classes(0)
-    x = _Rows.start(len(ia), k0 * k0 * nq0 + 2 * k0 * nq0 + nq0)
+    x = _Rows.start(len(ia), k0 * k0 * nq0 + 2 * k0 * nq0 + nq0, ring)
     for r in range(len(windows)):
         rows = windows[r].shape[1]
         x = _advance(x, lines[ia, r] * rows + lines[ib, r], lambda g, sources: _pair_matrix(
-            machine.tables[r], machine.classes(r + 1), values, windows[r][:, g // rows], windows[r][:, g % rows],
-            tags.stop_tag[r], keymaps[r][1], len(keymaps[r][0]), len(keymaps[r + 1][0]), sources))
-    final = x.dense().T.dot(weight.astype(object))
+            machine.tables[r], machine.classes(r + 1), vals, windows[r][:, g // rows], windows[r][:, g % rows],
+            tags.stop_tag[r], keymaps[r][1], len(keymaps[r][0]), len(keymaps[r + 1][0]), sources, ring), ring)
+    final = x.column_sums(weight, ring)
     keys = keymaps[-1][0]
     return {keys[i]: int(final[i]) for i in range(len(keys)) if final[i]}
 
@@ -871,12 +952,6 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
         ``trigger_reels`` condition in ``by_trigger``), per-line means and
         hit rates, and the hit frequency.
 
-    Raises
-    ------
-    ValueError
-        If the sums could overflow the int64 pair matrices (a bound on the
-        largest line pay and the number of stop combinations).
-
     Examples
     --------
     >>> import numpy as np
@@ -979,10 +1054,6 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
                 line_sum[li] += f * count * (factor - 1) * v
                 by_label[label] += f * count * (factor - 1) * v
         val_m = line_machine(model, m, key=lambda v, l: v, value_of=value_of)
-        vmax = max([abs(v) for v in val_m.outcomes] + [1])
-        if vmax * vmax * total * 4 >= _INT64_SAFE:
-            raise ValueError(f"unsupported rule: line pays up to {vmax} credits over {total} stop combinations "
-                             f"exceed the exact int64 pair computation")
         for key, v in pair_moments(val_m, list(val_m.outcomes), line_windows, tags, pair_keys,
                                    model.paylines).items():
             l2[key] += f * v
