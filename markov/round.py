@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from strips.model import GameModel, count_table_value
-from markov.moments import CountSplit, PhaseAnalysis
+from markov.moments import COLLECT, PAYS, SCATTER, CountSplit, PhaseAnalysis
 from markov import protocol
 from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, validate_split
 from markov.feature import feature_chain
@@ -230,9 +230,9 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     if getattr(base, "awards_by_spins", False):
         model = by_spins_awarded(model, base, levels)
     check_phase(base, base.trigger_split, "base FS split")
-    if base.pays_mean + base.collect_mean + base.scatter_mean != base.mean:
-        raise ValueError(f"base pays mean {base.pays_mean} + collect mean {base.collect_mean} + scatter "
-                         f"mean {base.scatter_mean} differ from the base mean {base.mean}")
+    if sum(base.parts.values(), ZERO) != base.mean:
+        raise ValueError("base parts mean " + " + ".join(f"{k} {v}" for k, v in base.parts.items())
+                         + f" differ from the base mean {base.mean}")
     if split is None:
         split = base.trigger_split     # by the count that awards free spins (trigger_reels)
     else:
@@ -264,9 +264,9 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
         bet=model.bet,
         mean=moments.mean,
         second=moments.second,
-        base_ways=base.pays_mean,
-        base_collect=base.collect_mean,
-        base_scatter=base.scatter_mean,
+        base_ways=base.parts[PAYS],
+        base_collect=base.parts[COLLECT],
+        base_scatter=base.parts[SCATTER],
         free_spins=free_spins,
         free_spins_by_level=tuple(expect(lambda n, f: f.win_by_level[i]) for i in range(n_levels)),
         base_feature=base_feature,

@@ -96,6 +96,6 @@ def test_raises_base_split_disagrees_with_base_mean():
 def test_raises_pays_and_collect_do_not_sum_to_base_mean():
     base_split = split_of(BASE)
     base = phase_analysis(base_split, "base", scatter=base_split)
-    bad = type(base)(**{**base.__dict__, "collect_mean": base.collect_mean + 1})
-    with pytest.raises(ValueError, match="pays mean"):
+    bad = type(base)(**{**base.__dict__, "parts": {**base.parts, "collect": base.parts["collect"] + 1}})
+    with pytest.raises(ValueError, match="parts mean"):
         round_result(TINY, bad, [phase_analysis(split_of(o)) for o in LEVELS])

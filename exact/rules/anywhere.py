@@ -23,7 +23,7 @@ import numpy as np
 from exact.phase_law import EnumeratedPhase
 from exact.rules.base import ENUMERATED, Rule
 from exact.rules.scatter import scatter_codes
-from markov.moments import CountSplit
+from markov.moments import CountSplit, spin_parts
 from strips import plugins
 
 __all__ = ["Anywhere", "AnywhereWin", "anywhere_wins", "count_pay", "refuse_beside_cell_pays", "CellPays",
@@ -185,10 +185,10 @@ def count_product_phase(ms, phase):
     scatter_mean = Fraction(sum(int(s) * x for s, x in zip(scat.tolist(), weights)) * m, n)
     hit = Fraction(sum(x for (a, w), x in law.items() if w > 0), n)
     return EnumeratedPhase(
-        phase=phase, mean=split.mean, second=split.second, pays_mean=split.mean - scatter_mean,
-        collect_mean=Fraction(0), ways_by_symbol={}, oak_prob={}, by_scatter=split,
+        phase=phase, mean=split.mean, second=split.second,
+        parts=spin_parts(split.mean - scatter_mean, scatter=scatter_mean), ways_by_symbol={}, oak_prob={}, by_scatter=split,
         by_key=CountSplit((Fraction(1),), (split.mean,), (split.second,)), hit_frequency=hit,
-        scatter_mean=scatter_mean, method=f"per-reel product of count polynomials ({n:,} stop combinations)",
+        method=f"per-reel product of count polynomials ({n:,} stop combinations)",
         combinations=n, distribution=tuple((a, w, Fraction(x, n)) for (a, w), x in sorted(law.items())))
 
 
@@ -262,6 +262,7 @@ class CellPays(Rule):
     #: The engine's ways/lines factorisation does not compute it.
     factorised = False
     evaluation = ""
+    spin_part = "pays"
 
     @classmethod
     def parse(cls, t, doc: dict, model) -> None:

@@ -298,6 +298,12 @@ class Rule:
     #: (:func:`exact.rules.registry.factorisation`).
     factorisation: ClassVar[str | None] = None
 
+    #: The key of the rule's part of one spin's mean (:attr:`markov.moments.PhaseAnalysis.parts`, the engines
+    #: fill it from the rule's terms or literal path): ``"pays"`` for an evaluation rule (ways, lines, pays by
+    #: cells), ``"collect"`` for the KEY collect, ``"scatter"`` for scatter pays; None for a rule whose wins
+    #: are no part of a spin of its own (:func:`exact.rules.registry.spin_part_rules`).
+    spin_part: ClassVar[str | None] = None
+
     #: True for a rule of the round beyond its spins (bet modes, buys, respins, prize wheels, the gamble):
     #: :func:`exact.rules.registry.round_rules`.
     round_stage: ClassVar[bool] = False

@@ -22,6 +22,7 @@ class Collect(Rule):
     name = "KEY collect and FISH values"
     keys = '[symbols.KEY] class = "key", [symbols.FISH] class = "fish", values, weights'
     implements = frozenset(ANALYSES) - {"gamble"}
+    spin_part = "collect"
 
     @classmethod
     def present(cls, model) -> bool:

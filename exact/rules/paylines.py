@@ -138,6 +138,7 @@ class Paylines(Rule):
     keys = '[game] evaluation = "lines", [lines] paylines'
     implements = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
     factorisation = "lines"
+    spin_part = "pays"
     count_tables = False
     window_read = True
 

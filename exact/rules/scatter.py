@@ -240,6 +240,7 @@ class ScatterPays(Rule):
     name = "scatter pays"
     keys = "[symbols.S] class = \"scatter\", pays"
     implements = frozenset(ANALYSES) - {"sensitivity", "tune"}
+    spin_part = "scatter"
 
     @classmethod
     def present(cls, model) -> bool:

@@ -94,6 +94,7 @@ class Ways(Rule):
     keys = '[game] evaluation = "ways"'
     implements = frozenset(ANALYSES)
     factorisation = "ways"
+    spin_part = "pays"
 
     @classmethod
     def present(cls, model) -> bool:
