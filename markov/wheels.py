@@ -175,7 +175,8 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
                     cross += 2 * q * (sy - y1 * s0 / p)
     results = {w.name: WheelResult(w.name, figures.win_by_level[3 + i], figures.reach[3 + i], awards[w.name])
                for i, w in enumerate(model.wheels)}
-    return dataclasses.replace(rr, mean=figures.mean, second=figures.second + cross,
-                               respin=figures.win_by_level[1] if respin_rows else ZERO,
-                               respin_prob=figures.reach[1] if respin_rows else ZERO,
-                               wheel=sum((r.mean for r in results.values()), ZERO), wheels=results)
+    respin_prob = figures.reach[1] if respin_rows else ZERO
+    components = {**rr.components, **({"respin": figures.win_by_level[1]} if respin_prob else {}),
+                  **({"wheel": sum((r.mean for r in results.values()), ZERO)} if results else {})}
+    return dataclasses.replace(rr, mean=figures.mean, second=figures.second + cross, components=components,
+                               respin_prob=respin_prob, wheels=results)

@@ -58,7 +58,7 @@ def test_round_covariance_term_matters():
 
 def test_round_invariants_tiny():
     r = tiny_result()
-    assert r.base_ways + r.base_collect + r.free_spins == r.mean
+    assert r.components["base_ways"] + r.components["base_collect"] + r.components["free_spins"] == r.mean
     assert sum(r.free_spins_by_level) == r.free_spins
     assert r.trigger_prob == {1: F(1, 4), 2: F(1, 12)}
     assert r.trigger_probability == F(1, 3) == r.reach[0]
@@ -78,7 +78,7 @@ def test_round_rules_page_shape():
     assert r.free_spins == sum(r.trigger_prob[n] * r.features[n].mean for n in (3, 4, 5))
     assert r.free_spins_played == sum(r.trigger_prob[n] * r.features[n].spins for n in (3, 4, 5))
     assert r.reach[3] == sum(r.trigger_prob[n] * r.features[n].reach[3] for n in (3, 4, 5))
-    assert r.base_ways + r.base_collect + r.free_spins == r.mean
+    assert r.components["base_ways"] + r.components["base_collect"] + r.components["free_spins"] == r.mean
     assert sum(r.free_spins_by_level) == r.free_spins
     for f in r.features.values():
         assert sum(f.final_level) == 1 and f.reach[0] == 1
