@@ -76,7 +76,7 @@ from typing import Mapping, Sequence
 from exact.formatting import fraction_text, scientific
 from exact.par import CONFIDENCE, ParSheet
 from exact.tables import level_symbol_rows
-from exact.rules import require
+from exact.rules import component_rows, require
 from strips.model import FISH, PAY, MathSet
 
 #: Longest text an XLSX cell holds.
@@ -289,11 +289,8 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
     for name, rs in ms.strips.items():
         rows.append([f"cycle of strip set {name}", math.prod(rs.lengths), "stop combinations", COUNT])
     rows.append(["RTP", rep.rtp, "% of the bet", PERCENT])
-    labels = {"base_ways": "RTP base game ways pays", "base_collect": "RTP base game collect",
-              "base_scatter": "RTP base game scatter pays", "free_spins": "RTP free spins"}
-    for k, v in rep.components.items():
-        if v or k in ("base_ways", "free_spins"):
-            rows.append([labels.get(k, f"RTP {k}"), v / bet, "% of the bet", PERCENT])
+    for _, words, v in component_rows(rep):
+        rows.append([f"RTP {words}", v / bet, "% of the bet", PERCENT])
     for i, w in enumerate(r.free_spins_by_level, start=1):
         rows.append([f"RTP free spins level {i}", w / bet, "% of the bet", PERCENT])
     rows += [["mean win", r.mean, "credits per round", CREDITS],

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.formatting import decimal_text, one_in, percent, scientific, significant
+from exact.rules import component_rows
 
 __all__ = ["Column", "Table", "par_tables", "distribution_tables", "cell_text", "html_tables", "KINDS"]
 
@@ -137,12 +138,7 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                  ("free spins played per round", sheet.free_spins_played, "spins")]
     add(_table("summary", "Summary (per round)", [("figure",), ("value", "number"), ("unit",)], rows))
 
-    labels = {"base_ways": f"base game {sheet.words.pays}",
-              "base_collect": "base game collect", "base_scatter": "base game scatter pays",
-              "free_spins": "free spins", "respin": "respin pays", "wheel": "prize wheels (their free spins included)"}
-    rows = [(labels.get(k, k), v, v / bet) for k, v in sheet.components.items()
-            if v or k == "base_ways" or (k == "free_spins" and r.features)
-            or (k == "base_collect" and sheet.has_collect)]
+    rows = [(words, v, v / bet) for _, words, v in component_rows(sheet)]
     if len(r.free_spins_by_level) > 1:
         rows += [(f"  level {i} (x{a.levels[i - 1].phase.multiplier})", w, w / bet)
                  for i, w in enumerate(r.free_spins_by_level, start=1)]

@@ -21,7 +21,7 @@ from math import prod
 import numpy as np
 
 from exact.phase_law import EnumeratedPhase
-from exact.rules.base import ENUMERATED, Rule
+from exact.rules.base import ENUMERATED, EvaluationRule
 from exact.rules.scatter import scatter_codes
 from markov.moments import CountSplit, spin_parts
 from strips import plugins
@@ -254,7 +254,7 @@ def window_of(codes, rows: int):
     return codes[(np.arange(L)[:, None] + np.arange(rows)[None, :]) % L]
 
 
-class CellPays(Rule):
+class CellPays(EvaluationRule):
     """The common part of the evaluations that pay by cells (anywhere, clusters): exact by enumeration,
     collect and WILD multipliers refused at load; subclasses set ``name``, ``keys`` and ``evaluation``."""
 
@@ -262,7 +262,6 @@ class CellPays(Rule):
     #: The engine's ways/lines factorisation does not compute it.
     factorised = False
     evaluation = ""
-    spin_part = "pays"
 
     @classmethod
     def parse(cls, t, doc: dict, model) -> None:
