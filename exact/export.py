@@ -35,6 +35,9 @@ Sheets, one table each (a sheet with nothing in it is left out):
     per bet mode (cost, RTP, variance, trigger, respin, wheel share), per
     bought feature, every wheel award with its odds per round, the gamble's
     returns (games with these rules only).
+``Win cap``, ``Spin chance``, ``Gamble wheel``, ``Enumeration``, ...
+    one sheet per section of a rule acting on or reporting on the round
+    (:meth:`exact.par.ParSheet.section_rows`): its figures, dotted as the JSON keys them.
 ``Exact``
     every exact figure of the other sheets as ``"p/q"`` text, with the sheet
     and cell it stands in.
@@ -398,6 +401,11 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
                               one_in=_one_in)
     for rule in getattr(rep, "rules", ()):
         rule.workbook_sheets(rep, book, formats)
+    # ---- the sections of the rules acting on or reporting on the round (win cap, ...): one sheet each -----
+    for name, rows in rep.section_rows().items():
+        book.add(name[:1].upper() + name[1:31], "section_" + re.sub(r"[^0-9a-z]+", "_", name.lower()),
+                 ("figure", "value"), rows, (None, ROW),
+                 [COUNT if isinstance(v, int) else PROB if isinstance(v, Fraction) else None for _, v in rows])
 
     # ---- Compliance, Published -----------------------------------------------------
     if checks:

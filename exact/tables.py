@@ -195,6 +195,9 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     for rule in sheet.rules:   # the rules beyond the spins: bet modes, buys, prize wheels, the gamble
         for table in rule.report_tables(sheet, _table, _inv):
             add(table)
+    for name, rows in sheet.section_rows().items():   # the rules acting on or reporting on the round
+        add(_table("section_" + column_name(name), name[:1].upper() + name[1:], [("figure",), ("value", "number")],
+                   rows))
     rows = [(f.fact, f.source, f.published, f.shown, f.status) for f in sheet.facts if f.is_fact]
     add(_table("published", "Published facts (the set's published.toml)",
                [("fact",), ("source",), ("published",), ("exact, as printed",), ("verdict",)], rows))

@@ -344,6 +344,10 @@ class Rule:
     #: True for a rule that reports on the finished round without changing it (Spin Chance, the gamble
     #: wheel): the report (:func:`exact.rounds.view_sections`) adds its section from the default mode.
     reports_on_round: ClassVar[bool] = False
+    #: Whether the workbook, the CSV tables and the notebook tables show the rule's section of the PAR sheet
+    #: (:attr:`exact.par.ParSheet.sections`) as a table of its figures (:meth:`exact.par.ParSheet.section_rows`);
+    #: False for a rule that lays its section out in sheets of its own (:meth:`workbook_sheets`: frames).
+    section_table: ClassVar[bool] = True
 
     # A rule with ``acts_on_round`` also gives ``literal(config, bet, win) -> int`` (one round's total,
     # the oracle's reading), ``vector_step(config, bet, wins)`` (numpy, the simulator's) and
