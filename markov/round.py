@@ -216,6 +216,19 @@ def by_spins_awarded(model: GameModel, base: PhaseAnalysis, levels: Sequence[Pha
     return dataclasses.replace(model, trigger=table(base.trigger_split) or model.trigger[:0], retrigger=retrigger)
 
 
+def spin_chain(split: CountSplit, features: Mapping[int, FeatureResult]) -> RoundChain:
+    """The round as a chain of the protocol: the spin's outcomes by its trigger count (``split``), then the
+    feature each count starts (``features``, the counts without one left out).
+
+    >>> F = Fraction
+    >>> c = spin_chain(CountSplit((F(1, 2), F(1, 2)), (F(0), F(1)), (F(0), F(2))), {})
+    >>> protocol.solve(c, [0])[0].mean
+    Fraction(1, 1)
+    """
+    return RoundChain([((n,), p, split.win[n], split.win2[n], decided((n,))) for n, p in enumerate(split.prob)],
+                      {}, (), {n: (f.mean, f.second) for n, f in features.items()}, None)
+
+
 def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
                  split: CountSplit | None = None) -> RoundResult:
     """Exact mean, second moment and splits of a game round.
@@ -285,10 +298,7 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
 
     free_spins = expect(lambda n, f: f.mean)
     base_feature = sum((split.win[n] * f.mean for n, f in features.items() if n < len(split.win)), ZERO)
-    # the round as a chain of the protocol: the spin's outcomes by trigger count, then each count's feature
-    chain = RoundChain([((n,), p, split.win[n], split.win2[n], decided((n,))) for n, p in enumerate(split.prob)],
-                       {}, (), {n: (f.mean, f.second) for n, f in features.items()}, None)
-    moments = protocol.solve(chain, [0])[0]
+    moments = protocol.solve(spin_chain(split, features), [0])[0]
     return RoundResult(
         bet=model.bet,
         mean=moments.mean,
