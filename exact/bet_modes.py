@@ -43,9 +43,9 @@ from exact.engine import GameAnalysis, SpinTerms, analyse, read_moments, reel_mo
 from exact.polynomials import poly_mul, poly_product
 from markov import protocol
 from markov.round_chain import RoundChain, decided, split_by_counts
-from markov.wheels import PreSplit, wheel_round, features_for_spins
+from markov.wheels import PreSplit, wheel_chain, wheel_round, features_for_spins
 from markov.chain import ZERO, FeatureResult
-from markov.round import RoundResult, round_result
+from markov.round import RoundResult
 from strips.model import DEFAULT_MODE, GameModel, MathSet, window_codes
 from exact.rules import initial_spins, pre_feature_refusal, pre_feature_rules, starts_feature, trigger_scatter_pay
 
@@ -135,17 +135,54 @@ def analyse_mode(ms: MathSet, name: str = DEFAULT_MODE) -> ModeResult:
     mset = ms.mode(name)
     model = mset.model
     analysis = analyse(mset)
-    frames = None
-    if not pre_feature_rules(model):      # no respin, no prize wheel: the base spin's split decides the features
-        rr = round_result(model, analysis.base, analysis.levels)
-    else:
-        rule = pre_feature_refusal(model)
-        if rule:
-            raise ValueError(f"unsupported rule: {rule} with a prize wheel or a respin")
-        frames = frames_figures(mset, lambda extra: pre_feature_split(mset, extra)[0])
-        rr = wheel_round(model, analysis.base, analysis.levels, spin_stage(mset),
-                         frames.values(model) if frames else None, frames.by_counts(model) if frames else None)
+    stage, frames = round_stage(mset)
+    rr = wheel_round(model, analysis.base, analysis.levels, *stage)
     return ModeResult(name=name, cost=model.bet, set=mset, analysis=analysis, round=rr, frames=frames)
+
+
+def round_stage(mset: MathSet) -> tuple[tuple, object]:
+    """The arguments of :func:`markov.wheels.wheel_round` / :func:`markov.wheels.wheel_chain` beyond the phases
+    for one bet mode's set ``mset`` (its spin's stage, the frames' award values and window awards; none for a
+    round whose base spin's split decides the features) and the frames' figures (or None).
+
+    Raises
+    ------
+    ValueError
+        ``unsupported rule: ... with a prize wheel or a respin`` (:func:`exact.rules.pre_feature_refusal`).
+    """
+    model = mset.model
+    if not pre_feature_rules(model):      # no respin, no prize wheel: the base spin's split decides the features
+        return (), None
+    rule = pre_feature_refusal(model)
+    if rule:
+        raise ValueError(f"unsupported rule: {rule} with a prize wheel or a respin")
+    frames = frames_figures(mset, lambda extra: pre_feature_split(mset, extra)[0])
+    return (spin_stage(mset), frames.values(model) if frames else None,
+            frames.by_counts(model) if frames else None), frames
+
+
+def mode_chain(ms: MathSet, name: str = DEFAULT_MODE):
+    """One bet mode's game round as a chain of the protocol (:class:`markov.round_chain.RoundChain`: the spin, a
+    respin, the prize wheels, the free spins) and its :class:`~markov.round.RoundResult` before the wheels
+    (:func:`markov.wheels.wheel_chain`): what ``rtp chain --round`` solves and exports.
+
+    Raises
+    ------
+    KeyError, ValueError
+        As :func:`analyse_mode`.
+
+    >>> from strips.loader import load_math_set
+    >>> from markov import protocol
+    >>> ms = load_math_set("wheel_game")
+    >>> chain, _ = mode_chain(ms)
+    >>> protocol.solve(chain, [0])[0].mean == analyse_mode(ms).round.mean
+    True
+    """
+    mset = ms.mode(name)
+    analysis = analyse(mset)
+    stage, _ = round_stage(mset)
+    chain, rr, _ = wheel_chain(mset.model, analysis.base, analysis.levels, *stage)
+    return chain, rr
 
 
 def analyse_modes(ms: MathSet, default: ModeResult | None = None) -> dict[str, ModeResult]:

@@ -68,7 +68,7 @@ from math import prod
 import numpy as np
 
 from strips.model import FISH, KEY, PAY, SCATTER, WILD, GameModel, MathSet, Phase, window_counts
-from markov.moments import CountSplit, PhaseAnalysis
+from markov.moments import CountSplit, PhaseAnalysis, mixed_parts, spin_parts
 from exact.enumeration import analyse_phase as enumerated_phase
 from exact.polynomials import poly_product
 from exact.lines import analyse_lines_phase, combination_table
@@ -677,8 +677,7 @@ def mix_analyses(parts: list[tuple[Fraction, PhaseAnalysis]]) -> PhaseAnalysis:
                             for f in ("prob", "win", "win2")))
 
     return dataclasses.replace(
-        first, mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), pays_mean=avg(lambda a: a.pays_mean),
-        collect_mean=avg(lambda a: a.collect_mean), scatter_mean=avg(lambda a: a.scatter_mean),
+        first, mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), parts=mixed_parts(parts, total),
         ways_by_symbol={s: tuple(avg(lambda a, s=s, i=i: a.ways_by_symbol[s][i]) for i in range(len(v)))
                         for s, v in first.ways_by_symbol.items()},
         by_scatter=split(lambda a: a.by_scatter), by_key=split(lambda a: a.by_key),
@@ -746,9 +745,7 @@ def _analyse_ways(ms: MathSet, phase: Phase, shared: dict, combination: int = 1)
         phase=phase,
         mean=by["scatter"].mean,
         second=by["scatter"].second,
-        pays_mean=ways_mean,
-        collect_mean=collect_mean,
-        scatter_mean=scatter_mean,
+        parts=spin_parts(ways_mean, collect_mean, scatter_mean),
         ways_by_symbol=ways_by_symbol,
         oak_prob=oak_prob,
         by_scatter=by["scatter"],

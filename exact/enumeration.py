@@ -38,7 +38,7 @@ from exact.formatting import decimal_text
 from exact.rules import combined_value, value_law
 from exact.windows import WindowEvaluator
 from exact.phase_law import EnumeratedPhase, FallStatistics
-from markov.moments import CountSplit
+from markov.moments import CountSplit, scaled_parts, spin_parts
 from markov.round import by_spins_awarded
 from strips import limits as _limits
 from strips.errors import UnsupportedRule
@@ -228,8 +228,8 @@ def _scaled(a: EnumeratedPhase, phase: Phase) -> EnumeratedPhase:
         return CountSplit(c.prob, tuple(w * m for w in c.win), tuple(w * m * m for w in c.win2))
 
     falls = a.falls and dataclasses.replace(a.falls, mean=tuple(x * m for x in a.falls.mean))
-    return dataclasses.replace(a, phase=phase, mean=a.mean * m, second=a.second * m * m, pays_mean=a.pays_mean * m,
-                               scatter_mean=a.scatter_mean * m, by_scatter=split(a.by_scatter), by_key=split(a.by_key),
+    return dataclasses.replace(a, phase=phase, mean=a.mean * m, second=a.second * m * m,
+                               parts=scaled_parts(a.parts, m), by_scatter=split(a.by_scatter), by_key=split(a.by_key),
                                distribution=tuple((i, w * m, p) for i, w, p in a.distribution), falls=falls)
 
 
@@ -502,9 +502,9 @@ def _enumerate(ms: MathSet, phase: Phase, ev: FallEvaluator, n: int, t: "_Tally"
         label: tuple(Fraction(t.award_index.get((a, i), 0), n) for i in range(size))
         for a, (label, _) in enumerate(ev.awards)}
     return EnumeratedPhase(
-        phase=phase, mean=mean, second=second, pays_mean=mean - scatter_mean, collect_mean=Fraction(0),
+        phase=phase, mean=mean, second=second, parts=spin_parts(mean - scatter_mean, scatter=scatter_mean),
         ways_by_symbol={}, oak_prob={}, by_scatter=split, by_key=by_key, hit_frequency=Fraction(paid, n),
-        scatter_mean=scatter_mean, method=f"enumeration of {n:,} stop combinations", combinations=n, falls=falls,
+        method=f"enumeration of {n:,} stop combinations", combinations=n, falls=falls,
         distribution=tuple((a, w, p) for (a, w), p in sorted(law.items())), awards_by_spins=ev.sum_awards,
         awards_per_spin=awards, award_odds=odds, award_split=by_index)
 

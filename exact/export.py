@@ -35,6 +35,9 @@ Sheets, one table each (a sheet with nothing in it is left out):
     per bet mode (cost, RTP, variance, trigger, respin, wheel share), per
     bought feature, every wheel award with its odds per round, the gamble's
     returns (games with these rules only).
+``Win cap``, ``Spin chance``, ``Gamble wheel``, ``Enumeration``, ...
+    one sheet per section of a rule acting on or reporting on the round
+    (:meth:`exact.par.ParSheet.section_rows`): its figures, dotted as the JSON keys them.
 ``Exact``
     every exact figure of the other sheets as ``"p/q"`` text, with the sheet
     and cell it stands in.
@@ -76,7 +79,7 @@ from typing import Mapping, Sequence
 from exact.formatting import fraction_text, scientific
 from exact.par import CONFIDENCE, ParSheet
 from exact.tables import level_symbol_rows
-from exact.rules import require
+from exact.rules import component_rows, require
 from strips.model import FISH, PAY, MathSet
 
 #: Longest text an XLSX cell holds.
@@ -289,11 +292,8 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
     for name, rs in ms.strips.items():
         rows.append([f"cycle of strip set {name}", math.prod(rs.lengths), "stop combinations", COUNT])
     rows.append(["RTP", rep.rtp, "% of the bet", PERCENT])
-    labels = {"base_ways": f"RTP base game {rep.words.pays}", "base_collect": "RTP base game collect",
-              "base_scatter": "RTP base game scatter pays", "free_spins": "RTP free spins"}
-    for k, v in rep.components.items():
-        if v or k in ("base_ways", "free_spins"):
-            rows.append([labels.get(k, f"RTP {k}"), v / bet, "% of the bet", PERCENT])
+    for _, words, v in component_rows(rep):
+        rows.append([f"RTP {words}", v / bet, "% of the bet", PERCENT])
     for i, w in enumerate(r.free_spins_by_level, start=1):
         rows.append([f"RTP free spins level {i}", w / bet, "% of the bet", PERCENT])
     rows += [["mean win", r.mean, "credits per round", CREDITS],
@@ -401,6 +401,11 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
                               one_in=_one_in)
     for rule in getattr(rep, "rules", ()):
         rule.workbook_sheets(rep, book, formats)
+    # ---- the sections of the rules acting on or reporting on the round (win cap, ...): one sheet each -----
+    for name, rows in rep.section_rows().items():
+        book.add(name[:1].upper() + name[1:31], "section_" + re.sub(r"[^0-9a-z]+", "_", name.lower()),
+                 ("figure", "value"), rows, (None, ROW),
+                 [COUNT if isinstance(v, int) else PROB if isinstance(v, Fraction) else None for _, v in rows])
 
     # ---- Compliance, Published -----------------------------------------------------
     if checks:

@@ -79,7 +79,7 @@ from math import prod
 import numpy as np
 
 from exact.limbs import RESIDUE_BITS, IntRing, residue_primes
-from markov.moments import CountSplit, PhaseAnalysis
+from markov.moments import CountSplit, PhaseAnalysis, mixed_parts, spin_parts
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
 from exact.rules import (award_of, combination_wilds, counted_pays, feature_draws, fill_terms, phase_awards, level_line_values, line_scan_of, line_view, other_scatters,
                          paying_scatters, paying_wilds, scatter_codes, symbol_scatter_pay, trigger_reel_shown,
@@ -898,7 +898,7 @@ def drawn_mixture(parts) -> DrawnPhase:
     >>> from fractions import Fraction as F
     >>> from types import SimpleNamespace
     >>> s = CountSplit((F(1),), (F(2),), (F(4),))
-    >>> a = PhaseAnalysis(None, F(2), F(4), F(2), F(0), {}, {}, s, s, F(1, 2), line_means=(F(2),), line_hits=(F(1),))
+    >>> a = PhaseAnalysis(None, F(2), F(4), {"pays": F(2)}, {}, {}, s, s, F(1, 2), line_means=(F(2),), line_hits=(F(1),))
     >>> b = dataclasses.replace(a, mean=F(4), hit_frequency=F(1))
     >>> m = drawn_mixture([(1, a), (3, b)])
     >>> m.mean, m.hit_frequency, len(m.feature_draw)
@@ -923,8 +923,7 @@ def drawn_mixture(parts) -> DrawnPhase:
 
     fields = {f.name: getattr(first, f.name) for f in dataclasses.fields(PhaseAnalysis)}
     fields.update(
-        mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), pays_mean=avg(lambda a: a.pays_mean),
-        collect_mean=avg(lambda a: a.collect_mean), scatter_mean=avg(lambda a: a.scatter_mean),
+        mean=avg(lambda a: a.mean), second=avg(lambda a: a.second), parts=mixed_parts(parts, total),
         ways_by_symbol=table(lambda a: a.ways_by_symbol), oak_prob=table(lambda a: a.oak_prob),
         by_scatter=split(lambda a: a.by_scatter), by_key=split(lambda a: a.by_key),
         by_trigger=split(lambda a: a.by_trigger), hit_frequency=avg(lambda a: a.hit_frequency),
@@ -1111,9 +1110,9 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     hit_m = line_machine(model, table[0][0], key=lambda v, l: v > 0)
     hit = Fraction(hit_count(model, hit_m, windows, tags, line_windows), total)
     return with_awards(ms, phase, PhaseAnalysis(
-        phase=phase, mean=mean, second=second, pays_mean=lines_mean, collect_mean=Fraction(0),
+        phase=phase, mean=mean, second=second, parts=spin_parts(lines_mean, scatter=scatter_mean),
         ways_by_symbol=ways_by_symbol, oak_prob=oak_prob, by_scatter=by_scatter,
         by_key=CountSplit((Fraction(1),), (mean,), (second,)), hit_frequency=hit,
-        scatter_mean=scatter_mean, by_trigger=by_trigger,
+        by_trigger=by_trigger,
         line_means=tuple(v * mult / total for v in line_sum), line_hits=tuple(v / total for v in line_hit)),
         line_windows, value_of, mult)

@@ -29,7 +29,7 @@ from exact.grid import refuse_grid
 from exact.engine import GameAnalysis
 from exact.enumeration import enumeration_sections
 from exact.rounds import apply_sections, round_sections, view_sections
-from exact.rules import SHEET_RULES, PaysWords, mode_figures, pays_words, require, rules_of, wilds_with_pays
+from exact.rules import RULES, SHEET_RULES, PaysWords, mode_figures, pays_words, require, rules_of, wilds_with_pays
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
 from exact.scatter_pays import ScatterPayRow, scatter_pay_rows
@@ -138,8 +138,10 @@ class ParSheet:
     #: () -> {jurisdiction: (passed, checks)} of ``rtp comply`` without the top award (set by
     #: :func:`exact.par_sheet`; the HTML view and ``tables()`` show it), or None.
     compliance: object = dataclasses.field(default=None, compare=False)
-    #: Rule name -> the section of a rule acting on the round's total win (the win cap), whose figures
-    #: the round already carries (:mod:`exact.rounds`).
+    #: Rule name -> the section of a rule acting on the round's total win (the win cap), adding a feature to
+    #: the round (hold and win) or reporting on the finished round (Spin Chance, the gamble wheel, frames), and
+    #: the enumeration's (``"enumeration"``) (:mod:`exact.rounds`): each gives ``figures()`` (JSON, ``figures()``,
+    #: ``rtp diff``, and the workbook's and tables' sheet of it, :meth:`section_rows`) and ``lines()`` (text).
     sections: Mapping[str, object] = dataclasses.field(default_factory=dict)
 
     # ---- the rules' parts, by rule (read-only views kept as attributes) --------
@@ -292,6 +294,32 @@ class ParSheet:
     def _rule_section(self, key: str) -> dict:
         """The JSON section ``key`` of the rule that gives it (:data:`exact.rules.SHEET_RULES`)."""
         return next(r.sheet_figures(self) for r in SHEET_RULES if r.sheet_key == key)
+
+    def section_rows(self) -> dict[str, list[tuple[str, object]]]:
+        """Each section of :attr:`sections` (a rule acting on or reporting on the round, the enumeration) as
+        rows ``(figure, value)``: the section's JSON keys dotted for nesting, each value an int, a Fraction,
+        ``yes``/``no`` or a reason in words, in JSON order; the workbook, the CSV tables and the notebook
+        tables render any rule's section from these, in one loop.  A rule that lays its section out in
+        sheets of its own (``Rule.section_table`` False: frames) is left out.
+
+        >>> import exact
+        >>> rows = exact.par_sheet(exact.load_math_set("wheel_game")).section_rows()
+        >>> list(rows), rows["spin chance"][0]
+        (['spin chance', 'gamble wheel'], ('probability_per_credit', Fraction(1, 10)))
+        """
+        own = {r.name for r in RULES if not r.section_table}
+        out: dict[str, list[tuple[str, object]]] = {}
+
+        def walk(node: dict, prefix: str, rows: list) -> None:
+            for k, v in node.items():
+                if isinstance(v, dict):
+                    walk(v, f"{prefix}{k}.", rows)
+                else:
+                    rows.append((f"{prefix}{k}", ("yes" if v else "no") if isinstance(v, bool) else v))
+        for name, s in self.sections.items():
+            if name not in own:
+                walk(s.figures(), "", out.setdefault(name, []))
+        return out
 
     def symbol_rows(self) -> list[SymbolRow]:
         """Per-symbol ways table of the base game (a PAR sheet's symbol table), paying OAKs only."""

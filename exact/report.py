@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 
 from exact.budget import budget_seconds, within
-from exact.rules import one_spin_round
+from exact.rules import component_rows, one_spin_round
 from exact.distribution import certain_text, one_in_text, sig_fraction, win_distribution
 from exact import formatting
 from exact.formatting import decimal_text, fraction_text, one_in, percent, table_lines
@@ -127,12 +127,7 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
     for s in rep.sections.values():
         out.extend(s.lines())
     add("")
-    labels = {"base_ways": f"base game {rep.words.pays}", "base_collect": "base game collect",
-              "base_scatter": "base game scatter pays", "free_spins": "free spins",
-              "respin": "respin pays", "wheel": "prize wheels (their free spins included)",
-              "win_cap": "removed by the win cap", "hold_and_win": "hold-and-win feature"}
-    rows = [[labels[k], decimal_text(v, digits), percent(v / rep.bet, digits)] for k, v in rep.components.items()
-            if v or k == "base_ways" or (k == "free_spins" and r.features) or (k == "base_collect" and rep.has_collect)]
+    rows = [[words, decimal_text(v, digits), percent(v / rep.bet, digits)] for _, words, v in component_rows(rep)]
     if len(r.free_spins_by_level) > 1:
         for i, w in enumerate(r.free_spins_by_level, start=1):
             lv = a.levels[i - 1].phase

@@ -147,7 +147,7 @@ def apply_sections(rr, sections: dict):
         if s.reached:
             o = s.overrides()
             rr = dataclasses.replace(rr, mean=o["mean"], second=o["second"],
-                                     adjustments={**rr.adjustments, **s.components()})
+                                     components={**rr.components, **s.components()})
     return rr
 
 

@@ -84,7 +84,7 @@ from exact.rules import initial_spins, require
 from exact.polynomials import dense, poly_mul
 from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors)
 from strips.model import FISH, KEY, GameModel, MathSet, window_codes
-from markov.moments import CountSplit
+from markov.moments import COLLECT, CountSplit
 from exact.formatting import fraction_text, percent, table_lines
 from markov.chain import FeatureResult, Ladder, feature_results, features_by_trigger, ladder_of
 from markov.round import round_result
@@ -720,8 +720,8 @@ def _weight_sensitivities(ms: MathSet, an: GameAnalysis, levels: list[_Phase],
     model = ms.model
     fs = model.free_spin_strips
     # (strip set, table, multiplier, d RTP / d E[W_phase], engine collect mean)
-    phases = [("base", "base", 1, Fraction(1, model.bet), an.base.collect_mean)]
-    phases += [(fs, ph.table, ph.multiplier, w / model.bet, pa.collect_mean)
+    phases = [("base", "base", 1, Fraction(1, model.bet), an.base.parts[COLLECT])]
+    phases += [(fs, ph.table, ph.multiplier, w / model.bet, pa.parts[COLLECT])
                for ph, w, pa in zip(levels, omega, an.levels)]
     moments: dict[tuple[str, str], Fraction] = {}
     slope: dict[tuple[str, str], Fraction] = {}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.formatting import decimal_text, one_in, percent, scientific, significant
+from exact.rules import component_rows
 
 __all__ = ["Column", "Table", "par_tables", "distribution_tables", "cell_text", "html_tables", "KINDS"]
 
@@ -137,12 +138,7 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                  ("free spins played per round", sheet.free_spins_played, "spins")]
     add(_table("summary", "Summary (per round)", [("figure",), ("value", "number"), ("unit",)], rows))
 
-    labels = {"base_ways": f"base game {sheet.words.pays}",
-              "base_collect": "base game collect", "base_scatter": "base game scatter pays",
-              "free_spins": "free spins", "respin": "respin pays", "wheel": "prize wheels (their free spins included)"}
-    rows = [(labels.get(k, k), v, v / bet) for k, v in sheet.components.items()
-            if v or k == "base_ways" or (k == "free_spins" and r.features)
-            or (k == "base_collect" and sheet.has_collect)]
+    rows = [(words, v, v / bet) for _, words, v in component_rows(sheet)]
     if len(r.free_spins_by_level) > 1:
         rows += [(f"  level {i} (x{a.levels[i - 1].phase.multiplier})", w, w / bet)
                  for i, w in enumerate(r.free_spins_by_level, start=1)]
@@ -199,6 +195,9 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     for rule in sheet.rules:   # the rules beyond the spins: bet modes, buys, prize wheels, the gamble
         for table in rule.report_tables(sheet, _table, _inv):
             add(table)
+    for name, rows in sheet.section_rows().items():   # the rules acting on or reporting on the round
+        add(_table("section_" + column_name(name), name[:1].upper() + name[1:], [("figure",), ("value", "number")],
+                   rows))
     rows = [(f.fact, f.source, f.published, f.shown, f.status) for f in sheet.facts if f.is_fact]
     add(_table("published", "Published facts (the set's published.toml)",
                [("fact",), ("source",), ("published",), ("exact, as printed",), ("verdict",)], rows))

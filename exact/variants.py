@@ -88,6 +88,7 @@ from exact.engine import GameAnalysis, analyse, hit_frequency, reel_tables
 from exact.sensitivity import EditSensitivity, StripEdit, sensitivity
 from strips.loader import strip_findings
 from strips.model import PAY, GameModel, MathSet, ReelStrips
+from markov.moments import COLLECT
 
 #: Default tolerance of the variant's RTP: +/- 0.01 percentage point.
 DEFAULT_TOLERANCE = Fraction(1, 10000)
@@ -941,8 +942,8 @@ def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None,
     if ga.levels:
         out.append(Check("free-spin KEY-count distribution", ga.levels[0].by_key.prob, gb.levels[0].by_key.prob,
                          ga.levels[0].by_key.prob == gb.levels[0].by_key.prob))
-    ca = (ga.base.collect_mean,) + tuple(p.collect_mean for p in ga.levels)
-    cb = (gb.base.collect_mean,) + tuple(p.collect_mean for p in gb.levels)
+    ca = tuple(p.parts[COLLECT] for p in (ga.base,) + tuple(ga.levels))
+    cb = tuple(p.parts[COLLECT] for p in (gb.base,) + tuple(gb.levels))
     if not weights_changed:
         out.append(Check("collect means", ca, cb, ca == cb))
     fa = {(f.column, f.message) for f in a.findings}

@@ -32,6 +32,7 @@ In GraphML and DOT the exact Fractions are written as ``"p/q"`` strings
 from __future__ import annotations
 
 import io
+import re
 
 from dataclasses import dataclass
 from fractions import Fraction
@@ -192,7 +193,9 @@ def export_graph(g: nx.DiGraph) -> nx.DiGraph:
 
 
 def read_graphml(path: str | Path) -> nx.DiGraph:
-    """Read a chain written by :func:`write_graph` as GraphML, restoring Fractions and tuples.
+    """Read a chain written by :func:`write_graph` as GraphML, restoring Fractions and tuples (a graph without
+    the ladder's graph attributes, such as the game round's, keeps none; an edge label that is no list of
+    counts stays its text).
 
     Raises
     ------
@@ -203,14 +206,15 @@ def read_graphml(path: str | Path) -> nx.DiGraph:
     """
     h = nx.read_graphml(path)
     g = nx.DiGraph(**{k: v for k, v in h.graph.items() if k not in ("node_default", "edge_default")})
-    for f in TUPLE_GRAPH_FIELDS:
-        g.graph[f] = tuple(int(x) for x in h.graph[f].split(","))
-    g.graph["cap"] = int(h.graph["cap"])
-    if "retrigger" in h.graph:
-        g.graph["retrigger"] = tuple(int(x) for x in h.graph["retrigger"].split(","))
+    for f in TUPLE_GRAPH_FIELDS + ("retrigger",):
+        if f in h.graph:
+            g.graph[f] = tuple(int(x) for x in h.graph[f].split(","))
+    if "cap" in h.graph:
+        g.graph["cap"] = int(h.graph["cap"])
     g.add_nodes_from(h.nodes(data=True))
     for u, v, d in h.edges(data=True):
-        g.add_edge(u, v, k=tuple(int(x) for x in d["k"].split(",")),
+        k = d["k"]
+        g.add_edge(u, v, k=tuple(int(x) for x in k.split(",")) if re.fullmatch(r"-?\d+(,-?\d+)*", k) else k,
                    **{f: Fraction(d[f]) for f in EXACT_EDGE_FIELDS})
     return g
 
@@ -306,20 +310,8 @@ class FloatFigures:
     keys: float
 
 
-def float_figures(g: nx.DiGraph, start: str) -> FloatFigures:
-    """Float figures of the feature starting at node ``start``.
-
-    With ``Q`` the sparse transient-to-transient transition matrix and
-    ``N = (I - Q)^-1`` the fundamental matrix (never formed: ``I - Q`` is LU
-    factorised and solved), ``v = N r`` (r = expected win of one step),
-    ``v2 = N (r2 + 2 sum_t P_win(s, t) v_t)`` and the expected visits from the
-    start are row ``start`` of ``N`` (a transposed solve).
-
-    Raises
-    ------
-    KeyError
-        If ``start`` is not a node.
-    """
+def _float_solution(g: nx.DiGraph):
+    """(transient nodes, their index, the LU of I - Q, v = N r, v2, per-node KEY counts) of the graph (floats)."""
     nodes = [n for n in g if n != END]
     idx = {n: i for i, n in enumerate(nodes)}
     n = len(nodes)
@@ -341,7 +333,41 @@ def float_figures(g: nx.DiGraph, start: str) -> FloatFigures:
     for u, w, d in g.edges(data=True):
         if w != END:
             b2[idx[u]] += 2 * float(d["win"]) * v[idx[w]]
-    v2 = lu.solve(b2)
+    return nodes, idx, lu, v, lu.solve(b2), rk
+
+
+def float_moments(g: nx.DiGraph, start: str) -> tuple[float, float]:
+    """(E[W], E[W^2]) of the chain's total reward from node ``start``, floats through the fundamental matrix
+    (:func:`float_figures` without the ladder's per-level figures): the cross-check of any chain's graph, such
+    as the game round's (:class:`markov.round_chain.RoundChain`).
+
+    >>> from fractions import Fraction as F
+    >>> from markov.round_chain import RoundChain, decided
+    >>> c = RoundChain([((1,), F(1, 2), F(1), F(2), decided((1,))), ((0,), F(1, 2), F(0), F(0), decided((0,)))],
+    ...                {}, (), {1: (F(3), F(9))}, None)
+    >>> float_moments(chain_graph(c, [0]), "spin")
+    (2.5, 12.5)
+    """
+    nodes, idx, lu, v, v2, _ = _float_solution(g)
+    return float(v[idx[start]]), float(v2[idx[start]])
+
+
+def float_figures(g: nx.DiGraph, start: str) -> FloatFigures:
+    """Float figures of the feature starting at node ``start``.
+
+    With ``Q`` the sparse transient-to-transient transition matrix and
+    ``N = (I - Q)^-1`` the fundamental matrix (never formed: ``I - Q`` is LU
+    factorised and solved), ``v = N r`` (r = expected win of one step),
+    ``v2 = N (r2 + 2 sum_t P_win(s, t) v_t)`` and the expected visits from the
+    start are row ``start`` of ``N`` (a transposed solve).
+
+    Raises
+    ------
+    KeyError
+        If ``start`` is not a node.
+    """
+    nodes, idx, lu, v, v2, rk = _float_solution(g)
+    n = len(nodes)
     e = np.zeros(n)
     e[idx[start]] = 1.0
     visits = lu.solve(e, trans="T")

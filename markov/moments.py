@@ -12,6 +12,45 @@ from typing import Mapping
 from strips.model import Phase
 
 
+ZERO = Fraction(0)
+
+#: The keys of the parts of a spin's mean (:attr:`PhaseAnalysis.parts`) that every phase carries, in order:
+#: the evaluation rule's pays, the KEY collect, the scatter pays (the rules' ``spin_part``).
+PAYS, COLLECT, SCATTER = "pays", "collect", "scatter"
+SPIN_PARTS = (PAYS, COLLECT, SCATTER)
+
+
+def spin_parts(pays: Fraction, collect: Fraction = ZERO, scatter: Fraction = ZERO, **more: Fraction) -> dict[str, Fraction]:
+    """The parts of one spin's mean (:attr:`PhaseAnalysis.parts`): the three of :data:`SPIN_PARTS`, then
+    any of a rule with a part of its own, credits per spin.
+
+    >>> spin_parts(Fraction(3), scatter=Fraction(1))
+    {'pays': Fraction(3, 1), 'collect': Fraction(0, 1), 'scatter': Fraction(1, 1)}
+    """
+    return {PAYS: pays, COLLECT: collect, SCATTER: scatter, **more}
+
+
+def scaled_parts(parts: Mapping[str, Fraction], m) -> dict[str, Fraction]:
+    """Every part multiplied by ``m`` (a multiplier of the whole spin).
+
+    >>> scaled_parts(spin_parts(Fraction(3)), 2)[PAYS]
+    Fraction(6, 1)
+    """
+    return {k: v * m for k, v in parts.items()}
+
+
+def mixed_parts(weighted, total) -> dict[str, Fraction]:
+    """The parts of a mixture of phases ``[(weight, PhaseAnalysis), ...]`` (weights summing to ``total``):
+    each part's weighted mean, keys in the first phase's order.
+
+    >>> from types import SimpleNamespace as P
+    >>> mixed_parts([(1, P(parts=spin_parts(Fraction(2)))), (3, P(parts=spin_parts(Fraction(6))))], 4)[PAYS]
+    Fraction(5, 1)
+    """
+    keys = list(dict.fromkeys(k for _, a in weighted for k in a.parts))
+    return {k: sum((Fraction(w) * a.parts.get(k, ZERO) for w, a in weighted), ZERO) / total for k in keys}
+
+
 @dataclass(frozen=True)
 class CountSplit:
     """Moments of one spin's win W split by a count N of symbols in the window.
@@ -59,14 +98,16 @@ class PhaseAnalysis:
         E[W], credits per spin, W = multiplier x (ways pays + collect).
     second : Fraction
         E[W^2], credits^2 per spin.
-    pays_mean : Fraction
-        E[multiplier x pays of the symbol combinations], credits per spin:
-        the ways pays of a ways game, the payline wins of a line game.
-    collect_mean : Fraction
-        E[multiplier x collect win], credits per spin.
+    parts : mapping str -> Fraction
+        The spin's mean split by the rule that pays it: part key -> E[multiplier x that rule's win],
+        credits per spin, summing exactly to ``mean``.  Every phase carries the parts of
+        :data:`SPIN_PARTS` in that order (0 where the game lacks the rule): ``pays`` (the evaluation
+        rule's pays: the ways pays of a ways game, the payline wins of a line game, the pays of an
+        enumerated game's evaluation), ``collect`` (the KEY collect) and ``scatter`` (the scatter pays);
+        a rule with a part of its own adds its key after them (:attr:`exact.rules.Rule.spin_part`).
     ways_by_symbol : mapping str -> tuple of Fraction, length reels
         Pay symbol -> E[multiplier x its ways pay with OAK = n] at index n-1,
-        credits per spin.  Sums (over symbols and OAK) to ``pays_mean``.
+        credits per spin.  Sums (over symbols and OAK) to ``parts["pays"]``.
     oak_prob : mapping str -> tuple of Fraction, length reels
         Pay symbol -> P(its combination has exactly OAK = n) at index n-1.
     by_scatter : CountSplit
@@ -75,9 +116,6 @@ class PhaseAnalysis:
         Split by the KEY count in the window.
     hit_frequency : Fraction
         P(W > 0).
-    scatter_mean : Fraction
-        E[multiplier x scatter pays], credits per spin (0 without scatter
-        pays); ``pays_mean + collect_mean + scatter_mean == mean``.
     by_trigger : CountSplit or None
         ``trigger_reels``: the split by the count that awards free
         spins (index n: n triggering scatters shown with every trigger reel
@@ -89,7 +127,7 @@ class PhaseAnalysis:
     line_hits : tuple of Fraction
         Line games: P(payline i pays) at index i - 1.
 
-    For a line game ``pays_mean`` is the mean of the line wins,
+    For a line game ``parts["pays"]`` is the mean of the line wins,
     ``ways_by_symbol`` and ``oak_prob`` are keyed by the paying symbol of a
     line (a WILD for WILD-only wins) and its run, ``oak_prob`` being the
     probability that one payline wins so (the same for every payline).
@@ -98,17 +136,31 @@ class PhaseAnalysis:
     phase: Phase
     mean: Fraction
     second: Fraction
-    pays_mean: Fraction
-    collect_mean: Fraction
+    parts: Mapping[str, Fraction]
     ways_by_symbol: Mapping[str, tuple[Fraction, ...]]
     oak_prob: Mapping[str, tuple[Fraction, ...]]
     by_scatter: CountSplit
     by_key: CountSplit
     hit_frequency: Fraction
-    scatter_mean: Fraction = Fraction(0)
     by_trigger: CountSplit | None = None
     line_means: tuple[Fraction, ...] = ()
     line_hits: tuple[Fraction, ...] = ()
+
+    # ---- the parts every phase has, by name (deprecated: read ``parts``) ----------------------
+    @property
+    def pays_mean(self) -> Fraction:
+        """``parts["pays"]``: E[multiplier x the evaluation's pays], credits per spin (deprecated)."""
+        return self.parts.get(PAYS, ZERO)
+
+    @property
+    def collect_mean(self) -> Fraction:
+        """``parts["collect"]``: E[multiplier x collect win], credits per spin (deprecated)."""
+        return self.parts.get(COLLECT, ZERO)
+
+    @property
+    def scatter_mean(self) -> Fraction:
+        """``parts["scatter"]``: E[multiplier x scatter pays], credits per spin (deprecated)."""
+        return self.parts.get(SCATTER, ZERO)
 
     @property
     def trigger_split(self) -> CountSplit:

@@ -32,11 +32,26 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from strips.model import GameModel, count_table_value
-from markov.moments import CountSplit, PhaseAnalysis
+from markov.moments import COLLECT, PAYS, SCATTER, CountSplit, PhaseAnalysis
 from markov import protocol
 from markov.chain import ZERO, FeatureResult, check_phase, features_by_trigger, validate_split
 from markov.feature import feature_chain
 from markov.round_chain import RoundChain, decided
+
+
+#: The component of the free-spin feature, and the prefix of the base spin's parts, in :attr:`RoundResult.components`.
+FREE_SPINS, BASE = "free_spins", "base_"
+
+
+def spin_component(part: str) -> str:
+    """The name in :attr:`RoundResult.components` (and the JSON's ``components``) of a part of the base
+    spin (:attr:`markov.moments.PhaseAnalysis.parts`): ``base_<part>``, the evaluation's pays keeping the
+    JSON's name ``base_ways`` (line pays too).
+
+    >>> spin_component("pays"), spin_component("collect")
+    ('base_ways', 'base_collect')
+    """
+    return BASE + ("ways" if part == PAYS else part)
 
 
 @dataclass(frozen=True)
@@ -51,12 +66,14 @@ class RoundResult:
         E[round win], credits per round.
     second : Fraction
         E[round win^2], credits^2 per round.
-    base_ways, base_collect, base_scatter : Fraction
-        Expected ways pays, collect win and scatter pays of the base spin,
-        credits per round (``base_scatter`` is 0 on a game whose scatters
-        pay nothing).
-    free_spins : Fraction
-        Expected win of the free spins, credits per round.
+    components : mapping str -> Fraction
+        Credits per round by the rule that pays them, summing exactly to ``mean`` on every game, in
+        order: the base spin's parts (``base_ways``: the evaluation's pays, ``base_collect``,
+        ``base_scatter``: :attr:`markov.moments.PhaseAnalysis.parts` of the base spin, named by
+        :func:`spin_component`), ``free_spins`` (the free-spin feature), then ``respin`` and ``wheel`` on
+        a game with a respin or prize wheels, then the part of each rule that acts on the round (the
+        win cap's ``win_cap``: minus what it removes; ``hold_and_win``).  ``round_result`` checks the
+        base spin's parts against its mean.
     free_spins_by_level : tuple of Fraction, length = levels
         Expected win of each level's spins, credits per round; sums to
         ``free_spins`` (one entry for a game with retrigger).
@@ -87,10 +104,7 @@ class RoundResult:
     bet: int
     mean: Fraction
     second: Fraction
-    base_ways: Fraction
-    base_collect: Fraction
-    base_scatter: Fraction
-    free_spins: Fraction
+    components: Mapping[str, Fraction]
     free_spins_by_level: tuple[Fraction, ...]
     base_feature: Fraction
     trigger_prob: Mapping[int, Fraction]
@@ -100,14 +114,9 @@ class RoundResult:
     initial_free_spins: Fraction = ZERO
     retrigger_per_spin: Fraction = ZERO
     retrigger_cap: int | None = None
-    # the respin of a mode and the prize wheels (see markov.wheels)
-    respin: Fraction = ZERO
-    wheel: Fraction = ZERO
+    # the respin of a mode and the prize wheels (see markov.wheels); their credits are components
     respin_prob: Fraction = ZERO
     wheels: Mapping[str, "object"] = field(default_factory=dict)
-    #: Credits per round added by the rules that act on the round's total win, keyed by the rule's
-    #: component name (``win_cap``: minus what the cap removes); part of :attr:`components`.
-    adjustments: Mapping[str, Fraction] = field(default_factory=dict)
 
     @property
     def variance(self) -> Fraction:
@@ -119,22 +128,42 @@ class RoundResult:
         """Return to player: E[round win] / bet (a fraction of 1)."""
         return self.mean / self.bet
 
+    # ---- the components by name (deprecated: read ``components``) --------------------------
     @property
-    def components(self) -> dict[str, Fraction]:
-        """Credits per round by source: ``base_ways``, ``base_collect``, ``base_scatter``, ``free_spins``,
-        and ``respin`` / ``wheel`` on a game with a respin or prize wheels.
+    def base_ways(self) -> Fraction:
+        """``components["base_ways"]``: the base spin's evaluation pays, credits per round (deprecated)."""
+        return self.components.get(spin_component(PAYS), ZERO)
 
-        They sum exactly to :attr:`mean` on every game (``round_result`` checks the base
-        spin's three parts against its mean).
-        """
-        out = {"base_ways": self.base_ways, "base_collect": self.base_collect,
-               "base_scatter": self.base_scatter, "free_spins": self.free_spins}
-        if self.respin_prob:
-            out["respin"] = self.respin
-        if self.wheels:
-            out["wheel"] = self.wheel
-        out.update(self.adjustments)
-        return out
+    @property
+    def base_collect(self) -> Fraction:
+        """``components["base_collect"]``, credits per round (deprecated)."""
+        return self.components.get(spin_component(COLLECT), ZERO)
+
+    @property
+    def base_scatter(self) -> Fraction:
+        """``components["base_scatter"]``, credits per round (deprecated)."""
+        return self.components.get(spin_component(SCATTER), ZERO)
+
+    @property
+    def free_spins(self) -> Fraction:
+        """``components["free_spins"]``: expected win of the free spins, credits per round."""
+        return self.components.get(FREE_SPINS, ZERO)
+
+    @property
+    def respin(self) -> Fraction:
+        """``components["respin"]``: expected pays of a mode's respin, credits per round (0 without one)."""
+        return self.components.get("respin", ZERO)
+
+    @property
+    def wheel(self) -> Fraction:
+        """``components["wheel"]``: expected win of the prize wheels (their free spins included), credits
+        per round (0 without wheels)."""
+        return self.components.get("wheel", ZERO)
+
+    @property
+    def base_spin(self) -> Fraction:
+        """E[B], the base spin's win: the sum of its parts (the components named ``base_*``), credits per round."""
+        return sum((v for k, v in self.components.items() if k.startswith(BASE)), ZERO)
 
     @property
     def rtp_split(self) -> dict[str, Fraction]:
@@ -159,7 +188,7 @@ class RoundResult:
     @property
     def base_feature_covariance(self) -> Fraction:
         """Cov[B, F] = E[B F] - E[B] E[F], credits^2 per round."""
-        return self.base_feature - (self.base_ways + self.base_collect + self.base_scatter) * self.free_spins
+        return self.base_feature - self.base_spin * self.free_spins
 
 
 def scale_feature(f: FeatureResult, m: int) -> FeatureResult:
@@ -185,6 +214,19 @@ def by_spins_awarded(model: GameModel, base: PhaseAnalysis, levels: Sequence[Pha
         return tuple((s, s) for s in range(1, len(split.prob)) if split.prob[s])
     retrigger = table(levels[0].trigger_split) if model.retrigger and levels else model.retrigger
     return dataclasses.replace(model, trigger=table(base.trigger_split) or model.trigger[:0], retrigger=retrigger)
+
+
+def spin_chain(split: CountSplit, features: Mapping[int, FeatureResult]) -> RoundChain:
+    """The round as a chain of the protocol: the spin's outcomes by its trigger count (``split``), then the
+    feature each count starts (``features``, the counts without one left out).
+
+    >>> F = Fraction
+    >>> c = spin_chain(CountSplit((F(1, 2), F(1, 2)), (F(0), F(1)), (F(0), F(2))), {})
+    >>> protocol.solve(c, [0])[0].mean
+    Fraction(1, 1)
+    """
+    return RoundChain([((n,), p, split.win[n], split.win2[n], decided((n,))) for n, p in enumerate(split.prob)],
+                      {}, (), {n: (f.mean, f.second) for n, f in features.items()}, None)
 
 
 def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
@@ -230,9 +272,9 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
     if getattr(base, "awards_by_spins", False):
         model = by_spins_awarded(model, base, levels)
     check_phase(base, base.trigger_split, "base FS split")
-    if base.pays_mean + base.collect_mean + base.scatter_mean != base.mean:
-        raise ValueError(f"base pays mean {base.pays_mean} + collect mean {base.collect_mean} + scatter "
-                         f"mean {base.scatter_mean} differ from the base mean {base.mean}")
+    if sum(base.parts.values(), ZERO) != base.mean:
+        raise ValueError("base parts mean " + " + ".join(f"{k} {v}" for k, v in base.parts.items())
+                         + f" differ from the base mean {base.mean}")
     if split is None:
         split = base.trigger_split     # by the count that awards free spins (trigger_reels)
     else:
@@ -256,18 +298,12 @@ def round_result(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAn
 
     free_spins = expect(lambda n, f: f.mean)
     base_feature = sum((split.win[n] * f.mean for n, f in features.items() if n < len(split.win)), ZERO)
-    # the round as a chain of the protocol: the spin's outcomes by trigger count, then each count's feature
-    chain = RoundChain([((n,), p, split.win[n], split.win2[n], decided((n,))) for n, p in enumerate(split.prob)],
-                       {}, (), {n: (f.mean, f.second) for n, f in features.items()}, None)
-    moments = protocol.solve(chain, [0])[0]
+    moments = protocol.solve(spin_chain(split, features), [0])[0]
     return RoundResult(
         bet=model.bet,
         mean=moments.mean,
         second=moments.second,
-        base_ways=base.pays_mean,
-        base_collect=base.collect_mean,
-        base_scatter=base.scatter_mean,
-        free_spins=free_spins,
+        components={**{spin_component(k): v for k, v in base.parts.items()}, FREE_SPINS: free_spins},
         free_spins_by_level=tuple(expect(lambda n, f: f.win_by_level[i]) for i in range(n_levels)),
         base_feature=base_feature,
         trigger_prob=trigger_prob,

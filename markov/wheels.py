@@ -32,7 +32,7 @@ from markov import protocol
 from markov.chain import ZERO, FeatureResult
 from markov.feature import feature_chain
 from markov.moments import CountSplit, PhaseAnalysis
-from markov.round import RoundResult, round_result
+from markov.round import RoundResult, round_result, spin_chain
 from markov.round_chain import RoundChain, split_by_counts
 
 #: counts that decide the features -> (P, E[Y 1{k}], E[Y^2 1{k}]); k = (trigger scatters, wheel symbols ...)
@@ -99,6 +99,45 @@ def marginal_split(pre: PreSplit) -> CountSplit:
     return CountSplit(prob=tuple(r[0] for r in rows), win=tuple(r[1] for r in rows), win2=tuple(r[2] for r in rows))
 
 
+def wheel_chain(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
+                stage: tuple | None = None, award_values: Mapping | None = None,
+                window_awards: Mapping | None = None) -> tuple[RoundChain, RoundResult, PreSplit | None]:
+    """The round as a chain of the protocol (:class:`markov.round_chain.RoundChain`: the spin, a respin, the
+    prize wheels, the free spins), the round before its wheels (:func:`markov.round.round_result` on the split
+    by the counts that decide the features) and that split (None without ``stage``); the parameters as
+    :func:`wheel_round`, which solves the chain.  ``rtp chain --round`` exports it.
+
+    >>> from strips.loader import load_math_set
+    >>> from exact.engine import analyse
+    >>> ms = load_math_set("rules_page")
+    >>> an = analyse(ms)
+    >>> chain, rr, pre = wheel_chain(ms.model, an.base, an.levels)
+    >>> protocol.solve(chain, [0])[0].mean == rr.mean, pre is None
+    (True, True)
+    """
+    if stage is None:       # no split by the wheels' counts or a respin: the round of the base spin
+        rr = round_result(model, base, levels)
+        return spin_chain(base.trigger_split, rr.features), rr, None
+    spin_rows, respin_rows = stage
+    pre = split_by_counts(RoundChain(spin_rows, respin_rows, (), {}, None))
+    rr = round_result(model, base, levels, marginal_split(pre))
+    award_spins = {a.amount for w in model.wheels for t in w.prizes.values() for a in t.awards if a.kind == FREE_SPINS}
+    spins_features = features_for_spins(model, levels, award_spins)
+    window_awards = window_awards or {}
+
+    def award(a, k):
+        """An award's (E[v], E[v^2]) given the deciding counts ``k``."""
+        if a in window_awards:
+            p = pre[k][0]
+            s0, s2, _ = window_awards[a].get(k, (ZERO, ZERO, ZERO))
+            return (s0 / p, s2 / p) if p else (ZERO, ZERO)
+        return award_moments(a, model, spins_features, award_values)
+
+    chain = RoundChain(spin_rows, respin_rows, [w.table_for for w in model.wheels],
+                       {n: (f.mean, f.second) for n, f in rr.features.items()}, award)
+    return chain, rr, pre
+
+
 def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAnalysis],
                 stage: tuple | None = None, award_values: Mapping | None = None,
                 window_awards: Mapping | None = None) -> RoundResult:
@@ -140,23 +179,9 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
     """
     if stage is None:       # no split by the wheels' counts or a respin: the round of the base spin
         return round_result(model, base, levels)
-    spin_rows, respin_rows = stage
-    pre = split_by_counts(RoundChain(spin_rows, respin_rows, (), {}, None))
-    rr = round_result(model, base, levels, marginal_split(pre))
-    award_spins = {a.amount for w in model.wheels for t in w.prizes.values() for a in t.awards if a.kind == FREE_SPINS}
-    spins_features = features_for_spins(model, levels, award_spins)
+    chain, rr, pre = wheel_chain(model, base, levels, stage, award_values, window_awards)
+    respin_rows = stage[1]
     window_awards = window_awards or {}
-
-    def award(a, k):
-        """An award's (E[v], E[v^2]) given the deciding counts ``k``."""
-        if a in window_awards:
-            p = pre[k][0]
-            s0, s2, _ = window_awards[a].get(k, (ZERO, ZERO, ZERO))
-            return (s0 / p, s2 / p) if p else (ZERO, ZERO)
-        return award_moments(a, model, spins_features, award_values)
-
-    chain = RoundChain(spin_rows, respin_rows, [w.table_for for w in model.wheels],
-                       {n: (f.mean, f.second) for n, f in rr.features.items()}, award)
     figures, = protocol.features(chain, [0])
     cross = ZERO        # the window awards' E[Y v 1{k}] beyond the chain's E[Y 1{k}] E[v | k]
     awards: dict[str, dict[str, Fraction]] = {w.name: {} for w in model.wheels}
@@ -175,7 +200,8 @@ def wheel_round(model: GameModel, base: PhaseAnalysis, levels: Sequence[PhaseAna
                     cross += 2 * q * (sy - y1 * s0 / p)
     results = {w.name: WheelResult(w.name, figures.win_by_level[3 + i], figures.reach[3 + i], awards[w.name])
                for i, w in enumerate(model.wheels)}
-    return dataclasses.replace(rr, mean=figures.mean, second=figures.second + cross,
-                               respin=figures.win_by_level[1] if respin_rows else ZERO,
-                               respin_prob=figures.reach[1] if respin_rows else ZERO,
-                               wheel=sum((r.mean for r in results.values()), ZERO), wheels=results)
+    respin_prob = figures.reach[1] if respin_rows else ZERO
+    components = {**rr.components, **({"respin": figures.win_by_level[1]} if respin_prob else {}),
+                  **({"wheel": sum((r.mean for r in results.values()), ZERO)} if results else {})}
+    return dataclasses.replace(rr, mean=figures.mean, second=figures.second + cross, components=components,
+                               respin_prob=respin_prob, wheels=results)

@@ -56,6 +56,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from markov.moments import COLLECT, PAYS
 from strips.model import MathSet, Phase
 from strips.protect import set_inputs
 from proofs.dask_runner import Cluster
@@ -149,7 +150,7 @@ class Enumeration:
 
     @property
     def pays_mean(self) -> Fraction:
-        """E[multiplier x ways pays], credits per spin (:attr:`markov.moments.PhaseAnalysis.pays_mean`)."""
+        """E[multiplier x ways pays], credits per spin (``PhaseAnalysis.parts["pays"]``)."""
         return sum((sum(row, Fraction(0)) for row in self.ways_by_symbol().values()), Fraction(0))
 
     @property
@@ -210,8 +211,8 @@ def compare(e: Enumeration, analysis) -> list[Comparison]:
         eng = analysis.ways_by_symbol[sym]
         for i, v in enumerate(row):
             out.append(Comparison(f"ways {sym} {i + 1} OAK", v, eng[i]))
-    out.append(Comparison("ways pays", e.pays_mean, analysis.pays_mean))
-    out.append(Comparison("collect", e.collect_mean, analysis.collect_mean))
+    out.append(Comparison("ways pays", e.pays_mean, analysis.parts[PAYS]))
+    out.append(Comparison("collect", e.collect_mean, analysis.parts[COLLECT]))
     out.append(Comparison("spin win", e.mean, analysis.mean))
     for name, mine, theirs in (("FS", e.scatter_prob, analysis.by_scatter.prob),
                                ("KEY", e.key_prob, analysis.by_key.prob)):

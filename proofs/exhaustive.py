@@ -38,7 +38,7 @@ from fractions import Fraction
 
 from exact.bet_modes import pre_feature_split
 from exact.engine import GameAnalysis, analyse
-from markov.moments import PhaseAnalysis
+from markov.moments import COLLECT, PAYS, SCATTER, PhaseAnalysis
 from proofs import enumerate as en
 from proofs.dask_runner import Cluster
 from strips.model import DEFAULT_MODE, FISH, MathSet, Phase
@@ -168,9 +168,9 @@ def _probs(name: str, mine, theirs) -> list:
 def compare_spin(e: en.SpinEnumeration, an: PhaseAnalysis, wheels: dict | None = None,
                  lines: bool = False) -> list:
     """The generic path's figures of one phase beside the engine's, exact (module docstring)."""
-    out = [en.Comparison("line pays" if lines else "ways pays", e.pays_mean, an.pays_mean),
-           en.Comparison("scatter pays", e.scatter_mean, an.scatter_mean),
-           en.Comparison("collect", e.collect_mean, an.collect_mean),
+    out = [en.Comparison("line pays" if lines else "ways pays", e.pays_mean, an.parts[PAYS]),
+           en.Comparison("scatter pays", e.scatter_mean, an.parts[SCATTER]),
+           en.Comparison("collect", e.collect_mean, an.parts[COLLECT]),
            en.Comparison("spin win", e.mean, an.mean)]
     if not e.zero_fish:
         out.append(en.Comparison("hit frequency", e.hit_frequency, an.hit_frequency))

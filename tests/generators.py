@@ -23,7 +23,7 @@ from exact.engine import analyse
 from exact.evaluator import evaluate, wild_draws
 from exact.sensitivity import sensitivity
 from exact.variants import allowed_edits, exact_rtp, with_strips
-from markov.moments import CountSplit, PhaseAnalysis
+from markov.moments import CountSplit, PhaseAnalysis, spin_parts
 from markov.round import round_result
 from strips.loader import GAME_FILE, bundled_path, load_math_set, parse_game, resolve
 from strips.model import FISH, Phase, Symbol, WildMultiplier
@@ -733,7 +733,7 @@ def phase_analysis(split: CountSplit, name="level1", scatter: CountSplit | None 
     """A hand-built PhaseAnalysis around a KEY split (ways mean = ``ways_share`` x mean, collect the rest)."""
     mean = split.mean
     return PhaseAnalysis(phase=Phase(name, "bonus", name, 1), mean=mean, second=split.second,
-                         pays_mean=mean * ways_share, collect_mean=mean * (1 - ways_share),
+                         parts=spin_parts(mean * ways_share, mean * (1 - ways_share)),
                          ways_by_symbol={}, oak_prob={},
                          by_scatter=scatter or CountSplit((F(1),), (mean,), (split.second,)),
                          by_key=split, hit_frequency=F(0))

@@ -88,7 +88,7 @@ def test_every_part_is_exercised(oracle):
 def test_respin_probability_and_pays_equal_brute_force(modes, oracle, mode):
     _, _, p_respin, pays = oracle[mode]
     assert modes[mode].round.respin_prob == p_respin
-    assert modes[mode].round.respin == pays
+    assert modes[mode].round.components["respin"] == pays
 
 
 @pytest.mark.parametrize("mode", ["default", "ante", "alt"])
@@ -99,7 +99,7 @@ def test_wheel_award_odds_and_share_equal_brute_force(modes, oracle, mode):
     game = Game(None, 2, "S", MODES[mode][2], BONUS, 2, WHEEL)
     game.model = modes[mode].set.model
     share = sum(p * moments(game.award(a))[0] for a, p in awards.items())
-    assert w.mean == share == modes[mode].round.wheel
+    assert w.mean == share == modes[mode].round.components["wheel"]
     assert w.prob == sum(awards.values())
 
 
@@ -130,7 +130,7 @@ def test_json_keys(set_dir, modes):
     assert F(r["rtp"]) == modes["default"].rtp
     assert set(r["buy"]) == {"fs", "big"} and {"cost", "rtp", "variance"} <= set(r["buy"]["fs"])
     w = r["wheel"]["bonus"]
-    assert F(w["rtp"]) == modes["default"].round.wheel / 10
+    assert F(w["rtp"]) == modes["default"].round.components["wheel"] / 10
     assert {k: F(v) for k, v in w["awards"].items()} == modes["default"].round.wheels["bonus"].awards
     c = r["components"]
     assert sum(F(v) for k, v in c.items() if not k.endswith("_float")) == F(r["mean_win"])

@@ -116,8 +116,8 @@ def test_invariants_on_random_sets():
     for phase in model.phases:
         an = analyse_phase(ms, phase)
         assert sum(an.by_scatter.prob) == 1 and sum(an.by_key.prob) == 1
-        assert sum(sum(v) for v in an.ways_by_symbol.values()) == an.pays_mean
-        assert an.pays_mean + an.collect_mean + an.scatter_mean == an.mean == an.by_key.mean
+        assert sum(sum(v) for v in an.ways_by_symbol.values()) == an.parts["pays"]
+        assert an.parts["pays"] + an.parts["collect"] + an.parts["scatter"] == an.mean == an.by_key.mean
         assert an.second == an.by_key.second
         for probs in an.oak_prob.values():
             assert sum(probs) <= 1
@@ -130,8 +130,8 @@ def test_scatter_pays_and_partial_wilds_on_five_reels_equal_brute_force():
             ["FISH4", "FS", "PIC1", "WILD", "AUS1"]]
     ms = make_set(model, base, base[:1] + [["PIC1", "KEY", "AUS1", "FISH1"]] * 4)
     an = assert_phase_equal(ms, model.base_phase)
-    assert an.scatter_mean > 0
-    assert an.pays_mean + an.collect_mean + an.scatter_mean == an.mean
+    assert an.parts["scatter"] > 0
+    assert an.parts["pays"] + an.parts["collect"] + an.parts["scatter"] == an.mean
 
 
 def test_results_are_fractions_not_floats():
@@ -139,5 +139,5 @@ def test_results_are_fractions_not_floats():
     ms = make_set(model, [["PIC1", "KEY", "AUS2", "FISH1"]] * 5, [["PIC1", "KEY", "AUS2", "FISH1"]] * 5)
     ga = analyse(ms)
     for an in (ga.base,) + ga.levels:
-        for v in (an.mean, an.second, an.pays_mean, an.collect_mean, an.hit_frequency) + an.by_key.win2:
+        for v in (an.mean, an.second, an.parts["pays"], an.parts["collect"], an.hit_frequency) + an.by_key.win2:
             assert type(v) is Fraction

@@ -53,8 +53,8 @@ def test_set_shape_as_published(simba):
 
 def test_base_ways_return_matches_published_digits(simba):
     ga = analyse(simba)
-    assert ga.base.collect_mean == 0 and ga.base.scatter_mean == 0
-    assert decimal_text(100 * ga.base.pays_mean / simba.model.bet, 6) == "77.047670"
+    assert ga.base.parts["collect"] == 0 and ga.base.parts["scatter"] == 0
+    assert decimal_text(100 * ga.base.parts["pays"] / simba.model.bet, 6) == "77.047670"
 
 
 def test_trigger_and_q_match_published_digits(simba):

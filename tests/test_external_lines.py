@@ -72,8 +72,8 @@ def test_set_shape_as_published(pearl):
 def test_base_game_line_and_scatter_shares(pearl, analysis):
     cost = pearl.model.bet
     b = analysis.base
-    assert pct(b.pays_mean / cost, 3) == "49.522"
-    assert pct(b.scatter_mean / cost, 3) == "11.288"
+    assert pct(b.parts["pays"] / cost, 3) == "49.522"
+    assert pct(b.parts["scatter"] / cost, 3) == "11.288"
     assert pct(b.mean / cost, 6) == "60.809506"
 
 
@@ -86,8 +86,8 @@ def test_trigger_and_q(pearl, analysis):
 def test_one_free_spin_and_its_series(pearl, analysis):
     cost = pearl.model.bet
     fs = analysis.levels[0]
-    assert pct(fs.pays_mean / cost, 2) == "226.19"
-    assert pct(fs.scatter_mean / cost, 2) == "144.15"
+    assert pct(fs.parts["pays"] / cost, 2) == "226.19"
+    assert pct(fs.parts["scatter"] / cost, 2) == "144.15"
     assert pct(fs.mean / cost, 6) == "370.339985"
     chain = retrigger_of(pearl.model, analysis.levels)
     assert decimal_text(chain.expected_extra, 5) == "0.40088"
@@ -117,5 +117,5 @@ def test_report_json_lists_each_payline(pearl_dir, pearl, analysis, capsys):
     out = json.loads(capsys.readouterr().out)
     lines = out["paylines"]
     assert [x["line"] for x in lines] == list(range(1, 11))
-    assert sum(Fraction(x["rtp"]) for x in lines) * pearl.model.bet == analysis.base.pays_mean
+    assert sum(Fraction(x["rtp"]) for x in lines) * pearl.model.bet == analysis.base.parts["pays"]
     assert len({x["rtp"] for x in lines}) == 1 and len({x["hit"] for x in lines}) == 1

@@ -171,7 +171,7 @@ def test_multiplier_drawn_per_free_spin_equals_the_mixture_of_brute_forces(ms):
         mix["scatter"] += pv * bf.scatter_mean
         lines = [a + pv * b for a, b in zip(lines, bf.line_means)]
         hit = bf.hit
-    assert (an.mean, an.second, an.scatter_mean, list(an.line_means), an.hit_frequency) == (
+    assert (an.mean, an.second, an.parts["scatter"], list(an.line_means), an.hit_frequency) == (
         mix["mean"], mix["second"], mix["scatter"], lines, hit)
 
 

@@ -57,7 +57,7 @@ def assert_lines_phase_equal(ms, phase):
     assert table == {k: v for k, v in bf.by_label.items() if v}
     probs = {(s, i + 1): v for s, row in an.oak_prob.items() for i, v in enumerate(row) if v}
     assert probs == bf.line1_label
-    assert an.pays_mean + an.scatter_mean == an.mean
+    assert an.parts["pays"] + an.parts["scatter"] == an.mean
     return an, bf
 
 
@@ -288,4 +288,4 @@ def test_ways_game_combination_multiplier_equals_brute_force(ms, comb):
         bf = brute_force_lines(ms, phase)
         assert_splits_equal(model, an, bf)
         assert an.scatter_mean == bf.scatter_mean and an.hit_frequency == bf.hit
-        assert an.pays_mean == sum(sum(v) for v in an.ways_by_symbol.values()) == an.mean - an.scatter_mean
+        assert an.parts["pays"] == sum(sum(v) for v in an.ways_by_symbol.values()) == an.mean - an.parts["scatter"]

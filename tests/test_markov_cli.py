@@ -10,6 +10,7 @@ from exact.cli import main
 from exact.engine import analyse
 from markov.graph import check_chain, read_graphml
 from markov.round import round_result
+from exact.formatting import decimal_text
 from strips.loader import bundled_path, load_math_set
 from exact.rules import initial_spins
 
@@ -116,3 +117,50 @@ def test_raises_set_without_game_file_before_writing(math_set, capsys):
     err = capsys.readouterr().err
     assert "no game.toml" in err and len(err.strip().splitlines()) == 1
     assert bundled.read_bytes() == before
+
+
+# ---------------------------------------------------------------------------
+# the whole round as one chain of the protocol (rtp chain --round)
+# ---------------------------------------------------------------------------
+def test_round_chain_of_every_mode_is_the_report_round(tmp_path, capsys):
+    """``rtp chain --round`` on a game with prize wheels, a bet mode with a respin and free spins: its exact
+    moments are the PAR sheet's round of each mode, its stages the round's components, its float cross-check
+    passes, and its GraphML reads back as an absorbing chain."""
+    import exact
+    from generators import write_variant
+    d = write_variant(tmp_path / "wheel_modes", "wheel_modes")
+    sheet = exact.par_sheet(load_math_set(str(d)))
+    for mode, m in sheet.modes.items():
+        out = tmp_path / f"{mode}.graphml"
+        assert main(["chain", "--set", str(d), "--round", "--mode", mode, "--json", "--graphml", str(out)]) == 0
+        rep = json.loads(capsys.readouterr().out)["round"]
+        assert (F(rep["mean"]["exact"]), F(rep["second"]["exact"])) == (m.round.mean, m.round.second), mode
+        assert rep["float_cross_check"]["status"] == "PASS"
+        stages = {s["stage"]: F(s["win"]["exact"]) for s in rep["stages"]}
+        assert stages.get("the respin", F(0)) == m.round.components.get("respin", F(0)), mode
+        assert sum(v for k, v in stages.items() if k.startswith("prize wheel")) == m.round.components["wheel"], mode
+        assert stages["the free spins"] == m.round.components["free_spins"], mode
+        g = read_graphml(out)
+        check_chain(g)
+        assert g.number_of_nodes() - 1 == rep["chain"]["states"]
+    assert "respin" in sheet.modes["heavy"].round.components     # the respin was exercised
+
+
+def test_round_chain_of_a_game_without_wheels_is_its_round(capsys):
+    assert main(["chain", "--set", "rules_page", "--round"]) == 0
+    text = capsys.readouterr().out
+    rr = exact_round("rules_page")
+    assert f"E = {decimal_text(rr.mean, 6)} credits" in text and "PASS" in text
+
+
+def test_raises_mode_without_round_or_unknown_mode(capsys):
+    assert main(["chain", "--set", "rules_page", "--mode", "default"]) == 2
+    assert "--mode is an option of --round" in capsys.readouterr().err
+    assert main(["chain", "--set", "rules_page", "--round", "--mode", "nope"]) == 2
+    assert capsys.readouterr().err == "rtp chain: --mode must be one of default, got nope\n"
+
+
+def exact_round(name: str):
+    ms = load_math_set(name)
+    an = analyse(ms)
+    return round_result(ms.model, an.base, an.levels)

@@ -279,7 +279,7 @@ def test_round_with_capped_retrigger_equals_brute_force(cap):
     assert r.initial_free_spins == r.q == F(1, 4) * 1 + F(1, 12) * 2
     assert r.retrigger_per_spin == F(1, 8) * 1 + F(1, 8) * 2 and r.retrigger_cap == cap
     assert r.reach == (F(1, 3),) and r.free_spins_by_level == (r.free_spins,)
-    assert r.base_ways + r.base_collect + r.free_spins == r.mean
+    assert r.components["base_ways"] + r.components["base_collect"] + r.components["free_spins"] == r.mean
 
 
 def test_round_with_uncapped_retrigger_by_hand():

@@ -58,7 +58,7 @@ def test_round_covariance_term_matters():
 
 def test_round_invariants_tiny():
     r = tiny_result()
-    assert r.base_ways + r.base_collect + r.free_spins == r.mean
+    assert r.components["base_ways"] + r.components["base_collect"] + r.components["free_spins"] == r.mean
     assert sum(r.free_spins_by_level) == r.free_spins
     assert r.trigger_prob == {1: F(1, 4), 2: F(1, 12)}
     assert r.trigger_probability == F(1, 3) == r.reach[0]
@@ -78,7 +78,7 @@ def test_round_rules_page_shape():
     assert r.free_spins == sum(r.trigger_prob[n] * r.features[n].mean for n in (3, 4, 5))
     assert r.free_spins_played == sum(r.trigger_prob[n] * r.features[n].spins for n in (3, 4, 5))
     assert r.reach[3] == sum(r.trigger_prob[n] * r.features[n].reach[3] for n in (3, 4, 5))
-    assert r.base_ways + r.base_collect + r.free_spins == r.mean
+    assert r.components["base_ways"] + r.components["base_collect"] + r.components["free_spins"] == r.mean
     assert sum(r.free_spins_by_level) == r.free_spins
     for f in r.features.values():
         assert sum(f.final_level) == 1 and f.reach[0] == 1
@@ -96,6 +96,6 @@ def test_raises_base_split_disagrees_with_base_mean():
 def test_raises_pays_and_collect_do_not_sum_to_base_mean():
     base_split = split_of(BASE)
     base = phase_analysis(base_split, "base", scatter=base_split)
-    bad = type(base)(**{**base.__dict__, "collect_mean": base.collect_mean + 1})
-    with pytest.raises(ValueError, match="pays mean"):
+    bad = type(base)(**{**base.__dict__, "parts": {**base.parts, "collect": base.parts["collect"] + 1}})
+    with pytest.raises(ValueError, match="parts mean"):
         round_result(TINY, bad, [phase_analysis(split_of(o)) for o in LEVELS])

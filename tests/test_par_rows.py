@@ -59,7 +59,7 @@ def test_scatter_pays_by_count_equal_the_enumeration():
         want = sum(p for n, p in brute.items() if n >= r.count) if r.or_more else brute.get(r.count, 0)
         assert r.probability == want and r.rtp == want * r.pay / ms.model.bet
     sheet = exact.par_sheet(ms)
-    assert sum(r.rtp for r in rows) * ms.model.bet == sheet.analysis.base.scatter_mean   # the engine's share
+    assert sum(r.rtp for r in rows) * ms.model.bet == sheet.analysis.base.parts["scatter"]   # the engine's share
     assert sheet.table("scatter_pays")["pay"].tolist() == [2, 10, 40] if _has_pandas() else True
     from exact.export import par_sheets
     sheets = {sh.name: sh for sh in par_sheets(sheet, ms)}

@@ -214,7 +214,7 @@ def test_one_fast_pass_sums_every_levels_collect(tmp_path):
     proofs = prove_exhaustively(ms, right, cluster=Cluster(workers=1))
     assert [p.reused != "" for p in proofs] == [False, False, True, True, True] and all(p.passed for p in proofs)
     lv = list(right.levels)
-    lv[2] = dataclasses.replace(lv[2], collect_mean=lv[2].collect_mean + Fraction(1, 10 ** 12))
+    lv[2] = dataclasses.replace(lv[2], parts={**lv[2].parts, "collect": lv[2].parts["collect"] + Fraction(1, 10 ** 12)})
     proofs = prove_exhaustively(ms, dataclasses.replace(right, levels=tuple(lv)), cluster=Cluster(workers=1))
     assert [(p.phase.name, c.figure) for p in proofs for c in p.checks if not c.equal] == [("level3", "collect")]
 

@@ -71,9 +71,9 @@ BUNDLED = {"KEY collect and FISH values": ("rules_page", None), "a free-spin lad
            "WILD substitution": ("rules_page", None),
            "[modes]": ("wheel_game", None),
            "[wheel]": ("wheel_game", None), "[gamble]": ("wheel_game", None), "respin": ("wheel_game", "fortune_bet"),
-           "frames": ("wheel_game", None)}
+           "frames": ("wheel_game", None), "hold and win": ("hold_and_win", None)}
 #: Rules whose small game is a test set of :data:`generators.VARIANTS`.
-VARIANT = {"[buy]": "wheel_modes"}
+VARIANT = {"[buy]": "wheel_modes", "scatter pays": "scatter_pays"}
 
 
 def _write(directory: Path, text: str) -> Path:
@@ -96,8 +96,12 @@ def game_of(rule, tmp_path: Path):
         d = write_variant(tmp_path / VARIANT[rule.name], VARIANT[rule.name])
         return load_math_set(str(d)), str(d), "default"
     if rule.name in ("pay-anywhere evaluation", "cluster pays"):
-        game, strips = random_game(3, "anywhere" if rule.name.startswith("pay-anywhere") else "clusters", cascade=False)
+        game, strips = random_game(3, "anywhere" if rule.name.startswith("pay") else "clusters", cascade=False)
         return exact.math_set(game, strips), None, "default"
+    if rule.name == "win cap":      # a 3x2 ways game whose cap (3 x bet) some rounds reach
+        game = {"game": {"reels": 3, "rows": 2, "bet": 2, "max_win": 3},
+                "symbols": {"A": {"class": "pay", "pays": [0, 4, 20]}, "B": {"class": "pay", "pays": [0, 2, 10]}}}
+        return exact.math_set(game, {"base": [["A", "B", "A", "B", "A"]] * 3}), None, "default"
     d = _write(tmp_path / "game", TEXTS[rule.name])
     return load_math_set(str(d)), str(d), "default"
 
@@ -331,6 +335,23 @@ def check_sheet_figures(rule, ms, where, mode, capsys):
     walk(section, rule.sheet_key + ".")
 
 
+def check_component(rule, ms, where, mode, capsys):
+    """The round of the rule's game carries the rule's component (credits per round, the components summing to
+    the mean), and where the RTP split shows it, the text report, the tables and the workbook word its row as
+    the rule does."""
+    sheet = _sheet(ms, where, mode)
+    rr = sheet.modes[mode].round if mode in sheet.modes else sheet.round
+    assert rule.component in rr.components and sum(rr.components.values()) == rr.mean
+    rows = {k: words for k, words, _ in rules.component_rows(sheet)}
+    if rule.component in rows:
+        words = rows[rule.component]
+        assert words == rule.component_label(sheet) and f"\n{words} " in report_text(sheet)
+        assert words in [r[0] for r in sheet.tables(frames=False)["rtp_split"].rows]
+        if rules.supports(ms, "export"):
+            summary = next(s for s in par_sheets(sheet, ms) if s.slug == "summary")
+            assert f"RTP {words}" in [r[0] for r in summary.rows]
+
+
 def _reel_terms_game():
     """A 3-reel, 2-row collect game with a WILD whose multiplier is drawn per WILD (every per-reel term of the
     engine: FISH values, KEY, a drawn ways count), small enough to enumerate every stop, FISH value and
@@ -383,7 +404,7 @@ CHECKS = {"factorisation": check_factorisation, "literal_wins": check_literal_wi
           "pays_words": check_pays_words, "simulation_step": check_simulation_step,
           "simulation_section": check_simulation_section, "award_odds_refusal": check_award_odds_refusal,
           "sheet_figures": check_sheet_figures, "published_facts": check_published_facts,
-          "reel_terms": check_reel_terms}
+          "reel_terms": check_reel_terms, "component": check_component}
 
 
 def test_every_capability_has_a_check():

@@ -24,11 +24,12 @@ from exact.rules.win_cap import WinCapConfig
 from proofs.simulate import prepare_mode, simulate_mode_block
 from strips import limits
 from strips.errors import MathSetError, UnsupportedRule
-from strips.loader import bundled_path, load_math_set
+from strips.loader import bundled_names, bundled_path, load_math_set
 
-from generators import API_CALLS
+from generators import API_CALLS, VARIANTS, write_variant
 
-BUNDLED = ("rules_page", "wheel_game")
+#: Every bundled set whose strips ship with it (the external games' strips are third-party data).
+BUNDLED = bundled_names()
 
 #: analysis -> its API entry point on a math set (each must refuse exactly what supports() refuses)
 API = {**API_CALLS, "gamble": lambda ms: round_eligible(ms, ms.model.gamble)}
@@ -58,9 +59,8 @@ def test_every_rule_keeps_the_contract():
                 assert why is None or (isinstance(why, str) and "\n" not in why)
 
 
-@pytest.mark.parametrize("label,ms", SETS, ids=[s for s, _ in SETS])
-def test_api_refuses_exactly_what_supports_refuses(label, ms):
-    """Every refused analysis raises UnsupportedRule with supports()'s line, before any work."""
+def _api_refuses(label, ms):
+    """Every analysis ``supports()`` refuses on ``ms`` raises UnsupportedRule from the API with its line."""
     for analysis, call in API.items():
         s = rules.supports(ms, analysis)
         if s or (analysis == "gamble" and ms.model.gamble is None):
@@ -68,6 +68,12 @@ def test_api_refuses_exactly_what_supports_refuses(label, ms):
         with pytest.raises(UnsupportedRule) as e:
             call(ms)
         assert str(e.value) == s.message() and e.value.rule == s.rule, (label, analysis)
+
+
+@pytest.mark.parametrize("label,ms", SETS, ids=[s for s, _ in SETS])
+def test_api_refuses_exactly_what_supports_refuses(label, ms):
+    """Every refused analysis raises UnsupportedRule with supports()'s line, before any work."""
+    _api_refuses(label, ms)
 
 
 def _rules_page_with_respin_mode(tmp_path) -> Path:
@@ -97,10 +103,12 @@ def test_the_respin_mode_is_refused_where_it_was_silently_wrong(tmp_path, capsys
     assert "unsupported rule: [modes]" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", BUNDLED)
-@pytest.mark.parametrize("analysis", ["distribution", "sensitivity", "tune", "comply", "export", "chain", "spin",
-                                      "check", "report", "simulate", "prove"])
-def test_cli_refuses_exactly_what_supports_refuses(name, analysis, capsys, tmp_path):
+#: The commands of the analyses (each must refuse exactly what supports() refuses, in one line).
+COMMANDS = ["distribution", "sensitivity", "tune", "comply", "export", "chain", "spin", "check", "report", "simulate",
+            "prove"]
+
+
+def _cli_refuses(name, analysis, capsys, tmp_path):
     ms = load_math_set(name)
     s = rules.supports(ms, analysis)
     if s:      # the command runs (tests/test_every_command.py runs each one on every bundled set)
@@ -109,7 +117,25 @@ def test_cli_refuses_exactly_what_supports_refuses(name, analysis, capsys, tmp_p
              "export": ["--xlsx", str(tmp_path / "par.xlsx")]}.get(analysis, [])
     code = main([analysis, "--set", name, *extra])
     err = capsys.readouterr().err
-    assert code == 2 and err == f"rtp {analysis}: {ms.name}: {s.message()}\n"
+    assert code == 2 and err == f"rtp {analysis}: {ms.name}: {s.message()}\n", (name, analysis)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("analysis", COMMANDS)
+def test_cli_refuses_exactly_what_supports_refuses(name, analysis, capsys, tmp_path):
+    _cli_refuses(name, analysis, capsys, tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_api_and_cli_refuse_exactly_what_supports_refuses_on_the_test_sets(name, capsys, tmp_path):
+    """The same on every test set of :data:`generators.VARIANTS` (a rule each beyond the rules page) and its
+    bet modes."""
+    d = str(write_variant(tmp_path / name, name))
+    whole = load_math_set(d)
+    for label, ms in [(name, whole)] + [(f"{name}:{m}", whole.mode(m)) for m in whole.mode_names]:
+        _api_refuses(label, ms)
+    for analysis in COMMANDS:
+        _cli_refuses(d, analysis, capsys, tmp_path)
 
 
 def test_support_table_is_the_readme_table():

@@ -200,7 +200,7 @@ def test_ways_update_equals_fresh_state(model):
     ms = load_math_set("rules_page")
     strips = [list(r) for r in ms.strips[BASE].reels]
     st = WaysState(model, strips)
-    assert st.mean == analyse(ms).base.pays_mean
+    assert st.mean == analyse(ms).base.parts["pays"]
     p = next(i for i, n in enumerate(strips[2]) if n == "AUS2")
     st.set(2, p, "PIC1")
     strips[2][p] = "PIC1"

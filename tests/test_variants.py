@@ -24,7 +24,7 @@ from exact.engine import analyse
 from exact.sensitivity import sensitivity
 from exact.variants import (allowed_edits, exact_rtp, game_file_with_weights, hit_frequency_deltas, kept_figures,
                             separation, tune, with_strips, with_weights)
-from markov.moments import CountSplit, PhaseAnalysis
+from markov.moments import CountSplit, PhaseAnalysis, spin_parts
 from markov.round import round_result
 from oracle import brute_force
 from exact.facts import check_facts
@@ -47,7 +47,7 @@ def brute_rtp(ms) -> Fraction:
         mean = sum(bf.win_scatter.values(), Fraction(0))
         ways = sum((sum(v, Fraction(0)) for v in bf.ways_by_symbol.values()), Fraction(0))
         return PhaseAnalysis(phase=ph, mean=mean, second=sum(bf.win2_scatter.values(), Fraction(0)),
-                             pays_mean=ways, collect_mean=bf.collect, ways_by_symbol={}, oak_prob={},
+                             parts=spin_parts(ways, bf.collect), ways_by_symbol={}, oak_prob={},
                              by_scatter=split(bf.prob_scatter, bf.win_scatter, bf.win2_scatter),
                              by_key=split(bf.prob_key, bf.win_key, bf.win2_key), hit_frequency=bf.hit)
 
@@ -177,7 +177,7 @@ def test_bundled_set_variant(tmp_path, capsys):
     ga, gb = analyse(ms), analyse(var)
     assert ga.base.by_scatter.prob == gb.base.by_scatter.prob
     assert ga.levels[0].by_key.prob == gb.levels[0].by_key.prob
-    assert ga.base.collect_mean == gb.base.collect_mean
+    assert ga.base.parts["collect"] == gb.base.parts["collect"]
     assert not [f.fact for f in check_facts(var) if f.failed]
     assert (out / "game.toml").read_bytes() == (src / "game.toml").read_bytes()
     assert main(["check", "--set", str(out)]) == 0

@@ -168,7 +168,7 @@ def test_drawn_multiplier_with_one_value_equals_the_fixed_multiplier_on_the_rule
     one = analyse_phase(with_wild(WildMultiplier(values=(1,))), model.base_phase)
     plain = analyse_phase(ms, model.base_phase)
     assert one.by_scatter == plain.by_scatter and one.by_key == plain.by_key
-    assert fixed.pays_mean > plain.pays_mean and fixed.hit_frequency == plain.hit_frequency
+    assert fixed.parts["pays"] > plain.parts["pays"] and fixed.hit_frequency == plain.hit_frequency
 
 
 # ---------------------------------------------------------------------------

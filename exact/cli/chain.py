@@ -1,4 +1,5 @@
-"""``rtp chain``: the free-spin ladder (or retrigger chain) as an absorbing Markov chain, per trigger, and its graph.
+"""``rtp chain``: the free-spin ladder (or retrigger chain) as an absorbing Markov chain, per trigger, and its graph;
+``--round``: the whole game round (the spin, a respin, the prize wheels, the free spins) as one chain of the protocol.
 
 Prints, for each trigger (FS count), the exact feature figures of
 :class:`markov.chain.FeatureResult` (shown as decimals; ``--json`` gives the
@@ -24,7 +25,11 @@ from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.engine import analyse
 from markov.chain import FeatureResult, Ladder
 from markov.feature import feature_chain
-from markov.graph import chain_graph, check_chain, cross_check, graph_bytes
+from exact.bet_modes import mode_chain
+from markov import protocol
+from markov.graph import chain_graph, check_chain, cross_check, float_moments, graph_bytes, relative_error
+from markov.round_chain import SPIN
+from strips.model import DEFAULT_MODE
 from markov.retrigger import RetriggerChain
 from markov.round import RoundResult, round_result
 from exact.cli.outputs import check_output, protected_inputs, write_output
@@ -43,6 +48,10 @@ def add_arguments(p) -> None:
     out.add_argument("--graphml", metavar="FILE", help="write the chain as GraphML to FILE")
     out.add_argument("--dot", metavar="FILE", help="write the chain as Graphviz DOT to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object (exact values as 'p/q')")
+    p.add_argument("--round", action="store_true",
+                   help="the whole game round instead (the spin, a bet mode's respin, the prize wheels, the free "
+                        "spins as one step each): one chain of the protocol, solved, checked and exported the same way")
+    p.add_argument("--mode", default=None, metavar="NAME", help="with --round: the bet mode (default: the default mode)")
 
 
 def exact(x: Fraction) -> dict:
@@ -156,6 +165,10 @@ def run(args) -> int:
     target = args.graphml if args.graphml is not None else args.dot
     protected = protected_inputs(args.set, ms)
     out_path = None if target is None else check_output(target, "rtp chain", "file", protected)
+    if args.round:
+        return run_round(args, ms, target, out_path, protected)
+    if args.mode is not None:
+        raise UsageError("rtp chain: --mode is an option of --round (the free-spin chain is the default mode's)")
     if not model.levels:     # no [free_spins]: an answer, not a refusal
         print(json.dumps({"set": ms.name, "free_spins": False}) if args.json else
               f"math set {ms.name}: no free spins: a round is one base spin and there is no feature chain")
@@ -212,6 +225,60 @@ def run(args) -> int:
         for n in counts:
             print()
             print("\n".join(feature_text(n, rr.features[n], rr, chain.multipliers, scatter, has_keys)))
+        if target is not None:
+            print()
+            print(f"graph written to {target}")
+    return 1 if status == "FAIL" else 0
+
+
+#: The stages of the round's chain (:class:`markov.round_chain.RoundChain`) in words, before the prize wheels.
+ROUND_STAGES = ("the spin", "the respin", "the counts that decide the features")
+
+
+def run_round(args, ms, target, out_path, protected) -> int:
+    """``rtp chain --round``: one bet mode's game round as a chain of the protocol (:func:`exact.bet_modes.mode_chain`):
+    its size and checks, the exact moments (:func:`markov.protocol.features`) beside the float cross-check through the
+    fundamental matrix (:func:`markov.graph.float_moments`), P(reach) and E[win] of each stage, the graph if asked.
+
+    Returns 0, or 1 if the float cross-check exceeds :data:`TOLERANCE`.
+    """
+    name = args.mode or DEFAULT_MODE
+    if name not in ms.mode_names:
+        raise UsageError(f"rtp chain: --mode must be one of {', '.join(ms.mode_names)}, got {name}")
+    try:
+        chain, rr = mode_chain(ms, name)
+    except ValueError as e:
+        raise UsageError(f"rtp chain: {ms.name}: {e}") from None
+    figures, = protocol.features(chain, [0])
+    graph = chain_graph(chain, [0])
+    check_chain(graph)
+    fm, fs = float_moments(graph, chain.node_id(SPIN))
+    err = max(relative_error(fm, figures.mean), relative_error(fs, figures.second))
+    status = "PASS" if err <= TOLERANCE else "FAIL"
+    cost = ms.mode(name).model.bet
+    words = ROUND_STAGES + tuple(f"prize wheel {w.name}" for w in ms.mode(name).model.wheels) + ("the free spins",)
+    stages = [(w, figures.reach[i], figures.win_by_level[i]) for i, w in enumerate(words) if figures.reach[i]]
+    if out_path is not None:
+        write_output(out_path, graph_bytes(graph, "graphml" if args.graphml else "dot"), protected, "rtp chain")
+    if args.json:
+        print(json.dumps({"set": ms.name, "mode": name, "round": {
+            "chain": {"states": graph.number_of_nodes() - 1, "edges": graph.number_of_edges(),
+                      "acyclic": True, "absorbing": True},
+            "float_cross_check": {"max_relative_difference": err, "tolerance": TOLERANCE, "status": status},
+            "mean": exact(figures.mean), "second": exact(figures.second), "rtp": exact(figures.mean / cost),
+            "stages": [{"stage": w, "reach": exact(p), "win": exact(x)} for w, p, x in stages]},
+            "graph_file": target}, indent=2))
+    else:
+        print(f"math set {ms.name}, mode {name}: the game round as one chain (the spin, a respin, the prize wheels, "
+              f"the free spins as one step rewarded with the feature's moments)")
+        print(f"chain: {graph.number_of_nodes() - 1} states + END, {graph.number_of_edges()} edges; acyclic, absorbing")
+        print(f"float cross-check (scipy sparse LU of I - Q): max relative difference {err:.2e} "
+              f"(tolerance {TOLERANCE:g}) {status}")
+        print(f"round win    E = {decimal_text(figures.mean, 6)} credits (RTP {percent(figures.mean / cost, 6)}), "
+              f"E[W^2] = {decimal_text(figures.second, 2)}")
+        print("  stage                                  P(reach)     E[win] credits")
+        for w, p, x in stages:
+            print(f"  {w:<38} {decimal_text(p, 8):<12} {decimal_text(x, 6)}")
         if target is not None:
             print()
             print(f"graph written to {target}")

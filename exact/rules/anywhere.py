@@ -22,9 +22,9 @@ from typing import ClassVar
 import numpy as np
 
 from exact.phase_law import EnumeratedPhase
-from exact.rules.base import ENUMERATED, PaysWords, Rule
+from exact.rules.base import ENUMERATED, EvaluationRule, PaysWords
 from exact.rules.scatter import scatter_codes
-from markov.moments import CountSplit
+from markov.moments import CountSplit, spin_parts
 from strips import plugins
 from strips.model import window_codes
 
@@ -212,10 +212,10 @@ def count_product_phase(ms, phase):
     scatter_mean = Fraction(sum(int(s) * x for s, x in zip(scat.tolist(), weights)) * m, n)
     hit = Fraction(sum(x for (a, w), x in law.items() if w > 0), n)
     return EnumeratedPhase(
-        phase=phase, mean=split.mean, second=split.second, pays_mean=split.mean - scatter_mean,
-        collect_mean=Fraction(0), ways_by_symbol={}, oak_prob={}, by_scatter=split,
+        phase=phase, mean=split.mean, second=split.second,
+        parts=spin_parts(split.mean - scatter_mean, scatter=scatter_mean), ways_by_symbol={}, oak_prob={}, by_scatter=split,
         by_key=CountSplit((Fraction(1),), (split.mean,), (split.second,)), hit_frequency=hit,
-        scatter_mean=scatter_mean, method=f"per-reel product of count polynomials ({n:,} stop combinations)",
+        method=f"per-reel product of count polynomials ({n:,} stop combinations)",
         combinations=n, distribution=tuple((a, w, Fraction(x, n)) for (a, w), x in sorted(law.items())),
         award_odds=_award_odds(named, [p for p, _ in counted], [_marginal(states[:, j], weights) for j in range(len(caps))],
                                cells, n))
@@ -326,10 +326,9 @@ def _pairs_phase(phase, strips, rows: int, member, caps, pays, n_pays: int, t_id
                        tuple(Fraction(int(second[a]) * m * m, n) for a in range(size)))
     scatter_mean = Fraction(int(scatter_total) * m, n)
     return EnumeratedPhase(
-        phase=phase, mean=split.mean, second=split.second, pays_mean=split.mean - scatter_mean,
-        collect_mean=Fraction(0), ways_by_symbol={}, oak_prob={}, by_scatter=split,
+        phase=phase, mean=split.mean, second=split.second,
+        parts=spin_parts(split.mean - scatter_mean, scatter=scatter_mean), ways_by_symbol={}, oak_prob={}, by_scatter=split,
         by_key=CountSplit((Fraction(1),), (split.mean,), (split.second,)), hit_frequency=Fraction(n - quiet, n),
-        scatter_mean=scatter_mean,
         method=f"per-reel products of count polynomials, by pairs of counts ({n:,} stop combinations)",
         combinations=n, distribution=(), award_odds=_award_odds(named, pays, marginals, cells, n))
 
@@ -493,7 +492,7 @@ def _count_product(strips, rows: int, member, caps, wtype):
     return states, weights
 
 
-class CellPays(Rule):
+class CellPays(EvaluationRule):
     """The common part of the evaluations that pay by cells (anywhere, clusters): exact by enumeration,
     collect and WILD multipliers refused at load; subclasses set ``name``, ``keys`` and ``evaluation``."""
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "ANALYSES", "Refusal", "by_position_refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
+__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "by_position_refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -59,7 +59,7 @@ ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", 
 #: enumeration for a rule without per-reel terms); tests/test_rule_contract.py checks each one a rule gives.
 CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spin_text", "changes", "symbol_changes",
                 "report_text", "report_tables", "workbook_sheets", "pays_words", "simulation_step",
-                "simulation_section", "award_odds_refusal", "sheet_figures", "published_facts", "reel_terms")
+                "simulation_section", "award_odds_refusal", "sheet_figures", "published_facts", "reel_terms", "component")
 
 #: Where a rule's step acts in a simulated round (:meth:`Rule.simulation_step`), in the round's order:
 #: ``before_features`` after the base spin, before the free spins (a respin: its window decides the
@@ -307,6 +307,31 @@ class Rule:
     #: (:func:`exact.rules.registry.factorisation`).
     factorisation: ClassVar[str | None] = None
 
+    #: The key of the rule's part of one spin's mean (:attr:`markov.moments.PhaseAnalysis.parts`, the engines
+    #: fill it from the rule's terms or literal path): ``"pays"`` for an evaluation rule (ways, lines, pays by
+    #: cells), ``"collect"`` for the KEY collect, ``"scatter"`` for scatter pays; None for a rule whose wins
+    #: are no part of a spin of its own (:func:`exact.rules.registry.spin_part_rules`).
+    spin_part: ClassVar[str | None] = None
+
+    #: The key of the rule's part of the round's mean (:attr:`markov.round.RoundResult.components`, the JSON's
+    #: ``components``): ``base_ways`` for an evaluation rule, ``base_collect``, ``base_scatter``, ``respin``,
+    #: ``wheel``, ``win_cap``, ``hold_and_win``; None for a rule without one.  The views' RTP split asks the
+    #: rule for the row's words (:meth:`component_label`, :func:`exact.rules.registry.component_rows`).
+    component: ClassVar[str | None] = None
+    #: The words of the rule's row in the RTP split (:meth:`component_label`); "" for the component's key in words.
+    component_words: ClassVar[str] = ""
+
+    @classmethod
+    def component_label(cls, sheet) -> str:
+        """The words of the rule's row in the RTP split of the report, the tables and the workbook, for the
+        PAR sheet ``sheet``: :attr:`component_words`, or the component's key in words."""
+        return cls.component_words or (cls.component or "").replace("_", " ")
+
+    @classmethod
+    def component_shown(cls, sheet) -> bool:
+        """Whether the RTP split shows the rule's row when its credits are 0 (the base class: no)."""
+        return False
+
     #: True for a rule of the round beyond its spins (bet modes, buys, respins, prize wheels, the gamble):
     #: :func:`exact.rules.registry.round_rules`.
     round_stage: ClassVar[bool] = False
@@ -328,6 +353,10 @@ class Rule:
     #: True for a rule that reports on the finished round without changing it (Spin Chance, the gamble
     #: wheel): the report (:func:`exact.rounds.view_sections`) adds its section from the default mode.
     reports_on_round: ClassVar[bool] = False
+    #: Whether the workbook, the CSV tables and the notebook tables show the rule's section of the PAR sheet
+    #: (:attr:`exact.par.ParSheet.sections`) as a table of its figures (:meth:`exact.par.ParSheet.section_rows`);
+    #: False for a rule that lays its section out in sheets of its own (:meth:`workbook_sheets`: frames).
+    section_table: ClassVar[bool] = True
 
     # A rule with ``acts_on_round`` also gives ``literal(config, bet, win) -> int`` (one round's total,
     # the oracle's reading), ``vector_step(config, bet, wins)`` (numpy, the simulator's) and
@@ -492,6 +521,23 @@ def by_position_refusal(model, analysis: str) -> Refusal | None:
     if analysis == "spin" or not any(type(c).__name__ == "StopWeightsConfig" for c in getattr(model, "rules", ())):
         return None
     return Refusal("weighted stops under exact enumeration (it takes each stop position once, not by its weight)")
+
+
+class EvaluationRule(Rule):
+    """The common part of the rules that evaluate a window's pays (ways, paylines, pays by cells): their
+    part of a spin is ``pays`` and of the round ``base_ways`` (the JSON's name, line pays too), shown in
+    the RTP split in the evaluation's words (:meth:`Rule.pays_words`) even when 0."""
+
+    spin_part = "pays"
+    component = "base_ways"
+
+    @classmethod
+    def component_label(cls, sheet) -> str:
+        return f"base game {sheet.words.pays}"
+
+    @classmethod
+    def component_shown(cls, sheet) -> bool:
+        return True
 
 
 def one_spin_round(model) -> bool:

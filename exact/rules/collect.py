@@ -22,6 +22,14 @@ class Collect(Rule):
     name = "KEY collect and FISH values"
     keys = '[symbols.KEY] class = "key", [symbols.FISH] class = "fish", values, weights'
     implements = frozenset(ANALYSES) - {"gamble"}
+    spin_part = "collect"
+    component = "base_collect"
+    component_words = "base game collect"
+
+    @classmethod
+    def component_shown(cls, sheet) -> bool:
+        """Shown on a game with KEY symbols even when it pays nothing."""
+        return sheet.has_collect
 
     @classmethod
     def present(cls, model) -> bool:

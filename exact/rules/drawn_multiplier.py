@@ -96,8 +96,8 @@ def with_drawn_multiplier(model, phase, analysis):
 
     a = analysis
     return dataclasses.replace(
-        a, mean=m1 * a.mean, second=m2 * a.second, pays_mean=m1 * a.pays_mean, collect_mean=m1 * a.collect_mean,
-        scatter_mean=m1 * a.scatter_mean, line_means=tuple(m1 * x for x in a.line_means),
+        a, mean=m1 * a.mean, second=m2 * a.second, parts={k: m1 * v for k, v in a.parts.items()},
+        line_means=tuple(m1 * x for x in a.line_means),
         ways_by_symbol={s: tuple(m1 * x for x in row) for s, row in a.ways_by_symbol.items()},
         by_scatter=split(a.by_scatter), by_key=split(a.by_key), by_trigger=split(a.by_trigger))
 

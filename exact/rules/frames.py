@@ -443,6 +443,7 @@ class Frames(Rule):
     narrows = frozenset({"report", "check", "diff", "simulate", "prove", "comply", "export"})
     parses = (("frames",),)
     reports_on_round = True
+    section_table = False      # its section is laid out in the workbook's Frames sheet
 
     @classmethod
     def simulation_step(cls, model, mode: str, tables) -> FramesStep:

@@ -290,6 +290,8 @@ class HoldAndWin(Rule):
     narrows = frozenset({"report", "check", "diff", "spin"})
     parses = (("hold_and_win",),)
     adds_to_round = True
+    component = "hold_and_win"
+    component_words = "hold-and-win feature"
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:

@@ -22,9 +22,9 @@ def mode_figures(modes) -> dict[str, dict]:
         d: dict = {"cost": m.cost, "rtp": m.rtp, "variance": m.variance, "mean_win": r.mean,
                    "trigger_any": r.trigger_probability}
         if r.respin_prob:
-            d["respin"] = {"probability": r.respin_prob, "rtp": r.respin / m.cost}
+            d["respin"] = {"probability": r.respin_prob, "rtp": r.components["respin"] / m.cost}
         if r.wheels:
-            d["wheel_rtp"] = r.wheel / m.cost
+            d["wheel_rtp"] = r.components["wheel"] / m.cost
         out[m.name] = d
     return out
 
@@ -87,8 +87,8 @@ class BetModes(Rule):
             r = m.round
             rows.append([m.name, str(m.cost), fmt.percent(m.rtp, digits), fmt.decimal_text(r.mean, 4),
                          f"{sqrt(m.variance) / m.cost:.4f}", fmt.one_in(r.trigger_probability) if r.features else "",
-                         fmt.one_in(r.respin_prob) if r.respin_prob else "", fmt.percent(r.respin / m.cost, 4) if r.respin_prob else "",
-                         fmt.percent(r.wheel / m.cost, 4) if r.wheels else ""])
+                         fmt.one_in(r.respin_prob) if r.respin_prob else "", fmt.percent(r.components["respin"] / m.cost, 4) if r.respin_prob else "",
+                         fmt.percent(r.components["wheel"] / m.cost, 4) if r.wheels else ""])
         out += fmt.table_lines(["mode", "cost", "RTP", "mean win", "sd/cost", "free spins", "respin",
                             "respin RTP", "wheel RTP"], rows)
         for m in rep.modes.values():
@@ -105,7 +105,7 @@ class BetModes(Rule):
             rr = m.round
             rows.append((m.name, m.cost, m.rtp, rr.mean, m.variance, sqrt(m.variance) / m.cost,
                          rr.trigger_probability if rr.features else None, rr.respin_prob or None,
-                         rr.respin / m.cost if rr.respin_prob else None, rr.wheel / m.cost if rr.wheels else None))
+                         rr.components["respin"] / m.cost if rr.respin_prob else None, rr.components["wheel"] / m.cost if rr.wheels else None))
         return [table("modes", "Bet modes (per round of the mode; RTP = mean win / cost)",
                       [("mode",), ("cost", "count", "credits"), ("RTP", "rtp", "fraction of the cost"),
                        ("mean win", "credits", "credits per round"), ("variance", "credits", "credits^2"),

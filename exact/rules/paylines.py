@@ -15,7 +15,7 @@ import numpy as np
 from strips import plugins
 from strips.model import FISH, KEY, PAY, WILD
 
-from exact.rules.base import ANALYSES, Cost, PaysWords, Rule, seconds_of
+from exact.rules.base import ANALYSES, Cost, EvaluationRule, PaysWords, Rule, seconds_of
 from exact.rules.line_reading import line_reading_of
 from exact.rules.wild import combination_wilds
 
@@ -126,7 +126,7 @@ def line_pays(model, window, combination: int = 1) -> tuple[LineWin, ...]:
     return tuple(wins)
 
 
-class Paylines(Rule):
+class Paylines(EvaluationRule):
     """Payline evaluation: no sensitivity, tune, win distribution or gamble figure yet.
 
     >>> from strips.loader import load_math_set

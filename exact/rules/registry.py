@@ -50,7 +50,7 @@ from exact.rules.win_cap import WinCap
 from strips import limits as _limits
 from strips.errors import UnsupportedRule, UsageError
 
-__all__ = ["RULES", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms", "reel_set_members", "reel_set_mixture"]
+__all__ = ["RULES", "component_rows", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms", "reel_set_members", "reel_set_mixture"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -138,6 +138,29 @@ def published_rule_facts(printed, model) -> list[tuple]:
     ('levels in the ladder; no retrigger', 'levels', '4; no')
     """
     return [row for r in RULES for row in r.published_facts(printed, model)]
+
+
+def component_rows(sheet) -> list[tuple[str, str, object]]:
+    """The rows of the RTP split of a PAR sheet ``sheet`` (:class:`exact.par.ParSheet`) that every view shows
+    (the text report, the tables, the workbook): ``(key, words, credits per round)`` for each component of
+    its round (:attr:`markov.round.RoundResult.components`, in order), worded by the rule that owns it
+    (:attr:`~exact.rules.base.Rule.component`, :meth:`~exact.rules.base.Rule.component_label`: a rule the
+    game uses first, then any registered one); a component no rule owns (the free spins of the trigger
+    table) in its key's words.  A row of 0 credits is shown when its rule says so
+    (:meth:`~exact.rules.base.Rule.component_shown`), the free spins when the round has features.
+
+    >>> import exact
+    >>> [(k, words) for k, words, _ in component_rows(exact.par_sheet(exact.load_math_set("rules_page")))]
+    [('base_ways', 'base game ways pays'), ('base_collect', 'base game collect'), ('free_spins', 'free spins')]
+    """
+    used = tuple(sheet.rules)
+    rows = []
+    for key, credits in sheet.components.items():
+        owner = next((r for r in used + RULES if r.component == key), None)
+        shown = (owner.component_shown(sheet) and owner in used) if owner is not None else bool(sheet.round.features)
+        if credits or shown:
+            rows.append((key, owner.component_label(sheet) if owner is not None else key.replace("_", " "), credits))
+    return rows
 
 
 def round_rules(model) -> tuple[str, ...]:

@@ -82,6 +82,8 @@ class Respin(Rule):
     implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune", "comply", "export", "gamble"}
     round_stage = True
     before_features = True
+    component = "respin"
+    component_words = "respin pays"
 
     @classmethod
     def present(cls, model) -> bool:

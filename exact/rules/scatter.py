@@ -240,6 +240,9 @@ class ScatterPays(Rule):
     name = "scatter pays"
     keys = "[symbols.S] class = \"scatter\", pays"
     implements = frozenset(ANALYSES) - {"sensitivity", "tune"}
+    spin_part = "scatter"
+    component = "base_scatter"
+    component_words = "base game scatter pays"
 
     @classmethod
     def present(cls, model) -> bool:

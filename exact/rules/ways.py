@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Sequence
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, EvaluationRule
 from exact.rules.wild import cell_multipliers, combination_ways, combination_wilds
 
 __all__ = ["Ways", "WayWin", "ways_pays"]
@@ -82,7 +82,7 @@ def ways_pays(model, window,
     return tuple(wins)
 
 
-class Ways(Rule):
+class Ways(EvaluationRule):
     """Ways evaluation: every analysis computes it.
 
     >>> from strips.loader import load_math_set

@@ -32,6 +32,8 @@ class Wheels(Rule):
     round_stage = True
     before_features = True
     sheet_key = "wheel"
+    component = "wheel"
+    component_words = "prize wheels (their free spins included)"
 
     @classmethod
     def present(cls, model) -> bool:

@@ -137,6 +137,8 @@ class WinCap(Rule):
     narrows = frozenset({"report", "simulate", "prove", "export", "comply"})
     #: The rule acts on the round's total win: the report needs the round's exact distribution.
     acts_on_round = True
+    component = "win_cap"
+    component_words = "removed by the win cap"
 
     @classmethod
     def parse(cls, t, doc: dict, model) -> WinCapConfig | None:

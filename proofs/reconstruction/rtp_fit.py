@@ -34,6 +34,7 @@ from exact.engine import analyse
 from proofs.reconstruction.common import INNER_TOLERANCE, MAX_TUNING_STEPS, STRIP_SETS, aus_run_ok, math_set
 from proofs.reconstruction.ways import WaysState
 from strips.model import GameModel
+from markov.moments import PAYS
 from markov.round import round_result
 
 
@@ -77,12 +78,12 @@ def linear_form(model: GameModel, strips: dict) -> tuple[Fraction, Fraction, Fra
     ga = analyse(ms)
     rr = round_result(model, ga.base, ga.levels)
     mults = [lv.multiplier for lv in model.levels]
-    bonus_ways = ga.levels[0].pays_mean / mults[0]
-    if any(pa.pays_mean != m * bonus_ways for pa, m in zip(ga.levels, mults)):
+    bonus_ways = ga.levels[0].parts[PAYS] / mults[0]
+    if any(pa.parts[PAYS] != m * bonus_ways for pa, m in zip(ga.levels, mults)):
         raise ValueError("level ways means are not multiples of one bonus ways mean")
     c = sum((rr.trigger_prob[n] * sum((s * m for s, m in zip(f.spins_by_level, mults)), Fraction(0))
              for n, f in rr.features.items()), Fraction(0))
-    a = rr.mean - ga.base.pays_mean - c * bonus_ways
+    a = rr.mean - ga.base.parts[PAYS] - c * bonus_ways
     return a, c, rr.rtp
 
 
