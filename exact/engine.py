@@ -625,7 +625,7 @@ def analyse_phase(ms: MathSet, phase: Phase, shared: dict | None = None) -> Phas
     sets = reel_set_members(ms.model, phase.strips)   # a reel set drawn by weight per spin: the mixture of its sets
     if sets is not None:
         return reel_set_mixture([(w, _one_reel_set(ms, dataclasses.replace(phase, strips=name), shared))
-                                 for name, w in sets if w], phase)
+                                 for name, w in sets if w], phase, PhaseAnalysis)
     return _one_reel_set(ms, phase, shared)
 
 

@@ -22,7 +22,6 @@ from fractions import Fraction
 from typing import Mapping
 
 from exact.rules.base import Rule
-from markov.moments import PhaseAnalysis
 from strips import plugins
 
 __all__ = ["ReelSetsConfig", "WeightedReelSets", "draw_reel_set", "mixture"]
@@ -85,9 +84,11 @@ def _zero_like(x):
     return Fraction(0) if isinstance(x, (int, Fraction)) else x
 
 
-def mixture(parts: list[tuple[int, object]], phase):
+def mixture(parts: list[tuple[int, object]], phase, kind=None):
     """The analysis of one spin of ``phase`` whose reel set is drawn by weight: ``parts`` (weight, analysis
     of the phase on that reel set); every figure the weighted mean (each is linear in the spin's law).
+    ``kind``: the class of the result (:class:`markov.moments.PhaseAnalysis`), whose fields alone are mixed:
+    what only one reel set's enumeration gives (its method, cycle, joint law, award counts) is no mixture.
 
     >>> from markov.moments import CountSplit
     >>> a, b = CountSplit((Fraction(1),), (Fraction(2),), (Fraction(4),)), CountSplit((Fraction(1),), (Fraction(6),), (Fraction(36),))
@@ -96,11 +97,9 @@ def mixture(parts: list[tuple[int, object]], phase):
     """
     total = sum(w for w, _ in parts)
     weights = [Fraction(w, total) for w, _ in parts]
-    if phase is None:
-        return _mix([a for _, a in parts], weights)
-    # the figures of a spin only (PhaseAnalysis): what only one reel set's enumeration gives (its method,
-    # cycle, joint law, award counts) is no mixture and is left out
-    values = [PhaseAnalysis(**{f.name: getattr(a, f.name) for f in dataclasses.fields(PhaseAnalysis) if f.init} | {"phase": phase})
+    if kind is None:
+        return _mix([a if phase is None else dataclasses.replace(a, phase=phase) for _, a in parts], weights)
+    values = [kind(**{f.name: getattr(a, f.name) for f in dataclasses.fields(kind) if f.init} | {"phase": phase})
               for _, a in parts]
     return _mix(values, weights)
 
