@@ -476,9 +476,11 @@ def _enumerated_awards(ms: MathSet, analysis: GameAnalysis) -> list[Award]:
     size; scatter pay) with P(a spin pays it in some fall) from the phase's enumeration or count product
     (:attr:`exact.phase_law.EnumeratedPhase.award_odds`), then the triggers.
 
-    Per round, proven bounds: lower, P(the base spin pays it); upper (union bound), that plus the expected
-    free spins played per round times the largest P(a free spin pays it) over the levels.  Exact (equal
-    bounds) for a game without free spins.  A trigger's odds are exact (the base spin's split).
+    Per round: exact through the free-spin chain (:class:`_FallsRound`) from each phase's joint law of (pays
+    the award, award index); where that joint is missing (the count products) or the index is the free spins
+    awarded over the falls, proven bounds: lower, P(the base spin pays it); upper (union bound), that plus the
+    expected free spins played per round times the largest P(a free spin pays it) over the levels.  Exact for
+    a game without free spins.  A trigger's odds are exact (the base spin's split).
     """
     model = ms.model
     rr = round_result(model, analysis.base, analysis.levels)

@@ -15,7 +15,7 @@ from exact.rules import (Cascade, GridConfig, RandomChooser, apply_feature, draw
 from strips.errors import UnsupportedRule, UsageError
 
 __all__ = ["is_grid", "config_of", "parse_cells", "spin_cascade", "SpinResult", "grid_text", "refuse_grid",
-           "grid_report", "feature_start", "MAX_FEATURE_DROPS"]
+           "grid_report", "feature_start", "MAX_FEATURE_DROPS", "TooManyDrops"]
 
 #: Most initial drops the exact start of a round with random features enumerates (each with every
 #: outcome of its feature).
@@ -202,6 +202,11 @@ def grid_report(ms, max_scc: int | None = None, max_states: int | None = None):
     return grid_chain.chain_figures(cfg, max_scc, max_states)
 
 
+class TooManyDrops(UnsupportedRule):
+    """More initial drops than the exact round enumerates (:data:`MAX_FEATURE_DROPS`): the report and comply
+    then simulate the game; every other refusal of the features stays a refusal."""
+
+
 def feature_start(cfg: GridConfig, feats) -> dict | None:
     """The exact distribution of the grid the first evaluation sees, each initial drop after its random
     feature (:func:`exact.rules.start_distribution`), or None without features.
@@ -218,7 +223,7 @@ def feature_start(cfg: GridConfig, feats) -> dict | None:
         return None
     n = sum(1 for _, w in cfg.table("base") if w) ** (cfg.cells - (1 if cfg.key else 0))
     if n > MAX_FEATURE_DROPS:
-        raise UnsupportedRule(f"unsupported rule: random features of the initial drop: {n:,} initial drops, more "
+        raise TooManyDrops(f"unsupported rule: random features of the initial drop: {n:,} initial drops, more "
                               f"than the {MAX_FEATURE_DROPS:,} the exact round enumerates",
                               rule="random features of the initial drop", analysis="report")
     return start_distribution(cfg, feats)

@@ -147,7 +147,7 @@ BAD_SPIN_ARGS = {
     "stops empty": (["--stops", ""], "5 stop positions"),
     "stop out of range": (["--stops", "0,0,0,0,100"], "reel 5"),
     "stop negative": (["--stops=-1,0,0,0,0"], "reel 1"),
-    "stop negative as option": (["--stops", "-1,0,0,0,0"], "--stops"),
+    "stop negative after a space": (["--stops", "-1,0,0,0,0"], "reel 1"),
     "stops not integers": (["--stops", "a,0,0,0,0"], "--stops"),
     "stops float": (["--stops", "1.5,0,0,0,0"], "--stops"),
     "stops missing": ([], "--stops"),

@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 from exact.cli.args import UsageError, add_cluster_arguments, cluster_of
-from exact.grid import config_of, feature_start, grid_text, parse_cells, spin_cascade
+from exact.grid import TooManyDrops, config_of, feature_start, grid_text, parse_cells, spin_cascade
 from exact.rules import FREE_SPIN_GAMES as GAME_ORDER
 from exact.rules import WinCap, features_of, free_games_of, free_start
 from exact.grid_chain import active_bounds, capped_round, chain_figures, lava_moments, round_distribution, win_ranges
@@ -190,7 +190,7 @@ def report(args, ms, emit=None) -> int:
         try:
             try:
                 start = feature_start(cfg, feats)
-            except UnsupportedRule:
+            except TooManyDrops:
                 raise                       # too many initial drops for the chain: the simulation below
             except ValueError as e:
                 raise UsageError(f"rtp: {ms.name}: {e}") from None
@@ -417,7 +417,7 @@ def _whole_round_figures(args, ms, cfg):
         try:
             try:
                 start = feature_start(cfg, feats)
-            except UnsupportedRule:
+            except TooManyDrops:
                 raise                       # too many initial drops for the chain: the simulation below
             except ValueError as e:
                 raise UsageError(f"rtp comply: {ms.name}: {e}") from None
