@@ -193,15 +193,20 @@ def test_a_round_budget_that_is_no_number_of_seconds_is_refused(monkeypatch, val
     assert code == 2 and err.strip().count("\n") == 0 and "RTP_ROUND_BUDGET must be a number of seconds >= 0" in err
 
 
-def test_a_negative_level_threshold_says_so(tmp_path):
-    """A level's KEY threshold below 0 is named as such, apart from a threshold below the level before's."""
-    from strips.loader import load_math_set
+def _rules_page_copy(tmp_path):
+    """Copy the bundled rules-page set's game and strip files into ``tmp_path``; returns it."""
     import shutil
     from pathlib import Path
     src = Path(__file__).resolve().parents[1] / "strips" / "rules_page"
     for f in src.iterdir():
         if f.suffix in (".toml", ".csv"):
             shutil.copyfile(f, tmp_path / f.name)
+    return tmp_path
+
+
+def test_a_negative_level_threshold_says_so(tmp_path):
+    """A level's KEY threshold below 0 is named as such, apart from a threshold below the level before's."""
+    _rules_page_copy(tmp_path)
     text = (tmp_path / "game.toml").read_text()
     (tmp_path / "game.toml").write_text(text.replace("threshold = 6", "threshold = -3", 1))
     code, _, err = run(["--set", str(tmp_path)])
@@ -213,25 +218,10 @@ def test_a_negative_level_threshold_says_so(tmp_path):
 
 def test_check_on_a_published_file_without_facts_names_the_file(tmp_path):
     """An empty published.toml: nothing to check, said of that file (it said there was no published.toml)."""
-    import shutil
-    from pathlib import Path
-    src = Path(__file__).resolve().parents[1] / "strips" / "rules_page"
-    for f in src.iterdir():
-        if f.suffix in (".toml", ".csv"):
-            shutil.copyfile(f, tmp_path / f.name)
+    _rules_page_copy(tmp_path)
     (tmp_path / "published.toml").write_text("")
     code, out, _ = run(["check", "--set", str(tmp_path)])
     assert code == 0 and "published.toml holds no fact, nothing to check" in out
-
-
-def _rules_page_copy(tmp_path):
-    import shutil
-    from pathlib import Path
-    src = Path(__file__).resolve().parents[1] / "strips" / "rules_page"
-    for f in src.iterdir():
-        if f.suffix in (".toml", ".csv"):
-            shutil.copyfile(f, tmp_path / f.name)
-    return tmp_path
 
 
 @pytest.mark.parametrize("extra", [["--max-digits", "6000"], ["--max-digits", "4300"], []])
