@@ -64,8 +64,10 @@ CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spi
 #: Where a rule's step acts in a simulated round (:meth:`Rule.simulation_step`), in the round's order:
 #: ``before_features`` after the base spin, before the free spins (a respin: its window decides the
 #: features); ``after_features`` after the scatter-triggered free spins (prize wheels and the features they
-#: award); ``after_round`` on the finished round's total win, tallied apart (the gamble).
-SIMULATION_STAGES = ("before_features", "after_features", "after_round")
+#: award); ``after_round`` on the finished round's total win, tallied apart (the gamble); ``free_spin`` on the win
+#: of every free spin before its level multiplier (a multiplier drawn per free spin): the step gives
+#: ``spin(level, win, rng) -> win`` (``level`` 0-based, ``win`` (n,) int64 credits).
+SIMULATION_STAGES = ("before_features", "after_features", "after_round", "free_spin")
 
 
 class ViewSection:
