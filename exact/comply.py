@@ -788,7 +788,8 @@ def _top_award(rule: Rule, d: WinDistribution) -> Check:
 
 
 def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | None = None, *,
-           sheet: ParSheet | None = None, distribution: WinDistribution | None = None) -> list[Check]:
+           sheet: ParSheet | None = None, distribution: WinDistribution | None = None,
+           unit_distributions: Mapping[str, WinDistribution] | None = None) -> list[Check]:
     """Check every rule of the chosen jurisdictions on a math set.
 
     Parameters
@@ -809,6 +810,10 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         within the distribution's bound for an endless retrigger) and the value of
         ``max_win_bets``; without it the top award is left out and a
         ``max_win_bets`` rule is refused with a ValueError.
+    unit_distributions : mapping, optional
+        The win distributions of the other bet modes and of the buys (:func:`exact.round_distribution.units`:
+        ``"bet mode NAME"`` / ``"buy NAME"`` -> WinDistribution): each one's top award and max win, per round of
+        that mode or buy, items prefixed with its label.
 
     Raises
     ------
@@ -845,6 +850,9 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
                 out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
             if distribution is not None:
                 out.append(_top_award(rule, distribution))
+            for label, d in (unit_distributions or {}).items():
+                c = _top_award(rule, d)
+                out.append(dataclasses.replace(c, item=f"{label}: {c.item}"))
         elif m == "pattern_odds_ways" and falls_game(ms.model):
             continue                     # ways patterns of one window: not the awards of a spin's falls
         elif m == "pattern_odds_ways":   # per base spin of each bet mode (its own strips)
@@ -868,6 +876,9 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
                 raise ValueError(f"rule {rule.id} needs the win distribution (max win)")
             x = Fraction(distribution.max_round_win, ms.model.bet)
             out.append(Check(rule, "max win (bets)", x, float(x), True, _verdict(rule, x)))
+            for label, d in (unit_distributions or {}).items():
+                x = Fraction(d.max_round_win, d.bet)
+                out.append(Check(rule, f"{label}: max win (bets)", x, float(x), True, _verdict(rule, x)))
     return out
 
 

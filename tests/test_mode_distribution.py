@@ -129,3 +129,49 @@ def test_api_and_cli_refuse_the_frames_alike():
         code, _, err = run(["distribution", "--set", "wheel_game", "--mode", mode])
         assert code == 2 and err == f"rtp distribution: wheel_game: {e.value}\n"
         assert str(e.value).startswith("unsupported rule: frames: ")
+
+
+def test_comply_checks_every_modes_top_award(set_dir, oracle):
+    code, out, err = run(["comply", "--set", str(set_dir), "--json"])
+    d = json.loads(out)
+    assert code in (0, 1) and d["top_award_checked"], err
+    top = {c["item"].split(": max win")[0] if ": max win" in c["item"] else "default": c
+           for c in d["checks"] if c["measure"] == "award_odds" and "max win" in c["item"]}
+    labels = ["default"] + [f"bet mode {n}" for n in MODES if n != "default"] + [f"buy {n}" for n in BUYS]
+    assert sorted(top) == sorted(labels)
+    for label, c in top.items():
+        kind, name = ("mode", "default") if label == "default" else \
+            (("mode", label[len("bet mode "):]) if label.startswith("bet mode") else ("buy", label[len("buy "):]))
+        win, p = max(positive(oracle[kind, name]).items())
+        assert c["exact"] and F(c["value"]) == p and c["item"].endswith(f"max win {win} credits "
+                                                                      f"({F(win, (MODES[name][0] if kind == 'mode' else BUYS[name][0]))} bets)")
+
+
+def test_export_carries_every_modes_distribution(set_dir, tmp_path):
+    code, _, err = run(["export", "--set", str(set_dir), "--distribution", "--csv", str(tmp_path / "csv")])
+    assert code == 0, err
+    names = {p.name for p in (tmp_path / "csv").iterdir()}
+    assert {f"win_distribution_bet_mode_{n}.csv" for n in MODES if n != "default"} | \
+        {f"win_distribution_buy_{n}.csv" for n in BUYS} | {"win_distribution.csv"} <= names
+
+
+@pytest.mark.parametrize("max_win, mult, p", [(40, 2, "12/25"), (1000, 3, "1/3")])
+def test_gamble_entry_is_apart_from_the_round(tmp_path, oracle, max_win, mult, p):
+    """The round excludes the gamble; ``gamble`` gives every eligible win gambled once, per mode's cost."""
+    d = write_modes_game(tmp_path)
+    with open(d / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write(f'\n[gamble]\nmin_win = 10\nmax_win = {max_win}\nmultiplier = {mult}\nprobability = "{p}"\n')
+    code, out, err = run(["distribution", "--set", str(d), "--json", "--exact"])
+    assert code == 0, err
+    js = json.loads(out)
+    for name in MODES:
+        unit = js if name == "default" else js["modes"][name]
+        dist, cost = positive(oracle["mode", name]), MODES[name][0]
+        assert {w: F(q) for w, q in unit["round"]} == dist
+        lo, hi = 10, max_win // mult
+        mean = sum(x * q for x, q in dist.items())
+        eligible = sum(x * q for x, q in dist.items() if lo <= x <= hi)
+        g = unit["gamble"]
+        assert F(g["rtp_without_gamble"]) == mean / cost
+        assert F(g["rtp_gamble_once"]) == (mean - eligible + F(p) * mult * eligible) / cost
+        assert F(g["eligible_probability"]) == sum(q for x, q in dist.items() if lo <= x <= hi)
