@@ -17,7 +17,7 @@ import pytest
 from bonus_oracle import Game
 from exact.bet_modes import analyse_buys, analyse_modes
 from exact.round_distribution import buy_distribution, mode_distribution
-from generators import BONUS, MODES_TABLE, MODES_WHEEL, run, write_modes_game
+from generators import BONUS, MODES_TABLE, MODES_WHEEL, random_modes_strips, run, write_modes_game
 from strips.errors import UnsupportedRule
 from strips.loader import load_math_set
 
@@ -113,6 +113,13 @@ def test_mode_and_buy_select_one(set_dir, oracle):
     assert code == 2 and err.count("\n") == 1 and "no bet mode 'nope' (known: default, ante, pairs, plain, alt)" in err
 
 
+def test_one_unit_writes_its_own_png(set_dir, tmp_path):
+    code, _, err = run(["distribution", "--set", str(set_dir), "--buy", "fs", "--plot", str(tmp_path / "d.png")])
+    assert code == 0, err
+    assert [p.name for p in tmp_path.iterdir()] == ["d.buy.fs.png"]
+
+
+@pytest.mark.slow
 def test_one_png_per_mode_and_buy(set_dir, tmp_path):
     code, _, err = run(["distribution", "--set", str(set_dir), "--plot", str(tmp_path / "d.png")])
     assert code == 0, err
@@ -175,3 +182,26 @@ def test_gamble_entry_is_apart_from_the_round(tmp_path, oracle, max_win, mult, p
         assert F(g["rtp_without_gamble"]) == mean / cost
         assert F(g["rtp_gamble_once"]) == (mean - eligible + F(p) * mult * eligible) / cost
         assert F(g["eligible_probability"]) == sum(q for x, q in dist.items() if lo <= x <= hi)
+
+
+@pytest.mark.parametrize("seed", [1, 2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow),
+                                  pytest.param(5, marks=pytest.mark.slow)])
+def test_random_small_games_equal_brute_force(tmp_path, seed):
+    """Random strips of the five-mode game, S paying on its own count: every mode's and buy's exact round is the
+    literal one, and the float pass within its bound of it."""
+    st = random_modes_strips(seed)
+    ms = load_math_set(str(write_modes_game(tmp_path, st, scatter_pays="[0, 4, 9]")))
+    modes = analyse_modes(ms)
+    for name, (cost, base, trigger, respin) in MODES.items():
+        base = st["alt"] if base is MODES["alt"][1] else st["base"]
+        want = positive(Game(ms.model, 2, "S", trigger, st["bonus"], 2, WHEEL).round(base, respin)[0])
+        wd = mode_distribution(ms, name, exact=True)
+        assert positive(dict(wd.round.items())) == want, name
+        assert sum(w * p for w, p in want.items()) == modes[name].round.mean
+        if name in ("ante", "default"):
+            wf = mode_distribution(ms, name, exact=False)
+            assert all(abs(float(p) - float(want.get(w, 0))) <= wf.round.bound for w, p in wf.round.items())
+    game = Game(ms.model, 2, "S", MODES["default"][2], st["bonus"], 2)
+    for name, (cost, trigger) in BUYS.items():
+        assert positive(dict(buy_distribution(ms, name, exact=True).round.items())) == \
+            positive(game.feature(game.initial_spins(trigger)))
