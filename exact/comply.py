@@ -748,8 +748,9 @@ def _widen_for_wheel_spins(found: list[Award], rr) -> list[Award]:
 
 
 def odds_not_computed(sheet: ParSheet) -> dict[str, str]:
-    """Bet mode -> why :func:`mode_awards` leaves its award odds out (a respin: its held-reel
-    spins are not played by :func:`awards`); every other mode's odds are computed."""
+    """Bet mode -> why :func:`mode_awards` leaves its combinations' odds out (a respin: its held-reel
+    spins are not played by :func:`awards`; its triggers and wheel awards are given, :func:`round_awards`);
+    every other mode's odds are computed."""
     out = {}
     for name, m in sheet.modes.items():
         why = award_odds_refusal(m.set.model)
@@ -758,11 +759,30 @@ def odds_not_computed(sheet: ParSheet) -> dict[str, str]:
     return out
 
 
+def round_awards(model, rr) -> list[Award]:
+    """The awards of a round read off its exact :class:`markov.round.RoundResult` ``rr`` alone: each trigger
+    range of ``model``'s trigger table (P(the window that decides the features shows that many triggering
+    scatters), a respin's window where the spin is respun) and every prize-wheel award (:func:`wheel_awards`);
+    what a bet mode with a respin has of the award odds (its combinations are not played through the respin)."""
+    trig = model.trigger_symbol
+    scatter = trig.name if trig is not None else "scatter"
+    out = []
+    for m, hi in _ranges(model.trigger):
+        p = sum((q for n, q in rr.trigger_prob.items() if m <= n < hi), Fraction(0))
+        out.append(Award(f"trigger {m} {scatter}", "trigger", Bounds(p, p)))
+    return out + wheel_awards(rr)
+
+
 def mode_awards(ms: MathSet, sheet: ParSheet) -> list[Award]:
     """The awards of the default mode (as :func:`awards`, plus its prize wheels), then those of every
-    other bet mode without a respin, each item prefixed ``"bet mode NAME: "`` (per round of that mode:
-    its own strips and trigger)."""
+    other bet mode, each item prefixed ``"bet mode NAME: "`` (per round of that mode: its own strips and
+    trigger); a mode with a respin has its triggers and wheel awards only (:func:`round_awards`,
+    :func:`odds_not_computed`)."""
     out = []
+    for n, m in sheet.modes.items():
+        if n in odds_not_computed(sheet):
+            prefix = "" if n == DEFAULT_MODE else f"bet mode {n}: "
+            out += [dataclasses.replace(a, item=prefix + a.item) for a in round_awards(m.set.model, m.round)]
     modes = [(DEFAULT_MODE, ms, sheet.analysis, sheet.round)] if DEFAULT_MODE not in odds_not_computed(sheet) else []
     modes += [(n, m.set, m.analysis, m.round) for n, m in sheet.modes.items()
               if n != DEFAULT_MODE and n not in odds_not_computed(sheet)]

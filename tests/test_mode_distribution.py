@@ -205,3 +205,24 @@ def test_random_small_games_equal_brute_force(tmp_path, seed):
     for name, (cost, trigger) in BUYS.items():
         assert positive(dict(buy_distribution(ms, name, exact=True).round.items())) == \
             positive(game.feature(game.initial_spins(trigger)))
+
+
+@pytest.mark.parametrize("mode", ["ante", "pairs"])
+def test_respin_modes_trigger_odds_equal_the_literal_round(set_dir, ms, mode):
+    """A bet mode with a respin gives its triggers' odds (the respin's window decides where it is respun)."""
+    from bonus_oracle import count, windows
+    cost, base, trigger, (symbol, n) = MODES[mode]
+    game = Game(ms.model, 2, "S", trigger, BONUS, 2, WHEEL)
+    want: dict = {}
+    for p, stops, w in windows(base, 2):
+        decided = [(F(1), w)]
+        if count(w, symbol) == n and not game.starts_feature(w):
+            decided = [(q, w2) for q, _, w2 in windows(base, 2, {r: s for r, s in enumerate(stops) if symbol in w[r]})]
+        for q, w2 in decided:
+            s = min(count(w2, "S"), 3)
+            if s >= 2:
+                want[f"trigger {s} S"] = want.get(f"trigger {s} S", 0) + p * q
+    code, out, _ = run(["comply", "--set", str(set_dir), "--json"])
+    got = {c["item"][len(f"bet mode {mode}: "):]: F(c["value"]) for c in json.loads(out)["checks"]
+           if c["item"].startswith(f"bet mode {mode}: trigger") and c["measure"] == "award_odds"}
+    assert got == want and len(want) == 2

@@ -135,7 +135,8 @@ def run(args) -> int:
     print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass"
           + (f"; top award not checked ({top_skipped})" if top_skipped else ""))
     for mode, reason in skipped.items():
-        print(f"bet mode {mode}: RTP checked, award odds not computed ({reason})")
+        print(f"bet mode {mode}: RTP, triggers and wheel awards checked, odds of its combinations not computed "
+              f"({reason})")
     rows = [[c.rule.id, c.rule.jurisdiction, c.item, _value_text(c), _limit_text(c.rule),
              "PASS" if c.passed else "FAIL"] for c in checks]
     print("\n".join(table_lines(["rule", "jurisdiction", "item", "value", "limit", "verdict"], rows, "lllrll")))
