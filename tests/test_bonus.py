@@ -112,6 +112,36 @@ def test_buys_equal_the_literal_feature(ms, modes):
     assert buys["big"].warning and "5 percentage points" in buys["big"].warning
 
 
+def test_buy_round_chain_equals_the_literal_feature(ms, set_dir, tmp_path):
+    """``rtp chain --round --buy NAME`` and :func:`exact.bet_modes.buy_chain`: the bought round's chain gives the
+    literal feature's moments (brute force over the free-spin windows), its float cross-check passes and its
+    GraphML reads back as an absorbing chain; an unknown buy is one line from the API and the CLI alike."""
+    from markov import protocol
+    from markov.graph import check_chain, read_graphml
+    from exact.bet_modes import buy_chain
+    game = Game(ms.model, 2, "S", {2: 2, 3: 3}, BONUS, 2)
+    for name, cost, spins in (("fs", 40, 2), ("big", 100, 3)):
+        mean, var = moments(game.feature(spins))
+        chain, start = buy_chain(ms, name)
+        f, = protocol.features(chain, [start])
+        assert (start, f.mean, f.variance) == (spins, mean, var)
+        out = tmp_path / f"{name}.graphml"
+        code, text, err = run(["chain", "--set", str(set_dir), "--round", "--buy", name, "--json", "--graphml", str(out)])
+        assert (code, err) == (0, "")
+        r = json.loads(text)["round"]
+        assert (F(r["mean"]["exact"]), F(r["rtp"]["exact"]), r["initial_spins"]) == (mean, mean / cost, spins)
+        assert r["float_cross_check"]["status"] == "PASS"
+        check_chain(read_graphml(out))
+    with pytest.raises(KeyError, match="no buy 'nope'"):
+        buy_chain(ms, "nope")
+    assert run(["chain", "--set", str(set_dir), "--round", "--buy", "nope"]) == (
+        2, "", "rtp chain: --buy must be one of fs, big, got nope\n")
+    assert run(["chain", "--set", str(set_dir), "--buy", "fs"])[2] == (
+        "rtp chain: --buy is an option of --round (the free-spin chain is the default mode's)\n")
+    code, _, err = run(["chain", "--set", "rules_page", "--round", "--buy", "fs"])
+    assert (code, err) == (2, "rtp chain: rules_page has no [buy]: --buy names a bought feature\n")
+
+
 def test_json_keys(set_dir, modes):
     code, out, err = run(["--set", str(set_dir), "--json"])
     assert (code, err) == (0, "")

@@ -15,6 +15,7 @@ import dataclasses
 import numpy as np
 
 from strips import plugins
+from strips.decimals import exact_text
 from strips.model import count_table_value
 from strips.toml_reader import count_table
 
@@ -245,10 +246,56 @@ class ScatterPays(Rule):
     component = "base_scatter"
     component_words = "base game scatter pays"
 
+    places = {"text": "after_symbols", "tables": "after_levels", "workbook": "after_combinations"}
+
     @classmethod
     def present(cls, model) -> bool:
         return any(trigger_scatter_pay(model, n) for n in range(model.reels * model.rows + 1)) or any(
             s.pays for s in model.of_kind("scatter"))
+
+    # -- the section of the PAR sheet: scatter pays by count of the base spin (``sheet.scatter_pays()``) ------
+    @classmethod
+    def report_text(cls, rep, fmt, digits: int) -> list[str]:
+        """SCATTER PAYS BY COUNT: per scatter and count, pay, probability, 1 in N, RTP share (after the by-symbol
+        table; none when the scatters pay nothing)."""
+        rows = [[r.symbol, _count_text(r), str(r.pay), fmt.sig_fraction(r.probability, 6), fmt.one_in(r.probability),
+                 fmt.percent(r.rtp, 4)] for r in rep.scatter_pays()]
+        if not rows:
+            return []
+        return ["", "SCATTER PAYS BY COUNT (per base spin; n+ = n or more)"] + fmt.table_lines(
+            ["scatter", "count", "pay", "probability", "frequency", "RTP"], rows, "llrrrr")
+
+    @classmethod
+    def report_json(cls, sheet) -> dict:
+        """``scatter_pays``: [{symbol, count, or_more, pay, probability, rtp}] (exact ``"p/q"``, floats beside),
+        carried by every report (empty when no scatter pays)."""
+        return {"scatter_pays": [{"symbol": x.symbol, "count": x.count, "or_more": x.or_more, "pay": x.pay,
+                                  "probability": exact_text(x.probability), "probability_float": float(x.probability),
+                                  "rtp": exact_text(x.rtp), "rtp_float": float(x.rtp)} for x in sheet.scatter_pays()]}
+
+    @classmethod
+    def report_tables(cls, sheet, table, inv) -> list:
+        """``scatter_pays``: pay, probability, 1 in N and RTP share per count (after the per-level table)."""
+        rows = [(r.symbol, _count_text(r), r.pay, r.probability, inv(r.probability), r.rtp) for r in sheet.scatter_pays()]
+        return [table("scatter_pays", "Scatter pays by count (per base spin; n+ = n or more)",
+                      [("scatter",), ("count",), ("pay", "count", "credits"), ("probability", "probability", "per base spin"),
+                       ("1 in N", "odds"), ("RTP", "rtp", "fraction of the bet")], rows)]
+
+    @classmethod
+    def workbook_sheets(cls, rep, book, formats) -> None:
+        """The ``Scatter pays`` sheet (after Combinations): one row per scatter and paying count."""
+        f = formats
+        rows = [[x.symbol, _count_text(x), x.pay, x.probability, f.one_in(x.probability), x.rtp] for x in rep.scatter_pays()]
+        book.add("Scatter pays", "scatter_pays", ("scatter", ("count", "n+ = n or more"), ("pay", "credits"),
+                                                  ("probability", "per base spin"), ("odds", "1 in N base spins"),
+                                                  ("RTP contribution", "% of the bet")), rows,
+                 (None, None, f.COUNT, f.PROB, f.ONE_IN, f.PERCENT), keys=2)
+
+
+def _count_text(row) -> str:
+    """A scatter-pay row's count as the views print it: ``n``, or ``n+`` for the last (n or more)."""
+    return f"{row.count}+" if row.or_more else str(row.count)
+
 
 
 class SeveralScatters(Rule):
