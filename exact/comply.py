@@ -747,8 +747,9 @@ def _widen_for_wheel_spins(found: list[Award], rr) -> list[Award]:
 
 
 def odds_not_computed(sheet: ParSheet) -> dict[str, str]:
-    """Bet mode -> why :func:`mode_awards` leaves its award odds out (a respin: its held-reel
-    spins are not played by :func:`awards`); every other mode's odds are computed."""
+    """Bet mode -> why :func:`mode_awards` leaves its combinations' odds out (a respin: its held-reel
+    spins are not played by :func:`awards`; its triggers and wheel awards are given, :func:`round_awards`);
+    every other mode's odds are computed."""
     out = {}
     for name, m in sheet.modes.items():
         why = award_odds_refusal(m.set.model)
@@ -757,11 +758,30 @@ def odds_not_computed(sheet: ParSheet) -> dict[str, str]:
     return out
 
 
+def round_awards(model, rr) -> list[Award]:
+    """The awards of a round read off its exact :class:`markov.round.RoundResult` ``rr`` alone: each trigger
+    range of ``model``'s trigger table (P(the window that decides the features shows that many triggering
+    scatters), a respin's window where the spin is respun) and every prize-wheel award (:func:`wheel_awards`);
+    what a bet mode with a respin has of the award odds (its combinations are not played through the respin)."""
+    trig = model.trigger_symbol
+    scatter = trig.name if trig is not None else "scatter"
+    out = []
+    for m, hi in _ranges(model.trigger):
+        p = sum((q for n, q in rr.trigger_prob.items() if m <= n < hi), Fraction(0))
+        out.append(Award(f"trigger {m} {scatter}", "trigger", Bounds(p, p)))
+    return out + wheel_awards(rr)
+
+
 def mode_awards(ms: MathSet, sheet: ParSheet) -> list[Award]:
     """The awards of the default mode (as :func:`awards`, plus its prize wheels), then those of every
-    other bet mode without a respin, each item prefixed ``"bet mode NAME: "`` (per round of that mode:
-    its own strips and trigger)."""
+    other bet mode, each item prefixed ``"bet mode NAME: "`` (per round of that mode: its own strips and
+    trigger); a mode with a respin has its triggers and wheel awards only (:func:`round_awards`,
+    :func:`odds_not_computed`)."""
     out = []
+    for n, m in sheet.modes.items():
+        if n in odds_not_computed(sheet):
+            prefix = "" if n == DEFAULT_MODE else f"bet mode {n}: "
+            out += [dataclasses.replace(a, item=prefix + a.item) for a in round_awards(m.set.model, m.round)]
     modes = [(DEFAULT_MODE, ms, sheet.analysis, sheet.round)] if DEFAULT_MODE not in odds_not_computed(sheet) else []
     modes += [(n, m.set, m.analysis, m.round) for n, m in sheet.modes.items()
               if n != DEFAULT_MODE and n not in odds_not_computed(sheet)]
@@ -787,7 +807,8 @@ def _top_award(rule: Rule, d: WinDistribution) -> Check:
 
 
 def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | None = None, *,
-           sheet: ParSheet | None = None, distribution: WinDistribution | None = None) -> list[Check]:
+           sheet: ParSheet | None = None, distribution: WinDistribution | None = None,
+           unit_distributions: Mapping[str, WinDistribution] | None = None) -> list[Check]:
     """Check every rule of the chosen jurisdictions on a math set.
 
     Parameters
@@ -808,6 +829,10 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         within the distribution's bound for an endless retrigger) and the value of
         ``max_win_bets``; without it the top award is left out and a
         ``max_win_bets`` rule is refused with a ValueError.
+    unit_distributions : mapping, optional
+        The win distributions of the other bet modes and of the buys (:func:`exact.round_distribution.units`:
+        ``"bet mode NAME"`` / ``"buy NAME"`` -> WinDistribution): each one's top award and max win, per round of
+        that mode or buy, items prefixed with its label.
 
     Raises
     ------
@@ -844,6 +869,9 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
                 out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
             if distribution is not None:
                 out.append(_top_award(rule, distribution))
+            for label, d in (unit_distributions or {}).items():
+                c = _top_award(rule, d)
+                out.append(dataclasses.replace(c, item=f"{label}: {c.item}"))
         elif m == "pattern_odds_ways" and falls_game(ms.model):
             continue                     # ways patterns of one window: not the awards of a spin's falls
         elif m == "pattern_odds_ways":   # per base spin of each bet mode (its own strips)
@@ -867,6 +895,9 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
                 raise ValueError(f"rule {rule.id} needs the win distribution (max win)")
             x = Fraction(distribution.max_round_win, ms.model.bet)
             out.append(Check(rule, "max win (bets)", x, float(x), True, _verdict(rule, x)))
+            for label, d in (unit_distributions or {}).items():
+                x = Fraction(d.max_round_win, d.bet)
+                out.append(Check(rule, f"{label}: max win (bets)", x, float(x), True, _verdict(rule, x)))
     return out
 
 

@@ -200,3 +200,36 @@ def _table(headers, rows):
     def fmt(cells):
         return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
     return [fmt(headers), fmt(["-" * w for w in widths])] + [fmt(x) for x in rows]
+
+
+def gamble_json(wd: WinDistribution, gamble) -> dict:
+    """The gamble's effect on the round of ``wd`` (``rtp distribution --json`` key ``gamble``; the round itself
+    excludes it): every eligible round win (``min_win <= x <= max_win / multiplier``, credits) gambled once
+    (:mod:`exact.gamble`).  Exact ``"p/q"`` strings when the round is exact, else floats with their
+    ``*_bound``; RTP per bet of ``wd`` (a mode's cost).
+
+    >>> from exact.distribution_results import GridDistribution, WinDistribution
+    >>> from strips.model import Gamble
+    >>> g = Gamble(min_win=10, max_win=100, multiplier=2, probability=Fraction(12, 25))
+    >>> wd = WinDistribution(10, None, (), GridDistribution(10, {0: Fraction(1, 2), 20: Fraction(1, 2)}), {}, {},
+    ...                      20, Fraction(1, 2), True, {}, 1)
+    >>> gamble_json(wd, g)["rtp_gamble_once"]
+    '24/25'
+    """
+    r = wd.round
+    lo, hi = gamble.min_win, gamble.max_win // gamble.multiplier
+    p, pb = r.prob_between(lo, hi + 1) if lo <= hi else (Fraction(0), 0.0)
+    e, eb = r.win_between(lo, hi + 1) if lo <= hi else (Fraction(0), 0.0)
+    mean, mb = r.win_between(0, None)
+    pm = gamble.probability * gamble.multiplier
+    once = (mean + (pm - 1) * e) / wd.bet if r.is_exact else (float(mean) + float(pm - 1) * float(e)) / wd.bet
+    out = {"min_win": gamble.min_win, "max_win": gamble.max_win, "multiplier": _json_num(gamble.multiplier),
+           "probability": frac_text(gamble.probability), "return_per_stake": frac_text(pm), "exact": r.is_exact,
+           "eligible_probability": _prob_json(p), "eligible_win": _prob_json(e),
+           "rtp_without_gamble": _prob_json(mean / wd.bet if r.is_exact else float(mean) / wd.bet),
+           "rtp_gamble_once": _prob_json(once)}
+    if not r.is_exact:
+        out.update(eligible_probability_bound=float(pb), eligible_win_bound=float(eb),
+                   rtp_without_gamble_bound=float(mb) / wd.bet,
+                   rtp_gamble_once_bound=(float(mb) + abs(float(pm - 1)) * float(eb)) / wd.bet * (1 + 1e-9))
+    return out

@@ -247,7 +247,8 @@ def round_rows(rep: ParSheet, distribution=None) -> list[list]:
 
 
 def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, distribution=None,
-               meta: Mapping[str, str] | None = None, round_distribution=None) -> list[Sheet]:
+               meta: Mapping[str, str] | None = None, round_distribution=None,
+               unit_distributions: Mapping | None = None) -> list[Sheet]:
     """Every table of the PAR workbook.
 
     Parameters
@@ -266,6 +267,9 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
     round_distribution : exact.distribution.WinDistribution, optional
         Gives the Summary's round hit frequency and max win without the distribution's own sheets
         (``rtp export`` passes it when the distribution is cheap); ``distribution`` does both.
+    unit_distributions : mapping, optional
+        ``"bet mode NAME"`` / ``"buy NAME"`` -> WinDistribution of the other bet modes and the buys: one
+        ``Win distribution`` sheet each (per round of that mode or buy, in bets of its cost).
 
     Returns
     -------
@@ -375,13 +379,16 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
              rows, (COUNT, COUNT, COUNT, COUNT, None, CREDITS, PERCENT, PROB, PERCENT))
 
     # ---- Win distribution ---------------------------------------------------------
-    if distribution is not None:
+    units = ([("", distribution)] if distribution is not None else []) + list((unit_distributions or {}).items())
+    for label, d in units:      # the default mode's, then each other bet mode's and each buy's
         rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp, wr.bound or None]
-                for wr in distribution.win_ranges()]
-        book.add("Win distribution", "win_distribution", (("from", "bets"), ("to", "bets"), ("probability", "per round"),
-                                                          ("odds", "1 in N rounds"), ("RTP contribution", "% of the bet"),
-                                                          ("bound", "of a float value")),
+                for wr in d.win_ranges()]
+        book.add(f"Win distribution {label}".strip()[:31], "win_distribution" + (
+            "_" + re.sub(r"[^0-9a-z]+", "_", label.lower()) if label else ""),
+                 (("from", "bets"), ("to", "bets"), ("probability", "per round"), ("odds", "1 in N rounds"),
+                  ("RTP contribution", "% of the bet"), ("bound", "of a float value")),
                  rows, (TWO, TWO, PROB, ONE_IN, PERCENT, None), keys=2)
+    if distribution is not None:
         rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp,
                  Fraction(wr.hits) if isinstance(wr.hits, int) else wr.hits] for wr in distribution.base_win_ranges()]
         book.add("Base spin win ranges", "base_win_ranges",

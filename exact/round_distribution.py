@@ -16,7 +16,7 @@ from exact.round_stages import BuyStage, ChainStage
 from exact.rules import require, round_split
 from strips.model import DEFAULT_MODE, MathSet
 
-__all__ = ["mode_distribution", "buy_distribution", "distribution_units"]
+__all__ = ["mode_distribution", "buy_distribution", "distribution_units", "unit_label", "unit_distribution"]
 
 
 def _stage(mset: MathSet):
@@ -74,3 +74,21 @@ def distribution_units(ms: MathSet) -> list[tuple[str, str]]:
     """Every unit with a round distribution: ``("default", "mode")`` first, then ``(NAME, "mode")`` per bet
     mode and ``(NAME, "buy")`` per buy, in file order."""
     return [(n, "mode") for n in ms.mode_names] + [(b.name, "buy") for b in ms.model.buys]
+
+
+def unit_label(name: str, kind: str) -> str:
+    """How the views name a unit: ``"bet mode NAME"`` or ``"buy NAME"`` (the default mode: ``"default"``).
+
+    >>> unit_label("ante", "mode"), unit_label("fs", "buy")
+    ('bet mode ante', 'buy fs')
+    """
+    if (name, kind) == (DEFAULT_MODE, "mode"):
+        return DEFAULT_MODE
+    return f"bet mode {name}" if kind == "mode" else f"buy {name}"
+
+
+def unit_distribution(ms: MathSet, name: str, kind: str, exact: bool | None = None, **kw):
+    """:func:`mode_distribution` (``kind`` ``"mode"``) or :func:`buy_distribution` (``"buy"``) of one unit of
+    :func:`distribution_units`."""
+    return mode_distribution(ms, name, exact=exact, **kw) if kind == "mode" else \
+        buy_distribution(ms, name, exact=exact, **kw)

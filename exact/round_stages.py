@@ -316,21 +316,31 @@ class ChainStage:
         return self.succ[state, move]
 
     def value(self, alg, feats: dict):
-        kernels = {}
-        one = alg.one()
-        for state, moves in self.moves.items():
-            ks = {}
-            for i, m in moves.items():
-                if m[0] == "table":
-                    ks[i] = alg.kernel(m[1])
-                elif m[0] == "one":
-                    ks[i] = one
-                elif m[1] is None:
-                    ks[i] = feats[m[2]]
-                else:
-                    ks[i] = alg.mul(alg.kernel(m[1]), feats[m[2]])
-            kernels[state] = ks
-        return protocol.run(alg, self, SPIN, kernels).value
+        """The round in ``alg``: the chain run from the spin, each state's kernels made when the runner
+        reaches it (a float pass holds one grid per kernel: made all at once, a respin's hundreds of
+        kernels would take gigabytes)."""
+        return protocol.run(alg, self, SPIN, _Kernels(self.moves, alg, feats)).value
+
+
+class _Kernels:
+    """``kernels[state]`` of :func:`markov.protocol.run`, made on demand: move -> the kernel in ``alg``."""
+
+    def __init__(self, moves: dict, alg, feats: dict):
+        self.moves, self.alg, self.feats = moves, alg, feats
+        self.one = alg.one()
+
+    def __getitem__(self, state) -> dict:
+        alg, ks = self.alg, {}
+        for i, m in self.moves[state].items():
+            if m[0] == "table":
+                ks[i] = alg.kernel(m[1])
+            elif m[0] == "one":
+                ks[i] = self.one
+            elif m[1] is None:
+                ks[i] = self.feats[m[2]]
+            else:
+                ks[i] = alg.mul(alg.kernel(m[1]), self.feats[m[2]])
+        return ks
 
 
 class BuyStage:

@@ -428,10 +428,25 @@ MODES_TABLE = {"default": (10, BASE, {2: 2, 3: 3}, None), "ante": (15, BASE, {2:
                "alt": (30, ALT, {3: 1}, None)}
 
 
-def write_modes_game(directory: Path) -> Path:
-    """MODES_GAME written as a math set in ``directory`` (base, bonus and the alt mode's strips)."""
-    d = write_set(directory, base=BASE, bonus=BONUS, game=MODES_GAME)
-    (d / "alt.csv").write_text(csv_text(ALT))
+def random_modes_strips(seed: int) -> dict:
+    """Random base, bonus and alt strips (3-5 stops a reel) for MODES_GAME, each symbol on the reels it may
+    show: W on reels 2-3, S on every base reel and bonus reels 1 and 3, X on the base and alt strips only."""
+    rng = random.Random(seed)
+    allowed = {"base": [["A", "B", "S", "X"], ["A", "B", "S", "X", "W"], ["A", "B", "S", "X", "W"]],
+               "bonus": [["A", "B", "S"], ["A", "B", "W"], ["A", "B", "S", "W"]]}
+    allowed["alt"] = allowed["base"]
+    return {k: [[rng.choice(syms) for _ in range(rng.randint(3, 5))] for syms in reels]
+            for k, reels in allowed.items()}
+
+
+def write_modes_game(directory: Path, strips: dict | None = None, scatter_pays: str | None = None) -> Path:
+    """MODES_GAME written as a math set in ``directory`` (base, bonus and the alt mode's strips: BASE, BONUS, ALT
+    or ``strips``' ``base``, ``bonus``, ``alt``); ``scatter_pays`` (e.g. ``"[0, 4, 9]"``) makes S pay."""
+    st = strips or {"base": BASE, "bonus": BONUS, "alt": ALT}
+    game = MODES_GAME if scatter_pays is None else MODES_GAME.replace(
+        '[symbols.S]\nclass = "scatter"\n', f'[symbols.S]\nclass = "scatter"\npays = {scatter_pays}\n')
+    d = write_set(directory, base=st["base"], bonus=st["bonus"], game=game)
+    (d / "alt.csv").write_text(csv_text(st["alt"]))
     return d
 
 

@@ -11,6 +11,8 @@ from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.grid import is_grid
 from exact.comply import comply, load_rules, odds_not_computed
 from exact.distribution import win_distribution
+from exact.round_distribution import distribution_units, unit_distribution, unit_label
+from strips.errors import UnsupportedRule
 from exact.par import par_sheet
 from exact.formatting import fraction_text, one_in, scientific, table_lines
 from fractions import Fraction
@@ -61,6 +63,21 @@ def distribution_or_reason(ms, skip: bool):
         return None, f"the win distribution refuses this game: {e}"
 
 
+def unit_distributions_or_reasons(ms, skip: bool) -> tuple[dict, dict]:
+    """The win distributions of the other bet modes and the buys (label -> WinDistribution,
+    :func:`exact.round_distribution.unit_label`), and label -> why one is not there (a rule it refuses)."""
+    found, why = {}, {}
+    if skip:
+        return found, why
+    for name, kind in distribution_units(ms)[1:]:
+        label = unit_label(name, kind)
+        try:
+            found[label] = unit_distribution(ms, name, kind)
+        except (ValueError, UnsupportedRule) as e:
+            why[label] = str(e)
+    return found, why
+
+
 def run(args) -> int:
     """Print one line per rule and item; exit 1 if any fails."""
     rules = load_rules(args.rules)
@@ -83,14 +100,24 @@ def run(args) -> int:
     needs_max = [r.id for r in rules if r.measure == "max_win_bets" and (not chosen or r.jurisdiction in chosen)]
     if needs_max and dist is None:
         raise UsageError(f"rtp comply: rule {needs_max[0]} (max_win_bets) needs the win distribution ({why})")
+    others, others_why = unit_distributions_or_reasons(ms, args.no_distribution)
+    if needs_max and others_why:
+        label, reason = next(iter(others_why.items()))
+        raise UsageError(f"rtp comply: rule {needs_max[0]} (max_win_bets) needs the win distribution of {label} "
+                         f"({reason})")
     try:
-        checks = comply(ms, rules, chosen, sheet=sheet, distribution=dist)
+        checks = comply(ms, rules, chosen, sheet=sheet, distribution=dist, unit_distributions=others)
     except ValueError as e:
         raise UsageError(f"rtp comply: {ms.name}: {e}") from None
     failed = [c for c in checks if not c.passed]
     skipped = odds_not_computed(sheet)
     # the top award is an award_odds check: say so wherever it is skipped (summary line and JSON)
-    top_skipped = why if why and any(c.rule.measure == "award_odds" for c in checks) else None
+    by_reason: dict = {}
+    for label, reason in others_why.items():
+        by_reason.setdefault(reason, []).append(label)
+    unchecked = ([why] if why else []) + [f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items()
+                                          if not (why and why.endswith(reason))]
+    top_skipped = "; ".join(unchecked) if unchecked and any(c.rule.measure == "award_odds" for c in checks) else None
     if args.json:
         print(json.dumps({"set": ms.name, "passed": not failed, "checks": [
             {"rule": c.rule.id, "jurisdiction": c.rule.jurisdiction, "measure": c.rule.measure, "item": c.item,
@@ -108,7 +135,8 @@ def run(args) -> int:
     print(f"compliance of math set {ms.name}: {len(checks) - len(failed)} of {len(checks)} checks pass"
           + (f"; top award not checked ({top_skipped})" if top_skipped else ""))
     for mode, reason in skipped.items():
-        print(f"bet mode {mode}: RTP checked, award odds not computed ({reason})")
+        print(f"bet mode {mode}: RTP, triggers and wheel awards checked, odds of its combinations not computed "
+              f"({reason})")
     rows = [[c.rule.id, c.rule.jurisdiction, c.item, _value_text(c), _limit_text(c.rule),
              "PASS" if c.passed else "FAIL"] for c in checks]
     print("\n".join(table_lines(["rule", "jurisdiction", "item", "value", "limit", "verdict"], rows, "lllrll")))

@@ -16,7 +16,8 @@ from fractions import Fraction
 from exact.cli.args import UsageError, add_set_argument, exact_number, refuse_unsupported
 from exact.cli.outputs import check_output, protected_inputs, write_output
 from exact.distribution import DEFAULT_EDGES, distribution_json, distribution_text
-from exact.round_distribution import buy_distribution, distribution_units, mode_distribution
+from exact.distribution_views import gamble_json
+from exact.round_distribution import distribution_units, unit_distribution
 from strips.loader import load_math_set
 from strips.model import DEFAULT_MODE
 
@@ -117,8 +118,7 @@ def run(args) -> int:
     wds = {}
     try:
         for name, kind in units:
-            wds[name, kind] = mode_distribution(ms, name, exact=exact) if kind == "mode" else \
-                buy_distribution(ms, name, exact=exact)
+            wds[name, kind] = unit_distribution(ms, name, kind, exact=exact)
     except ValueError as e:
         raise UsageError(f"rtp distribution: {ms.name}: {e}") from None
     for u, target in targets.items():
@@ -133,19 +133,26 @@ def run(args) -> int:
 def units_json(ms, wds: dict, edges) -> dict:
     """The JSON of ``rtp distribution``: the default mode's keys at the top (``round``...), each other bet mode
     under ``modes.NAME`` and each buy under ``buy.NAME`` (the same keys, ``cost`` beside); one unit alone
-    (``--mode`` / ``--buy``) at the top with ``mode`` or ``buy`` naming it."""
+    (``--mode`` / ``--buy``) at the top with ``mode`` or ``buy`` naming it; a game with a gamble has ``gamble``
+    in each (:func:`exact.distribution_views.gamble_json`)."""
+    def one(wd):
+        d = distribution_json(wd, ms.name, edges)
+        if ms.model.gamble is not None:     # the round excludes the gamble: its effect apart
+            d["gamble"] = gamble_json(wd, ms.model.gamble)
+        return d
+
     if len(wds) == 1:
         (name, kind), wd = next(iter(wds.items()))
-        out = distribution_json(wd, ms.name, edges)
+        out = one(wd)
         out[kind] = name
         out["cost"] = wd.bet
         return out
-    out = distribution_json(wds[DEFAULT_MODE, "mode"], ms.name, edges)
+    out = one(wds[DEFAULT_MODE, "mode"])
     for key, kind in (("modes", "mode"), ("buy", "buy")):
         part = {}
         for (name, k), wd in wds.items():
             if k == kind and (name, k) != (DEFAULT_MODE, "mode"):
-                d = distribution_json(wd, ms.name, edges)
+                d = one(wd)
                 del d["set"]
                 part[name] = {"cost": wd.bet, **d}
         if part:

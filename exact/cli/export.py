@@ -6,7 +6,7 @@ import datetime
 from exact import __version__, load_math_set
 from exact.cli import grid as grid_cli
 from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
-from exact.cli.comply import distribution_or_reason
+from exact.cli.comply import distribution_or_reason, unit_distributions_or_reasons
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
 from exact.export import csv_files, par_sheets, xlsx_bytes
@@ -44,8 +44,10 @@ def run(args) -> int:
         rep = checked_sheet(ms)
         dist, _ = distribution_or_reason(ms, not args.distribution)
         cheap = dist if dist is not None else cheap_distribution(ms)[0]   # the Summary's round figures when cheap
-        checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist)
-        sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist, round_distribution=cheap)
+        others, _ = unit_distributions_or_reasons(ms, not args.distribution)
+        checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist, unit_distributions=others)
+        sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist, round_distribution=cheap,
+                            unit_distributions=others)
     except ValueError as e:
         raise UsageError(f"rtp export: {ms.name}: {e}") from None
     return _write(ms, kind, path, sheets, protected)

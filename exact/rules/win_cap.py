@@ -162,9 +162,11 @@ class WinCap(Rule):
     def refusal(cls, model, analysis: str) -> str | None:
         if analysis in ("report", "simulate", "prove") and model.buys:
             return "a win cap with bought features (the cap of a bought round is not modelled)"
-        if analysis in ("report", "simulate", "prove") and model.modes:
-            return ("win cap with [modes] (the capped round of each bet mode needs its win distribution "
-                    "(rtp distribution, exact.win_distribution), which the capped figures do not compute)")
+        if analysis in ("report", "simulate", "prove") and (model.modes or model.wheels or model.respin):
+            what = "[modes]" if model.modes else "[wheel]" if model.wheels else "respin"
+            return (f"win cap with {what} (the capped round of a bet mode, a prize wheel or a respin needs its win "
+                    f"distribution (rtp distribution, exact.win_distribution), which the capped figures do not "
+                    f"compute)")
         if analysis == "export" and model.evaluation != "grid":
             return "win cap (the reel-strip workbook does not model it; a grid game's workbook does)"
         if analysis == "comply" and model.evaluation != "grid":
