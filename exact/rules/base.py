@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "by_position_refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
+__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "line_distribution", "by_position_refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -538,6 +538,18 @@ class EvaluationRule(Rule):
     @classmethod
     def component_shown(cls, sheet) -> bool:
         return True
+
+
+def line_distribution(model, analysis: str) -> bool:
+    """Whether ``analysis`` is the win distribution of a payline game, which the joint payline chain computes
+    with the trigger rules of line games (several scatters, a WILD counted as a scatter, trigger reels, the
+    combination WILD multiplier: :func:`exact.one_spin.line_spin_distribution`).
+
+    >>> from strips.loader import load_math_set
+    >>> line_distribution(load_math_set("rules_page").model, "distribution")
+    False
+    """
+    return analysis == "distribution" and model.evaluation == "lines"
 
 
 def one_spin_round(model) -> bool:

@@ -18,7 +18,7 @@ from strips import plugins
 from strips.model import count_table_value
 from strips.toml_reader import count_table
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Rule, line_distribution
 from exact.rules.wild_scatter import scatter_pays_of
 
 __all__ = ["feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels",
@@ -258,6 +258,13 @@ class SeveralScatters(Rule):
     implements = _CATALOGUE | {"gamble"}
     count_tables = False
 
+    narrows = frozenset({"distribution"})
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """The win distribution runs in a payline game (the joint payline chain), not in a ways game."""
+        return None if line_distribution(model, analysis) else super().refusal(model, analysis)
+
     @classmethod
     def present(cls, model) -> bool:
         return len(model.of_kind("scatter")) > 1
@@ -282,6 +289,13 @@ class CountsAsScatter(Rule):
     implements = _CATALOGUE
     count_tables = False
 
+    narrows = frozenset({"distribution"})
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """The win distribution runs in a payline game (the joint payline chain), not in a ways game."""
+        return None if line_distribution(model, analysis) else super().refusal(model, analysis)
+
     @classmethod
     def present(cls, model) -> bool:
         return any(s.counts_as_scatter for s in model.symbols)
@@ -301,6 +315,13 @@ class TriggerReels(Rule):
     keys = "[free_spins] trigger_reels"
     implements = _CATALOGUE
     count_tables = False
+
+    narrows = frozenset({"distribution"})
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """The win distribution runs in a payline game (the joint payline chain), not in a ways game."""
+        return None if line_distribution(model, analysis) else super().refusal(model, analysis)
     parses = (("free_spins", "trigger_reels"),)
 
     @classmethod
