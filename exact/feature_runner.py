@@ -346,6 +346,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
             raise ValueError(f"unsupported rule: the endless retrigger needs {products:,} feature products "
                              f"on a {points:,}-point grid ({work:.1e} grid operations, more than the "
                              f"{MAX_SPECTRAL_WORK:.0e} the win distribution allows); give the free spins a retrigger_cap")
+    if size >= 1 << 53 and not exact:   # beyond float64's exact integers no grid index (nor fold) is exact
+        check_grid(size)
     if exact is None:
         exact = finite and size <= EXACT_GRID
     elif exact and size > EXACT_LIMIT:

@@ -9,7 +9,7 @@ import json
 from exact.cli import grid as grid_cli
 from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.grid import is_grid
-from exact.comply import comply, load_rules, odds_not_computed
+from exact.comply import comply, load_rules, odds_not_computed, top_award_refusal
 from exact.distribution import win_distribution
 from exact.par import par_sheet
 from exact.formatting import fraction_text, one_in, scientific, table_lines
@@ -90,7 +90,8 @@ def run(args) -> int:
     failed = [c for c in checks if not c.passed]
     skipped = odds_not_computed(sheet)
     # the top award is an award_odds check: say so wherever it is skipped (summary line and JSON)
-    top_skipped = why if why and any(c.rule.measure == "award_odds" for c in checks) else None
+    odds = any(c.rule.measure == "award_odds" for c in checks)
+    top_skipped = (why or top_award_refusal(dist)) if odds else None
     if args.json:
         print(json.dumps({"set": ms.name, "passed": not failed, "checks": [
             {"rule": c.rule.id, "jurisdiction": c.rule.jurisdiction, "measure": c.rule.measure, "item": c.item,
