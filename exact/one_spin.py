@@ -62,8 +62,8 @@ from exact.falls import falls_game
 from exact.limbs import (INT64_SAFE, IntRing, equal_runs, from_limbs, limb_product, merge_equal, object_array,
                          residue_primes, to_limbs, unique_rows)
 from exact.lines import _count_pay, boundary_keys, combination_table, extra_counts, line_machine, scatter_tags
-from exact.rules import (RULES, Cost, beyond_count_tables, feature_draws, fill_terms, level_line_values, line_view,
-                         phase_awards, trigger_scatter_pay, window_fish, window_ways)
+from exact.rules import (RULES, Cost, beyond_count_tables, level_line_values, line_view, supports, trigger_scatter_pay,
+                         window_fish, window_ways)
 from strips import limits
 from strips.errors import UnsupportedRule, UsageError
 from strips.model import FISH, KEY, PAY, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
@@ -422,17 +422,13 @@ LINE_CHUNK = 1 << 22
 LINE_RATE = 2e7
 
 
-def _line_refusal(model, phase) -> str | None:
-    """The line rule the joint payline chain does not take on ``phase``, or None."""
-    if phase_awards(model, phase) is not None:
-        return "free spins awarded by line wins"
-    if feature_draws(model, phase):
-        return "the expanding symbol drawn per feature"
-    if model.multiplier_by_trigger:
-        return "multiplier_by_trigger"
-    if fill_terms(model, [np.zeros((1, model.rows), dtype=np.int64)] * model.reels):
-        return "screen fills"
-    return None
+def _line_refusal(ms) -> str | None:
+    """The rule of ``ms`` whose spins the joint payline chain does not model, or None: the win distribution's
+    support (:func:`exact.rules.supports`) over every rule but those of the round beyond its spins (bet
+    modes, buys, respins, wheels, the gamble, a win cap: the round's own steps decide those)."""
+    beyond = frozenset(r for r in RULES if r.round_stage or r.before_features or r.acts_on_round)
+    s = supports(ms, "distribution", ignoring=beyond)
+    return None if s else s.reason
 
 
 def _line_limit(what: str, estimate: int, limit_name: str) -> None:
@@ -521,8 +517,8 @@ def line_spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT
     Raises
     ------
     UnsupportedRule
-        A line rule the chain does not take (free spins awarded by line wins, a drawn expanding symbol,
-        multiplier_by_trigger, screen fills), naming it.
+        A rule of the spin the win distribution does not model (free spins awarded by line wins, a drawn
+        expanding symbol, multiplier_by_trigger, screen fills, the catalogue's other line readings), naming it.
     UsageError
         When a reel's step would take more than the ``seconds`` limit or its states more than the
         ``memory`` limit (raise them with ``--max-seconds`` / ``--max-memory``).
@@ -538,7 +534,7 @@ def line_spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT
     [(0, Fraction(3, 4)), (1, Fraction(1, 8)), (9, Fraction(1, 8))]
     """
     model = ms.model
-    why = _line_refusal(model, phase)
+    why = _line_refusal(ms)
     if why:
         raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {why}", rule=why,
                               analysis="distribution")
