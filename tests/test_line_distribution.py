@@ -67,13 +67,13 @@ def test_round_distribution_of_line_games_has_the_engines_rtp(ms):
     assert sum(wd.round.exact.values()) == 1
 
 
-def test_a_ways_game_with_several_scatters_is_still_refused():
-    """The trigger rules of line games run in the joint payline chain only: a ways game with two scatters is
+def test_a_ways_game_with_trigger_reels_is_still_refused():
+    """The trigger rules of line games run in the joint payline chain only: a ways game with trigger reels is
     refused in one line naming the rule."""
-    ms = make_set(model_of(game_text(3, 2, [(0, 0, 0)], scatter2_pays=[1, 4, 9]).replace(
-        'evaluation = "lines"', "").replace("[lines]\npaylines = [[1, 1, 1]]", "")),
-        [["A", "S", "T"]] * 3)
-    with pytest.raises(UnsupportedRule, match="several scatter symbols"):
+    text = game_text(3, 2, [(0, 0, 0)], trigger_reels=[1, 3])
+    ms = make_set(model_of(text.replace('evaluation = "lines"', "").replace("[lines]\npaylines = [[1, 1, 1]]", "")),
+                  [["A", "S", "B"]] * 3)
+    with pytest.raises(UnsupportedRule, match="trigger_reels"):
         win_distribution(ms)
 
 
