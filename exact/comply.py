@@ -71,7 +71,7 @@ from strips.display import printable
 from strips.limits import integer_too_long, read_regular_file
 from strips.toml_reader import parse_toml
 
-__all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns", "summary"]
+__all__ = ["MEASURES", "Award", "Check", "Rule", "awards", "comply", "load_rules", "parse_rules", "patterns", "summary", "top_award_refusal"]
 
 #: What a rule may measure (the ``measure`` key).
 MEASURES = ("award_odds", "pattern_odds_ways", "rtp", "sd_per_bet", "hit_frequency", "max_win_bets")
@@ -796,6 +796,20 @@ def mode_awards(ms: MathSet, sheet: ParSheet) -> list[Award]:
     return out
 
 
+def top_award_refusal(d: WinDistribution) -> str | None:
+    """Why the top award (the largest round win) of ``d`` cannot be checked, or None when it can: an endless
+    retrigger has no largest round win (its distribution's support is infinite; the largest win above the
+    distribution's cut-off is no award of the game).
+
+    >>> from types import SimpleNamespace
+    >>> top_award_refusal(SimpleNamespace(max_round_exact=True)) is None
+    True
+    >>> print(top_award_refusal(SimpleNamespace(max_round_exact=False)))
+    an endless retrigger has no largest round win
+    """
+    return None if d.max_round_exact else "an endless retrigger has no largest round win"
+
+
 def _top_award(rule: Rule, d: WinDistribution) -> Check:
     """The largest round win as an award: exact, or (endless retrigger) the largest win above 1e-15 as a float."""
     item = f"max win {d.max_round_win} credits ({Fraction(d.max_round_win, d.bet)} bets)"
@@ -825,8 +839,8 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
         (jackpots included) is an advertised award of the default mode, per round.
     distribution : WinDistribution, optional
         The win distribution (:func:`exact.distribution.win_distribution`): its
-        largest round win is the top award of ``award_odds`` (exact, or a float
-        within the distribution's bound for an endless retrigger) and the value of
+        largest round win is the top award of ``award_odds`` (left out for an endless
+        retrigger, which has none: :func:`top_award_refusal`) and the value of
         ``max_win_bets``; without it the top award is left out and a
         ``max_win_bets`` rule is refused with a ValueError.
     unit_distributions : mapping, optional
@@ -867,9 +881,11 @@ def comply(ms: MathSet, rules: Sequence[Rule], jurisdictions: Sequence[str] | No
             for a in cache["awards"]:
                 b = a.probability
                 out.append(Check(rule, a.item, b.low, float(b.low), b.exact, _verdict(rule, b.low, b.high)))
-            if distribution is not None:
+            if distribution is not None and top_award_refusal(distribution) is None:
                 out.append(_top_award(rule, distribution))
             for label, d in (unit_distributions or {}).items():
+                if top_award_refusal(d) is not None:    # said in the summary line by the caller
+                    continue
                 c = _top_award(rule, d)
                 out.append(dataclasses.replace(c, item=f"{label}: {c.item}"))
         elif m == "pattern_odds_ways" and falls_game(ms.model):

@@ -188,6 +188,16 @@ def padded(ps: GridPass, n: int) -> GridPass:
     return GridPass(np.concatenate([ps.p, np.zeros(n - len(ps.p))]), ps.bound, ps.theta)
 
 
+class _CountingBound(BoundAlgebra):
+    """:class:`BoundAlgebra` counting its products (the grid products a spectral pass would make)."""
+
+    products = 0
+
+    def mul(self, a, k):
+        self.products += 1
+        return super().mul(a, k)
+
+
 def _gcd_of_wins(dists) -> int:
     g = 0
     for d in dists:
@@ -363,16 +373,37 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         grid_top = stage.max_before + max(max_spins.values()) * levels[0].max_win
     # every kernel must fit on the grid too (a level no path reaches may win more than any round)
     size = max(grid_top, stage.max_win, *(d.max_win for d in levels)) // g + 1
-    if size > MAX_GRID and not exact:
-        raise ValueError(f"the round win takes up to {size:,} points on its grid of {g:,} credits (largest round win "
-                         f"{grid_top:,} credits): more than the {MAX_GRID:,} points the win distribution holds "
-                         f"in memory")
-    if not finite:   # an endless retrigger: the float pass costs one grid product per state visited
-        work = fast_length(size) * sum(visits.values())
+
+    def _feature_products() -> int:
+        """The grid products of the endless feature's passes: the states visited layer by layer, or the
+        products of its series (the retrigger's cycle-lemma sum) where it has one (counted in scalars)."""
+        count = _CountingBound(1, g, 0.0)
+        ks = kernels(count)
+        total = 0
+        for n0 in starts:
+            count.products = 0
+            series = getattr(chain, "series", None)
+            done = series is not None and series(count, start_of[n0], ks, max_spins[n0]) is not None
+            total += count.products if done else visits[n0]
+        return total
+
+    def check_grid(points: int) -> None:
+        """Refuse a float pass on more than MAX_GRID points, or an endless retrigger's beyond MAX_SPECTRAL_WORK
+        (``points``: the grid the pass runs on, folded where the folding is negligible)."""
+        if points > MAX_GRID:
+            raise ValueError(f"the round win takes up to {size:,} points on its grid of {g:,} credits (largest round "
+                             f"win {grid_top:,} credits), {points:,} folded: more than the {MAX_GRID:,} points the "
+                             f"win distribution holds in memory")
+        if finite:
+            return
+        products = _feature_products()
+        work = points * products   # an endless retrigger: one grid product per state visited (or series term)
         if work > MAX_SPECTRAL_WORK:
-            raise ValueError(f"unsupported rule: the endless retrigger needs {sum(visits.values()):,} feature states "
-                             f"on a {size:,}-point grid ({work:.1e} grid operations, more than the "
+            raise ValueError(f"unsupported rule: the endless retrigger needs {products:,} feature products "
+                             f"on a {points:,}-point grid ({work:.1e} grid operations, more than the "
                              f"{MAX_SPECTRAL_WORK:.0e} the win distribution allows); give the free spins a retrigger_cap")
+    if size >= 1 << 53 and not exact:   # beyond float64's exact integers no grid index (nor fold) is exact
+        check_grid(size)
     if exact is None:
         exact = finite and size <= EXACT_GRID
     elif exact and size > EXACT_LIMIT:
@@ -452,6 +483,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
                 n_plain, fold = n, got
                 break
             n = fast_length(2 * n)
+        check_grid(n_plain)
         alg = SpectralAlgebra(n_plain, g)
         rnd, fvals = evaluate(alg)
         plain = folded(alg.probabilities(rnd), fold[0])
@@ -471,6 +503,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
                     break
                 n_fft = fast_length(2 * n_fft)
             n_fft = min(n_fft, n_full)
+            if n_fft > MAX_GRID:       # the tilted pass would not fit: the tail keeps the plain pass's digits
+                theta, n_fft = 0.0, n_plain
         passes = [padded(plain, n_fft)]
         if theta:
             talg = SpectralAlgebra(n_fft, g, theta)

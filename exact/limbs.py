@@ -221,6 +221,23 @@ def merge_equal(columns: Sequence[np.ndarray], weights: np.ndarray) -> tuple:
     n = weights.shape[-1]
     if n == 0:
         return (*[c[:0] for c in columns], weights[..., :0])
+    order, idx = equal_runs(columns, n)
+    first = order[idx]
+    if limbs:
+        w = limb_sum(weights[:, order], idx)
+    else:
+        w = np.add.reduceat(weights[order], idx)
+    return (*[c[first] for c in columns], w)
+
+
+def equal_runs(columns: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(order, starts): the permutation sorting the ``n`` rows of the int64 ``columns`` lexicographically
+    and the positions in it where each run of equal rows begins (the grouping of :func:`merge_equal`).
+
+    >>> order, starts = equal_runs([np.array([2, 1, 2])], 3)
+    >>> order.tolist(), starts.tolist()
+    ([1, 0, 2], [0, 1])
+    """
     lows = [int(c.min()) for c in columns]
     radices = [int(c.max()) - lo + 1 for c, lo in zip(columns, lows)]
     if prod(radices) < INT64_SAFE:   # one int64 key: a single sort instead of a lexicographic one
@@ -238,13 +255,7 @@ def merge_equal(columns: Sequence[np.ndarray], weights: np.ndarray) -> tuple:
         for c in columns:
             cs = c[order]
             start[1:] |= cs[1:] != cs[:-1]
-    idx = np.flatnonzero(start)
-    first = order[idx]
-    if limbs:
-        w = limb_sum(weights[:, order], idx)
-    else:
-        w = np.add.reduceat(weights[order], idx)
-    return (*[c[first] for c in columns], w)
+    return order, np.flatnonzero(start)
 
 
 def unique_rows(mat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -59,9 +59,13 @@ import numpy as np
 
 from exact.engine import analyse_phase
 from exact.falls import falls_game
-from exact.limbs import from_limbs, limb_product, merge_equal, object_array, to_limbs, unique_rows
-from exact.rules import beyond_count_tables, trigger_scatter_pay, window_fish, window_ways
-from strips.errors import UnsupportedRule
+from exact.limbs import (INT64_SAFE, IntRing, equal_runs, from_limbs, limb_product, merge_equal, object_array,
+                         residue_primes, to_limbs, unique_rows)
+from exact.lines import _count_pay, boundary_keys, combination_table, extra_counts, line_machine, scatter_tags
+from exact.rules import (RULES, Cost, beyond_count_tables, level_line_values, line_view, supports, trigger_scatter_pay,
+                         window_fish, window_ways)
+from strips import limits
+from strips.errors import UnsupportedRule, UsageError
 from strips.model import FISH, KEY, PAY, SCATTER, WILD, GameModel, MathSet, Phase, window_codes
 
 #: The joint counts a one-spin distribution can be kept with.
@@ -313,7 +317,9 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
         raise ValueError(f"unknown count {count!r} (scatter or key)")
     if falls_game(ms.model):      # enumerated falls: the exact joint law of (award index, win)
         return enumerated_spin_distribution(ms, phase)
-    if outcomes is None and beyond_count_tables(ms.model):   # paylines, trigger rules: the DP knows ways only
+    if outcomes is None and ms.model.is_lines:     # paylines: the joint chain of every line
+        return line_spin_distribution(ms, phase, count)
+    if outcomes is None and beyond_count_tables(ms.model):   # trigger rules of a ways game: the DP knows one scatter
         raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {beyond_count_tables(ms.model)}",
                               rule=beyond_count_tables(ms.model), analysis="distribution")
     model = ms.model
@@ -404,3 +410,166 @@ def _fold(r, R, paid, K, N, F, alive_tab, aid, pays, sp, key_final, fish_final, 
         alive_tab = np.zeros((1, alive_tab.shape[1]), dtype=np.int64)
         aid = np.zeros_like(aid)
     return paid, K, N, F, alive_tab, aid
+
+
+# --------------------------------------------------------------------------
+# one spin of a payline game: the joint chain of every line
+# --------------------------------------------------------------------------
+#: Entries (states x stop groups x paylines) one chunk of the payline DP expands at once: its peak memory
+#: stays near this many int64 entries whatever the number of states.
+LINE_CHUNK = 1 << 22
+#: Calibrated rate of the payline DP (entries of states x stop groups x paylines per second on the shared
+#: 2-core machine): the estimate its step is checked against (the ``seconds`` limit).
+LINE_RATE = 2e7
+
+
+def _line_refusal(ms) -> str | None:
+    """The rule of ``ms`` whose spins the joint payline chain does not model, or None: the win distribution's
+    support (:func:`exact.rules.supports`) over every rule but those of the round beyond its spins (bet
+    modes, buys, respins, wheels, the gamble, a win cap: the round's own steps decide those)."""
+    beyond = frozenset(r for r in RULES if r.round_stage or r.before_features or r.acts_on_round)
+    s = supports(ms, "distribution", ignoring=beyond)
+    return None if s else s.reason
+
+
+def _line_limit(what: str, estimate: int, limit_name: str) -> None:
+    """Raise UsageError when ``estimate`` (in the unit of limit ``limit_name``) exceeds its active limit."""
+    limit = getattr(limits.active(), limit_name)
+    if limit is not None and estimate > limit:
+        raise UsageError(Cost(limit_name, estimate, what).refusal(limit))
+
+
+def _group_rows(columns: Sequence[np.ndarray], weights: np.ndarray, ring) -> tuple:
+    """Equal rows of int64 ``columns`` merged, their ring weights (P, n) summed (:class:`exact.limbs.IntRing`;
+    residues below 2^31: sums of fewer than 2^32 entries fit int64)."""
+    n = weights.shape[1]
+    if n == 0:
+        return (*[c[:0] for c in columns], weights)
+    order, idx = equal_runs(columns, n)
+    first = order[idx]
+    return (*[c[first] for c in columns], ring.reduce(np.add.reduceat(weights[:, order], idx, axis=1)))
+
+
+def _line_chain(model, machine, line_windows, tags, keymaps, ring, phase_name: str):
+    """The joint chain of every payline over the reels for one combination value: {(final key index, credits
+    of the lines before the phase multiplier): ring weight (P,)} as arrays (keys, credits, weights (P, m))."""
+    step_of = next(r for r in RULES if r.present(model) and hasattr(r, "joint_line_step")).joint_line_step
+    lines = np.array(model.paylines, dtype=np.int64)
+    n_lines = len(lines)
+    values = np.array([int(v) for v in machine.outcomes], dtype=np.int64)
+    cls = np.zeros((1, n_lines), dtype=np.int32)
+    q = np.zeros(1, dtype=np.int64)
+    paid = np.zeros(1, dtype=np.int64)
+    wt = ring.lift(np.ones(1, dtype=np.int64))
+    spent = 0.0
+    for r in range(model.reels):
+        sym = line_windows[r][:, lines[:, r]]                       # (stops, lines)
+        tag = tags.stop_tag[r]
+        (g_cols, g_cnt) = unique_rows(np.concatenate([sym, tag[:, None]], axis=1))
+        cnt = ring.lift(np.bincount(g_cnt, minlength=len(g_cols)))
+        g_sym, g_tag = g_cols[:, :n_lines], g_cols[:, n_lines]
+        cmap = keymaps[r][1]
+        entries = len(cls) * len(g_sym) * max(n_lines, 1)
+        spent += entries / LINE_RATE
+        _line_limit(f"the one-spin distribution of {phase_name}'s {n_lines:,} paylines at reel {r + 1} "
+                    f"({len(cls):,} states x {len(g_sym):,} stop groups)", -int(-spent // 1), "seconds")
+        table = machine.tables[r]
+        step = max(1, LINE_CHUNK // max(1, len(g_sym) * max(n_lines, 1)))
+        parts = []
+        for a in range(0, len(cls), step):
+            c2, dv = step_of(table, values, cls[a:a + step], g_sym)
+            s_n, g_n = dv.shape
+            c2 = c2.reshape(-1, n_lines)
+            q2 = cmap[q[a:a + step][:, None], g_tag[None, :]].reshape(-1)
+            p2 = (paid[a:a + step][:, None] + dv).reshape(-1)
+            w2 = ring.mul(np.repeat(wt[:, a:a + step], g_n, axis=1), np.tile(cnt, (1, s_n)))
+            tab, cid = unique_rows(c2.astype(np.int64))
+            cid, q2, p2, w2 = _group_rows([cid, q2, p2], w2, ring)
+            parts.append((tab[cid], q2, p2, w2))
+        c2 = np.concatenate([p[0] for p in parts])
+        tab, cid = unique_rows(c2)
+        cid, q, paid, wt = _group_rows([cid, np.concatenate([p[1] for p in parts]),
+                                        np.concatenate([p[2] for p in parts])],
+                                       np.concatenate([p[3] for p in parts], axis=1), ring)
+        cls = tab[cid].astype(np.int32)
+        _line_limit(f"the one-spin distribution of {phase_name}'s {n_lines:,} paylines after reel {r + 1} "
+                    f"({len(cls):,} states)", -int(-(len(cls) * (4 * n_lines + 40)) // 2**20), "memory")
+    return q, paid, wt
+
+
+def line_spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT) -> SpinDistribution:
+    """Exact joint distribution of (trigger count, win) of one spin of ``phase`` of a payline game.
+
+    A dynamic programme over the reels, left to right, on the joint state of every payline: per line its
+    class in the minimised line scan (:func:`exact.lines.line_machine`: the run's symbol or still all
+    WILD, its length, whether a combination WILD is in it, the WILD-only pay fixed; -1 once the line has
+    ended), the window's scatter-count key (:func:`exact.lines.scatter_tags`: the triggering scatters, the
+    ``trigger_reels`` condition, each other paying scatter's count) and, as a value dimension, the credits
+    of the lines that ended; each state carries the integer count of stop prefixes reaching it (int64, or
+    residues modulo primes below 2^31 rebuilt by the Chinese remainder theorem when the stop combinations
+    pass 2^62).  Equal states merge.  The paylines plug-in gives the step
+    (:meth:`exact.rules.paylines.Paylines.joint_line_step`).  A combination multiplier drawn per spin runs
+    the chain once per value, mixed by its integer weight.
+
+    The count is the triggering scatters when every trigger reel shows one, else 0 (the count that
+    awards free spins); the win is the phase's multiplier x (line pays + scatter pays), each outcome and
+    the scatters valued as :func:`exact.rules.level_line_values` says, credits per spin.
+
+    Raises
+    ------
+    UnsupportedRule
+        A rule of the spin the win distribution does not model (free spins awarded by line wins, a drawn
+        expanding symbol, multiplier_by_trigger, screen fills, the catalogue's other line readings), naming it.
+    UsageError
+        When a reel's step would take more than the ``seconds`` limit or its states more than the
+        ``memory`` limit (raise them with ``--max-seconds`` / ``--max-memory``).
+
+    Examples
+    --------
+    >>> from strips.builder import math_set
+    >>> ms = math_set({"game": {"reels": 3, "rows": 1, "bet": 1, "evaluation": "lines"},
+    ...                "lines": {"paylines": [[1, 1, 1]]},
+    ...                "symbols": {"A": {"class": "pay", "pays": [0, 0, 9]}, "B": {"class": "pay", "pays": [0, 0, 1]}}},
+    ...               {"base": [["A", "B"]] * 3})
+    >>> line_spin_distribution(ms, ms.model.base_phase).marginal()   # AAA pays 9, BBB 1, each 1 in 8
+    [(0, Fraction(3, 4)), (1, Fraction(1, 8)), (9, Fraction(1, 8))]
+    """
+    model = ms.model
+    why = _line_refusal(ms)
+    if why:
+        raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {why}", rule=why,
+                              analysis="distribution")
+    strips = ms.phase_strips(phase)
+    windows = [window_codes(c, model.rows) for c in strips.codes]
+    line_windows = line_view(model, windows)
+    tags = scatter_tags(model, strips)
+    keymaps = boundary_keys(tags, lambda k: k)
+    final_keys = keymaps[-1][0]
+    value_of, mult, scatter_mult = level_line_values(model, phase)
+    others = extra_counts(model)
+    table = [(m, w) for m, w in combination_table(model, phase.weights) if w]
+    wsum = sum(w for _, w in table)
+    stops = prod(w.shape[0] for w in windows)
+    ring = IntRing() if stops * wsum < INT64_SAFE else IntRing(residue_primes(stops * wsum))
+    key_pay = np.array([scatter_mult * (trigger_scatter_pay(model, k[0])
+                                        + sum(_count_pay(pays, c) for (_, _, pays, _), c in zip(others, k[2:])))
+                        for k in final_keys], dtype=object)
+    key_count = np.array([k[0] if k[1] else 0 for k in final_keys], dtype=np.int64)
+    cnts, wins, weights = [], [], []
+    for m, w in table:
+        machine = line_machine(model, m, key=lambda v, lab: v, value_of=value_of)
+        q, paid, wt = _line_chain(model, machine, line_windows, tags, keymaps, ring, phase.name)
+        win = (paid.astype(object) + key_pay[q]) * mult
+        cnts.append(key_count[q])
+        wins.append(win)
+        weights.append(ring.exact(wt) * w)
+    cnt = np.concatenate(cnts)
+    win = np.concatenate(wins)
+    big = max((abs(int(x)) for x in win), default=0) >= INT64_SAFE
+    if big:
+        raise UnsupportedRule("unsupported rule for the one-spin distribution: a spin win above 2^62 credits",
+                              rule="a spin win above 2^62 credits", analysis="distribution")
+    cnt, win, W = merge_equal([cnt, win.astype(np.int64)], np.concatenate(weights))
+    keep = W != 0
+    return SpinDistribution(phase=phase, count=count, total=stops * wsum, counts=cnt[keep], wins=win[keep],
+                            weights=W[keep])

@@ -62,6 +62,7 @@ layer-by-layer run of :func:`markov.protocol.run`).
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -451,6 +452,13 @@ def cycle_lemma_terms(s0: int, extras: Sequence[int], max_spins: int) -> list[tu
     >>> cycle_lemma_terms(2, [1], 4)   # 2, 3, 4 spins; ending at 4: 3 of the 6 orders of 2 awards
     [((0,), Fraction(1, 1)), ((1,), Fraction(2, 1)), ((2,), Fraction(3, 1))]
     """
+    terms = _cycle_lemma_terms(s0, tuple(extras), max_spins)   # the passes of one distribution ask alike
+    return None if terms is None else list(terms)
+
+
+@functools.lru_cache(maxsize=32)
+def _cycle_lemma_terms(s0: int, extras: tuple[int, ...], max_spins: int) -> tuple | None:
+    """:func:`cycle_lemma_terms` as a tuple, remembered."""
     out: list = []
 
     def walk(i: int, counts: tuple[int, ...], used: int) -> bool:
@@ -469,7 +477,7 @@ def cycle_lemma_terms(s0: int, extras: Sequence[int], max_spins: int) -> list[tu
             c += 1
         return True
 
-    return out if walk(0, (), 0) else None
+    return tuple(out) if walk(0, (), 0) else None
 
 
 def cycle_lemma_feature(alg, s0: int, kernels: dict, max_spins: int):

@@ -165,38 +165,43 @@ class LinesBruteForce:
     hit: Fraction
 
 
-def brute_force_lines(ms: MathSet, phase) -> LinesBruteForce:
-    """Every stop combination and every combination-multiplier value of a line game, evaluated
-    literally by exact.evaluator.evaluate, summed exactly."""
+def line_spins(ms: MathSet, phase):
+    """Every (probability, SpinResult) of one spin of a line game's ``phase``: each stop combination and each
+    combination-multiplier value, evaluated literally by exact.evaluator.evaluate."""
     model = ms.model
     strips = ms.phase_strips(phase)
     total = prod(strips.lengths)
     comb = combination_wilds(model)
     table = comb[0].multiplier.combination_table(phase.weights) if comb else ((None, 1),)
     wsum = sum(w for _, w in table)
-    out = LinesBruteForce({}, {}, {}, {}, {}, [Fraction(0)] * len(model.paylines),
-                          [Fraction(0)] * len(model.paylines), Fraction(0), Fraction(0))
     for stops in itertools.product(*(range(n) for n in strips.lengths)):
         window = strips.window(stops, model.rows)
         for m, w in table:
-            if not w:
-                continue
-            p = Fraction(w, total * wsum)
-            res = evaluate(model, window, multiplier=phase.multiplier, combination=m)
-            key = (res.scatters, res.trigger_reels_shown)
-            out.prob[key] = out.prob.get(key, 0) + p
-            out.win[key] = out.win.get(key, 0) + p * res.win
-            out.win2[key] = out.win2.get(key, 0) + p * res.win * res.win
-            out.scatter_mean += p * res.scatter_pay * phase.multiplier
-            if res.win > 0:
-                out.hit += p
-            for lw in res.lines:
-                lab = (lw.symbol, lw.run)
-                out.by_label[lab] = out.by_label.get(lab, 0) + p * lw.pay * phase.multiplier
-                out.line_means[lw.line - 1] += p * lw.pay * phase.multiplier
-                out.line_hits[lw.line - 1] += p
-                if lw.line == 1:
-                    out.line1_label[lab] = out.line1_label.get(lab, 0) + p
+            if w:
+                yield Fraction(w, total * wsum), evaluate(model, window, multiplier=phase.multiplier, combination=m)
+
+
+def brute_force_lines(ms: MathSet, phase) -> LinesBruteForce:
+    """Every stop combination and every combination-multiplier value of a line game, evaluated
+    literally by exact.evaluator.evaluate, summed exactly."""
+    model = ms.model
+    out = LinesBruteForce({}, {}, {}, {}, {}, [Fraction(0)] * len(model.paylines),
+                          [Fraction(0)] * len(model.paylines), Fraction(0), Fraction(0))
+    for p, res in line_spins(ms, phase):
+        key = (res.scatters, res.trigger_reels_shown)
+        out.prob[key] = out.prob.get(key, 0) + p
+        out.win[key] = out.win.get(key, 0) + p * res.win
+        out.win2[key] = out.win2.get(key, 0) + p * res.win * res.win
+        out.scatter_mean += p * res.scatter_pay * phase.multiplier
+        if res.win > 0:
+            out.hit += p
+        for lw in res.lines:
+            lab = (lw.symbol, lw.run)
+            out.by_label[lab] = out.by_label.get(lab, 0) + p * lw.pay * phase.multiplier
+            out.line_means[lw.line - 1] += p * lw.pay * phase.multiplier
+            out.line_hits[lw.line - 1] += p
+            if lw.line == 1:
+                out.line1_label[lab] = out.line1_label.get(lab, 0) + p
     return out
 
 
@@ -210,3 +215,14 @@ def small_feature_set() -> MathSet:
     return make_set(m, [["FS", "PIC1", "AUS1", "KEY", "FISH1"], ["PIC1", "AUS1", "WILD", "AUS2"],
                         ["PIC1", "AUS1", "FISH1", "AUS2"]],
                     [["PIC1", "KEY", "AUS1", "FISH1"], ["PIC1", "AUS1", "WILD"], ["KEY", "PIC1", "AUS1"]])
+
+
+def brute_line_spin_distribution(ms: MathSet, phase) -> dict:
+    """Exact joint distribution {(count that awards free spins, win): P} of one spin of a line game's
+    ``phase``: every stop combination and every combination-multiplier value through the literal evaluator
+    (the count: the triggering scatters when every trigger reel shows one, else 0)."""
+    out: dict = {}
+    for p, res in line_spins(ms, phase):
+        key = (res.scatters if res.trigger_reels_shown else 0, res.win)
+        out[key] = out.get(key, 0) + p
+    return out

@@ -565,3 +565,23 @@ def test_a_top_award_known_within_the_distributions_bound_prints_its_probability
                              False, False))
     assert text == "1.0025e-15 (1 in 9.97506e+14)"
     assert _value_text(Check(rule, "max win", None, 0.0, False, False)) == "0 (never)"
+
+
+def test_an_endless_retrigger_leaves_the_top_award_out_and_says_why(tmp_path, capsys, monkeypatch):
+    """An endless retrigger has no largest round win: no top-award check, and the summary line and the JSON
+    say "top award not checked" and why (it was checked against the distribution's cut-off, 1e-15).  The
+    tiny set's distribution stands in, marked endless."""
+    import dataclasses
+    import exact.cli.comply
+    from exact.distribution import win_distribution
+    d = write_set(tmp_path, base=TINY_BASE, bonus=TINY_BONUS, game=TINY_GAME.replace("weights.level2 = [1, 3]\n", ""))
+    tiny_set = load_math_set(str(d))
+    endless = dataclasses.replace(win_distribution(tiny_set), max_round_exact=False)
+    checks = comply(tiny_set, load_rules(), ["gli-11"], distribution=endless)
+    assert checks and not any(c.item.startswith("max win") for c in checks)
+    monkeypatch.setattr(exact.cli.comply, "win_distribution", lambda ms: endless)
+    code, out, _ = run(["comply", "--set", str(d), "--jurisdiction", "gli-11"], capsys)
+    assert "top award not checked (an endless retrigger has no largest round win)" in out.splitlines()[0]
+    code, out, _ = run(["comply", "--set", str(d), "--jurisdiction", "gli-11", "--json"], capsys)
+    got = json.loads(out)
+    assert got["top_award_checked"] is False and got["top_award_not_checked"] == "an endless retrigger has no largest round win"

@@ -76,3 +76,30 @@ def test_the_by_symbol_table_says_what_share_no_single_symbol_pays(tmp_path):
     rest = sheet.analysis.base.pays_mean / sheet.bet - sum(r.rtp_total for r in sheet.symbol_rows())
     assert rest > 0
     assert f"not by symbol: {percent(rest, 4)} of the line pays" in report_text(sheet)
+
+
+FIRST_SETS = [(g, published(g)[0][0]) for g in GAMES if (SHARED / g / "README.md").is_file()]
+
+
+@pytest.mark.parametrize("game, csv", FIRST_SETS, ids=[g for g, _ in FIRST_SETS])
+def test_spin_distributions_have_the_engines_means_or_refuse_by_name(tmp_path, game, csv):
+    """Every phase's one-spin distribution (the joint payline chain) has the engine's exact mean, or is refused
+    in one line naming the rule, as the win distribution's support says (never a silently wrong figure)."""
+    from exact.distribution import spin_distribution
+    from exact.rules import supports
+    from strips.errors import UnsupportedRule
+    shutil.copyfile(ROOT / "strips" / "external" / GAMES[game] / "game.toml", tmp_path / "game.toml")
+    shutil.copyfile(SHARED / game / csv, tmp_path / "base.csv")
+    if (SHARED / game / "bonus.csv").is_file():
+        shutil.copyfile(SHARED / game / "bonus.csv", tmp_path / "bonus.csv")
+    ms = load_math_set(tmp_path)
+    m, s = ms.model, supports(ms, "distribution")
+    phases = [m.base_phase] + [m.level_phase(lv) for lv in m.levels]
+    if not s:
+        for phase in phases:
+            with pytest.raises(UnsupportedRule, match=re.escape(s.reason)):
+                spin_distribution(ms, phase)
+        return
+    an = analyse(ms)
+    for phase, a in zip(phases, [an.base, *an.levels]):
+        assert spin_distribution(ms, phase).mean == a.mean

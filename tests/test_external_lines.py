@@ -119,3 +119,30 @@ def test_report_json_lists_each_payline(pearl_dir, pearl, analysis, capsys):
     assert [x["line"] for x in lines] == list(range(1, 11))
     assert sum(Fraction(x["rtp"]) for x in lines) * pearl.model.bet == analysis.base.parts["pays"]
     assert len({x["rtp"] for x in lines}) == 1 and len({x["hit"] for x in lines}) == 1
+
+
+def test_the_spin_distributions_have_the_engines_means_exactly(pearl, analysis):
+    """The joint payline chain's one-spin distributions (base, free spin): their means are the engine's exact
+    phase means, their probabilities sum to 1, their cycles are the strips' stop combinations."""
+    from exact.distribution import spin_distribution
+    model = pearl.model
+    for phase, an in zip([model.base_phase] + [model.level_phase(lv) for lv in model.levels],
+                         [analysis.base, *analysis.levels]):
+        d = spin_distribution(pearl, phase)
+        assert d.mean == an.mean
+        assert sum(d.joint().values()) == 1
+        assert d.count_probabilities() == {n: p for n, p in enumerate(an.trigger_split.prob) if p}
+
+
+@pytest.mark.slow
+def test_distribution_plot_export_and_comply_run(pearl_dir, tmp_path, capsys):
+    """``rtp distribution --plot``, ``rtp export --distribution`` and ``rtp comply`` (its top award not checked:
+    the endless retrigger has no largest round win) on Dolphin's Pearl (opt-in: the round's FFT takes seconds)."""
+    png, xlsx = tmp_path / "d.png", tmp_path / "d.xlsx"
+    assert main(["distribution", "--set", str(pearl_dir), "--plot", str(png)]) == 0 and png.stat().st_size
+    assert main(["export", "--set", str(pearl_dir), "--xlsx", str(xlsx), "--distribution"]) == 0
+    capsys.readouterr()
+    assert main(["comply", "--set", str(pearl_dir), "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    assert out["top_award_checked"] is False and "endless retrigger" in out["top_award_not_checked"]
+    assert not any(c["item"].startswith("max win") for c in out["checks"])

@@ -9,7 +9,7 @@ import json
 from exact.cli import grid as grid_cli
 from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.grid import is_grid
-from exact.comply import comply, load_rules, odds_not_computed
+from exact.comply import comply, load_rules, odds_not_computed, top_award_refusal
 from exact.distribution import win_distribution
 from exact.round_distribution import distribution_units, unit_distribution, unit_label
 from strips.errors import UnsupportedRule
@@ -115,8 +115,13 @@ def run(args) -> int:
     by_reason: dict = {}
     for label, reason in others_why.items():
         by_reason.setdefault(reason, []).append(label)
-    unchecked = ([why] if why else []) + [f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items()
-                                          if not (why and why.endswith(reason))]
+    for label, d in others.items():      # a unit whose distribution has no largest round win
+        reason = top_award_refusal(d)
+        if reason:
+            by_reason.setdefault(reason, []).append(label)
+    own = why or (top_award_refusal(dist) if dist is not None else None)
+    unchecked = ([own] if own else []) + [f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items()
+                                          if not (own and own.endswith(reason))]
     top_skipped = "; ".join(unchecked) if unchecked and any(c.rule.measure == "award_odds" for c in checks) else None
     if args.json:
         print(json.dumps({"set": ms.name, "passed": not failed, "checks": [

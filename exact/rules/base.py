@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "by_position_refusal", "round_split", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
+__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "line_distribution", "by_position_refusal", "round_split", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES", "VIEW_PLACES", "published_cells"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -156,8 +156,10 @@ def round_split(model) -> str:
     >>> round_split(type("M", (), {"respin": None, "wheels": (), "of_kind": lambda self, k: ("S",)})())
     ''
     """
+    # a payline game's joint payline chain counts every scatter itself (exact.one_spin.line_spin_distribution)
+    several = len(model.of_kind("scatter")) > 1 and getattr(model, "evaluation", "ways") != "lines"
     parts = [w for w, on in (("a respin", model.respin is not None), ("prize wheels", bool(model.wheels)),
-                             ("several scatters", len(model.of_kind("scatter")) > 1)) if on]
+                             ("several scatters", several)) if on]
     return " and ".join(parts)
 
 
@@ -602,6 +604,18 @@ class EvaluationRule(Rule):
     @classmethod
     def component_shown(cls, sheet) -> bool:
         return True
+
+
+def line_distribution(model, analysis: str) -> bool:
+    """Whether ``analysis`` is the win distribution of a payline game, which the joint payline chain computes
+    with the trigger rules of line games (several scatters, a WILD counted as a scatter, trigger reels, the
+    combination WILD multiplier: :func:`exact.one_spin.line_spin_distribution`).
+
+    >>> from strips.loader import load_math_set
+    >>> line_distribution(load_math_set("rules_page").model, "distribution")
+    False
+    """
+    return analysis == "distribution" and model.evaluation == "lines"
 
 
 def one_spin_round(model) -> bool:

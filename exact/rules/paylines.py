@@ -128,7 +128,7 @@ def line_pays(model, window, combination: int = 1) -> tuple[LineWin, ...]:
 
 
 class Paylines(EvaluationRule):
-    """Payline evaluation: no sensitivity, tune, win distribution or gamble figure yet.
+    """Payline evaluation: no sensitivity, tune or gamble figure yet.
 
     >>> from strips.loader import load_math_set
     >>> Paylines.present(load_math_set("rules_page").model)
@@ -137,7 +137,7 @@ class Paylines(EvaluationRule):
 
     name = 'payline evaluation (evaluation = "lines")'
     keys = '[game] evaluation = "lines", [lines] paylines'
-    implements = frozenset(ANALYSES) - {"sensitivity", "tune", "distribution", "gamble"}
+    implements = frozenset(ANALYSES) - {"sensitivity", "tune", "gamble"}
     factorisation = "lines"
     count_tables = False
     window_read = True
@@ -161,6 +161,43 @@ class Paylines(EvaluationRule):
     @classmethod
     def present(cls, model) -> bool:
         return model.evaluation == "lines"
+
+    @classmethod
+    def joint_line_step(cls, table: np.ndarray, values: np.ndarray, classes: np.ndarray, symbols: np.ndarray):
+        """One reel of the joint payline chain of the one-spin distribution
+        (:func:`exact.one_spin.line_spin_distribution`): every payline's scan moves at once.
+
+        Parameters
+        ----------
+        table : ndarray, shape (K, n_symbols), int64
+            The reel's table of the minimised line scan (:class:`exact.lines.LineMachine`): ``>= 0`` the
+            line's class after the reel, ``< 0`` the line ends with outcome ``-1 - table``.
+        values : ndarray, shape (outcomes,), int64
+            Each outcome's credits (before the phase's line multiplier).
+        classes : ndarray, shape (S, L), int32
+            Each state's class of every payline, -1 for a line already ended.
+        symbols : ndarray, shape (G, L), int64
+            The symbol code each stop group shows on every payline's row of the reel.
+
+        Returns
+        -------
+        (ndarray (S, G, L) int32, ndarray (S, G) int64)
+            The classes after the reel (-1: ended) and the credits of the lines that end on it.
+
+        >>> t = np.array([[0, -1], [0, 0]])   # class 0 reads symbol 1: the line ends with outcome 0
+        >>> c, v = Paylines.joint_line_step(t, np.array([7]), np.array([[0, -1]], dtype=np.int32), np.array([[1, 1]]))
+        >>> c.tolist(), v.tolist()
+        ([[[-1, -1]]], [[7]])
+        """
+        alive = classes >= 0
+        if table.shape[0]:
+            tgt = table[np.where(alive, classes, 0)[:, None, :], symbols[None, :, :]]       # (S, G, L)
+        else:                                               # every line decided already
+            tgt = np.zeros((classes.shape[0], symbols.shape[0], classes.shape[1]), dtype=np.int64)
+        live = np.broadcast_to(alive[:, None, :], tgt.shape)
+        ended = live & (tgt < 0)
+        added = np.where(ended, values[np.where(ended, -1 - tgt, 0)], 0).sum(axis=2)
+        return np.where(live & (tgt >= 0), tgt, -1).astype(np.int32), added
 
     @classmethod
     def literal_wins(cls, model, window, cells, combination: int) -> dict:

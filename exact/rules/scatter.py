@@ -19,7 +19,7 @@ from strips.decimals import exact_text
 from strips.model import count_table_value
 from strips.toml_reader import count_table
 
-from exact.rules.base import ANALYSES, Rule, first_present
+from exact.rules.base import ANALYSES, Rule, first_present, line_distribution
 from exact.rules.wild import CombinationWildMultiplier
 from exact.rules.wild_scatter import scatter_pays_of
 
@@ -313,9 +313,13 @@ class SeveralScatters(Rule):
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
-        """The win distribution splits a ways spin by every scatter's count (:mod:`exact.round_distribution`);
-        with another rule beyond the per-reel count tables (paylines, trigger reels, ...) it refuses."""
+        """The win distribution: a payline game's joint payline chain counts every scatter itself (without a
+        respin or prize wheels, :func:`exact.one_spin.line_spin_distribution`); a ways spin is split by every
+        scatter's count (:mod:`exact.round_distribution`); with another rule beyond the per-reel count tables
+        (trigger reels, ...) it refuses."""
         if analysis == "distribution":
+            if line_distribution(model, analysis) and model.respin is None and not model.wheels:
+                return None
             if round_distribution_refusal(model):
                 return f"{cls.name} with {round_distribution_refusal(model)}"
         return super().refusal(model, analysis)
@@ -340,6 +344,13 @@ class CountsAsScatter(Rule):
     implements = _CATALOGUE
     count_tables = False
 
+    narrows = frozenset({"distribution"})
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """The win distribution runs in a payline game (the joint payline chain), not in a ways game."""
+        return None if line_distribution(model, analysis) else super().refusal(model, analysis)
+
     @classmethod
     def present(cls, model) -> bool:
         return any(s.counts_as_scatter for s in model.symbols)
@@ -359,6 +370,13 @@ class TriggerReels(Rule):
     keys = "[free_spins] trigger_reels"
     implements = _CATALOGUE
     count_tables = False
+
+    narrows = frozenset({"distribution"})
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """The win distribution runs in a payline game (the joint payline chain), not in a ways game."""
+        return None if line_distribution(model, analysis) else super().refusal(model, analysis)
     parses = (("free_spins", "trigger_reels"),)
 
     @classmethod

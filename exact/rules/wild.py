@@ -16,7 +16,7 @@ import numpy as np
 from strips import plugins
 from strips.game_toml import check_weight_tables, shown_tables
 from exact.rules.terms import int_matrix, scaled_moments, weights_scale
-from exact.rules.base import value_convolution, ANALYSES, ReelTerms, Rule
+from exact.rules.base import value_convolution, ANALYSES, ReelTerms, Rule, line_distribution
 
 __all__ = ["paying_wilds", "drawn_wilds", "draws_multiplier", "max_wild_multiplier", "WildSubstitution", "WildMultiplier", "DrawnWildMultiplier", "CombinationWildMultiplier", "combination_wilds", "has_wild_multipliers", "window_ways", "multiplier_text", "wild_draws", "default_wild_values", "cell_multipliers", "combination_ways", "multiplier_scale", "wild_multiplier_tables", "drawn_tables", "wilds_with_pays", "substitute_codes", "refuse_ways_rules"]
 
@@ -224,7 +224,7 @@ class CombinationWildMultiplier(Rule):
     implements = frozenset(ANALYSES) - {"gamble", "sensitivity", "tune", "distribution"}
     count_tables = False
     window_read = True
-    narrows = frozenset({"report"})
+    narrows = frozenset({"report", "distribution"})
 
     @classmethod
     def present(cls, model) -> bool:
@@ -239,6 +239,8 @@ class CombinationWildMultiplier(Rule):
         if (analysis == "report" and model.evaluation == "ways"
                 and any(s.has_random_multiplier for s in model.symbols)):
             return "a combination WILD multiplier with drawn WILD multipliers in a ways game"
+        if line_distribution(model, analysis):     # the joint payline chain: one run per drawn value
+            return None
         return super().refusal(model, analysis)
 
 
