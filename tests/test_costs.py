@@ -92,7 +92,7 @@ def test_the_exact_figures_at_the_chain_work_limit_are_within_the_seconds_limit(
 
 
 def test_the_award_odds_of_a_long_ladder_are_refused_without_the_distribution(tmp_path, capsys):
-    d = chain_work_ladder(tmp_path / "ladder", spins=100, threshold=100)
+    d = chain_work_ladder(tmp_path / "ladder", spins=300, threshold=300)
     for command in (["comply", "--no-distribution"], ["export", "--xlsx", str(tmp_path / "x.xlsx")]):
         refused_fast(capsys, command + ["--set", str(d)], "--max-seconds", "award-odds passes")
     assert not (tmp_path / "x.xlsx").exists()

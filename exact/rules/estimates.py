@@ -37,9 +37,10 @@ DISTRIBUTION_BASE_MIB = 400
 #: 112 s, so the default ``--max-chain-work`` admits about the default ``--max-seconds`` of exact figures.
 CHAIN_SECONDS_PER_UNIT = 1.2e-6
 #: Seconds of the award odds per round (``rtp comply``, ``rtp export``) per ladder unit and award: one exact
-#: pass through the chain per award.  Calibrated: the 1.55e6-unit ladder (32 awards) ran ``rtp comply``
-#: (the award odds, then the win distribution) in 514 s at load 11, about 250 s of them the award odds.
-ODDS_SECONDS_PER_UNIT = 5.0e-6
+#: pass through the chain per award.  Calibrated: the 1.55e6-unit ladder (31 passes) ran ``rtp comply
+#: --no-distribution`` in 14.3 s (4.7 s of CPU) at load 10, ``rtp report`` in 10.3 s (with the win
+#: distribution ``rtp comply`` took 514 s: the distribution is the dear part, its own estimate).
+ODDS_SECONDS_PER_UNIT = 1.5e-7
 #: Seconds of the hold-and-win chain per unit of :func:`hold_and_win_units`.  Calibrated: the bundled
 #: hold-and-win game with 100 and 300 respins ran ``rtp report`` in 31 s and 491 s at load 7-11.
 HOLD_SECONDS_PER_UNIT = 6.5e-11
