@@ -108,3 +108,15 @@ def test_many_hold_and_win_respins_are_refused_up_front(tmp_path, capsys):
         assert cost_refusal(few, "report") is None
     with using(Limits(seconds=e - 1)):
         assert "hold-and-win chain (30 respins" in cost_refusal(few, "report")
+
+
+def test_the_simulation_estimate_counts_the_spins_a_round_by_the_chain(tmp_path, capsys):
+    d = str(tiny_ladder(tmp_path / "tiny", spins=20, threshold=20))
+    line = refused_fast(capsys, ["simulate", "--set", d, "--rounds", "2000000", "--max-seconds", "1"],
+                        "--max-seconds", "simulation of 2,000,000 rounds", "spins a round")
+    spins = float(line.split("rounds (")[1].split(" spins")[0])
+    ms = load_math_set(d)
+    from exact import par_sheet
+    assert spins == round(1 + float(par_sheet(ms).round.free_spins_played), 2) > 1
+    assert main(["simulate", "--set", d, "--rounds", "20000", "--max-seconds", "1"]) in (0, 1)
+    assert "RTP" in capsys.readouterr().out

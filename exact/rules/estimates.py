@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from exact.rules.base import Cost, seconds_of
 
-__all__ = ["ladder_units", "analysis_costs", "hold_and_win_units", "DISTRIBUTION_SECONDS_PER_UNIT",
+__all__ = ["ladder_units", "analysis_costs", "simulation_cost", "SPINS_PER_SECOND", "hold_and_win_units", "DISTRIBUTION_SECONDS_PER_UNIT",
            "DISTRIBUTION_MIB_PER_STATE", "DISTRIBUTION_BASE_MIB", "CHAIN_SECONDS_PER_UNIT", "ODDS_SECONDS_PER_UNIT",
            "HOLD_SECONDS_PER_UNIT"]
 
@@ -44,6 +44,11 @@ ODDS_SECONDS_PER_UNIT = 1.5e-7
 #: Seconds of the hold-and-win chain per unit of :func:`hold_and_win_units`.  Calibrated: the bundled
 #: hold-and-win game with 100 and 300 respins ran ``rtp report`` in 31 s and 491 s at load 7-11.
 HOLD_SECONDS_PER_UNIT = 6.5e-11
+
+#: Spins (base spins and free spins) the simulator plays a second on the shared 2-core machine: the bundled
+#: rules-page game ran 10^7 rounds (1.1 spins a round) in 1.9 s on the idle machine (5.8e6 spins/s); at the load
+#: of 5-10 the engineers' sessions bring it is several times slower, so the estimate takes 1e6.
+SPINS_PER_SECOND = 1e6
 
 #: The analyses that solve the ladder's chain exactly (its moments): every one that computes the exact figures.
 CHAIN_ANALYSES = frozenset({"report", "check", "diff", "prove", "export", "comply", "chain", "simulate", "gamble",
@@ -129,3 +134,22 @@ def analysis_costs(ms, analysis: str) -> tuple:
     if not hasattr(ms, "strips"):
         return ()
     return tuple(_ladder(ms, analysis) + _hold_and_win(ms, analysis))
+
+
+def simulation_cost(units) -> Cost:
+    """The simulation's estimated seconds: ``units`` are ``(name, rounds, spins per round)`` of each bet mode or
+    buy simulated, the spins per round from the chain's expectation (1 + the exact expected free spins played
+    per round, :attr:`markov.round.RoundResult.free_spins_played`), at :data:`SPINS_PER_SECOND`.  Made after the
+    exact figures (the simulation needs them anyway) and before any round is played.
+
+    >>> simulation_cost([("default", 10 ** 7, 1.1)]).estimate
+    11
+    >>> simulation_cost([("default", 10 ** 8, 7.0)]).refusal(120).split(" (")[0]
+    'estimated 700 seconds for the simulation of 100,000,000 rounds'
+    """
+    units = list(units)
+    spins = sum(r * s for _, r, s in units)
+    rounds = sum(r for _, r, _ in units)
+    return Cost("seconds", seconds_of(spins, SPINS_PER_SECOND),
+                f"the simulation of {rounds:,} rounds ({spins / max(rounds, 1):.2f} spins a round by the exact "
+                f"free-spin chain's expectation, {len(units):,} bet modes and buys)")
