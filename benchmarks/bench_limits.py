@@ -134,14 +134,16 @@ COST_CASES = (
 )
 
 
-def measure_costs(tmp: Path, repeat: int) -> None:
+def measure_costs(tmp: Path, repeat: int, refusals_only: bool = False) -> None:
     """Print each of :data:`COST_CASES`: its estimates and the measured wall (median, spread), CPU and peak RSS."""
     sys.path.insert(0, str(ROOT / "tests"))
     import gen_costs
     from exact.rules import costs
     from strips.loader import load_math_set
     for label, (gen, *gargs), command in COST_CASES:
-        d = tmp / gen / "_".join(map(str, gargs))
+        if refusals_only and not label.startswith("refused"):
+            continue
+        d = tmp / gen / ("_".join(map(str, gargs)) or "defaults")
         if not d.exists():
             getattr(gen_costs, gen)(d, *gargs)
         analysis = command[0] if command else "report"
@@ -165,11 +167,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--costs", action="store_true", help="the up-front estimates against measured runs")
+    ap.add_argument("--refusals", action="store_true", help="with --costs: only the refusals above the limits")
     ap.add_argument("--only", default="symbols,stops,spins,threshold,chain_work,retrigger_cap,window")
     args = ap.parse_args()
     if args.costs:
         with tempfile.TemporaryDirectory() as tmp:
-            measure_costs(Path(tmp), args.repeat)
+            measure_costs(Path(tmp), args.repeat, args.refusals)
         return
     with tempfile.TemporaryDirectory() as tmp:
         for axis in args.only.split(","):

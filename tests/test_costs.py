@@ -120,3 +120,13 @@ def test_the_simulation_estimate_counts_the_spins_a_round_by_the_chain(tmp_path,
     assert spins == round(1 + float(par_sheet(ms).round.free_spins_played), 2) > 1
     assert main(["simulate", "--set", d, "--rounds", "20000", "--max-seconds", "1"]) in (0, 1)
     assert "RTP" in capsys.readouterr().out
+
+
+def test_every_long_library_call_shows_progress_on_a_terminal():
+    """The calls behind the long commands take ``progress`` (exact.progress: a line after 2 s on a terminal, off
+    elsewhere); simulate and prove pass theirs to the simulator, comply and export run these."""
+    import exact
+    from exact.sensitivity import sensitivity
+    from exact.variants import tune
+    for fn in (exact.par_sheet, exact.win_distribution, sensitivity, tune):
+        assert hasattr(fn, "__wrapped__"), fn
