@@ -127,6 +127,7 @@ COST_CASES = (
     ("exact figures, ladder 300 spins x threshold 300", ("chain_work_ladder", 300, 300), []),
     ("award odds, ladder 100 x 100", ("chain_work_ladder", 100, 100), ["comply", "--no-distribution"]),
     ("hold and win, 100 respins", ("hold_and_win_respins", 100), []),
+    ("simulation, rules page, 10^7 rounds", ("bundled_copy", "rules_page"), ["simulate", "--rounds", "10000000"]),
     ("refused: win distribution at the chain-work limit", ("chain_work_ladder",), ["distribution"]),
     ("refused: win distribution, 1,000 initial spins", ("initial_spins", 1000), ["distribution"]),
     ("refused: award odds at the chain-work limit", ("chain_work_ladder",), ["comply", "--no-distribution"]),
@@ -134,14 +135,14 @@ COST_CASES = (
 )
 
 
-def measure_costs(tmp: Path, repeat: int, refusals_only: bool = False) -> None:
+def measure_costs(tmp: Path, repeat: int, refusals_only: bool = False, case: str | None = None) -> None:
     """Print each of :data:`COST_CASES`: its estimates and the measured wall (median, spread), CPU and peak RSS."""
     sys.path.insert(0, str(ROOT / "tests"))
     import gen_costs
     from exact.rules import costs
     from strips.loader import load_math_set
     for label, (gen, *gargs), command in COST_CASES:
-        if refusals_only and not label.startswith("refused"):
+        if (refusals_only and not label.startswith("refused")) or (case and case not in label):
             continue
         d = tmp / gen / ("_".join(map(str, gargs)) or "defaults")
         if not d.exists():
@@ -149,6 +150,11 @@ def measure_costs(tmp: Path, repeat: int, refusals_only: bool = False) -> None:
         analysis = command[0] if command else "report"
         est = ", ".join(f"{c.estimate:,} {'s' if c.limit == 'seconds' else 'MiB'}"
                         for c in costs(load_math_set(d), analysis))
+        if analysis == "simulate":      # the simulation's own estimate, from the exact chain's spins a round
+            from exact import par_sheet
+            from exact.rules.estimates import simulation_cost
+            played = 1 + float(par_sheet(load_math_set(d)).round.free_spins_played)
+            est += f"; simulation {simulation_cost([('default', int(command[2]), played)]).estimate:,} s"
         runs = []
         for _ in range(repeat):
             cmd = ["/usr/bin/time", "-f", "%e %U %M", sys.executable, "-c",
@@ -168,11 +174,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--costs", action="store_true", help="the up-front estimates against measured runs")
     ap.add_argument("--refusals", action="store_true", help="with --costs: only the refusals above the limits")
+    ap.add_argument("--case", default=None, help="with --costs: only the cases whose label contains this")
     ap.add_argument("--only", default="symbols,stops,spins,threshold,chain_work,retrigger_cap,window")
     args = ap.parse_args()
     if args.costs:
         with tempfile.TemporaryDirectory() as tmp:
-            measure_costs(Path(tmp), args.repeat, args.refusals)
+            measure_costs(Path(tmp), args.repeat, args.refusals, args.case)
         return
     with tempfile.TemporaryDirectory() as tmp:
         for axis in args.only.split(","):
