@@ -7,6 +7,11 @@ small retrigger game; a 12 x 32 window on a small game) and runs ``rtp --set DIR
 of the wall time and the peak RSS.
 
     python benchmarks/bench_limits.py [--repeat 2] [--only stops,spins]
+    python benchmarks/bench_limits.py --costs [--repeat 2]
+
+``--costs``: each up-front estimate (``exact.rules.costs``) against the measured command on sets of
+``tests/gen_costs.py``: one just under its limit or below (the command runs; wall, CPU and peak RSS against
+the estimate) and one above (the one-line refusal, and how long it takes, loading included).
 """
 from __future__ import annotations
 
@@ -115,11 +120,67 @@ def measure(d: Path) -> tuple[float, int]:
     return float(wall), int(rss)
 
 
+#: (label, generator name and arguments, command) of the estimates' runs (README "Input limits", the table of
+#: estimates against measured figures); the runs below the limit first, then the refusals above it.
+COST_CASES = (
+    ("win distribution, 160 initial spins", ("initial_spins", 160), ["distribution"]),
+    ("exact figures, ladder 300 spins x threshold 300", ("chain_work_ladder", 300, 300), []),
+    ("award odds, ladder 100 x 100", ("chain_work_ladder", 100, 100), ["comply", "--no-distribution"]),
+    ("hold and win, 100 respins", ("hold_and_win_respins", 100), []),
+    ("simulation, rules page, 10^7 rounds", ("bundled_copy", "rules_page"), ["simulate", "--rounds", "10000000"]),
+    ("refused: win distribution at the chain-work limit", ("chain_work_ladder",), ["distribution"]),
+    ("refused: win distribution, 1,000 initial spins", ("initial_spins", 1000), ["distribution"]),
+    ("refused: award odds at the chain-work limit", ("chain_work_ladder",), ["comply", "--no-distribution"]),
+    ("refused: hold and win, 1,000 respins", ("hold_and_win_respins", 1000), []),
+)
+
+
+def measure_costs(tmp: Path, repeat: int, refusals_only: bool = False, case: str | None = None) -> None:
+    """Print each of :data:`COST_CASES`: its estimates and the measured wall (median, spread), CPU and peak RSS."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import gen_costs
+    from exact.rules import costs
+    from strips.loader import load_math_set
+    for label, (gen, *gargs), command in COST_CASES:
+        if (refusals_only and not label.startswith("refused")) or (case and case not in label):
+            continue
+        d = tmp / gen / ("_".join(map(str, gargs)) or "defaults")
+        if not d.exists():
+            getattr(gen_costs, gen)(d, *gargs)
+        analysis = command[0] if command else "report"
+        est = ", ".join(f"{c.estimate:,} {'s' if c.limit == 'seconds' else 'MiB'}"
+                        for c in costs(load_math_set(d), analysis))
+        if analysis == "simulate":      # the simulation's own estimate, from the exact chain's spins a round
+            from exact import par_sheet
+            from exact.rules.estimates import simulation_cost
+            played = 1 + float(par_sheet(load_math_set(d)).round.free_spins_played)
+            est += f"; simulation {simulation_cost([('default', int(command[2]), played)]).estimate:,} s"
+        runs = []
+        for _ in range(repeat):
+            cmd = ["/usr/bin/time", "-f", "%e %U %M", sys.executable, "-c",
+                   "import sys; from exact.cli import main; sys.exit(main(sys.argv[1:]))", *command, "--set", str(d)]
+            p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
+                               env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "RTP_PROGRESS": "0"})
+            wall, cpu, rss = p.stderr.strip().splitlines()[-1].split()
+            runs.append((float(wall), float(cpu), int(rss), p.returncode))
+        walls = [w for w, *_ in runs]
+        print(f"{label}: estimated {est}; exit {runs[0][3]}, wall median {statistics.median(walls):.2f} s "
+              f"(spread {min(walls):.2f}-{max(walls):.2f}), CPU {statistics.median(c for _, c, _, _ in runs):.2f} s, "
+              f"peak RSS {max(r for _, _, r, _ in runs) / 1024:.0f} MiB", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--costs", action="store_true", help="the up-front estimates against measured runs")
+    ap.add_argument("--refusals", action="store_true", help="with --costs: only the refusals above the limits")
+    ap.add_argument("--case", default=None, help="with --costs: only the cases whose label contains this")
     ap.add_argument("--only", default="symbols,stops,spins,threshold,chain_work,retrigger_cap,window")
     args = ap.parse_args()
+    if args.costs:
+        with tempfile.TemporaryDirectory() as tmp:
+            measure_costs(Path(tmp), args.repeat, args.refusals, args.case)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         for axis in args.only.split(","):
             d = Path(tmp) / axis

@@ -82,6 +82,7 @@ import numpy as np
 
 from exact.rules import initial_spins, require
 from exact.polynomials import dense, poly_mul
+from exact.progress import progress_of
 from exact.engine import (GameAnalysis, Term, analyse, fish_scale, product_terms, reel_tables, term_factors)
 from strips.model import FISH, KEY, GameModel, MathSet, window_codes
 from markov.moments import COLLECT, CountSplit
@@ -827,3 +828,7 @@ def sensitivity_text(s: Sensitivity, top: int, seconds: float | None = None, eve
     if every:
         edits("EVERY EDIT", list(s.edits))
     return "\n".join(out) + "\n"
+
+
+#: ``sensitivity(..., progress=None)``: a progress line after 2 s where stderr is a terminal (:mod:`exact.progress`).
+sensitivity = progress_of("sensitivity")(sensitivity)

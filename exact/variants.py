@@ -84,6 +84,7 @@ from scipy.sparse import csr_array
 
 from exact.bet_modes import analyse_mode
 from exact.rules import require
+from exact.progress import progress_of
 from exact.engine import GameAnalysis, analyse, hit_frequency, reel_tables
 from exact.sensitivity import EditSensitivity, StripEdit, sensitivity
 from strips.loader import strip_findings
@@ -959,3 +960,7 @@ def kept_figures(a: MathSet, b: MathSet, hit_tolerance: Fraction | None = None,
 def exact_rtp(ms: MathSet) -> Fraction:
     """The exact RTP of a math set (engine + free-spin chain + its prize wheels), a fraction of 1."""
     return analyse_mode(ms).rtp
+
+
+#: ``tune(..., progress=None)``: a progress line after 2 s where stderr is a terminal (:mod:`exact.progress`).
+tune = progress_of("tune")(tune)

@@ -22,7 +22,8 @@ of tasks, even and odd numbers, adjusted with the coefficient estimated on the
 other fold, hence independent of it).  The estimate ``sum_s w_s mean_s(Z)``
 is exactly unbiased given that every stratum of positive probability holds
 rounds (post-stratification; the simulation refuses to report otherwise), and
-its variance ``sum_s w_s^2 Var_s(Z) / m_s`` gives the normal 99% interval.  A
+its variance ``sum_s w_s^2 Var_s(Z) / m_s`` gives the normal 99% interval (asymptotic, not a proven bound:
+the report and its JSON ``rtp_interval`` say so).  A
 linear combination of the variables (a feature's share of the base win, the
 free spins' share, a new player's RTP) has its interval the same way, and a
 ratio (a share of the RTP) its delta-method interval.  Proportions of the
@@ -42,7 +43,7 @@ import numpy as np
 from exact.grid_drop import FirstDrop
 from exact.grid_rounds import RngDraws, RoundTables, play_featured_rounds
 from proofs.dask_runner import Cluster, run_tasks
-from proofs.grid_simulate import split_tasks
+from proofs.grid_simulate import NORMAL_WORDS, split_tasks
 from proofs.simulate import proportion_ci99
 
 __all__ = ["RoundStats", "RoundSimulation", "round_task", "round_figures", "simulate_rounds", "EDGES", "Z99"]
@@ -297,7 +298,7 @@ class RoundSimulation:
         ``_ci99``}, ``free_spin_games`` {NAME: ``rtp``, ``free_spins_rtp``, ``rtp_share`` ...}, the
         ranges, the cap and the exact ``first_drop``."""
         out = {"method": "simulation", "rounds": self.rounds, "seed": self.seed, "default_choice": self.default,
-               **self.rtp.json("rtp"), "rtp_halfwidth99": self.halfwidth, "sd_per_bet": self.sd_per_bet,
+               **self.rtp.json("rtp"), "rtp_interval": NORMAL_WORDS, "rtp_halfwidth99": self.halfwidth, "sd_per_bet": self.sd_per_bet,
                "variance_reduction": self.variance_reduction, **self.p_free_spins.json("p_free_spins"),
                **self.hit_frequency.json("hit_frequency"), **self.evaluations_mean.json("evaluations_mean"),
                "base_game": {**self.base_game[0].json("rtp"), **self.base_game[1].json("rtp_share")},
@@ -333,7 +334,7 @@ class RoundSimulation:
         out = [f"method       simulation of {self.rounds:,} whole rounds (seed {self.seed}; {self.where}; "
                f"{self.seconds:.1f} s), stratified on the exact first drop and the random feature, its exact mean "
                f"as control variate; every figure below simulated (99% intervals) but the first drop",
-               f"RTP          {pct(self.rtp.value)}  simulated, 99% interval {ci(self.rtp)} (half-width "
+               f"RTP          {pct(self.rtp.value)}  simulated, 99% {NORMAL_WORDS} {ci(self.rtp)} (half-width "
                f"{100 * self.halfwidth:.{digits}f} points; the default choice, {self.default})"]
         if self.target is not None and self.halfwidth >= self.target:
             out.append(f"NOTE         the target half-width {self.target} was not reached within --max-rounds "

@@ -251,12 +251,37 @@ def run_simulation(ms: MathSet, rounds: int, seed: int, *, mode: str | None = No
     split = split_rounds(rounds, len(units))
     games = prepare_units(ms, units)
     exact = exact or exact_units(ms, units)
+    refuse_costly_simulation(units, split, exact)
     start = time.perf_counter()
     tallies = simulate_units(ms, split, seed, units, games, cluster=cluster, progress=progress,
                              task_streams=task_streams)
     seconds = time.perf_counter() - start
     return report_units(ms, units, tallies, seed, exact, seconds, cluster.describe(small=rounds < SMALL_RUN),
                         split_text(units, split))
+
+def refuse_costly_simulation(units, split, exact) -> None:
+    """Refuse (ValueError, one line) a simulation whose estimated seconds (:func:`exact.rules.estimates.simulation_cost`:
+    the rounds x the spins a round by the exact chain's expectation) are above ``--max-seconds``, before any round.
+
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("rules_page")
+    >>> units = units_of(ms, None, None)
+    >>> refuse_costly_simulation(units, [10 ** 6], exact_units(ms, units)) is None
+    True
+    """
+    from exact.rules.estimates import simulation_cost
+    from strips.limits import active
+    rows = []
+    for u, rounds in zip(units, split):
+        fig = (exact.modes if u.kind == "mode" else exact.buys).get(u.name)
+        played = getattr(getattr(fig, "round", None), "free_spins_played", None)
+        if played is None:         # a buy: its feature's spins (every round plays it)
+            played = getattr(getattr(fig, "feature", None), "spins", 0) or 0
+        rows.append((u.name, rounds, 1 + float(played)))
+    cost, limit = simulation_cost(rows), active().seconds
+    if limit is not None and cost.estimate > limit:
+        raise ValueError(cost.refusal(limit))
+
 
 #: This module's names and those of its split modules importable from here.
 __all__ = ['Tally', 'WildDraw', 'exact_units', 'exact_values', 'format_report', 'is_plain', 'prepare',

@@ -16,7 +16,7 @@ from pathlib import Path
 from strips.loader import bundled_path
 
 __all__ = ["bundled_copy", "later_level_spins", "initial_spins", "chain_work_ladder", "many_modes",
-           "hold_and_win_respins", "many_lines_game"]
+           "hold_and_win_respins", "many_lines_game", "tiny_ladder"]
 
 
 def bundled_copy(directory: Path, name: str, edit=None) -> Path:
@@ -87,4 +87,21 @@ def many_lines_game(directory: Path, reels: int = 12, rows: int = 32, stops: int
     rows_out = [",".join(f"reel{r + 1}" for r in range(reels))]
     rows_out += [",".join(columns[r][i] for r in range(reels)) for i in range(stops)]
     (directory / "base.csv").write_text("\n".join(rows_out) + "\n")
+    return directory
+
+
+def tiny_ladder(directory: Path, spins: int = 4, threshold: int = 2, later: int = 2) -> Path:
+    """A 3-reel, 1-row game with a two-level KEY ladder: ``spins`` initial free spins on 3 scatters, level 2
+    (``later`` spins, multiplier 2) at ``threshold`` KEYs; 4 stops a reel (its win distribution takes well under
+    a second at the defaults)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "game.toml").write_text(
+        '[game]\nreels = 3\nrows = 1\nbet = 1\n[strips]\nbase = "base.csv"\n'
+        '[symbols.A]\nclass = "pay"\npays = [0, 0, 5]\n[symbols.B]\nclass = "pay"\npays = [0, 1, 2]\n'
+        '[symbols.K]\nclass = "key"\nreels = { base = [1, 2, 3] }\n'
+        '[symbols.S]\nclass = "scatter"\nreels = { base = [1, 2, 3] }\n'
+        f'[free_spins]\nstrips = "base"\ntrigger = {{ 3 = {spins} }}\nretrigger = false\n'
+        '[[free_spins.levels]]\nmultiplier = 1\n'
+        f'[[free_spins.levels]]\nthreshold = {threshold}\nspins = {later}\nmultiplier = 2\n')
+    (directory / "base.csv").write_text("reel1,reel2,reel3\nA,A,B\nS,S,S\nB,K,A\nK,B,K\n")
     return directory

@@ -201,8 +201,11 @@ def test_simulate_of_a_grid_game_text_and_json(tmp_path, capsys):
     assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3"]) == 0
     text = capsys.readouterr().out
     assert "RTP" in text and "simulated, 99% interval" in text and "first drop   exact" in text
+    rtp_line = next(ln for ln in text.splitlines() if ln.startswith("RTP "))
+    assert "99% normal interval (asymptotic, not a proven bound)" in rtp_line      # the interval as it is
     assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3", "--json"]) == 0
     a = json.loads(capsys.readouterr().out)
+    assert a["rtp_interval"] == "normal interval (asymptotic, not a proven bound)"
     assert main(["simulate", "--set", d, "--rounds", "20000", "--seed", "3", "--json", "--workers", "1"]) == 0
     b = json.loads(capsys.readouterr().out)
     assert a["rtp"] == b["rtp"] and a["rounds"] == 20000 and a["p_free_spins_ci99"][0] <= a["p_free_spins"]

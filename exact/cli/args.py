@@ -13,7 +13,7 @@ from strips import limits as _limits
 from strips.errors import UsageError
 
 __all__ = ["Parser", "UsageError", "add_set_argument", "add_limit_arguments", "int_list", "int_range", "limits_of",
-           "int64_refusal", "refuse_unsupported", "add_cluster_arguments", "cluster_of", "add_mode_arguments"]
+           "int64_refusal", "refuse_unsupported", "refuse_costly", "add_cluster_arguments", "cluster_of", "add_mode_arguments"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -108,13 +108,27 @@ def refuse_unsupported(ms, command: str, analysis: str | None = None) -> None:
     UsageError
         ``rtp COMMAND: SET: unsupported rule: RULE: ANALYSIS does not model it``.
     """
-    from exact.rules import cost_refusal, supports
+    from exact.rules import supports
     s = supports(ms, analysis or command)
     if not s:
         raise UsageError(f"rtp {command}: {ms.name}: {s.message()}")
-    why = cost_refusal(ms, analysis or command)     # each rule's up-front estimate against --max-seconds/--max-memory
+    refuse_costly(ms, command, analysis or command)
+
+def refuse_costly(ms, command: str, analysis: str, alternative: str = "") -> None:
+    """Refuse, in one line (exit 2), ``analysis`` of ``command`` on ``ms`` when an up-front estimate is above its
+    limit (:func:`exact.rules.cost_refusal`: ``--max-seconds``, ``--max-memory``), before any work; a command that
+    runs a second analysis (``rtp comply`` and ``rtp export --distribution``: the win distribution) checks that
+    one too, ``alternative`` naming how to go without it.
+
+    Raises
+    ------
+    UsageError
+        ``rtp COMMAND: SET: estimated N seconds for WHAT, more than the limit of L (raise it with ...)``.
+    """
+    from exact.rules import cost_refusal
+    why = cost_refusal(ms, analysis)     # each rule's and analysis's up-front estimate against --max-seconds/--max-memory
     if why:
-        raise UsageError(f"rtp {command}: {ms.name}: {why}")
+        raise UsageError(f"rtp {command}: {ms.name}: {why}" + (f"; {alternative}" if alternative else ""))
 
 def add_mode_arguments(p: argparse.ArgumentParser) -> None:
     """``--mode NAME`` / ``--buy NAME`` of the simulation: one bet mode or one buy with all the rounds."""

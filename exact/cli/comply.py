@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from exact.cli import grid as grid_cli
-from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
+from exact.cli.args import UsageError, add_set_argument, refuse_costly, refuse_unsupported
 from exact.grid import is_grid
 from exact.comply import comply, load_rules, odds_not_computed, top_award_refusal
 from exact.distribution import win_distribution
@@ -90,6 +90,8 @@ def run(args) -> int:
     ms = load_math_set(args.set)
     # RTP of every mode and buy; award odds of every mode but one with a respin (exact.comply.odds_not_computed)
     refuse_unsupported(ms, 'comply')
+    if not args.no_distribution:
+        refuse_costly(ms, 'comply', 'distribution', "or leave it out with --no-distribution")
     if is_grid(ms):   # a grid of independent cells: exact or simulated figures, intervals for simulated ones
         return grid_cli.comply(args, ms, rules, chosen)
     try:

@@ -5,7 +5,7 @@ import datetime
 
 from exact import __version__, load_math_set
 from exact.cli import grid as grid_cli
-from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
+from exact.cli.args import UsageError, add_set_argument, refuse_costly, refuse_unsupported
 from exact.cli.comply import distribution_or_reason, unit_distributions_or_reasons
 from exact.comply import comply, load_rules
 from exact.cli.outputs import check_output, protected_inputs, write_output, write_output_dir
@@ -32,6 +32,8 @@ def run(args) -> int:
     """``rtp export``: write the workbook or the CSV tables; exit 0, or 2 on bad input (one line)."""
     ms = load_math_set(args.set)
     refuse_unsupported(ms, 'export')
+    if args.distribution:
+        refuse_costly(ms, 'export', 'distribution', "or leave out --distribution")
     protected = protected_inputs(args.set, ms)
     kind, target = ("xlsx", args.xlsx) if args.xlsx is not None else ("csv", args.csv)
     path = check_output(target, "rtp export", "file" if kind == "xlsx" else "dir", protected,

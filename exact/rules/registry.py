@@ -18,6 +18,7 @@ from exact.rules.clusters import Clusters
 from exact.rules.collect import Collect
 from exact.rules.free_spins import FreeSpinsOnBaseStrips, Ladder, Retrigger
 from exact.rules.drawn_multiplier import DrawnLevelMultiplier
+from exact.rules.estimates import analysis_costs
 from exact.rules.expanding_wilds import ExpandingWilds
 from exact.rules.gamble import Gamble
 from exact.rules.grid import Grid, GridKey
@@ -360,15 +361,16 @@ def supports(ms, analysis: str, ignoring: frozenset = frozenset()) -> Support:
 
 def costs(ms, analysis: str) -> tuple:
     """Every up-front estimate of ``analysis`` on the math set ``ms`` (:meth:`~exact.rules.base.Rule.costs`
-    of each rule it uses, registry order), made from the parsed set before any work.
+    of each rule it uses, registry order, then the analysis's own: :func:`exact.rules.estimates.analysis_costs`,
+    the free-spin ladder's chain and the hold-and-win chain), made from the parsed set before any work.
 
     >>> from strips.loader import load_math_set
-    >>> costs(load_math_set("rules_page"), "report")
+    >>> costs(load_math_set("rules_page"), "spin")
     ()
     """
     model = getattr(ms, "model", ms)
     factorised = all(r.factorised for r in rules_of(model))
-    return tuple(c for r in rules_of(model) for c in r.costs(ms, analysis, factorised))
+    return tuple(c for r in rules_of(model) for c in r.costs(ms, analysis, factorised)) + analysis_costs(ms, analysis)
 
 
 def cost_refusal(ms, analysis: str) -> str | None:
