@@ -494,3 +494,60 @@ def test_comply_line_odds_equal_brute_force(ms):
                 acc[line - 1] += Fraction(w, wsum * len(stops))
     got = {k: v for k, v in line_probabilities(ms, phase).items() if any(v)}
     assert got == want
+
+
+@settings(max_examples=6)
+@given(expanding_symbol_games())
+def test_spin_shows_the_drawn_symbol_expanding(ms):
+    """rtp spin's view of a free spin with symbol d drawn: d expands exactly when it shows on n reels whose
+    n-of-a-kind pays, and its credits are that pay on every payline (counted here from the window's names)."""
+    from exact.rules.expanding_symbol import ExpandingSymbol, spin_draw
+    model = ms.model
+    phase = model.level_phase(model.levels[0])
+    strips = ms.phase_strips(phase)
+    for d in ("A", "B"):
+        md = spin_draw(model, phase, d)
+        for stops in _all_stops(ms, phase)[:40]:
+            window = strips.window(tuple(int(x) for x in stops), model.rows)
+            res = evaluate(md, window, None, phase.multiplier)
+            view = ExpandingSymbol.spin_json(md, phase, window, res)["expanding_symbol"]
+            n = sum(1 for col in window if d in col)
+            pay = model.symbol(d).pays[n - 1] if n else 0
+            assert view["drawn"] == d
+            assert view["expands"] == (None if pay <= 0 else {"reels": [r + 1 for r, col in enumerate(window) if d in col],
+                                       "pay_per_line": pay, "lines": len(model.paylines),
+                                       "credits": pay * len(model.paylines)})
+    with pytest.raises(ValueError, match="--draw"):
+        spin_draw(model, model.base_phase, "A")
+
+
+@settings(max_examples=6)
+@given(awards_games())
+def test_spin_shows_the_spins_awarded_by_line_wins(ms):
+    """rtp spin's view names each winning line's award; the spins sum to the literal reading's (awarded)."""
+    from exact.rules.line_awards import LineAwards, awarded
+    model = ms.model
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        strips = ms.phase_strips(phase)
+        for stops in _all_stops(ms, phase)[:40]:
+            window = strips.window(tuple(int(x) for x in stops), model.rows)
+            res = evaluate(model, window, None, phase.multiplier)
+            view = LineAwards.spin_json(model, phase, window, res)["spins_by_line_wins"]
+            assert view["spins"] == awarded(model, phase, res.lines)
+            text = LineAwards.spin_text(model, phase, window, res)["starts"][0]
+            assert (f"{view['spins']} " in text) if view["spins"] else "none awarded" in text
+    from exact.rules import trigger_name
+    assert trigger_name(model) == "by line wins"      # the report's trigger rows: "3 by line wins", not "3 scatter"
+
+
+def test_spin_draw_option_on_the_command_line(tmp_path):
+    """rtp spin --draw NAME reads a free spin with NAME drawn; a name outside the draw, or --draw in the base
+    game, is refused in one line (exit 2)."""
+    (tmp_path / "game.toml").write_text(expanding_text(3, 1, [(0, 0, 0)], wild_scatter=False, first_line_pays=False))
+    for name in ("base.csv", "bonus.csv"):
+        (tmp_path / name).write_text("reel1,reel2,reel3\nA,B,A\nB,A,S\n")
+    code, out, err = run(["spin", "--set", str(tmp_path), "--phase", "1", "--stops", "0,1,0", "--draw", "A"])
+    assert code == 0 and "A drawn (--draw): on reels 1, 2, 3 it expands and pays 3 of a kind" in out, err
+    for extra in (["--phase", "1", "--draw", "Z"], ["--draw", "A"]):
+        code, out, err = run(["spin", "--set", str(tmp_path), "--stops", "0,0,0"] + extra)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "--draw" in err, err

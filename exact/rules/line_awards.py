@@ -145,8 +145,35 @@ class LineAwards(Rule):
 
     name = "free spins awarded by line wins"
     keys = "[symbols.X] awards_spins = { base = { RUN = SPINS }, free_spins = { RUN = SPINS } }"
-    implements = frozenset({"report", "check", "chain", "diff"})
+    implements = frozenset({"report", "check", "chain", "diff", "spin"})
     parses = (("symbols", "*", "awards_spins"),)
+
+    @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        """The spins the spin's line wins award, and which line awards what."""
+        table = phase_awards(model, phase)
+        if table is None:
+            return {}
+        each = [{"line": w.line, "symbol": w.symbol, "run": w.run, "spins": award_of(table, w.symbol, w.run)}
+                for w in res.lines if w.pay > 0 and award_of(table, w.symbol, w.run)]
+        return {"spins_by_line_wins": {"spins": sum(e["spins"] for e in each), "lines": each}}
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        """``free spins     3 start after this spin (by line wins: line 2 CHERRY x2 1, ...)``."""
+        table = phase_awards(model, phase)
+        if table is None:
+            return {}
+        each = [(w, award_of(table, w.symbol, w.run)) for w in res.lines if w.pay > 0]
+        each = [(w, n) for w, n in each if n]
+        if not each:
+            return {"starts": [f"{'free spins':<14} none awarded by line wins"]}
+        total = sum(n for _, n in each)
+        what = "start" if phase.name == "base" else "more"
+        return {"starts": [f"{'free spins':<14} {total} {what} after this spin, awarded by line wins: "
+                           + ", ".join(f"line {w.line} {w.symbol} x{w.run} {n}" for w, n in each)]}
+    #: The trigger tables' rows are the spins a spin's line wins award (row "3 by line wins": 3 spins).
+    trigger_words = "by line wins"
 
 
 plugins.register(LineAwards.name, LineAwards.parses, parse_awards)

@@ -256,6 +256,19 @@ def rules_of(model) -> tuple[type[Rule], ...]:
     return tuple(r for r in RULES if r.present(model))
 
 
+def trigger_name(model) -> str:
+    """What the rows of the free-spin trigger tables count (after the row's number): the first rule the game
+    uses that names it (``Rule.trigger_words``: free spins awarded by line wins), else the triggering scatter's
+    name, else ``scatter``.
+
+    >>> from strips.loader import load_math_set
+    >>> trigger_name(load_math_set("rules_page").model)
+    'FS'
+    """
+    words = next((r.trigger_words for r in rules_of(model) if getattr(r, "trigger_words", "")), "")
+    return words or (model.trigger_symbol.name if model.trigger_symbol else "scatter")
+
+
 def round_total_steps(model) -> tuple:
     """The vectorised steps of the rules that act on a round's total win (``Rule.acts_on_round``: the win
     cap), as ``(rule, config, bet)`` in registry order: each simulator applies
