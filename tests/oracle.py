@@ -16,7 +16,7 @@ import numpy as np
 from exact.evaluator import evaluate, wild_draws
 from strips.model import FISH, MathSet, ReelStrips
 from strips.loader import bundled_path, parse_game
-from exact.rules import combination_wilds
+from exact.rules import combination_wilds, phase_reading
 
 
 def rules_page_model():
@@ -167,8 +167,8 @@ class LinesBruteForce:
 
 def brute_force_lines(ms: MathSet, phase) -> LinesBruteForce:
     """Every stop combination and every combination-multiplier value of a line game, evaluated
-    literally by exact.evaluator.evaluate, summed exactly."""
-    model = ms.model
+    literally by exact.evaluator.evaluate (on the game the phase reads: exact.rules.phase_reading), summed exactly."""
+    model = phase_reading(ms.model, phase)
     strips = ms.phase_strips(phase)
     total = prod(strips.lengths)
     comb = combination_wilds(model)

@@ -192,6 +192,29 @@ def test_skip_wild_line_level_equals_brute_force(direction):
     assert an.mean < plain.mean
 
 
+@pytest.mark.parametrize("second, skip2", [(2, False), (2, True), (3, True), (3, False)])
+def test_skip_wild_line_on_several_levels_equals_brute_force(second, skip2):
+    """A ladder of two levels (level 2 always reached: threshold 0), level 1 x3 skipping the all-WILD line and
+    level 2 x``second`` with or without the key: each level's figures equal the brute force through the
+    literal reading; two levels of one multiplier that differ in the key are refused at the key."""
+    from oracle import make_set
+    text = game_text(3, 2, [[0, 0, 0], [1, 1, 1]], wild_pays=[0, 3, 12], level_multiplier=3, scatter_pays=[0, 2, 7],
+                     retrigger=False)
+    text += f"\n[[free_spins.levels]]\nthreshold = 0\nspins = 2\nmultiplier = {second}\n" + (
+        "skip_wild_line = true\n" if skip2 else "")
+    text = rule_text(text, reels=3, skip=True)
+    if second == 3 and not skip2:
+        with pytest.raises(MathSetError, match="levels\\[1\\].skip_wild_line: unsupported rule: skip_wild_line on level 1 "
+                           "but not on level 2"):
+            model_of(text)
+        return
+    model = model_of(text)
+    reel = ["W", "A", "W", "S", "C"]
+    ms = make_set(model, [reel, reel[::-1], reel], [reel, reel[1:] + reel[:1], reel])
+    for lv in model.levels:
+        assert_phase_equal(ms, model.level_phase(lv))
+
+
 def test_retrigger_total_below_plays_as_its_equivalent_cap():
     """The rule's literal reading (a retrigger adds its spins while played + left < B) and the cap it is
     parsed into (an award truncated to cap - total) play the same spins on every sequence of retriggers."""
@@ -226,7 +249,7 @@ def test_expanding_wild_turns_its_reel_for_the_lines_only():
     ('direction = "sideways"', "lines.direction"),
     ('both_pay = "twice"', "lines.both_pay"),
     ('expands = 1', "symbols.W.expands"),
-    ('expands = { phases = ["free_spins"] }', "symbols.W.expands"),
+    ('expands = { phases = ["bonus"] }', "symbols.W.expands.phases"),
     ('per_wild = 0', "symbols.W.multiplier.per_wild"),
     ('members = ["A", "Q"]', "groups.AB.members"),
     ('pays = "x1.5"', "screen.fill[1].pays"),
@@ -429,11 +452,12 @@ def _all_stops(ms, phase):
     return np.array(list(itertools.product(*(range(n) for n in lengths))), dtype=np.int64).reshape(-1, len(lengths))
 
 
-def _literal_lines(ms, window, m):
-    """Each payline's literal pay (credits) of ``window`` (names) with combination value ``m``."""
+def _literal_lines(ms, window, m, phase):
+    """Each payline's literal pay (credits) of ``window`` (names) of ``phase`` with combination value ``m``."""
+    from exact.rules import phase_reading
     from exact.rules.line_reading import window_line_wins
     out = [0] * len(ms.model.paylines)
-    for line, _, _, _, pay in window_line_wins(ms.model, window, m):
+    for line, _, _, _, pay in window_line_wins(phase_reading(ms.model, phase), window, m):
         out[line - 1] += pay
     return out
 
@@ -447,23 +471,23 @@ def test_window_evaluator_reads_the_lines_literally(ms):
     import numpy as np
     from exact.lines import combination_table
     from exact.windows import WindowEvaluator
-    phase = ms.model.base_phase
-    ev = WindowEvaluator(ms, phase)
-    stops = _all_stops(ms, phase)
-    exact = ev.evaluate(stops)
-    drawn = ev.evaluate(stops, np.random.default_rng(7))
-    table = combination_table(ms.model, phase.weights)
-    for j, row in enumerate(stops):
-        window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
-        want = [0] * len(ms.model.paylines)
-        for m, w in table:
-            for li, v in enumerate(_literal_lines(ms, window, m)):
-                want[li] += (w if len(table) > 1 else 1) * v
-        assert exact.line_pays[j].tolist() == want
-        m = int(drawn.combination[j]) if drawn.combination is not None else table[0][0]
-        lit = _literal_lines(ms, window, m)
-        assert drawn.line_pays[j].tolist() == lit
-        assert drawn.line_hits[j].tolist() == [v > 0 for v in lit]
+    for phase in (ms.model.base_phase, ms.model.level_phase(ms.model.levels[0])):
+        ev = WindowEvaluator(ms, phase)
+        stops = _all_stops(ms, phase)
+        exact = ev.evaluate(stops)
+        drawn = ev.evaluate(stops, np.random.default_rng(7))
+        table = combination_table(ms.model, phase.weights)
+        for j, row in enumerate(stops):
+            window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
+            want = [0] * len(ms.model.paylines)
+            for m, w in table:
+                for li, v in enumerate(_literal_lines(ms, window, m, phase)):
+                    want[li] += (w if len(table) > 1 else 1) * v
+            assert exact.line_pays[j].tolist() == want
+            m = int(drawn.combination[j]) if drawn.combination is not None else table[0][0]
+            lit = _literal_lines(ms, window, m, phase)
+            assert drawn.line_pays[j].tolist() == lit
+            assert drawn.line_hits[j].tolist() == [v > 0 for v in lit]
 
 
 @settings(max_examples=25)
@@ -474,6 +498,7 @@ def test_comply_line_odds_equal_brute_force(ms):
     from hypothesis import assume
     from exact.comply import line_probabilities
     from exact.lines import combination_table
+    from exact.rules import phase_reading
     from exact.rules.line_reading import window_line_wins
     p = parts(ms.model)
     assume(not (p.direction == "both" and p.both_pay == "sum"))
@@ -486,7 +511,7 @@ def test_comply_line_odds_equal_brute_force(ms):
         window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
         for m, w in table:
             best: dict = {}
-            for line, sym, run, _, pay in window_line_wins(ms.model, window, m):
+            for line, sym, run, _, pay in window_line_wins(phase_reading(ms.model, phase), window, m):
                 if pay > best.get(line, (0,))[0]:
                     best[line] = (pay, sym, run)
             for line, (_, sym, run) in best.items():

@@ -11,8 +11,8 @@ from fractions import Fraction
 from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupported
 from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
-from exact.rules import (combination_wilds, initial_spins, one_spin_round, retrigger_spins, rules_of, spin_draw,
-                         spin_views)
+from exact.rules import (combination_wilds, initial_spins, one_spin_round, phase_reading, retrigger_spins, rules_of,
+                         spin_draw, spin_views)
 from exact.falls import falls_game
 from exact.formatting import fraction_text
 from exact.rounds import feature_spins
@@ -98,7 +98,7 @@ def run(args) -> int:
         return print_falls(ms, phase, stops, args.json, values)
     window = strips.window(stops, model.rows)
     try:
-        model = spin_draw(model, phase, args.draw)     # a free spin read with the symbol drawn for it
+        model = spin_draw(phase_reading(model, phase), phase, args.draw)   # the phase's reading, the symbol drawn
     except ValueError as e:
         raise UsageError(f"rtp: {e}") from None
     fish = None if args.fish is None else int_list(args.fish, "--fish")

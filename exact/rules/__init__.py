@@ -15,7 +15,7 @@ README "Adding a mechanic".
 from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSection, one_spin_round, seconds_of
-from exact.rules.registry import component_rows, cost_refusal, costs, trigger_name
+from exact.rules.registry import component_rows, cost_refusal, costs, phase_reading, trigger_name
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
                                   round_rules, round_total_steps, rules_of, spin_views, support_table, supports)
 from exact.rules.scatter import (by_count, count_array, extra_counts, feature_multiplier, feature_multiplier_table,
@@ -98,4 +98,4 @@ __all__ = ["ANALYSES", "component_rows", "PaysWords", "Refusal", "Rule", "RULES"
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "line_combinations", "reading_step", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
-           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "spin_draw", "award_of", "awarded", "trigger_name", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]
+           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "spin_draw", "award_of", "awarded", "trigger_name", "phase_reading", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]
