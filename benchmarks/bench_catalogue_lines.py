@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -40,14 +41,18 @@ def main() -> None:
             shutil.copyfile(csv, Path(d) / "base.csv")
             if (SHARED / game / "bonus.csv").is_file():
                 shutil.copyfile(SHARED / game / "bonus.csv", Path(d) / "bonus.csv")
-            times = []
+            times, cpu = [], []
             for _ in range(args.repeat):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 t = time.perf_counter()
                 subprocess.run([sys.executable, "-m", "exact", "--set", d, "--json"], capture_output=True,
                                check=True)
                 times.append(time.perf_counter() - t)
-            print(f"{game:22s} {csv.name:22s} median {statistics.median(times):.2f} s "
-                  f"(min {min(times):.2f}, max {max(times):.2f}, {args.repeat} runs)", flush=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            print(f"{game:22s} {csv.name:22s} wall median {statistics.median(times):.2f} s "
+                  f"(min {min(times):.2f}, max {max(times):.2f}); CPU median {statistics.median(cpu):.2f} s "
+                  f"(min {min(cpu):.2f}, max {max(cpu):.2f}); {args.repeat} runs", flush=True)
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min)")
 
 

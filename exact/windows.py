@@ -67,7 +67,8 @@ import numpy as np
 
 from strips.model import (FISH, KEY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes,
                           window_counts)
-from exact.rules import combination_wilds, line_step, phase_reading, reading_step, scatter_codes, symbol_scatter_pay
+from exact.rules import (award_of, combination_wilds, line_step, phase_awards, phase_reading, reading_step, scatter_codes,
+                         symbol_scatter_pay)
 
 #: The evaluator guarantees that this many windows' numerators sum without int64 overflow.
 SUM_HEADROOM = 1 << 20
@@ -92,7 +93,8 @@ class Outcome:
         (:func:`exact.evaluator.scatter_counts`: the triggering one includes
         the ``counts_as_scatter`` WILDs).
     trigger_count : numpy.ndarray, shape (n,), int64
-        The count that awards free spins (``SpinResult.trigger_count``).
+        The count that awards free spins (``SpinResult.trigger_count``); in a game whose line wins award free
+        spins, the spins the window's line wins award.
     keys : numpy.ndarray, shape (n,), int64
         KEY symbols in the window.
     ways_pay, scatter_pay, collect : numpy.ndarray, shape (n,), int64
@@ -235,7 +237,9 @@ class WindowEvaluator:
         R = model.reels
         # the payline rule's vectorised step (None: the game pays ways, evaluated below); the catalogue's
         # composed line reading has its own (exact.rules.line_reading.ReadingLineStep)
-        self._line_step = (reading_step(phase_reading(model, phase), self._comb_code, self._comb_table)
+        table = phase_awards(model, phase)     # free spins awarded by line wins: the trigger count is the spins
+        self._awards = None if table is None else (lambda sym, run: award_of(table, sym, run))
+        self._line_step = (reading_step(phase_reading(model, phase), self._comb_code, self._comb_table, self._awards)
                            if model.is_lines else None) \
             or line_step(model, self._comb_code, self._comb_table)
         self.is_lines = self._line_step is not None
@@ -449,6 +453,8 @@ class WindowEvaluator:
             if win is None:
                 win = self.windows(stops)
             line_pays, line_hits = self._line_step(win, comb_values)
+            if self._awards is not None:      # the spins the line wins award decide the free spins
+                trigger = self._line_step.awards(win, comb_values)
             main, hit_main = line_pays.sum(axis=1), line_hits.any(axis=1)
             den = 1 if rng is not None else self.denominator
             collect = np.zeros(n, dtype=np.int64)

@@ -462,7 +462,7 @@ def _literal_lines(ms, window, m, phase):
     return out
 
 
-@settings(max_examples=25)
+@settings(max_examples=10)
 @given(catalogue_line_games())
 def test_window_evaluator_reads_the_lines_literally(ms):
     """The simulation's and the enumeration's vectorised step (ReadingLineStep in the window evaluator) pays
@@ -576,3 +576,23 @@ def test_spin_draw_option_on_the_command_line(tmp_path):
     for extra in (["--phase", "1", "--draw", "Z"], ["--draw", "A"]):
         code, out, err = run(["spin", "--set", str(tmp_path), "--stops", "0,0,0"] + extra)
         assert code == 2 and len(err.strip().splitlines()) == 1 and "--draw" in err, err
+
+
+@settings(max_examples=10)
+@given(awards_games())
+def test_window_evaluator_counts_the_spins_awarded_by_line_wins(ms):
+    """The simulation's trigger count of a game whose line wins award free spins is, window by window and at the
+    combination value drawn, the spins the literal reading awards (exact.rules.line_awards.awarded)."""
+    import numpy as np
+    from exact.rules.line_awards import awarded
+    from exact.windows import WindowEvaluator
+    model = ms.model
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        ev = WindowEvaluator(ms, phase)
+        stops = _all_stops(ms, phase)
+        out = ev.evaluate(stops, np.random.default_rng(3))
+        for j, row in enumerate(stops):
+            window = ms.phase_strips(phase).window(tuple(int(x) for x in row), model.rows)
+            m = int(out.combination[j]) if out.combination is not None else None
+            res = evaluate(model, window, None, phase.multiplier, combination=m)
+            assert int(out.trigger_count[j]) == awarded(model, phase, res.lines)

@@ -61,7 +61,7 @@ from exact.rules.screen_fill import fill_terms
 from exact.rules.drawn_multiplier import with_drawn_multiplier
 from exact.rules.skip_wild_line import level_line_values, unmultiplied
 from exact.rules.expanding_symbol import counted_pays, feature_draws, spin_draw
-from exact.rules.line_awards import award_of, awarded, phase_awards
+from exact.rules.line_awards import award_of, awarded, phase_awards, spins_tables
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
@@ -98,4 +98,4 @@ __all__ = ["ANALYSES", "component_rows", "PaysWords", "Refusal", "Rule", "RULES"
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "line_combinations", "reading_step", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
-           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "spin_draw", "award_of", "awarded", "trigger_name", "phase_reading", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]
+           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "spin_draw", "award_of", "awarded", "spins_tables", "trigger_name", "phase_reading", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]
