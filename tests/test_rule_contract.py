@@ -150,8 +150,11 @@ def _factorised_equals_brute_force(ms):
     for stops in _stops(ms, phase):
         res = evaluate(ms.model, _window(ms, phase, stops))
         n, s1, s2 = n + 1, s1 + res.win, s2 + res.win ** 2
-        c, w = by.get(res.trigger_count, (0, 0))
-        by[res.trigger_count] = (c + 1, w + res.win)
+        # the count that decides the free spins: the spins the line wins award, in a game where they do
+        key = rules.awarded(ms.model, phase, res.lines) if rules.phase_awards(ms.model, phase) is not None \
+            else res.trigger_count
+        c, w = by.get(key, (0, 0))
+        by[key] = (c + 1, w + res.win)
     a = analyse_phase(ms, phase)
     assert (a.mean, a.second) == (s1 / n, s2 / n)
     split = a.trigger_split      # by the count that awards free spins (trigger reels, a WILD as a scatter)
