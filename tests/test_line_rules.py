@@ -596,3 +596,35 @@ def test_window_evaluator_counts_the_spins_awarded_by_line_wins(ms):
             m = int(out.combination[j]) if out.combination is not None else None
             res = evaluate(model, window, None, phase.multiplier, combination=m)
             assert int(out.trigger_count[j]) == awarded(model, phase, res.lines)
+
+
+def _below_game(**free_spins):
+    reels = {"base": [1, 2, 3], "bonus": [1, 2, 3]}
+    sym = {"A": {"class": "pay", "pays": [0, 2, 10]}, "B": {"class": "pay", "pays": [0, 1, 4]},
+           "W": {"class": "wild", "reels": reels}, "S": {"class": "scatter", "reels": reels, "pays": [0, 1, 5]}}
+    game = {"game": {"reels": 3, "rows": 1, "bet": 1}, "symbols": sym,
+            "free_spins": {"strips": "bonus", "trigger": {"2": 1, "3": 2}, "retrigger": {"2": 1, "3": 2},
+                           "levels": [{"multiplier": 2}], **free_spins}}
+    import exact
+    return exact.math_set(game, {"base": [["A", "S", "B"], ["S", "W", "B"], ["B", "A", "S"]],
+                                 "bonus": [["S", "A"], ["S", "B"], ["A", "S", "W"]]})
+
+
+def test_retrigger_total_below_with_several_award_sizes_equals_the_literal_rounds():
+    """Trigger and retrigger award 1 or 2 spins, a retrigger adds its spins only while the spins awarded so far
+    are below 3 (no cap plays so): the round's mean and variance equal the literal round player's exact
+    distribution (exact.play: every sequence of draws, retrigger_step reading the bound), and differ from the
+    nearest caps; the analyses that do not read the bound refuse in one line."""
+    import exact
+    from exact.play import round_distribution
+    ms = _below_game(retrigger_total_below=3)
+    assert ms.model.retrigger_below == 3 and ms.model.retrigger_cap is None
+    d = round_distribution(ms)
+    mean = sum(x * p for x, p in d.items())
+    var = sum(x * x * p for x, p in d.items()) - mean * mean
+    sheet = exact.par_sheet(ms)
+    assert (sheet.mean_win, sheet.variance) == (mean, var)
+    for cap in (3, 4):
+        assert exact.par_sheet(_below_game(retrigger_cap=cap)).mean_win != mean
+    s = supports(ms, "simulate")
+    assert not s and "several award sizes" in s.reason
