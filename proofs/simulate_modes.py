@@ -303,7 +303,10 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     if (by_spins := spins_tables(model)) is not None:    # the line wins award the spins: index s awards s
         trigger, retrigger = by_spins
     fmult = feature_multiplier_table(model, top)
-    return ModeGame(base=base, levels=tuple(levels), multipliers=tuple(lv.multiplier for lv in model.levels),
+    # a level whose evaluated pays include its multiplier (skip_wild_line) plays x1 in the features
+    multipliers = tuple(1 if ps.window is not None and ps.window.multiplied else lv.multiplier
+                        for ps, lv in zip(levels, model.levels))
+    return ModeGame(base=base, levels=tuple(levels), multipliers=multipliers,
                     thresholds=tuple(lv.threshold for lv in model.levels),
                     level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
                     cap=model.retrigger_cap if retrigger is not None else None, feature_multiplier=fmult,

@@ -453,12 +453,14 @@ def _all_stops(ms, phase):
 
 
 def _literal_lines(ms, window, m, phase):
-    """Each payline's literal pay (credits) of ``window`` (names) of ``phase`` with combination value ``m``."""
-    from exact.rules import phase_reading
+    """Each payline's literal pay (credits) of ``window`` (names) of ``phase`` with combination value ``m``; on a
+    level skipping the all-WILD line, as the level values it (the window evaluator's pays include its multiplier)."""
+    from exact.rules import level_line_values, phase_reading
     from exact.rules.line_reading import window_line_wins
+    value_of, _, scatter_mult = level_line_values(ms.model, phase)
     out = [0] * len(ms.model.paylines)
-    for line, _, _, _, pay in window_line_wins(phase_reading(ms.model, phase), window, m):
-        out[line - 1] += pay
+    for line, sym, run, _, pay in window_line_wins(phase_reading(ms.model, phase), window, m):
+        out[line - 1] += value_of(pay, (sym, run)) if scatter_mult != 1 else pay
     return out
 
 
@@ -628,3 +630,33 @@ def test_retrigger_total_below_with_several_award_sizes_equals_the_literal_round
         assert exact.par_sheet(_below_game(retrigger_cap=cap)).mean_win != mean
     s = supports(ms, "simulate")
     assert not s and "several award sizes" in s.reason
+
+
+@pytest.mark.parametrize("direction", [None, "both"])
+def test_window_evaluator_pays_a_skipping_level_literally(direction):
+    """On a level whose all-WILD line skips the multiplier, the simulation's window evaluator pays every window
+    what the literal evaluator pays with the level multiplier (exact.evaluator.evaluate: multiplied, the
+    skipped line taken back), at the combination value drawn; and says so (the simulator then plays it x1)."""
+    import numpy as np
+    from oracle import make_set
+    from exact.windows import WindowEvaluator
+    from proofs.simulate import prepare_mode
+    text = game_text(3, 2, [[0, 0, 0], [1, 1, 1], [0, 1, 0]], wild_pays=[0, 3, 12], level_multiplier=3,
+                     scatter_pays=[0, 2, 7], comb='{ values = [2, 3], weights = { base = [1, 1], level1 = [1, 2] }, '
+                     'mode = "combination" }')
+    model = model_of(rule_text(text, direction=direction, reels=3, skip=True))
+    reel = ["W", "A", "W", "S", "C"]
+    ms = make_set(model, [reel, reel[::-1], reel], [reel, reel[1:] + reel[:1], reel])
+    phase = model.level_phase(model.levels[0])
+    ev = WindowEvaluator(ms, phase)
+    assert ev.multiplied and prepare_mode(ms).multipliers == (1,)
+    stops = _all_stops(ms, phase)
+    out = ev.evaluate(stops, np.random.default_rng(11))
+    from exact.rules import unmultiplied
+    skipped = 0
+    for j, row in enumerate(stops):
+        window = ms.phase_strips(phase).window(tuple(int(x) for x in row), model.rows)
+        res = evaluate(model, window, None, phase.multiplier, combination=int(out.combination[j]))
+        assert int(out.pay[j]) == res.win
+        skipped += unmultiplied(model, res.lines, phase.multiplier) > 0
+    assert skipped          # some window shows the all-WILD line

@@ -537,7 +537,7 @@ class ReadingLineStep:
     ([[2]], [[True]])
     """
 
-    def __init__(self, model, comb_code, comb_table, awards=None) -> None:
+    def __init__(self, model, comb_code, comb_table, awards=None, value_of=None) -> None:
         if _config(model, "the drawn expanding symbol") is not None:
             raise ValueError("unsupported rule: the drawn expanding symbol in the vectorised line step")
         self.model = model
@@ -545,6 +545,7 @@ class ReadingLineStep:
         self.paylines = [np.asarray(line, dtype=np.int64) for line in model.paylines]
         self.comb_table = tuple(comb_table) if comb_code is not None else ((1, 1),)
         self.award_of = awards          # free spins awarded by line wins: (symbol, run) -> spins, or None
+        self.value_of = value_of        # a level's value of an outcome (value, label) -> credits (skip_wild_line)
         self.tables = {m: self._tables(model, m) for m, _ in self.comb_table}
         ex = _config(model, "expanding wilds")
         self.expanding = [model.code(n) for n in reversed(ex.wilds)] if ex else []
@@ -600,7 +601,7 @@ class ReadingLineStep:
         values = np.zeros(max(n_out, 1), dtype=np.int64)
         spins = np.zeros(max(n_out, 1), dtype=np.int64)
         for o, i in outcomes.items():
-            values[i] = o[1]
+            values[i] = o[1] if self.value_of is None or not o[1] else self.value_of(o[1], o[2])
             if self.award_of is not None and o[1] > 0 and o[2] is not None:
                 spins[i] = self.award_of(*o[2])
         self.spins = getattr(self, "spins", {})
@@ -662,17 +663,18 @@ class ReadingLineStep:
         return per_line * factor, hit
 
 
-def reading_step(model, comb_code, comb_table, awards=None):
-    """The :class:`ReadingLineStep` of a game under the composed reading or whose line wins award free spins
-    (``awards``: (symbol, run) -> spins of the phase, :meth:`ReadingLineStep.awards` counts them), else None.
+def reading_step(model, comb_code, comb_table, awards=None, value_of=None):
+    """The :class:`ReadingLineStep` of a game under the composed reading, whose line wins award free spins
+    (``awards``: (symbol, run) -> spins of the phase, :meth:`ReadingLineStep.awards` counts them) or whose phase
+    values its line outcomes itself (``value_of``: a level skipping the all-WILD line), else None.
 
     >>> from strips.loader import load_math_set
     >>> reading_step(load_math_set("rules_page").model, None, ((1, 1),)) is None
     True
     """
-    if not uses_reading(model) and awards is None:
+    if not uses_reading(model) and awards is None and value_of is None:
         return None
-    return ReadingLineStep(model, comb_code, comb_table, awards)
+    return ReadingLineStep(model, comb_code, comb_table, awards, value_of)
 
 
 def line_combinations(model) -> list[tuple[str, tuple]]:

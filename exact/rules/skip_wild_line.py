@@ -113,8 +113,9 @@ class SkipWildLine(LineReadingRule):
 
     name = "skip_wild_line"
     keys = "[[free_spins.levels]] skip_wild_line = true"
-    #: The simulation's level multiplier multiplies a free spin's whole win (the skipped line is not read apart).
-    implements = READING_ANALYSES - {"simulate", "prove"}
+    #: The simulation reads the level's valued outcomes (the window evaluator's pays of such a level include its
+    #: multiplier, the simulator plays it x1); the proof's enumeration does not (it multiplies the phase after).
+    implements = READING_ANALYSES - {"prove"}
     parses = (("free_spins", "levels", "skip_wild_line"),)
 
 
