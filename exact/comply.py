@@ -60,7 +60,8 @@ from exact.par import ParSheet, par_sheet
 from exact.enumeration import analyse_phase as enumerated_phase
 from exact.falls import falls_game
 from exact.frames import bowl_jackpot_odds
-from exact.rules import (award_odds_refusal, factorisation, initial_spins, line_combinations, line_view, paying_scatters, require,
+from exact.rules import (award_odds_refusal, factorisation, initial_spins, line_combinations, line_view, paying_scatters,
+                         phase_reading, require,
                          scatter_codes, symbol_scatter_pay)
 from exact.polynomials import poly_product
 from markov.round import round_result
@@ -573,7 +574,7 @@ def line_probabilities(ms: MathSet, phase: Phase) -> dict[tuple[str, int], list[
     for m, w in table:
         if not w:
             continue
-        _, _, count_label, labels = line_first_moments(line_machine(model, m), line_view(model, windows), tags, keymaps,
+        _, _, count_label, labels = line_first_moments(line_machine(model, m), line_view(phase_reading(model, phase), windows), tags, keymaps,
                                                        model.paylines)
         for j, label in enumerate(labels):
             if label is None:

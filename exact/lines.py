@@ -81,7 +81,7 @@ import numpy as np
 from exact.limbs import RESIDUE_BITS, IntRing, residue_primes
 from markov.moments import CountSplit, PhaseAnalysis, mixed_parts, spin_parts
 from strips.model import PAY, WILD, GameModel, MathSet, Phase, window_codes
-from exact.rules import (award_of, combination_wilds, counted_pays, feature_draws, fill_terms, phase_awards, level_line_values, line_scan_of, line_view, other_scatters,
+from exact.rules import (award_of, combination_wilds, phase_reading, counted_pays, feature_draws, fill_terms, phase_awards, level_line_values, line_scan_of, line_view, other_scatters,
                          paying_scatters, paying_wilds, scatter_codes, symbol_scatter_pay, trigger_reel_shown,
                          trigger_scatter_pay, wilds_with_pays)
 
@@ -982,6 +982,9 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
     through :func:`exact.evaluator.evaluate`.
     """
     model = ms.model
+    narrowed = phase_reading(model, phase)   # the game this phase reads (a WILD expanding in some phases only)
+    if narrowed is not model:
+        return analyse_lines_phase(dataclasses.replace(ms, model=narrowed), phase)
     draws = feature_draws(model, phase)     # a symbol drawn per feature (the expanding symbol): the mixture
     if draws:
         return drawn_mixture([(w, analyse_lines_phase(dataclasses.replace(ms, model=m), phase)) for w, m in draws])

@@ -29,7 +29,8 @@ from exact.grid import refuse_grid
 from exact.engine import GameAnalysis
 from exact.enumeration import enumeration_sections
 from exact.rounds import apply_sections, round_sections, view_sections
-from exact.rules import RULES, SHEET_RULES, PaysWords, mode_figures, pays_words, require, rules_of, wilds_with_pays
+from exact.rules import (RULES, SHEET_RULES, PaysWords, mode_figures, pays_words, require, rules_of, trigger_name,
+                         wilds_with_pays)
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
 from exact.scatter_pays import ScatterPayRow, scatter_pay_rows
@@ -502,7 +503,7 @@ def par_sheet(ms: MathSet) -> ParSheet:
                      analysis=analysis, round=rr, findings=ms.findings,
                      paying_oaks={s.name: tuple(i + 1 for i, v in enumerate(s.pays) if v) for s in ms.model.pay_symbols
                                   + wilds_with_pays(ms.model)},
-                     scatter_name=ms.model.trigger_symbol.name if ms.model.trigger_symbol else "scatter",
+                     scatter_name=trigger_name(ms.model),
                      has_collect=bool(ms.model.of_kind("key")), paylines=len(ms.model.paylines),
                      words=pays_words(ms.model), rules=rules_of(ms.model),
                      reel_lengths={k: rs.cycle_lengths for k, rs in ms.strips.items()},

@@ -67,7 +67,8 @@ import numpy as np
 
 from strips.model import (FISH, KEY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes,
                           window_counts)
-from exact.rules import combination_wilds, line_step, reading_step, scatter_codes, symbol_scatter_pay
+from exact.rules import (award_of, combination_wilds, level_line_values, line_step, phase_awards, phase_reading,
+                         reading_step, scatter_codes, symbol_scatter_pay)
 
 #: The evaluator guarantees that this many windows' numerators sum without int64 overflow.
 SUM_HEADROOM = 1 << 20
@@ -92,7 +93,8 @@ class Outcome:
         (:func:`exact.evaluator.scatter_counts`: the triggering one includes
         the ``counts_as_scatter`` WILDs).
     trigger_count : numpy.ndarray, shape (n,), int64
-        The count that awards free spins (``SpinResult.trigger_count``).
+        The count that awards free spins (``SpinResult.trigger_count``); in a game whose line wins award free
+        spins, the spins the window's line wins award.
     keys : numpy.ndarray, shape (n,), int64
         KEY symbols in the window.
     ways_pay, scatter_pay, collect : numpy.ndarray, shape (n,), int64
@@ -235,7 +237,15 @@ class WindowEvaluator:
         R = model.reels
         # the payline rule's vectorised step (None: the game pays ways, evaluated below); the catalogue's
         # composed line reading has its own (exact.rules.line_reading.ReadingLineStep)
-        self._line_step = (reading_step(model, self._comb_code, self._comb_table) if model.is_lines else None) \
+        table = phase_awards(model, phase)     # free spins awarded by line wins: the trigger count is the spins
+        self._awards = None if table is None else (lambda sym, run: award_of(table, sym, run))
+        # a level that values its line outcomes itself (skip_wild_line): its pays include the level multiplier
+        value_of, _, self._scatter_mult = level_line_values(model, phase) if model.is_lines else (None, 1, 1)
+        #: Whether ``Outcome.pay`` already includes the phase's multiplier (a level skipping the all-WILD line).
+        self.multiplied = self._scatter_mult != 1
+        self._line_step = (reading_step(phase_reading(model, phase), self._comb_code, self._comb_table, self._awards,
+                                        value_of if self.multiplied else None)
+                           if model.is_lines else None) \
             or line_step(model, self._comb_code, self._comb_table)
         self.is_lines = self._line_step is not None
         if self._line_step is not None:
@@ -354,7 +364,7 @@ class WindowEvaluator:
         """Refuse a game whose largest numerator x SUM_HEADROOM could overflow int64 (never wrap)."""
         R = self.model.reels
         maxc = max(v for v, _ in self._comb_table)
-        scatter = sum(int(t.max(initial=0)) for t in self._scatter_pay_tab)
+        scatter = sum(int(t.max(initial=0)) for t in self._scatter_pay_tab) * self._scatter_mult
         if self._line_step is not None:
             parts, bound = self._line_step.bound(maxc, scatter, self.denominator)
         else:
@@ -440,6 +450,7 @@ class WindowEvaluator:
         scatter_pay = np.zeros(n, dtype=np.int64)
         for j, tab in enumerate(self._scatter_pay_tab):
             scatter_pay += tab[scat[:, j]]
+        scatter_pay *= self._scatter_mult        # 1 unless the phase's pays include its multiplier
         win = cells = comb_values = line_pays = line_hits = None
         if rng is not None:
             win = self.windows(stops)
@@ -448,6 +459,8 @@ class WindowEvaluator:
             if win is None:
                 win = self.windows(stops)
             line_pays, line_hits = self._line_step(win, comb_values)
+            if self._awards is not None:      # the spins the line wins award decide the free spins
+                trigger = self._line_step.awards(win, comb_values)
             main, hit_main = line_pays.sum(axis=1), line_hits.any(axis=1)
             den = 1 if rng is not None else self.denominator
             collect = np.zeros(n, dtype=np.int64)

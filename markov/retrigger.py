@@ -116,6 +116,9 @@ class RetriggerChain:
     cap: int | None = None
     multiplier: int = 1
     key_mean: Fraction = ZERO
+    #: ``retrigger_total_below`` with several award sizes: a spin's retrigger adds its spins only while
+    #: left + played (the current spin among the left) is below it, else nothing; None without.
+    below: int | None = None
 
     def __post_init__(self):
         validate_split(self.split, "free-spin scatter split")
@@ -125,7 +128,7 @@ class RetriggerChain:
             raise ValueError(f"retrigger spins must be >= 0, got {self.extra}")
         if self.cap is not None and self.cap < 1:
             raise ValueError(f"the retrigger cap must be >= 1 free spin, got {self.cap}")
-        if self.cap is None and self.expected_extra >= 1:
+        if self.cap is None and self.below is None and self.expected_extra >= 1:
             raise ValueError(f"{INFINITE} (E[R] = {self.expected_extra})")
 
     # -- per-spin moments -------------------------------------------------
@@ -180,7 +183,9 @@ class RetriggerChain:
         """Successor of ``(left, played)`` after a spin awarding ``extra`` spins (``None``: END); without a
         cap the spins played are not kept (``played`` stays 0: they change nothing ahead)."""
         left, played = state
-        if self.cap is None:
+        if self.below is not None:      # whole awards while the spins awarded so far are below the bound
+            nxt = (left - 1 + (extra if left + played < self.below else 0), played + 1)
+        elif self.cap is None:
             nxt = (left - 1 + extra, 0)
         else:
             nxt = (left - 1 + min(extra, self.cap - left - played), played + 1)
@@ -205,7 +210,7 @@ class RetriggerChain:
         ValueError
             If the chain has no cap (infinitely many states), or a start is < 1 or above the cap.
         """
-        if self.cap is None:
+        if not self.finite:
             raise ValueError("free spins retrigger without a cap: the chain has infinitely many states")
         return tuple(protocol.reachable(self, [self.start(n) for n in initial_spins]))
 
@@ -234,7 +239,8 @@ class RetriggerChain:
             raise ValueError("unsupported rule: retrigger with a multi-level ladder")
         split = splits[0]
         return cls(split=split, extra=tuple(count_table_value(model.retrigger, n) for n in range(len(split.prob))),
-                   cap=model.retrigger_cap, multiplier=model.levels[0].multiplier)
+                   cap=model.retrigger_cap, multiplier=model.levels[0].multiplier,
+                   below=getattr(model, "retrigger_below", None))
 
     def round_figures(self) -> dict:
         """Fields of :class:`markov.round.RoundResult`: E[extra spins per free spin] and the cap."""
@@ -251,8 +257,8 @@ class RetriggerChain:
     # -- the protocol's optional members (markov.protocol) ------------------
     @property
     def finite(self) -> bool:
-        """Whether the chain has finitely many states: with a cap."""
-        return self.cap is not None
+        """Whether the chain has finitely many states: with a cap or a bound on the spins awarded."""
+        return self.cap is not None or self.below is not None
 
     @staticmethod
     def order(state: tuple[int, int]) -> tuple[int, int]:
@@ -341,7 +347,8 @@ def retrigger_of(model: GameModel, levels: Sequence[PhaseAnalysis]) -> Retrigger
     key_mean = sum((k * p for k, p in enumerate(pa.by_key.prob)), ZERO)
     extra = tuple(count_table_value(model.retrigger, n) for n in range(len(split.prob)))
     return RetriggerChain(split=split, extra=extra,
-                          cap=model.retrigger_cap, multiplier=model.levels[0].multiplier, key_mean=key_mean)
+                          cap=model.retrigger_cap, multiplier=model.levels[0].multiplier, key_mean=key_mean,
+                          below=getattr(model, "retrigger_below", None))
 
 
 def _feature(chain: RetriggerChain, n: int, mean: Fraction, second: Fraction, spins: Fraction) -> FeatureResult:

@@ -17,6 +17,7 @@ import numpy as np
 
 from strips.model import DEFAULT_MODE, SCATTER, MathSet, Phase, window_codes, window_table
 from exact.rules import (SIMULATION_STAGES, feature_multiplier_table, initial_spins, reads_windows, retrigger_table,
+                         spins_tables,
                          round_total_steps, rules_of, scatter_codes, symbol_scatter_pay)
 from exact.windows import WindowEvaluator
 from proofs.simulate_tables import (FishDraw, GROUP_LIMIT, SpinTables, Spins, WildDraw, add_at, exact_sum, fish_draw,
@@ -299,8 +300,13 @@ def prepare_mode(ms: MathSet, name: str = DEFAULT_MODE, limit: int = GROUP_LIMIT
     top = _top(base.trigger_shown)
     trigger = np.array([initial_spins(model, c) for c in range(top + 1)], dtype=np.int64)
     retrigger = retrigger_table(model, _top(levels[0].trigger_shown) if levels else 0)
+    if (by_spins := spins_tables(model)) is not None:    # the line wins award the spins: index s awards s
+        trigger, retrigger = by_spins
     fmult = feature_multiplier_table(model, top)
-    return ModeGame(base=base, levels=tuple(levels), multipliers=tuple(lv.multiplier for lv in model.levels),
+    # a level whose evaluated pays include its multiplier (skip_wild_line) plays x1 in the features
+    multipliers = tuple(1 if ps.window is not None and ps.window.multiplied else lv.multiplier
+                        for ps, lv in zip(levels, model.levels))
+    return ModeGame(base=base, levels=tuple(levels), multipliers=multipliers,
                     thresholds=tuple(lv.threshold for lv in model.levels),
                     level_spins=tuple(lv.spins for lv in model.levels), trigger=trigger, retrigger=retrigger,
                     cap=model.retrigger_cap if retrigger is not None else None, feature_multiplier=fmult,

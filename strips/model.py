@@ -358,6 +358,9 @@ class GameModel:
     title: str = ""
     retrigger: tuple[tuple[int, int], ...] = ()
     retrigger_cap: int | None = None
+    #: ``[free_spins] retrigger_total_below`` with several award sizes: a retrigger adds its spins only while
+    #: the feature's spins awarded so far (played + left, the current spin counted) are below it; None without.
+    retrigger_below: int | None = None
     evaluation: str = WAYS
     paylines: tuple[tuple[int, ...], ...] = ()
     trigger_reels: frozenset[int] = frozenset()

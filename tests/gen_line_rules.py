@@ -17,16 +17,17 @@ MULTIPLIERS = (None, '{ values = [2], mode = "combination" }', '{ per_wild = 2, 
 
 
 def rule_text(text: str, *, direction=None, both_pay=None, v_multiplier=None, group=None, blank=False,
-              expands=(), reels=3, fill=None, skip=False) -> str:
+              expands=(), reels=3, fill=None, skip=False, phases=()) -> str:
     """``text`` (a :func:`generators.game_text` game) with the catalogue line rules' keys added."""
     if direction:
         extra = f'direction = "{direction}"' + (f'\nboth_pay = "{both_pay}"' if both_pay else "")
         text = text.replace("[strips]", extra + "\n\n[strips]", 1)
     if v_multiplier:
         text = text.replace('substitutes = ["A", "B"]', f'substitutes = ["A", "B"]\nmultiplier = {v_multiplier}')
-    for w in expands:
+    for i, w in enumerate(expands):
         head = f"[symbols.{w}]\nclass = \"wild\""
-        text = text.replace(head, head + "\nexpands = true", 1)
+        key = "true" if not phases else "{ phases = " + str(list(phases[i])).replace("'", '"') + " }"
+        text = text.replace(head, head + "\nexpands = " + key, 1)
     if group:
         text += f'\n[groups.AB]\nmembers = ["A", "B"]\npays = {group[:reels]}\n'
     if skip:
@@ -54,6 +55,7 @@ def catalogue_line_games(draw, max_stops=None):
     group = draw(st.sampled_from((None, [0, 1, 3, 6, 9], [1, 2, 7, 11, 13])))
     blank = draw(st.booleans())
     expands = [w for w in ("W", "V") if (w == "W" or wild2) and draw(st.booleans())]
+    phases = [draw(st.sampled_from((("base", "free_spins"), ("free_spins",), ("base",)))) for _ in expands]
     scatter_pays = draw(st.sampled_from((None, [0, 2, 7, 30, 100])))
     fill = draw(st.sampled_from((None, (["A"], 2), (["A", "C"], 3))))
     skip = wild_pays is not None and draw(st.booleans())
@@ -61,7 +63,7 @@ def catalogue_line_games(draw, max_stops=None):
                      level_multiplier=draw(st.integers(1, 3)))
     text = rule_text(text, direction="both" if direction == "both-sum" else direction,
                      both_pay="sum" if direction == "both-sum" else None, v_multiplier=v_mult, group=group,
-                     blank=blank, expands=expands, reels=reels, fill=fill, skip=skip)
+                     blank=blank, expands=expands, reels=reels, fill=fill, skip=skip, phases=phases)
     model = model_of(text)
     names = [s.name for s in model.symbols]
     max_stops = max_stops or {3: 4, 5: 3}[reels]

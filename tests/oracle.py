@@ -16,7 +16,7 @@ import numpy as np
 from exact.evaluator import evaluate, wild_draws
 from strips.model import FISH, MathSet, ReelStrips
 from strips.loader import bundled_path, parse_game
-from exact.rules import combination_wilds
+from exact.rules import combination_wilds, phase_reading
 
 
 def rules_page_model():
@@ -167,8 +167,9 @@ class LinesBruteForce:
 
 def line_spins(ms: MathSet, phase):
     """Every (probability, SpinResult) of one spin of a line game's ``phase``: each stop combination and each
-    combination-multiplier value, evaluated literally by exact.evaluator.evaluate."""
-    model = ms.model
+    combination-multiplier value, evaluated literally by exact.evaluator.evaluate (on the game the phase reads:
+    exact.rules.phase_reading)."""
+    model = phase_reading(ms.model, phase)
     strips = ms.phase_strips(phase)
     total = prod(strips.lengths)
     comb = combination_wilds(model)
@@ -183,8 +184,8 @@ def line_spins(ms: MathSet, phase):
 
 def brute_force_lines(ms: MathSet, phase) -> LinesBruteForce:
     """Every stop combination and every combination-multiplier value of a line game, evaluated
-    literally by exact.evaluator.evaluate, summed exactly."""
-    model = ms.model
+    literally by exact.evaluator.evaluate (on the game the phase reads: exact.rules.phase_reading), summed exactly."""
+    model = phase_reading(ms.model, phase)
     out = LinesBruteForce({}, {}, {}, {}, {}, [Fraction(0)] * len(model.paylines),
                           [Fraction(0)] * len(model.paylines), Fraction(0), Fraction(0))
     for p, res in line_spins(ms, phase):

@@ -192,6 +192,29 @@ def test_skip_wild_line_level_equals_brute_force(direction):
     assert an.mean < plain.mean
 
 
+@pytest.mark.parametrize("second, skip2", [(2, False), (2, True), (3, True), (3, False)])
+def test_skip_wild_line_on_several_levels_equals_brute_force(second, skip2):
+    """A ladder of two levels (level 2 always reached: threshold 0), level 1 x3 skipping the all-WILD line and
+    level 2 x``second`` with or without the key: each level's figures equal the brute force through the
+    literal reading; two levels of one multiplier that differ in the key are refused at the key."""
+    from oracle import make_set
+    text = game_text(3, 2, [[0, 0, 0], [1, 1, 1]], wild_pays=[0, 3, 12], level_multiplier=3, scatter_pays=[0, 2, 7],
+                     retrigger=False)
+    text += f"\n[[free_spins.levels]]\nthreshold = 0\nspins = 2\nmultiplier = {second}\n" + (
+        "skip_wild_line = true\n" if skip2 else "")
+    text = rule_text(text, reels=3, skip=True)
+    if second == 3 and not skip2:
+        with pytest.raises(MathSetError, match="levels\\[1\\].skip_wild_line: unsupported rule: skip_wild_line on level 1 "
+                           "but not on level 2"):
+            model_of(text)
+        return
+    model = model_of(text)
+    reel = ["W", "A", "W", "S", "C"]
+    ms = make_set(model, [reel, reel[::-1], reel], [reel, reel[1:] + reel[:1], reel])
+    for lv in model.levels:
+        assert_phase_equal(ms, model.level_phase(lv))
+
+
 def test_retrigger_total_below_plays_as_its_equivalent_cap():
     """The rule's literal reading (a retrigger adds its spins while played + left < B) and the cap it is
     parsed into (an award truncated to cap - total) play the same spins on every sequence of retriggers."""
@@ -226,7 +249,7 @@ def test_expanding_wild_turns_its_reel_for_the_lines_only():
     ('direction = "sideways"', "lines.direction"),
     ('both_pay = "twice"', "lines.both_pay"),
     ('expands = 1', "symbols.W.expands"),
-    ('expands = { phases = ["free_spins"] }', "symbols.W.expands"),
+    ('expands = { phases = ["bonus"] }', "symbols.W.expands.phases"),
     ('per_wild = 0', "symbols.W.multiplier.per_wild"),
     ('members = ["A", "Q"]', "groups.AB.members"),
     ('pays = "x1.5"', "screen.fill[1].pays"),
@@ -429,16 +452,19 @@ def _all_stops(ms, phase):
     return np.array(list(itertools.product(*(range(n) for n in lengths))), dtype=np.int64).reshape(-1, len(lengths))
 
 
-def _literal_lines(ms, window, m):
-    """Each payline's literal pay (credits) of ``window`` (names) with combination value ``m``."""
+def _literal_lines(ms, window, m, phase):
+    """Each payline's literal pay (credits) of ``window`` (names) of ``phase`` with combination value ``m``; on a
+    level skipping the all-WILD line, as the level values it (the window evaluator's pays include its multiplier)."""
+    from exact.rules import level_line_values, phase_reading
     from exact.rules.line_reading import window_line_wins
+    value_of, _, scatter_mult = level_line_values(ms.model, phase)
     out = [0] * len(ms.model.paylines)
-    for line, _, _, _, pay in window_line_wins(ms.model, window, m):
-        out[line - 1] += pay
+    for line, sym, run, _, pay in window_line_wins(phase_reading(ms.model, phase), window, m):
+        out[line - 1] += value_of(pay, (sym, run)) if scatter_mult != 1 else pay
     return out
 
 
-@settings(max_examples=25)
+@settings(max_examples=10)
 @given(catalogue_line_games())
 def test_window_evaluator_reads_the_lines_literally(ms):
     """The simulation's and the enumeration's vectorised step (ReadingLineStep in the window evaluator) pays
@@ -447,23 +473,23 @@ def test_window_evaluator_reads_the_lines_literally(ms):
     import numpy as np
     from exact.lines import combination_table
     from exact.windows import WindowEvaluator
-    phase = ms.model.base_phase
-    ev = WindowEvaluator(ms, phase)
-    stops = _all_stops(ms, phase)
-    exact = ev.evaluate(stops)
-    drawn = ev.evaluate(stops, np.random.default_rng(7))
-    table = combination_table(ms.model, phase.weights)
-    for j, row in enumerate(stops):
-        window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
-        want = [0] * len(ms.model.paylines)
-        for m, w in table:
-            for li, v in enumerate(_literal_lines(ms, window, m)):
-                want[li] += (w if len(table) > 1 else 1) * v
-        assert exact.line_pays[j].tolist() == want
-        m = int(drawn.combination[j]) if drawn.combination is not None else table[0][0]
-        lit = _literal_lines(ms, window, m)
-        assert drawn.line_pays[j].tolist() == lit
-        assert drawn.line_hits[j].tolist() == [v > 0 for v in lit]
+    for phase in (ms.model.base_phase, ms.model.level_phase(ms.model.levels[0])):
+        ev = WindowEvaluator(ms, phase)
+        stops = _all_stops(ms, phase)
+        exact = ev.evaluate(stops)
+        drawn = ev.evaluate(stops, np.random.default_rng(7))
+        table = combination_table(ms.model, phase.weights)
+        for j, row in enumerate(stops):
+            window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
+            want = [0] * len(ms.model.paylines)
+            for m, w in table:
+                for li, v in enumerate(_literal_lines(ms, window, m, phase)):
+                    want[li] += (w if len(table) > 1 else 1) * v
+            assert exact.line_pays[j].tolist() == want
+            m = int(drawn.combination[j]) if drawn.combination is not None else table[0][0]
+            lit = _literal_lines(ms, window, m, phase)
+            assert drawn.line_pays[j].tolist() == lit
+            assert drawn.line_hits[j].tolist() == [v > 0 for v in lit]
 
 
 @settings(max_examples=25)
@@ -474,6 +500,7 @@ def test_comply_line_odds_equal_brute_force(ms):
     from hypothesis import assume
     from exact.comply import line_probabilities
     from exact.lines import combination_table
+    from exact.rules import phase_reading
     from exact.rules.line_reading import window_line_wins
     p = parts(ms.model)
     assume(not (p.direction == "both" and p.both_pay == "sum"))
@@ -486,7 +513,7 @@ def test_comply_line_odds_equal_brute_force(ms):
         window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
         for m, w in table:
             best: dict = {}
-            for line, sym, run, _, pay in window_line_wins(ms.model, window, m):
+            for line, sym, run, _, pay in window_line_wins(phase_reading(ms.model, phase), window, m):
                 if pay > best.get(line, (0,))[0]:
                     best[line] = (pay, sym, run)
             for line, (_, sym, run) in best.items():
@@ -494,3 +521,142 @@ def test_comply_line_odds_equal_brute_force(ms):
                 acc[line - 1] += Fraction(w, wsum * len(stops))
     got = {k: v for k, v in line_probabilities(ms, phase).items() if any(v)}
     assert got == want
+
+
+@settings(max_examples=6)
+@given(expanding_symbol_games())
+def test_spin_shows_the_drawn_symbol_expanding(ms):
+    """rtp spin's view of a free spin with symbol d drawn: d expands exactly when it shows on n reels whose
+    n-of-a-kind pays, and its credits are that pay on every payline (counted here from the window's names)."""
+    from exact.rules.expanding_symbol import ExpandingSymbol, spin_draw
+    model = ms.model
+    phase = model.level_phase(model.levels[0])
+    strips = ms.phase_strips(phase)
+    for d in ("A", "B"):
+        md = spin_draw(model, phase, d)
+        for stops in _all_stops(ms, phase)[:40]:
+            window = strips.window(tuple(int(x) for x in stops), model.rows)
+            res = evaluate(md, window, None, phase.multiplier)
+            view = ExpandingSymbol.spin_json(md, phase, window, res)["expanding_symbol"]
+            n = sum(1 for col in window if d in col)
+            pay = model.symbol(d).pays[n - 1] if n else 0
+            assert view["drawn"] == d
+            assert view["expands"] == (None if pay <= 0 else {"reels": [r + 1 for r, col in enumerate(window) if d in col],
+                                       "pay_per_line": pay, "lines": len(model.paylines),
+                                       "credits": pay * len(model.paylines)})
+    with pytest.raises(ValueError, match="--draw"):
+        spin_draw(model, model.base_phase, "A")
+
+
+@settings(max_examples=6)
+@given(awards_games())
+def test_spin_shows_the_spins_awarded_by_line_wins(ms):
+    """rtp spin's view names each winning line's award; the spins sum to the literal reading's (awarded)."""
+    from exact.rules.line_awards import LineAwards, awarded
+    model = ms.model
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        strips = ms.phase_strips(phase)
+        for stops in _all_stops(ms, phase)[:40]:
+            window = strips.window(tuple(int(x) for x in stops), model.rows)
+            res = evaluate(model, window, None, phase.multiplier)
+            view = LineAwards.spin_json(model, phase, window, res)["spins_by_line_wins"]
+            assert view["spins"] == awarded(model, phase, res.lines)
+            text = LineAwards.spin_text(model, phase, window, res)["starts"][0]
+            assert (f"{view['spins']} " in text) if view["spins"] else "none awarded" in text
+    from exact.rules import trigger_name
+    assert trigger_name(model) == "by line wins"      # the report's trigger rows: "3 by line wins", not "3 scatter"
+
+
+def test_spin_draw_option_on_the_command_line(tmp_path):
+    """rtp spin --draw NAME reads a free spin with NAME drawn; a name outside the draw, or --draw in the base
+    game, is refused in one line (exit 2)."""
+    (tmp_path / "game.toml").write_text(expanding_text(3, 1, [(0, 0, 0)], wild_scatter=False, first_line_pays=False))
+    for name in ("base.csv", "bonus.csv"):
+        (tmp_path / name).write_text("reel1,reel2,reel3\nA,B,A\nB,A,S\n")
+    code, out, err = run(["spin", "--set", str(tmp_path), "--phase", "1", "--stops", "0,1,0", "--draw", "A"])
+    assert code == 0 and "A drawn (--draw): on reels 1, 2, 3 it expands and pays 3 of a kind" in out, err
+    for extra in (["--phase", "1", "--draw", "Z"], ["--draw", "A"]):
+        code, out, err = run(["spin", "--set", str(tmp_path), "--stops", "0,0,0"] + extra)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "--draw" in err, err
+
+
+@settings(max_examples=10)
+@given(awards_games())
+def test_window_evaluator_counts_the_spins_awarded_by_line_wins(ms):
+    """The simulation's trigger count of a game whose line wins award free spins is, window by window and at the
+    combination value drawn, the spins the literal reading awards (exact.rules.line_awards.awarded)."""
+    import numpy as np
+    from exact.rules.line_awards import awarded
+    from exact.windows import WindowEvaluator
+    model = ms.model
+    for phase in (model.base_phase, model.level_phase(model.levels[0])):
+        ev = WindowEvaluator(ms, phase)
+        stops = _all_stops(ms, phase)
+        out = ev.evaluate(stops, np.random.default_rng(3))
+        for j, row in enumerate(stops):
+            window = ms.phase_strips(phase).window(tuple(int(x) for x in row), model.rows)
+            m = int(out.combination[j]) if out.combination is not None else None
+            res = evaluate(model, window, None, phase.multiplier, combination=m)
+            assert int(out.trigger_count[j]) == awarded(model, phase, res.lines)
+
+
+def _below_game(**free_spins):
+    reels = {"base": [1, 2, 3], "bonus": [1, 2, 3]}
+    sym = {"A": {"class": "pay", "pays": [0, 2, 10]}, "B": {"class": "pay", "pays": [0, 1, 4]},
+           "W": {"class": "wild", "reels": reels}, "S": {"class": "scatter", "reels": reels, "pays": [0, 1, 5]}}
+    game = {"game": {"reels": 3, "rows": 1, "bet": 1}, "symbols": sym,
+            "free_spins": {"strips": "bonus", "trigger": {"2": 1, "3": 2}, "retrigger": {"2": 1, "3": 2},
+                           "levels": [{"multiplier": 2}], **free_spins}}
+    import exact
+    return exact.math_set(game, {"base": [["A", "S", "B"], ["S", "W", "B"], ["B", "A", "S"]],
+                                 "bonus": [["S", "A"], ["S", "B"], ["A", "S", "W"]]})
+
+
+def test_retrigger_total_below_with_several_award_sizes_equals_the_literal_rounds():
+    """Trigger and retrigger award 1 or 2 spins, a retrigger adds its spins only while the spins awarded so far
+    are below 3 (no cap plays so): the round's mean and variance equal the literal round player's exact
+    distribution (exact.play: every sequence of draws, retrigger_step reading the bound), and differ from the
+    nearest caps; the analyses that do not read the bound refuse in one line."""
+    import exact
+    from exact.play import round_distribution
+    ms = _below_game(retrigger_total_below=3)
+    assert ms.model.retrigger_below == 3 and ms.model.retrigger_cap is None
+    d = round_distribution(ms)
+    mean = sum(x * p for x, p in d.items())
+    var = sum(x * x * p for x, p in d.items()) - mean * mean
+    sheet = exact.par_sheet(ms)
+    assert (sheet.mean_win, sheet.variance) == (mean, var)
+    for cap in (3, 4):
+        assert exact.par_sheet(_below_game(retrigger_cap=cap)).mean_win != mean
+    s = supports(ms, "simulate")
+    assert not s and "several award sizes" in s.reason
+
+
+@pytest.mark.parametrize("direction", [None, "both"])
+def test_window_evaluator_pays_a_skipping_level_literally(direction):
+    """On a level whose all-WILD line skips the multiplier, the simulation's window evaluator pays every window
+    what the literal evaluator pays with the level multiplier (exact.evaluator.evaluate: multiplied, the
+    skipped line taken back), at the combination value drawn; and says so (the simulator then plays it x1)."""
+    import numpy as np
+    from oracle import make_set
+    from exact.windows import WindowEvaluator
+    from proofs.simulate import prepare_mode
+    text = game_text(3, 2, [[0, 0, 0], [1, 1, 1], [0, 1, 0]], wild_pays=[0, 3, 12], level_multiplier=3,
+                     scatter_pays=[0, 2, 7], comb='{ values = [2, 3], weights = { base = [1, 1], level1 = [1, 2] }, '
+                     'mode = "combination" }')
+    model = model_of(rule_text(text, direction=direction, reels=3, skip=True))
+    reel = ["W", "A", "W", "S", "C"]
+    ms = make_set(model, [reel, reel[::-1], reel], [reel, reel[1:] + reel[:1], reel])
+    phase = model.level_phase(model.levels[0])
+    ev = WindowEvaluator(ms, phase)
+    assert ev.multiplied and prepare_mode(ms).multipliers == (1,)
+    stops = _all_stops(ms, phase)
+    out = ev.evaluate(stops, np.random.default_rng(11))
+    from exact.rules import unmultiplied
+    skipped = 0
+    for j, row in enumerate(stops):
+        window = ms.phase_strips(phase).window(tuple(int(x) for x in row), model.rows)
+        res = evaluate(model, window, None, phase.multiplier, combination=int(out.combination[j]))
+        assert int(out.pay[j]) == res.win
+        skipped += unmultiplied(model, res.lines, phase.multiplier) > 0
+    assert skipped          # some window shows the all-WILD line

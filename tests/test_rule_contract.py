@@ -33,7 +33,7 @@ from exact.windows import WindowEvaluator
 from gen_cascade import brute_force as brute_force_falls, random_game
 from generators import API_CALLS, game_text, model_of, write_strips, write_variant
 from generators import with_wild_multiplier
-from gen_line_rules import rule_text
+from gen_line_rules import awards_text, expanding_text, rule_text
 from oracle import brute_force, make_set, small_fish_model
 from strips.model import WildMultiplier as WildMultiplierConfig
 from strips.errors import UnsupportedRule
@@ -63,6 +63,9 @@ TEXTS = {
     "a combination WILD multiplier": game_text(3, 3, LINES, comb='{ values = [2], mode = "combination" }',
                                                retrigger=False),
     "both-way pays": rule_text(game_text(3, 3, LINES, retrigger=False), direction="both", both_pay="sum"),
+    "expanding symbol": expanding_text(3, 3, LINES, wild_scatter=False, first_line_pays=False, cap=5),
+    "free spins awarded by line wins": awards_text(3, 3, LINES, comb=True)
+    + '\n[symbols.S]\nclass = "blank"\nreels = { base = [1, 2, 3], bonus = [1, 2, 3] }\n',
     "a multiplier drawn per free spin": game_text(3, 3, LINES, retrigger=False).replace(
         "[[free_spins.levels]]\nmultiplier = 2", "[[free_spins.levels]]\nmultiplier = { values = [1, 5], weights = [1, 3] }"),
 }
@@ -147,8 +150,11 @@ def _factorised_equals_brute_force(ms):
     for stops in _stops(ms, phase):
         res = evaluate(ms.model, _window(ms, phase, stops))
         n, s1, s2 = n + 1, s1 + res.win, s2 + res.win ** 2
-        c, w = by.get(res.trigger_count, (0, 0))
-        by[res.trigger_count] = (c + 1, w + res.win)
+        # the count that decides the free spins: the spins the line wins award, in a game where they do
+        key = rules.awarded(ms.model, phase, res.lines) if rules.phase_awards(ms.model, phase) is not None \
+            else res.trigger_count
+        c, w = by.get(key, (0, 0))
+        by[key] = (c + 1, w + res.win)
     a = analyse_phase(ms, phase)
     assert (a.mean, a.second) == (s1 / n, s2 / n)
     split = a.trigger_split      # by the count that awards free spins (trigger reels, a WILD as a scatter)
@@ -176,39 +182,55 @@ def check_phase_path(rule, ms, where, mode, capsys):
     assert (a.mean, a.second) == (sum(p * w for (_, w), p in law.items()), sum(p * w * w for (_, w), p in law.items()))
 
 
-def _spin(ms, where, mode, stops, capsys, *json_flag):
-    assert main(["spin", "--set", where, "--mode", mode, "--stops", ",".join(map(str, stops)), *json_flag]) == 0
+#: Rules whose view of a spin is that of a free spin (``rtp spin --phase 1``): the drawn expanding symbol.
+SPIN_PHASE = {"expanding symbol": "1"}
+
+
+def _spin(ms, where, mode, stops, capsys, *flags):
+    assert main(["spin", "--set", where, "--mode", mode, "--stops", ",".join(map(str, stops)), *flags]) == 0
     return capsys.readouterr().out
 
 
-def _spun(ms, n: int = 4000):
-    """(stops, window, SpinResult) of ``n`` stop combinations of the base strips drawn with a fixed seed."""
-    phase = ms.model.base_phase
+def _spin_phase(rule, ms):
+    """(the phase the rule's spin view is checked in, the game that phase's spin reads, rtp spin's flags)."""
+    model = ms.model
+    phase = model.level_phase(model.levels[0]) if rule.name in SPIN_PHASE else model.base_phase
+    flags = ("--phase", SPIN_PHASE[rule.name]) if rule.name in SPIN_PHASE else ()
+    return phase, rules.spin_draw(rules.phase_reading(model, phase), phase, None), flags
+
+
+def _spun(ms, n: int = 4000, phase=None, model=None):
+    """(stops, window, SpinResult) of ``n`` stop combinations of the strips of ``phase`` (default base) drawn
+    with a fixed seed, read on ``model`` (default the game's)."""
+    phase = phase or ms.model.base_phase
+    model = model or ms.model
     rng = np.random.default_rng(7)
     for _ in range(n):
         stops = tuple(int(rng.integers(k)) for k in ms.phase_strips(phase).lengths)
         window = _window(ms, phase, stops)
-        yield stops, window, evaluate(ms.model, window)
+        yield stops, window, evaluate(model, window, None, phase.multiplier)
 
 
 def check_spin_json(rule, ms, where, mode, capsys):
     """``rtp spin --json`` carries the rule's keys with the rule's values."""
-    for stops, window, res in itertools.islice(_spun(ms, 3), 3):
-        got = json.loads(_spin(ms, where, mode, stops, capsys, "--json"))
-        want = json.loads(json.dumps(rule.spin_json(ms.model, ms.model.base_phase, window, res)))
+    phase, model, flags = _spin_phase(rule, ms)
+    for stops, window, res in itertools.islice(_spun(ms, 3, phase, model), 3):
+        got = json.loads(_spin(ms, where, mode, stops, capsys, "--json", *flags))
+        want = json.loads(json.dumps(rule.spin_json(model, phase, window, res)))
         assert want and all(got[k] == v for k, v in want.items())
 
 
 def check_spin_text(rule, ms, where, mode, capsys):
     """``rtp spin`` prints every line the rule gives (some spin of the strips gives one)."""
     shown = 0
-    for stops, window, res in _spun(ms):
-        text = rule.spin_text(ms.model, ms.model.base_phase, window, res)
+    phase, model, flags = _spin_phase(rule, ms)
+    for stops, window, res in _spun(ms, phase=phase, model=model):
+        text = rule.spin_text(model, phase, window, res)
         if shown >= 3:
             break
         if not any(text.values()):
             continue
-        out = _spin(ms, where, mode, stops, capsys)
+        out = _spin(ms, where, mode, stops, capsys, *flags)
         assert all(line in out for lines in text.values() for line in lines)
         shown += 1
     assert shown

@@ -11,7 +11,8 @@ from fractions import Fraction
 from exact.cli.args import UsageError, add_set_argument, int_list, refuse_unsupported
 from exact.cli.spin_falls import print_falls
 from exact.evaluator import cell_multipliers, default_fish_values, evaluate
-from exact.rules import combination_wilds, initial_spins, one_spin_round, retrigger_spins, rules_of, spin_views
+from exact.rules import (combination_wilds, initial_spins, one_spin_round, phase_reading, retrigger_spins, rules_of,
+                         spin_draw, spin_views)
 from exact.falls import falls_game
 from exact.formatting import fraction_text
 from exact.rounds import feature_spins
@@ -43,6 +44,8 @@ def add_arguments(p) -> None:
     p.add_argument("--values", default=None, help="values of the multiplier symbol, in the order its cells (per "
                    "reel: its reels) appear in the spin, reel by reel, top to bottom, then at each refill "
                    "(default: its first value each); games with a multiplier symbol only")
+    p.add_argument("--draw", default=None, help="free spins of a game with an expanding symbol: the symbol drawn "
+                   "at their start (default: the first of its draw table)")
     p.add_argument("--mode", default="default", help="bet mode of the game's [modes] (default: the game's own); "
                    "its strips, trigger table and respin apply")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -94,6 +97,10 @@ def run(args) -> int:
         values = None if args.values is None else int_list(args.values, "--values")
         return print_falls(ms, phase, stops, args.json, values)
     window = strips.window(stops, model.rows)
+    try:
+        model = spin_draw(phase_reading(model, phase), phase, args.draw)   # the phase's reading, the symbol drawn
+    except ValueError as e:
+        raise UsageError(f"rtp: {e}") from None
     fish = None if args.fish is None else int_list(args.fish, "--fish")
     wild = None if args.wild is None else int_list(args.wild, "--wild")
     try:

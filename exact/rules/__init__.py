@@ -15,7 +15,7 @@ README "Adding a mechanic".
 from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSection, one_spin_round, round_split, seconds_of
-from exact.rules.registry import component_rows, cost_refusal, costs, placed, report_json_keys
+from exact.rules.registry import component_rows, cost_refusal, costs, phase_reading, placed, report_json_keys, trigger_name
 from exact.rules.base import VIEW_PLACES, published_cells
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
                                   round_rules, round_total_steps, rules_of, spin_views, support_table, supports)
@@ -61,8 +61,8 @@ from exact.rules.line_reading import line_combinations, line_reading_of, line_sc
 from exact.rules.screen_fill import fill_terms
 from exact.rules.drawn_multiplier import with_drawn_multiplier
 from exact.rules.skip_wild_line import level_line_values, unmultiplied
-from exact.rules.expanding_symbol import counted_pays, feature_draws
-from exact.rules.line_awards import award_of, awarded, phase_awards
+from exact.rules.expanding_symbol import counted_pays, feature_draws, spin_draw
+from exact.rules.line_awards import award_of, awarded, phase_awards, spins_tables
 from exact.rules.grid import (MAX_EVALUATIONS, Cascade, GridConfig, drawer, evaluate, find_wins, grid_config,
                                grid_config_of, initial_drop, middle_cell, play_cascade, refilled, spiral)
 from exact.rules.grid_features import (GridFeatures, RandomChooser, apply_feature, feature_drop, features_of,
@@ -99,4 +99,4 @@ __all__ = ["ANALYSES", "round_split", "component_rows", "placed", "report_json_k
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
            "window_fish", "line_reading_of", "line_scan_of", "line_view", "line_combinations", "reading_step", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
-           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "award_of", "awarded", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]
+           "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "spin_draw", "award_of", "awarded", "spins_tables", "trigger_name", "phase_reading", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]

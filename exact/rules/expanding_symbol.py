@@ -30,7 +30,7 @@ from exact.rules.base import Rule
 from strips import plugins
 
 __all__ = ["ExpandingSymbolConfig", "DrawnSymbolConfig", "ExpandingSymbol", "drawn_model", "feature_draws",
-           "counted_pays", "drawn_symbol"]
+           "counted_pays", "drawn_symbol", "spin_draw", "expansion"]
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,54 @@ def counted_pays(model) -> tuple:
     return ((model.code(cfg.symbol), tuple(lines * p for p in model.symbol(cfg.symbol).pays)),)
 
 
-_IMPLEMENTS = frozenset({"report", "check", "chain", "diff"})
+def spin_draw(model, phase, name: str | None):
+    """The game one spin of ``phase`` is read with (``rtp spin --draw NAME``): in a free spin of a game with
+    the rule, the model of the symbol ``name`` drawn (default: the first of the draw table with a positive
+    weight); ``model`` itself elsewhere.
+
+    Raises
+    ------
+    ValueError
+        ``name`` given where no symbol is drawn, or not a symbol of the draw table.
+
+    >>> from strips.loader import load_math_set
+    >>> m = load_math_set("rules_page").model
+    >>> spin_draw(m, m.base_phase, None) is m
+    True
+    """
+    draws = feature_draws(model, phase)
+    if not draws:
+        if name is not None:
+            raise ValueError("--draw: only a free spin of a game with an expanding symbol draws a symbol")
+        return model
+    names = [drawn_symbol(m).symbol for _, m in draws]
+    if name is None:
+        return draws[0][1]
+    if name not in names:
+        raise ValueError(f"--draw must be one of {', '.join(names)} (the expanding symbol's draw), got {name!r}")
+    return draws[names.index(name)][1]
+
+
+def expansion(model, window) -> tuple | None:
+    """(symbol, the 1-based reels showing it, its n-of-a-kind pay per line, paylines) of the drawn expanding
+    symbol in ``window`` (names) when it expands and pays, else None (no draw, or it does not pay).
+
+    >>> from types import SimpleNamespace
+    >>> from strips.model import Symbol
+    >>> m = SimpleNamespace(rules=(DrawnSymbolConfig("A"),), paylines=((0, 0, 0),) * 2,
+    ...                     symbol=lambda n: Symbol("A", "pay", (0, 2, 10)))
+    >>> expansion(m, [["A"], ["B"], ["A"]])
+    ('A', (1, 3), 2, 2)
+    """
+    cfg = drawn_symbol(model)
+    if cfg is None:
+        return None
+    reels = tuple(r + 1 for r, col in enumerate(window) if cfg.symbol in col)
+    pay = model.symbol(cfg.symbol).pays[len(reels) - 1] if reels else 0
+    return (cfg.symbol, reels, pay, len(model.paylines)) if pay > 0 else None
+
+
+_IMPLEMENTS = frozenset({"report", "check", "chain", "diff", "spin"})
 
 
 class ExpandingSymbol(Rule):
@@ -161,6 +208,31 @@ class ExpandingSymbol(Rule):
     keys = "[free_spins] expanding_symbol = { draw, first_line_pays }"
     implements = _IMPLEMENTS
     parses = (("free_spins", "expanding_symbol"),)
+
+    @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        """The drawn symbol of a free spin and its expansion (reels, pay per line, lines, credits) or None."""
+        cfg = drawn_symbol(model)
+        if cfg is None:
+            return {}
+        ex = expansion(model, window)
+        return {"expanding_symbol": {"drawn": cfg.symbol, "expands": None if ex is None else {
+            "reels": list(ex[1]), "pay_per_line": ex[2], "lines": ex[3], "credits": ex[2] * ex[3]}}}
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        """``expanding     K drawn: on reels 1, 3, 4 it expands and pays 3 of a kind on each of 10 lines (...)``."""
+        cfg = drawn_symbol(model)
+        if cfg is None:
+            return {}
+        ex = expansion(model, window)
+        if ex is None:
+            return {"pays": [f"{'expanding':<14} {cfg.symbol} drawn (--draw): shown on too few reels to pay, "
+                             f"no expansion"]}
+        sym, reels, pay, lines = ex
+        return {"pays": [f"{'expanding':<14} {sym} drawn (--draw): on reels {', '.join(map(str, reels))} it "
+                         f"expands and pays {len(reels)} of a kind on each of {lines} lines ({lines} x {pay} = "
+                         f"{lines * pay} credits, in the line wins above)"]}
 
 
 plugins.register(ExpandingSymbol.name, ExpandingSymbol.parses, parse_expanding_symbol)

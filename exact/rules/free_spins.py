@@ -62,7 +62,7 @@ def chain_count(model) -> str:
 def retrigger_step(model, scatters: int, awarded: int) -> int:
     """The literal reading of a retrigger: the extra free spins a free spin showing ``scatters`` triggering
     scatters awards (the retrigger table, ``by_count``), cut so that the feature's ``awarded`` spins never
-    pass ``retrigger_cap``; 0 without a retrigger table.
+    pass ``retrigger_cap``, and nothing once they reach ``retrigger_below``; 0 without a retrigger table.
 
     >>> from strips.loader import load_math_set
     >>> retrigger_step(load_math_set("rules_page").model, 5, 10)
@@ -71,6 +71,9 @@ def retrigger_step(model, scatters: int, awarded: int) -> int:
     extra = by_count(model.retrigger, scatters)
     if model.retrigger_cap is not None:
         extra = max(0, min(extra, model.retrigger_cap - awarded))
+    below = getattr(model, "retrigger_below", None)    # retrigger_total_below: whole awards while below it
+    if below is not None and awarded >= below:
+        extra = 0
     return extra
 
 

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from exact.rules.base import Rule
 from strips import plugins
 from strips.model import count_table_value
 
-__all__ = ["LineAwardsConfig", "LineAwards", "awarded", "award_of", "phase_awards"]
+__all__ = ["LineAwardsConfig", "LineAwards", "awarded", "award_of", "phase_awards", "spins_tables"]
 
 PHASES = ("base", "free_spins")
 
@@ -135,6 +137,27 @@ def awarded(model, phase, lines) -> int:
     return sum(award_of(table, w.symbol, w.run) for w in lines if w.pay > 0)
 
 
+def spins_tables(model):
+    """(trigger, retrigger) of the simulator when the line wins award the free spins: int64 arrays indexed by the
+    spins a spin awards (index s: s spins), up to the most a spin can award (every payline its phase's largest
+    award); retrigger None when the free spins award none.  None without the rule.
+
+    >>> from types import SimpleNamespace
+    >>> m = SimpleNamespace(paylines=((0, 0, 0),) * 2, rules=(LineAwardsConfig((("base", (("A", ((3, 2),)),)),
+    ...                                                                          ("free_spins", ()))),))
+    >>> [None if t is None else t.tolist() for t in spins_tables(m)]
+    [[0, 1, 2, 3, 4], None]
+    """
+    cfg = LineAwards.config(model)
+    if cfg is None:
+        return None
+    out = []
+    for phase, table in cfg.tables:
+        top = len(model.paylines) * max((s for _, pairs in table for _, s in pairs), default=0)
+        out.append(np.arange(top + 1, dtype=np.int64) if top else None)
+    return out[0] if out[0] is not None else np.zeros(1, dtype=np.int64), out[1]
+
+
 class LineAwards(Rule):
     """Free spins awarded by line wins.
 
@@ -145,8 +168,37 @@ class LineAwards(Rule):
 
     name = "free spins awarded by line wins"
     keys = "[symbols.X] awards_spins = { base = { RUN = SPINS }, free_spins = { RUN = SPINS } }"
-    implements = frozenset({"report", "check", "chain", "diff"})
+    #: The simulation: the window evaluator counts the spins the line wins award as the trigger count and the
+    #: simulator's trigger and retrigger read it as the spins (:func:`spins_tables`).
+    implements = frozenset({"report", "check", "chain", "diff", "spin", "simulate"})
     parses = (("symbols", "*", "awards_spins"),)
+
+    @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        """The spins the spin's line wins award, and which line awards what."""
+        table = phase_awards(model, phase)
+        if table is None:
+            return {}
+        each = [{"line": w.line, "symbol": w.symbol, "run": w.run, "spins": award_of(table, w.symbol, w.run)}
+                for w in res.lines if w.pay > 0 and award_of(table, w.symbol, w.run)]
+        return {"spins_by_line_wins": {"spins": sum(e["spins"] for e in each), "lines": each}}
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        """``free spins     3 start after this spin (by line wins: line 2 CHERRY x2 1, ...)``."""
+        table = phase_awards(model, phase)
+        if table is None:
+            return {}
+        each = [(w, award_of(table, w.symbol, w.run)) for w in res.lines if w.pay > 0]
+        each = [(w, n) for w, n in each if n]
+        if not each:
+            return {"starts": [f"{'free spins':<14} none awarded by line wins"]}
+        total = sum(n for _, n in each)
+        what = "start" if phase.name == "base" else "more"
+        return {"starts": [f"{'free spins':<14} {total} {what} after this spin, awarded by line wins: "
+                           + ", ".join(f"line {w.line} {w.symbol} x{w.run} {n}" for w, n in each)]}
+    #: The trigger tables' rows are the spins a spin's line wins award (row "3 by line wins": 3 spins).
+    trigger_words = "by line wins"
 
 
 plugins.register(LineAwards.name, LineAwards.parses, parse_awards)

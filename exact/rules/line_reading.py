@@ -537,18 +537,47 @@ class ReadingLineStep:
     ([[2]], [[True]])
     """
 
-    def __init__(self, model, comb_code, comb_table) -> None:
+    def __init__(self, model, comb_code, comb_table, awards=None, value_of=None) -> None:
         if _config(model, "the drawn expanding symbol") is not None:
             raise ValueError("unsupported rule: the drawn expanding symbol in the vectorised line step")
         self.model = model
         self.nsym = len(model.symbols)
         self.paylines = [np.asarray(line, dtype=np.int64) for line in model.paylines]
         self.comb_table = tuple(comb_table) if comb_code is not None else ((1, 1),)
+        self.award_of = awards          # free spins awarded by line wins: (symbol, run) -> spins, or None
+        self.value_of = value_of        # a level's value of an outcome (value, label) -> credits (skip_wild_line)
         self.tables = {m: self._tables(model, m) for m, _ in self.comb_table}
         ex = _config(model, "expanding wilds")
         self.expanding = [model.code(n) for n in reversed(ex.wilds)] if ex else []
         sf = _config(model, "screen fills")
         self.fills = [(model.code(n), f) for names, f in (sf.fills if sf else ()) for n in names]
+
+    def awards(self, win: np.ndarray, comb) -> np.ndarray:
+        """The free spins each window's line wins award ((n,) int64, summed over the paying lines), at the
+        combination value drawn (``comb``), or, with ``comb`` None, at any value when every value awards the
+        same (ValueError otherwise: the spins awarded depend on the draw)."""
+        view = self.view(np.asarray(win, dtype=np.int64))
+        if comb is None:
+            got = [self._awards(view, m) for m, _ in self.comb_table]
+            if any((g != got[0]).any() for g in got[1:]):
+                raise ValueError("unsupported rule: free spins awarded by line wins that depend on the combination "
+                                 "value drawn, in the exact window evaluation")
+            return got[0]
+        out = np.zeros(win.shape[0], dtype=np.int64)
+        for m, _ in self.comb_table:
+            out = np.where(np.asarray(comb) == m, self._awards(view, m), out)
+        return out
+
+    def _awards(self, view, combination):
+        tables, _, n_out = self.tables[combination]
+        spins = self.spins[combination]
+        out = np.zeros(view.shape[0], dtype=np.int64)
+        for line in self.paylines:
+            state = np.full(view.shape[0], n_out, dtype=np.int64)
+            for r, tab in enumerate(tables):
+                state = tab[state, view[:, r, line[r]]]
+            out += spins[state]
+        return out
 
     def _tables(self, model, combination):
         """(per reel an int64 table (ids, symbols) of next ids, the value of each outcome id): ids below the
@@ -570,8 +599,13 @@ class ReadingLineStep:
                 tab[ids[r][st]] = [outcomes[t] if t[0] == "O" else ids[r + 1][t] for t in row]
             tables.append(tab)
         values = np.zeros(max(n_out, 1), dtype=np.int64)
+        spins = np.zeros(max(n_out, 1), dtype=np.int64)
         for o, i in outcomes.items():
-            values[i] = o[1]
+            values[i] = o[1] if self.value_of is None or not o[1] else self.value_of(o[1], o[2])
+            if self.award_of is not None and o[1] > 0 and o[2] is not None:
+                spins[i] = self.award_of(*o[2])
+        self.spins = getattr(self, "spins", {})
+        self.spins[combination] = spins
         return tables, values, n_out
 
     def bound(self, max_comb: int, scatter: int, denominator: int) -> tuple[dict[str, int], int]:
@@ -629,14 +663,18 @@ class ReadingLineStep:
         return per_line * factor, hit
 
 
-def reading_step(model, comb_code, comb_table):
-    """The :class:`ReadingLineStep` of a game under the composed reading, else None.
+def reading_step(model, comb_code, comb_table, awards=None, value_of=None):
+    """The :class:`ReadingLineStep` of a game under the composed reading, whose line wins award free spins
+    (``awards``: (symbol, run) -> spins of the phase, :meth:`ReadingLineStep.awards` counts them) or whose phase
+    values its line outcomes itself (``value_of``: a level skipping the all-WILD line), else None.
 
     >>> from strips.loader import load_math_set
     >>> reading_step(load_math_set("rules_page").model, None, ((1, 1),)) is None
     True
     """
-    return ReadingLineStep(model, comb_code, comb_table) if uses_reading(model) else None
+    if not uses_reading(model) and awards is None and value_of is None:
+        return None
+    return ReadingLineStep(model, comb_code, comb_table, awards, value_of)
 
 
 def line_combinations(model) -> list[tuple[str, tuple]]:

@@ -283,6 +283,36 @@ def rules_of(model) -> tuple[type[Rule], ...]:
     return tuple(r for r in RULES if r.present(model))
 
 
+def phase_reading(model, phase):
+    """The game one spin of ``phase`` is read with: ``model`` narrowed by each rule it uses that reads some
+    phases only (``Rule.for_phase``: a WILD that expands in the free spins only); ``model`` itself otherwise.
+    Every analysis of a phase and the literal spin read this game.
+
+    >>> from strips.loader import load_math_set
+    >>> m = load_math_set("rules_page").model
+    >>> phase_reading(m, m.base_phase) is m
+    True
+    """
+    for r in rules_of(model):
+        narrow = getattr(r, "for_phase", None)
+        if narrow is not None:
+            model = narrow(model, phase)
+    return model
+
+
+def trigger_name(model) -> str:
+    """What the rows of the free-spin trigger tables count (after the row's number): the first rule the game
+    uses that names it (``Rule.trigger_words``: free spins awarded by line wins), else the triggering scatter's
+    name, else ``scatter``.
+
+    >>> from strips.loader import load_math_set
+    >>> trigger_name(load_math_set("rules_page").model)
+    'FS'
+    """
+    words = next((r.trigger_words for r in rules_of(model) if getattr(r, "trigger_words", "")), "")
+    return words or (model.trigger_symbol.name if model.trigger_symbol else "scatter")
+
+
 def round_total_steps(model) -> tuple:
     """The vectorised steps of the rules that act on a round's total win (``Rule.acts_on_round``: the win
     cap), as ``(rule, config, bet)`` in registry order: each simulator applies

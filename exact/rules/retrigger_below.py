@@ -9,14 +9,18 @@ How it relates to ``retrigger_cap``: the cap truncates an award to what fits und
 same r, the totals a feature reaches are s + k r, and "allowed while the total is below B" is the cap
 ``C = s + ceil((B - s) / r) r`` exactly (for k < K = ceil((B - s) / r) both add r; at s + K r both add
 nothing).  The rule is parsed into that cap (:attr:`RetriggerBelowConfig.rewrites`), and every
-analysis that takes the cap takes it; other award tables are refused at the key in one line (not
-modelled yet).  Literal reading: :func:`allowed`.
+analysis that takes the cap takes it.  With several award sizes no cap plays the same; the game then keeps
+the bound (``GameModel.retrigger_below``): the retrigger chain of :mod:`markov.retrigger` reads it on its
+state (spins left, spins played), adding a retrigger's spins only while left + played is below it, so the
+exact PAR sheet, check, chain, diff and the literal spin are exact; every other analysis (they play the cap
+in their own ways) refuses in one line.  Literal reading: :func:`allowed`
+(:func:`exact.rules.free_spins.retrigger_step`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Refusal, Rule
 from strips import plugins
 
 __all__ = ["RetriggerBelowConfig", "RetriggerTotalBelow", "allowed", "equivalent_cap"]
@@ -24,16 +28,17 @@ __all__ = ["RetriggerBelowConfig", "RetriggerTotalBelow", "allowed", "equivalent
 
 @dataclass(frozen=True)
 class RetriggerBelowConfig:
-    """``below``: the bound B; ``cap``: the equivalent ``retrigger_cap``."""
+    """``below``: the bound B; ``cap``: the equivalent ``retrigger_cap`` (None with several award sizes)."""
 
     below: int
-    cap: int
+    cap: int | None
     rule: str = "retrigger_total_below"
 
     @property
     def rewrites(self) -> dict:
-        """The core fields this rule sets on the parsed game (the equivalent cap)."""
-        return {"retrigger_cap": self.cap}
+        """The core fields this rule sets on the parsed game: the equivalent cap, or (several award sizes,
+        ``cap`` None) the bound itself."""
+        return {"retrigger_cap": self.cap} if self.cap is not None else {"retrigger_below": self.below}
 
 
 def allowed(below: int, played: int, left: int) -> bool:
@@ -81,9 +86,8 @@ def parse_below(t, doc: dict, model) -> RetriggerBelowConfig | None:
         raise t.error(path, "give retrigger_cap or retrigger_total_below, not both")
     initial = {s for _, s in model.trigger}
     extra = {s for _, s in model.retrigger}
-    if len(initial) != 1 or len(extra) != 1:
-        raise t.error(path, "unsupported rule: retrigger_total_below with several award sizes (one trigger "
-                      "award and one retrigger award are modelled)")
+    if len(initial) != 1 or len(extra) != 1:       # no equivalent cap: the chain reads the bound itself
+        return RetriggerBelowConfig(b, None)
     return RetriggerBelowConfig(b, equivalent_cap(b, initial.pop(), extra.pop()))
 
 
@@ -95,6 +99,17 @@ class RetriggerTotalBelow(Rule):
     keys = "[free_spins] retrigger_total_below"
     implements = frozenset(ANALYSES)
     parses = (("free_spins", "retrigger_total_below"),)
+    #: With several award sizes only the exact chain and the literal spin read the bound.
+    BOUND_READERS = frozenset({"report", "check", "chain", "diff", "spin"})
+    narrows = frozenset(ANALYSES) - BOUND_READERS
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        cfg = cls.config(model)
+        if cfg is not None and cfg.cap is None and analysis not in cls.BOUND_READERS:
+            return Refusal("retrigger_total_below with several award sizes (only the exact chain and the "
+                           "literal spin read the bound)")
+        return super().refusal(model, analysis)
 
 
 plugins.register(RetriggerTotalBelow.name, RetriggerTotalBelow.parses, parse_below)

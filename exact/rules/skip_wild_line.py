@@ -8,7 +8,8 @@ Literal reading: :func:`unmultiplied` (what :func:`exact.evaluator.evaluate` tak
 multiplied win).  Fast path: the payline scan is the same; its outcomes are valued per phase
 (:func:`level_line_values`: the all-WILD outcome at its pay, every other outcome times the level
 multiplier, the scatter pays times it apart), so the per-line chains of :mod:`exact.lines` give every
-figure exactly.  One level only (a retrigger or a ladder of one level).
+figure exactly.  Any number of levels, each with or without the key; a spin's literal reading knows its
+multiplier only, so two levels of one multiplier, one skipping and one not, are refused at the key.
 """
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ __all__ = ["SkipWildLineConfig", "SkipWildLine", "level_line_values", "unmultipl
 
 @dataclass(frozen=True)
 class SkipWildLineConfig:
-    """``levels``: the level numbers with ``skip_wild_line = true``; ``wilds``: the WILDs with own pays."""
+    """``levels``: the level numbers with ``skip_wild_line = true``; ``wilds``: the WILDs with own pays;
+    ``multipliers``: the multipliers of those levels (what a spin's reading knows of its level)."""
 
     levels: tuple
     wilds: tuple
     rule: str = "skip_wild_line"
+    multipliers: tuple = ()
 
 
 def parse_skip(t, doc: dict, model) -> SkipWildLineConfig | None:
@@ -50,13 +53,19 @@ def parse_skip(t, doc: dict, model) -> SkipWildLineConfig | None:
             raise t.error(path, "unsupported rule: skip_wild_line outside a payline game")
         if not any(s.kind == "wild" and s.pays and any(s.pays) for s in model.symbols):
             raise t.error(path, "needs a WILD with pays of its own (the line it skips pays them)")
-        if len(model.levels) != 1:
-            raise t.error(path, "unsupported rule: skip_wild_line with several levels")
         if v:
             levels.append(i + 1)
     if not levels:
         return None
-    return SkipWildLineConfig(tuple(levels), tuple(s.name for s in model.symbols if s.kind == "wild" and s.pays))
+    skipping = {model.levels[n - 1].multiplier for n in levels}
+    for lv in model.levels:
+        if lv.number not in levels and lv.multiplier in skipping and lv.multiplier != 1:
+            first = next(n for n in levels if model.levels[n - 1].multiplier == lv.multiplier)
+            raise t.error(("free_spins", "levels", first - 1, "skip_wild_line"),
+                          f"unsupported rule: skip_wild_line on level {first} but not on level {lv.number} of the "
+                          f"same multiplier x{lv.multiplier} (a spin's reading knows its multiplier only)")
+    return SkipWildLineConfig(tuple(levels), tuple(s.name for s in model.symbols if s.kind == "wild" and s.pays),
+                              multipliers=tuple(sorted(skipping)))
 
 
 def _skips(model, level: int) -> SkipWildLineConfig | None:
@@ -85,16 +94,16 @@ def level_line_values(model, phase):
 
 def unmultiplied(model, lines, multiplier: int) -> int:
     """The credits a spin's multiplied win takes back: (multiplier - 1) x the pays of the lines (LineWin)
-    showing a paying WILD on every reel, when the game's one level has the rule and ``multiplier`` is its
-    level's (a base spin has multiplier 1: nothing).
+    showing a paying WILD on every reel, when ``multiplier`` is that of a level with the rule (a base spin has
+    multiplier 1: nothing; the parser refuses two levels of one multiplier that differ in the rule).
 
     >>> from types import SimpleNamespace
-    >>> m = SimpleNamespace(reels=3, rules=(SkipWildLineConfig((1,), ("W",)),))
-    >>> unmultiplied(m, [SimpleNamespace(symbol="W", run=3, pay=50)], 3)
-    100
+    >>> m = SimpleNamespace(reels=3, rules=(SkipWildLineConfig((1,), ("W",), multipliers=(3,)),))
+    >>> unmultiplied(m, [SimpleNamespace(symbol="W", run=3, pay=50)], 3), unmultiplied(m, [], 2)
+    (100, 0)
     """
     cfg = SkipWildLine.config(model)
-    if cfg is None or multiplier == 1:
+    if cfg is None or multiplier == 1 or multiplier not in cfg.multipliers:
         return 0
     return (multiplier - 1) * sum(w.pay for w in lines if w.symbol in cfg.wilds and w.run == model.reels)
 
@@ -104,8 +113,9 @@ class SkipWildLine(LineReadingRule):
 
     name = "skip_wild_line"
     keys = "[[free_spins.levels]] skip_wild_line = true"
-    #: The simulation's level multiplier multiplies a free spin's whole win (the skipped line is not read apart).
-    implements = READING_ANALYSES - {"simulate", "prove"}
+    #: The simulation reads the level's valued outcomes (the window evaluator's pays of such a level include its
+    #: multiplier, the simulator plays it x1); the proof's enumeration does not (it multiplies the phase after).
+    implements = READING_ANALYSES - {"prove"}
     parses = (("free_spins", "levels", "skip_wild_line"),)
 
 
