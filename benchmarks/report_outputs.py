@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -148,7 +149,7 @@ def capture(out: Path, code: Path | None, only: list[str], jobs: int = 2) -> Non
     if code is not None:
         env["PYTHONPATH"] = str(code)
     out.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="rtp_outputs_"))
+    work = Path(tempfile.mkdtemp(prefix="rtp_outputs_", dir="/tmp"))
     try:
         sets = {}
         for name in BUNDLED:     # copied, so that the paths printed do not name the checkout
@@ -163,6 +164,18 @@ def capture(out: Path, code: Path | None, only: list[str], jobs: int = 2) -> Non
         shutil.rmtree(work, ignore_errors=True)
 
 
+#: What differs between two runs of the same code: a capture's own folder, the date of the run (workbook Summary).
+VOLATILE = ((re.compile(rb"/tmp/rtp_outputs_[A-Za-z0-9_]+"), b"SETS"),
+            (re.compile(rb"\d{4}-\d\d-\d\d \d\d:\d\d UTC"), b"DATE"))
+
+
+def normal(data: bytes) -> bytes:
+    """``data`` with what differs between two runs of the same code written in words (:data:`VOLATILE`)."""
+    for pattern, words in VOLATILE:
+        data = pattern.sub(words, data)
+    return data
+
+
 def compare(a: Path, b: Path) -> int:
     fa = {p.relative_to(a) for p in a.rglob("*") if p.is_file()}
     fb = {p.relative_to(b) for p in b.rglob("*") if p.is_file()}
@@ -172,7 +185,7 @@ def compare(a: Path, b: Path) -> int:
             print(f"only in {'after' if rel in fb else 'before'}: {rel}")
             bad += 1
             continue
-        x, y = (a / rel).read_bytes(), (b / rel).read_bytes()
+        x, y = normal((a / rel).read_bytes()), normal((b / rel).read_bytes())
         if x == y:
             continue
         bad += 1
