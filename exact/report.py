@@ -21,6 +21,10 @@ from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet, by_symbol_missing
 #: Blocks of the JSON report whose exact figures have no ``_float`` companion (wheel awards are keyed by text).
 NO_FLOATS = frozenset({"awards"})
 
+#: Decimal places of the report's credit figures (the mean win, the RTP split's credits column): fixed, since
+#: ``--digits`` sets the places of percentages only.
+CREDIT_PLACES = 6
+
 #: What the report says when the round's win distribution is not computed.
 ROUND_NOT_COMPUTED = "not computed, run rtp distribution"
 
@@ -81,8 +85,16 @@ def round_json(wd, why: str | None) -> dict:
 
 
 def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | None = None) -> str:
-    """The PAR report as aligned text sections; ``distribution`` (or ``why`` it is not there) gives the
-    round's hit frequency and max win (:func:`cheap_distribution`)."""
+    """The PAR report as aligned text sections; ``digits`` the decimal places of its percentages (credits take
+    :data:`CREDIT_PLACES`); ``distribution`` (or ``why`` it is not there) gives the round's hit frequency and max
+    win (:func:`cheap_distribution`).
+
+    >>> import exact
+    >>> sheet = exact.par_sheet(exact.load_math_set("rules_page"))
+    >>> total = next(line for line in report_text(sheet, digits=0).splitlines() if line.startswith("total")).split()
+    >>> total[1] == decimal_text(sheet.mean_win, 6), total[2]
+    (True, '96%')
+    """
     r = rep.round
     a = rep.analysis
     out: list[str] = []
@@ -103,16 +115,16 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
         num, den = exact.split("/")
         exact = f"{num[:24]}.../{den[:24]}... ({len(num)}-digit / {len(den)}-digit fraction; full value: --json)"
     add(f"exact        {exact}")
-    add(f"mean win     {decimal_text(r.mean, digits)} credits per round")
+    add(f"mean win     {decimal_text(r.mean, CREDIT_PLACES)} credits per round")
     for s in rep.sections.values():
         out.extend(s.lines())
     add("")
-    rows = [[words, decimal_text(v, digits), percent(v / rep.bet, digits)] for _, words, v in component_rows(rep)]
+    rows = [[words, decimal_text(v, CREDIT_PLACES), percent(v / rep.bet, digits)] for _, words, v in component_rows(rep)]
     if len(r.free_spins_by_level) > 1:
         for i, w in enumerate(r.free_spins_by_level, start=1):
             lv = a.levels[i - 1].phase
-            rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, digits), percent(w / rep.bet, digits)])
-    rows.append(["total", decimal_text(r.mean, digits), percent(rep.rtp, digits)])
+            rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, CREDIT_PLACES), percent(w / rep.bet, digits)])
+    rows.append(["total", decimal_text(r.mean, CREDIT_PLACES), percent(rep.rtp, digits)])
     out += table_lines(["RTP split", "credits/round", "RTP"], rows)
     add("")
     add(f"BASE GAME {rep.words.by_symbol.upper()} BY SYMBOL (per base spin{rep.words.note})")
