@@ -52,7 +52,11 @@ import sys
 import exact
 from exact.tables import cell_text
 ms = exact.load_math_set(sys.argv[1])
-sheet = exact.par_sheet(ms)
+try:
+    sheet = exact.par_sheet(ms)
+except Exception as e:      # a refusal (a limit, a rule): its one line, not the traceback's paths
+    print(f"{type(e).__name__}: {e}")
+    sys.exit(2)
 for name, t in sheet.tables(frames=False).items():
     print("##", name, "|", t.title, "|", t.note)
     print(" | ".join(f"{c.label} [{c.kind}, {c.unit}]" for c in t.columns))
