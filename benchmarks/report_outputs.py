@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,7 +52,11 @@ import sys
 import exact
 from exact.tables import cell_text
 ms = exact.load_math_set(sys.argv[1])
-sheet = exact.par_sheet(ms)
+try:
+    sheet = exact.par_sheet(ms)
+except Exception as e:      # a refusal (a limit, a rule): its one line, not the traceback's paths
+    print(f"{type(e).__name__}: {e}")
+    sys.exit(2)
 for name, t in sheet.tables(frames=False).items():
     print("##", name, "|", t.title, "|", t.note)
     print(" | ".join(f"{c.label} [{c.kind}, {c.unit}]" for c in t.columns))
@@ -148,7 +153,7 @@ def capture(out: Path, code: Path | None, only: list[str], jobs: int = 2) -> Non
     if code is not None:
         env["PYTHONPATH"] = str(code)
     out.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="rtp_outputs_"))
+    work = Path(tempfile.mkdtemp(prefix="rtp_outputs_", dir="/tmp"))
     try:
         sets = {}
         for name in BUNDLED:     # copied, so that the paths printed do not name the checkout
@@ -163,6 +168,18 @@ def capture(out: Path, code: Path | None, only: list[str], jobs: int = 2) -> Non
         shutil.rmtree(work, ignore_errors=True)
 
 
+#: What differs between two runs of the same code: a capture's own folder, the date of the run (workbook Summary).
+VOLATILE = ((re.compile(rb"/tmp/rtp_outputs_[A-Za-z0-9_]+"), b"SETS"),
+            (re.compile(rb"\d{4}-\d\d-\d\d \d\d:\d\d UTC"), b"DATE"))
+
+
+def normal(data: bytes) -> bytes:
+    """``data`` with what differs between two runs of the same code written in words (:data:`VOLATILE`)."""
+    for pattern, words in VOLATILE:
+        data = pattern.sub(words, data)
+    return data
+
+
 def compare(a: Path, b: Path) -> int:
     fa = {p.relative_to(a) for p in a.rglob("*") if p.is_file()}
     fb = {p.relative_to(b) for p in b.rglob("*") if p.is_file()}
@@ -172,7 +189,7 @@ def compare(a: Path, b: Path) -> int:
             print(f"only in {'after' if rel in fb else 'before'}: {rel}")
             bad += 1
             continue
-        x, y = (a / rel).read_bytes(), (b / rel).read_bytes()
+        x, y = normal((a / rel).read_bytes()), normal((b / rel).read_bytes())
         if x == y:
             continue
         bad += 1

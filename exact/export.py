@@ -78,7 +78,6 @@ from typing import Mapping, Sequence
 
 from exact.formatting import fraction_text, scientific
 from exact.par import CONFIDENCE, ParSheet
-from exact.tables import level_symbol_rows
 from exact.rules import component_rows, placed, require
 from strips.model import FISH, PAY, MathSet
 
@@ -346,38 +345,10 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
               ("odds", "1 in N base spins"), ("RTP contribution", "% of the bet")), rows,
              (None, COUNT, COUNT, COUNT, PROB, ONE_IN, PERCENT), keys=2)
 
-    formats = SimpleNamespace(COUNT=COUNT, PERCENT=PERCENT, CREDITS=CREDITS, PROB=PROB, ONE_IN=ONE_IN, ROW=ROW,
+    formats = SimpleNamespace(COUNT=COUNT, PERCENT=PERCENT, CREDITS=CREDITS, PROB=PROB, ONE_IN=ONE_IN, TWO=TWO, ROW=ROW,
                               one_in=_one_in)
-    for rule in placed(rep.rules, "workbook", "after_combinations"):     # scatter pays
+    for rule in placed(rep.rules, "workbook", "after_combinations"):     # scatter pays, the free spins' sheets
         rule.workbook_sheets(rep, book, formats)
-    rows = [[i, s, n, p, _one_in(p), w] for i in range(1, len(a.levels) + 1)
-            for s, n, p, w in level_symbol_rows(rep, i) if p]
-    book.add("Free-spin combinations", "free_spin_combinations",
-             ("level", "symbol", "OAK", ("probability", "per free spin"), ("odds", "1 in N free spins"),
-              ("mean win", "credits per free spin")), rows, (COUNT, None, COUNT, PROB, ONE_IN, CREDITS), keys=3)
-
-    # ---- Features ---------------------------------------------------------------
-    levels = len(a.levels)
-    rows = []
-    for n, f in r.features.items():
-        p = r.trigger_prob[n]
-        rows.append([n, f.initial_spins, p, _one_in(p), f.mean, f.variance, f.spins, p * f.mean / bet]
-                    + [f.reach[i] for i in range(1, levels)])
-    book.add("Features", "features", ((rep.scatter_name + " count", "symbols"), ("initial free spins", "spins"),
-                                      ("probability", "per base spin"), ("odds", "1 in N base spins"),
-                                      ("feature mean win", "credits"), ("feature variance", "credits^2"),
-                                      ("feature spins", "spins played"), ("RTP contribution", "% of the bet"))
-             + tuple((f"reach level {i + 1}", "per feature") for i in range(1, levels)), rows,
-             (COUNT, COUNT, PROB, ONE_IN, CREDITS, CREDITS, TWO, PERCENT) + (PROB,) * (levels - 1))
-    rows = []
-    for lv, pa, w, reach in zip(model.levels, a.levels, r.free_spins_by_level, r.reach):
-        rows.append([lv.number, lv.threshold, lv.spins, lv.multiplier, lv.weights, pa.mean, pa.hit_frequency,
-                     reach, w / bet])
-    book.add("Levels", "levels", ("level", ("KEY threshold", "KEYs"), ("spins", "spins"), ("multiplier", "x"),
-                                  "weight table", ("mean win", "credits per spin"), ("hit frequency", "per spin"),
-                                  ("reach", "per round"), ("RTP", "% of the bet")),
-             rows, (COUNT, COUNT, COUNT, COUNT, None, CREDITS, PERCENT, PROB, PERCENT))
-
     # ---- Win distribution ---------------------------------------------------------
     units = ([("", distribution)] if distribution is not None else []) + list((unit_distributions or {}).items())
     for label, d in units:      # the default mode's, then each other bet mode's and each buy's

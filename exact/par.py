@@ -33,13 +33,14 @@ from exact.rules import (RULES, SHEET_RULES, PaysWords, mode_figures, pays_words
                          wilds_with_pays)
 from exact.formatting import decimal_text, fraction_text, one_in, percent
 from exact.notebook import frame as _frame, frames as _frames
+from exact.phase_law import EnumeratedPhase
 from exact.scatter_pays import ScatterPayRow, scatter_pay_rows
 from exact.tables import html_tables, par_tables
 from markov.round import RoundResult
 from strips.fingerprint import fingerprint
 from strips.model import Finding, MathSet
 
-__all__ = ["ParSheet", "par_sheet", "SymbolRow", "CONFIDENCE", "BAND_ROUNDS", "NOT_FIGURES", "GambleFigures"]
+__all__ = ["ParSheet", "par_sheet", "by_symbol_missing", "SymbolRow", "CONFIDENCE", "BAND_ROUNDS", "NOT_FIGURES", "GambleFigures"]
 
 CONFIDENCE = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
 BAND_ROUNDS = (10**3, 10**5, 10**7)
@@ -332,6 +333,23 @@ class ParSheet:
                                   tuple(ways[n - 1] / self.bet for n in oaks)))
         return rows
 
+    def level_symbol_rows(self, level: int) -> list[tuple]:
+        """(symbol, OAK, P(OAK) per free spin, mean win per free spin in credits) of free-spin level ``level``
+        (1-based): the per-symbol OAK table of the free-spin strips, the level's multiplier and weights applied.
+
+        >>> import exact
+        >>> exact.par_sheet(exact.load_math_set("rules_page")).level_symbol_rows(1)[0][:2]
+        ('PIC1', 3)
+        """
+        lv = self.analysis.levels[level - 1]
+        return [(s, n, lv.oak_prob[s][n - 1], ways[n - 1]) for s, ways in lv.ways_by_symbol.items()
+                for n in self.paying_oaks[s]]
+
+    @staticmethod
+    def by_symbol_missing(a) -> str | None:
+        """Why a phase analysis ``a`` has no by-symbol figures, or None (:func:`by_symbol_missing`)."""
+        return by_symbol_missing(a)
+
     def scatter_pays(self) -> list[ScatterPayRow]:
         """Scatter pays by count of the base spin (:mod:`exact.scatter_pays`): symbol, count, pay,
         probability, RTP share; empty for a game whose scatters pay nothing."""
@@ -460,6 +478,23 @@ class ParSheet:
         if name not in tables:
             raise KeyError(f"no table {name!r} for {self.set_name}; tables: {', '.join(tables)}")
         return _frame(tables[name])
+
+def by_symbol_missing(a) -> str | None:
+    """Why a phase analysis ``a`` has no by-symbol figures (its exact figures come from the total win of each
+    window: enumeration, or the pay-anywhere count product), or None when it has them.
+
+    >>> import exact
+    >>> from exact.engine import analyse_phase
+    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "clusters"},
+    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}}}, {"base": [["A", "A"], ["A", "A"]]})
+    >>> by_symbol_missing(analyse_phase(ms, ms.model.base_phase))
+    'not computed: the exact figures come from the total win of each window (enumeration of 4 stop combinations), not symbol by symbol'
+    """
+    if isinstance(a, EnumeratedPhase) and not a.ways_by_symbol:
+        return (f"not computed: the exact figures come from the total win of each window ({a.method}), "
+                f"not symbol by symbol")
+    return None
+
 
 def par_sheet(ms: MathSet) -> ParSheet:
     """The PAR sheet of a math set: the exact engine and the round, run once.

@@ -9,40 +9,24 @@ table), 13 (2+ KEY); the JSON schema: README, section "JSON".
 """
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from exact.budget import budget_seconds, within
-from exact.rules import component_rows, one_spin_round, placed, published_cells, report_json_keys
+from exact.rules import at_place, component_rows, one_spin_round, placed, report_json_keys
 from exact.distribution import certain_text, one_in_text, sig_fraction, win_distribution
 from exact import formatting
 from exact.formatting import decimal_text, fraction_text, one_in, percent, table_lines
-from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet
-from exact.phase_law import EnumeratedPhase
-from exact.tables import level_symbol_rows
+from exact.par import BAND_ROUNDS, CONFIDENCE, ParSheet, by_symbol_missing
 
 #: Blocks of the JSON report whose exact figures have no ``_float`` companion (wheel awards are keyed by text).
 NO_FLOATS = frozenset({"awards"})
 
+#: Decimal places of the report's credit figures (the mean win, the RTP split's credits column): fixed, since
+#: ``--digits`` sets the places of percentages only.
+CREDIT_PLACES = 6
+
 #: What the report says when the round's win distribution is not computed.
 ROUND_NOT_COMPUTED = "not computed, run rtp distribution"
-
-
-def by_symbol_missing(a) -> str | None:
-    """Why a phase analysis ``a`` has no by-symbol figures (its exact figures come from the total win of each
-    window: enumeration, or the pay-anywhere count product), or None when it has them.
-
-    >>> import exact
-    >>> from exact.engine import analyse_phase
-    >>> ms = exact.math_set({"game": {"reels": 2, "rows": 1, "bet": 1, "evaluation": "clusters"},
-    ...                      "symbols": {"A": {"class": "pay", "pays": [0, 5]}}}, {"base": [["A", "A"], ["A", "A"]]})
-    >>> by_symbol_missing(analyse_phase(ms, ms.model.base_phase))
-    'not computed: the exact figures come from the total win of each window (enumeration of 4 stop combinations), not symbol by symbol'
-    """
-    if isinstance(a, EnumeratedPhase) and not a.ways_by_symbol:
-        return (f"not computed: the exact figures come from the total win of each window ({a.method}), "
-                f"not symbol by symbol")
-    return None
 
 
 def cheap_distribution(ms):
@@ -101,8 +85,16 @@ def round_json(wd, why: str | None) -> dict:
 
 
 def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | None = None) -> str:
-    """The PAR report as aligned text sections; ``distribution`` (or ``why`` it is not there) gives the
-    round's hit frequency and max win (:func:`cheap_distribution`)."""
+    """The PAR report as aligned text sections; ``digits`` the decimal places of its percentages (credits take
+    :data:`CREDIT_PLACES`); ``distribution`` (or ``why`` it is not there) gives the round's hit frequency and max
+    win (:func:`cheap_distribution`).
+
+    >>> import exact
+    >>> sheet = exact.par_sheet(exact.load_math_set("rules_page"))
+    >>> total = next(line for line in report_text(sheet, digits=0).splitlines() if line.startswith("total")).split()
+    >>> total[1] == decimal_text(sheet.mean_win, 6), total[2]
+    (True, '96%')
+    """
     r = rep.round
     a = rep.analysis
     out: list[str] = []
@@ -123,16 +115,16 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
         num, den = exact.split("/")
         exact = f"{num[:24]}.../{den[:24]}... ({len(num)}-digit / {len(den)}-digit fraction; full value: --json)"
     add(f"exact        {exact}")
-    add(f"mean win     {decimal_text(r.mean, digits)} credits per round")
+    add(f"mean win     {decimal_text(r.mean, CREDIT_PLACES)} credits per round")
     for s in rep.sections.values():
         out.extend(s.lines())
     add("")
-    rows = [[words, decimal_text(v, digits), percent(v / rep.bet, digits)] for _, words, v in component_rows(rep)]
+    rows = [[words, decimal_text(v, CREDIT_PLACES), percent(v / rep.bet, digits)] for _, words, v in component_rows(rep)]
     if len(r.free_spins_by_level) > 1:
         for i, w in enumerate(r.free_spins_by_level, start=1):
             lv = a.levels[i - 1].phase
-            rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, digits), percent(w / rep.bet, digits)])
-    rows.append(["total", decimal_text(r.mean, digits), percent(rep.rtp, digits)])
+            rows.append([f"  level {i} (x{lv.multiplier})", decimal_text(w, CREDIT_PLACES), percent(w / rep.bet, digits)])
+    rows.append(["total", decimal_text(r.mean, CREDIT_PLACES), percent(rep.rtp, digits)])
     out += table_lines(["RTP split", "credits/round", "RTP"], rows)
     add("")
     add(f"BASE GAME {rep.words.by_symbol.upper()} BY SYMBOL (per base spin{rep.words.note})")
@@ -173,49 +165,9 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
     out += table_lines(["rounds"] + [f"{int(c * 100)}% band" for c in CONFIDENCE], rows)
     if distribution is not None or why is not None:
         out += round_text(distribution, why)
-    if r.features:
-        add("")
-        add("FREE SPINS TRIGGER (per base spin)")
-        rows = []
-        shown_any = False
-        for n, p in r.trigger_prob.items():
-            spins = r.features[n].initial_spins
-            rows.append([f"{n} {rep.scatter_name}", str(spins), decimal_text(p, 8), one_in(p)]
-                        + published_cells(rep, f"trigger.{n}", ""))
-            shown_any |= bool(rep.published(f"trigger.{n}"))
-        rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability)]
-                    + published_cells(rep, "trigger_any", ""))
-        shown_any |= bool(rep.published("trigger_any"))
-        headers = [rep.scatter_name, "spins", "probability", "frequency", "published", "check"]
-        if not shown_any:
-            headers, rows = headers[:4], [row[:4] for row in rows]
-        out += table_lines(headers, rows, "lrrrrl")
-        add(f"expected free spins awarded per paid spin (q)  {decimal_text(r.q, 6)}")
-        if r.retrigger_per_spin:
-            cap = "no cap" if r.retrigger_cap is None else f"cap {r.retrigger_cap} spins"
-            add(f"expected retrigger spins per free spin E[R]    {decimal_text(r.retrigger_per_spin, 6)} ({cap})")
-        add(f"expected free spins played per round           {decimal_text(r.free_spins_played, 6)}")
+    out += placed_text(rep, "after_round", digits)       # the free spins' trigger table
     out += placed_text(rep, "after_trigger", digits)     # the KEY collect's 2+ KEY odds
-    if r.features:
-        add("")
-        add("FREE SPINS FEATURE BY TRIGGER")
-        levels = len(a.levels)
-        rows = []
-        for n, f in r.features.items():
-            rows.append([f"{n} {rep.scatter_name}", str(f.initial_spins), decimal_text(f.mean, 2),
-                         f"{math.sqrt(f.variance):.2f}", decimal_text(f.spins, 3)]
-                        + ([decimal_text(f.keys, 3)] if rep.has_collect else [])
-                        + [percent(f.reach[i], 3) for i in range(1, levels)])
-        out += table_lines(["trigger", "spins", "mean win", "sd", "E[spins]"] + (["E[KEY]"] if rep.has_collect else [])
-                      + [f"reach L{i + 1}" for i in range(1, levels)], rows)
-        add("")
-        add("per free spin (one spin of each level)")
-        rows = []
-        for lv in a.levels:
-            rows.append([lv.phase.name, f"x{lv.phase.multiplier}", decimal_text(lv.mean, 4),
-                         percent(lv.hit_frequency, 3)] + ([percent(lv.key_2plus, 4)] if rep.has_collect else []))
-        out += table_lines(["level", "mult", "mean win", "hit freq"] + (["P(2+ KEY)"] if rep.has_collect else []), rows)
-        out += free_spin_symbols_text(rep)
+    out += placed_text(rep, "after_key_odds", digits)    # the free spins' feature, levels and symbols
     if rep.facts:
         checked = [f for f in rep.facts if f.is_fact]
         failed = [f for f in checked if f.failed]
@@ -234,34 +186,8 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
 def placed_text(rep: ParSheet, place: str, digits: int = 6) -> list[str]:
     """The sections of the rules the game uses that stand at ``place`` of the text report
     (:meth:`exact.rules.Rule.report_text`, :data:`exact.rules.base.VIEW_PLACES`), in registry order."""
-    return [line for rule in placed(rep.rules, "text", place) for line in rule.report_text(rep, formatting, digits)]
-
-
-def free_spin_symbols_text(rep: ParSheet) -> list[str]:
-    """FREE SPINS BY SYMBOL: the per-symbol OAK table of the free-spin strips, one table per level."""
-    out: list[str] = []
-    for i, lv in enumerate(rep.analysis.levels, start=1):
-        rows = [[s, str(n), sig_fraction(p, 6), one_in(p), decimal_text(w, 6)] for s, n, p, w in level_symbol_rows(rep, i)
-                if p]
-        out += ["", f"FREE SPINS LEVEL {i} (x{lv.phase.multiplier}) BY SYMBOL (per free spin, {lv.phase.strips} strips)"]
-        missing = by_symbol_missing(lv)
-        if missing and not rows:
-            out.append(missing)
-            continue
-        out += table_lines(["symbol", "OAK", "probability", "frequency", "mean win (credits)"], rows, "llrrr")
-    return out
-
-
-def free_spin_symbols_json(rep: ParSheet) -> dict:
-    """``free_spin_symbols`` {level: {symbol: {OAK: {probability, mean_win (credits per free spin)}}}} with floats."""
-    out: dict = {}
-    for i in range(1, len(rep.analysis.levels) + 1):
-        level: dict = {}
-        for s, n, p, w in level_symbol_rows(rep, i):
-            level.setdefault(s, {})[str(n)] = {"probability": fraction_text(p), "probability_float": float(p),
-                                               "mean_win": fraction_text(w), "mean_win_float": float(w)}
-        out[str(i)] = level
-    return out
+    return [line for rule in placed(rep.rules, "text", place)
+            for line in at_place(rule.report_text(rep, formatting, digits), place)]
 
 
 def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | None = None) -> dict:
@@ -304,9 +230,7 @@ def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
             if (missing := by_symbol_missing(rep.analysis.base)) and not v:
                 out["symbols_not_computed"] = missing
             out["published"] = published_json(rep)
-    out.update(report_json_keys(rep))       # each rule's keys beyond the exact figures (paylines, scatter_pays)
-    if rep.analysis.levels:
-        out["free_spin_symbols"] = free_spin_symbols_json(rep)
+    out.update(report_json_keys(rep))   # each rule's keys beyond the exact figures: paylines, scatter_pays, free_spin_symbols
     if distribution is not None or why is not None:
         out["round_figures"] = round_json(distribution, why)
     out["findings"] = [str(f) for f in rep.findings]

@@ -19,13 +19,12 @@ Source: the PAR report (:mod:`exact.report`), the win distribution
 from __future__ import annotations
 
 import html
-import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.formatting import decimal_text, one_in, percent, scientific, significant
-from exact.rules import component_rows, placed, published_cells
+from exact.rules import at_place, component_rows, placed
 
 __all__ = ["Column", "Table", "par_tables", "distribution_tables", "cell_text", "html_tables", "KINDS"]
 
@@ -125,7 +124,7 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     def placed_tables(place: str) -> None:
         """The tables of the rules the game uses that stand at ``place`` (:meth:`exact.rules.Rule.report_tables`)."""
         for rule in placed(sheet.rules, "tables", place):
-            for table in rule.report_tables(sheet, _table, _inv):
+            for table in at_place(rule.report_tables(sheet, _table, _inv), place):
                 add(table)
 
     rows = [("RTP", sheet.rtp, "fraction of the bet"), ("mean win", sheet.mean_win, "credits"),
@@ -160,33 +159,10 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                      (f"observed RTP band, {n:,} rounds, {int(c * 100)}%: high", hi, "fraction of the bet")]
     add(_table("volatility", "Volatility (floats: square roots)", [("figure",), ("value", "float"), ("unit",)], rows))
 
-    if r.features:
-        rows = [(f"{n} {sheet.scatter_name}", r.features[n].initial_spins, p, _inv(p), *published_cells(sheet, f"trigger.{n}"))
-                for n, p in r.trigger_prob.items()]
-        rows.append(("any", None, r.trigger_probability, _inv(r.trigger_probability), *published_cells(sheet, "trigger_any")))
-        add(_table("trigger", "Free spins trigger (per base spin)",
-                   [("trigger",), ("spins", "count"), ("probability", "probability", "per base spin"),
-                    ("1 in N", "odds"), ("published",), ("check",)], rows))
+    placed_tables("after_volatility")  # the free spins' trigger table
     placed_tables("after_trigger")     # the KEY collect's 2+ KEY odds
-    if r.features:
-        levels = len(a.levels)
-        rows = [(f"{n} {sheet.scatter_name}", f.initial_spins, f.mean, f.variance, math.sqrt(f.variance), f.spins)
-                + ((f.keys,) if sheet.has_collect else ()) + tuple(f.reach[i] for i in range(1, levels))
-                for n, f in r.features.items()]
-        add(_table("features", "Free spins feature by trigger",
-                   [("trigger",), ("spins", "count"), ("mean win", "credits", "credits"),
-                    ("variance", "credits", "credits^2"), ("sd", "float", "credits"), ("E[spins]", "number", "spins")]
-                   + ([("E[KEY]", "number", "KEYs")] if sheet.has_collect else [])
-                   + [(f"reach L{i + 1}", "probability", "per feature") for i in range(1, levels)], rows))
-        rows = [(lv.phase.name, lv.phase.multiplier, lv.mean, lv.hit_frequency)
-                + ((lv.key_2plus,) if sheet.has_collect else ()) for lv in a.levels]
-        add(_table("levels", "Per free spin (one spin of each level)",
-                   [("level",), ("multiplier", "count"), ("mean win", "credits", "credits per spin"),
-                    ("hit frequency", "probability", "per spin")]
-                   + ([("P(2+ KEY)", "probability", "per spin")] if sheet.has_collect else []), rows))
-    placed_tables("after_levels")
-    for i, lv in enumerate(a.levels, start=1):
-        add(level_symbols_table(sheet, i))
+    placed_tables("after_key_odds")    # the free spins' feature by trigger and levels
+    placed_tables("after_levels")      # scatter pays, each free-spin level's symbols
     placed_tables("end")        # the rules beyond the spins: bet modes, buys, prize wheels, the gamble
     for name, rows in sheet.section_rows().items():   # the rules acting on or reporting on the round
         add(_table("section_" + column_name(name), name[:1].upper() + name[1:], [("figure",), ("value", "number")],
@@ -196,24 +172,6 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                [("fact",), ("source",), ("published",), ("exact, as printed",), ("verdict",)], rows))
     add(compliance_table(sheet))
     return out
-
-
-def level_symbol_rows(sheet, level: int) -> list[tuple]:
-    """(symbol, OAK, P(OAK) per free spin, mean win per free spin in credits) of free-spin level ``level``
-    (1-based): the per-symbol OAK table of the free-spin strips, the level's multiplier and weights applied."""
-    lv = sheet.analysis.levels[level - 1]
-    return [(s, n, lv.oak_prob[s][n - 1], ways[n - 1]) for s, ways in lv.ways_by_symbol.items()
-            for n in sheet.paying_oaks[s]]
-
-
-def level_symbols_table(sheet, level: int) -> Table:
-    """The free-spin symbol table of one level (empty without free spins)."""
-    lv = sheet.analysis.levels[level - 1]
-    rows = [(s, n, p, _inv(p), w, w / sheet.bet) for s, n, p, w in level_symbol_rows(sheet, level)]
-    return _table(f"free_spin_symbols_{level}", f"Free spins level {level} (x{lv.phase.multiplier}) by symbol "
-                  f"(per free spin, {lv.phase.strips} strips)",
-                  [("symbol",), ("OAK", "count"), ("probability", "probability", "per free spin"), ("1 in N", "odds"),
-                   ("mean win", "credits", "credits per free spin"), ("share of the bet", "rtp", "per free spin")], rows)
 
 
 def compliance_table(sheet) -> Table:

@@ -21,6 +21,8 @@ from fractions import Fraction as F
 
 import pytest
 
+import exact as exact_module
+
 from strips.model import FISH
 from mathset_files import BUNDLED_GAME, copy_bundled_game, valid_columns, write_set
 from strips.loader import load_math_set
@@ -130,6 +132,20 @@ def test_digits_round_the_percent_exactly(valid_dir, valid_report, digits):
     r = report_json(valid_dir, "--digits", str(digits))
     assert F(r["rtp_percent"]) == round(100 * exact(valid_report["rtp"]), digits)
     assert len(r["rtp_percent"].partition(".")[2]) == digits
+
+
+def test_digits_round_the_percentages_of_the_rtp_split_not_its_credits():
+    """--digits sets the places of percentages: the RTP split's RTP column takes it, its credits column and the
+    mean win keep 6 places (each the exact component rounded)."""
+    from exact.formatting import decimal_text, percent
+    from exact.report import report_text
+    from exact.rules import component_rows
+    sheet = exact_module.par_sheet(exact_module.load_math_set("rules_page"))
+    lines = report_text(sheet, digits=0).splitlines()
+    for key, words, credits in component_rows(sheet) + [("total", "total", sheet.mean_win)]:
+        row = next(line for line in lines if line.startswith(words + "  "))
+        assert row.split()[-2:] == [decimal_text(credits, 6), percent(credits / sheet.bet, 0)], key
+    assert f"mean win     {decimal_text(sheet.mean_win, 6)} credits per round" in lines
 
 
 def test_sd_per_bet_is_the_root_of_the_exact_variance(valid_report):

@@ -75,6 +75,7 @@ FACTORISED = [_ways(game_text(3, 2, [(0, 0, 0)], trigger_reels=[1, 3], scatter_p
               _ways(game_text(3, 2, [(0, 0, 0)], counts_as_scatter=True, scatter2_pays=[1, 4, 9], retrigger=False))]
 #: Rules whose small game is a bundled set or one of its bet modes.
 BUNDLED = {"KEY collect and FISH values": ("rules_page", None), "a free-spin ladder of several levels": ("rules_page", None),
+           "free spins": ("rules_page", None),
            "WILD substitution": ("rules_page", None),
            "[modes]": ("wheel_game", None),
            "[wheel]": ("wheel_game", None), "[gamble]": ("wheel_game", None), "respin": ("wheel_game", "fortune_bet"),
@@ -265,10 +266,12 @@ def _sheet(ms, where, mode):
 
 
 def check_report_text(rule, ms, where, mode, capsys):
-    """The report prints the rule's section, in one block."""
+    """The report prints the rule's section, in one block (each block, for a rule at several places)."""
     sheet = _sheet(ms, where, mode)
-    lines = rule.report_text(sheet, formatting, 6)
-    assert lines and "\n".join(lines) in report_text(sheet)
+    section = rule.report_text(sheet, formatting, 6)
+    blocks = [section[p] for p in rule.view_places("text")] if isinstance(section, dict) else [section]
+    text = report_text(sheet)
+    assert blocks and all(lines and "\n".join(lines) in text for lines in blocks)
 
 
 def check_report_json(rule, ms, where, mode, capsys):
@@ -280,14 +283,16 @@ def check_report_json(rule, ms, where, mode, capsys):
     assert mine and all(out[k] == v for k, v in mine.items())
     keys = list(out)
     assert all(keys.index(k) > keys.index("published") for k in mine)
-    assert rule.place("text") in rules.VIEW_PLACES["text"] and rule.place("tables") in rules.VIEW_PLACES["tables"]
+    assert all(set(rule.view_places(v)) <= set(rules.VIEW_PLACES[v]) for v in rules.VIEW_PLACES)
 
 
 def check_report_tables(rule, ms, where, mode, capsys):
     """The PAR sheet's tables hold the rule's tables."""
     sheet = _sheet(ms, where, mode)
     tables = sheet.tables(frames=False)
-    mine = [t for t in rule.report_tables(sheet, lambda *a, **k: (a[0], a[3]), lambda p: p) if t[1]]
+    section = rule.report_tables(sheet, lambda *a, **k: (a[0], a[3]), lambda p: p)
+    made = [t for p in rule.view_places("tables") for t in rules.at_place(section, p)]
+    mine = [t for t in made if t[1]]
     assert mine and all(name in tables for name, _ in mine)
 
 
@@ -301,7 +306,7 @@ def check_workbook_sheets(rule, ms, where, mode, capsys):
 
     sheet = _sheet(ms, where, mode)
     book = Book()
-    rule.workbook_sheets(sheet, book, SimpleNamespace(COUNT=0, PERCENT=0, CREDITS=0, PROB=0, ONE_IN=0, ROW=0,
+    rule.workbook_sheets(sheet, book, SimpleNamespace(COUNT=0, PERCENT=0, CREDITS=0, PROB=0, ONE_IN=0, TWO=0, ROW=0,
                                                        one_in=lambda p: p))
     assert book.slugs and set(book.slugs) <= {s.slug for s in par_sheets(sheet, ms)}
 

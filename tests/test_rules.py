@@ -20,7 +20,8 @@ from exact.enumeration import spin_histogram
 from exact.evaluator import evaluate
 from exact.gamble import round_eligible
 from exact.rules.base import ANALYSES, Rule
-from exact.rules.win_cap import WinCapConfig
+from exact.rules.win_cap import WinCap, WinCapConfig
+from exact.rules.base import CAPABILITIES
 from proofs.simulate import prepare_mode, simulate_mode_block
 from strips import limits
 from strips.errors import MathSetError, UnsupportedRule
@@ -141,6 +142,19 @@ def test_api_and_cli_refuse_exactly_what_supports_refuses_on_the_test_sets(name,
 def test_support_table_is_the_readme_table():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert rules.support_table() in readme
+
+
+def test_the_walk_through_of_adding_a_mechanic_is_the_win_cap_module():
+    """README "Adding a mechanic" lists the win cap's implements and narrows as its module declares them, and names
+    every capability of exact.rules.base.CAPABILITIES."""
+    import re
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    walk = readme[readme.index("## Adding a mechanic"):readme.index("## External reference case")]
+    implements = re.search(r"`implements` \(([a-z,\s]+)\)", walk).group(1)
+    narrows = re.search(r"`yes\*` in the table: ([a-z,\s]+)\)", walk).group(1)
+    assert {x.strip() for x in implements.split(",")} == set(WinCap.implements)
+    assert {x.strip() for x in narrows.split(",")} == set(WinCap.narrows)
+    assert [c for c in CAPABILITIES if f"`{c}`" not in walk] == []
 
 
 def test_a_rule_that_needs_another_analysis_is_refused_by_it():

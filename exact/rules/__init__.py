@@ -15,7 +15,8 @@ README "Adding a mechanic".
 from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSection, one_spin_round, round_split, seconds_of
-from exact.rules.registry import component_rows, cost_refusal, costs, phase_reading, placed, report_json_keys, trigger_name
+from exact.rules.registry import (at_place, component_rows, cost_refusal, costs, phase_reading, placed, report_json_keys,
+                                  trigger_name)
 from exact.rules.base import VIEW_PLACES, published_cells
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
                                   round_rules, round_total_steps, rules_of, spin_views, support_table, supports)
@@ -73,7 +74,7 @@ from exact.rules.grid_features import IntegerChooser, integer_weights, outcomes
 from exact.rules.grid_free_games import FeaturedRound, play_featured_round
 from exact.rules.win_cap import WinCap
 
-__all__ = ["ANALYSES", "round_split", "component_rows", "placed", "report_json_keys", "VIEW_PLACES", "published_cells", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "Cost",
+__all__ = ["ANALYSES", "round_split", "component_rows", "at_place", "placed", "report_json_keys", "VIEW_PLACES", "published_cells", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "Cost",
            "costs", "cost_refusal", "seconds_of", "GROUP_LIMIT", "reel_groups", "table_bytes",
            "round_total_steps", "rules_of",
            "support_table",

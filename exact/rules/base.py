@@ -63,14 +63,15 @@ CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spi
                 "report_json")
 
 #: Where a rule's section may stand in each view of the PAR sheet (:attr:`Rule.places`), in the view's order:
-#: ``text`` (the text report: after the base game's by-symbol table, after the free spins' trigger table, at
-#: the end), ``tables`` (the notebook and HTML tables: after the trigger table, after the per-level table, at
-#: the end) and ``workbook`` (the PAR workbook and its CSV files: after the Combinations sheet, at the end).  At
-#: each place a view renders the section of every rule the game uses whose place it is, in registry order
-#: (:func:`exact.rules.registry.placed`).
+#: ``text`` (the text report: after the base game's by-symbol table, after the round's lines, after the free
+#: spins' trigger table, after the 2+ KEY odds, at the end), ``tables`` (the notebook and HTML tables: after the
+#: volatility table, after the trigger table, after the 2+ KEY table, after the per-level table, at the end) and
+#: ``workbook`` (the PAR workbook and its CSV files: after the Combinations sheet, at the end).  At each place a
+#: view renders the section of every rule the game uses that stands there, in registry order
+#: (:func:`exact.rules.registry.placed`, :func:`exact.rules.registry.at_place`).
 VIEW_PLACES: dict[str, tuple[str, ...]] = {
-    "text": ("after_symbols", "after_trigger", "end"),
-    "tables": ("after_trigger", "after_levels", "end"),
+    "text": ("after_symbols", "after_round", "after_trigger", "after_key_odds", "end"),
+    "tables": ("after_volatility", "after_trigger", "after_key_odds", "after_levels", "end"),
     "workbook": ("after_combinations", "end"),
 }
 
@@ -440,33 +441,42 @@ class Rule:
         return None
 
     @classmethod
-    def report_text(cls, rep, fmt, digits: int) -> list[str]:
-        """The rule's section of the text report (lines) from the PAR sheet ``rep``; ``fmt`` is
-        :mod:`exact.formatting` (percent, decimal_text, one_in, short_fraction_text, table_lines), ``digits``
-        the decimal places of percentages.  The base class has no section."""
+    def report_text(cls, rep, fmt, digits: int) -> list[str] | dict[str, list[str]]:
+        """The rule's section of the text report (lines) from the PAR sheet ``rep``, or its blocks by place when the
+        rule stands at several places of the report (:attr:`places`); ``fmt`` is :mod:`exact.formatting` (percent,
+        decimal_text, one_in, sig_fraction, short_fraction_text, table_lines), ``digits`` the decimal places of
+        percentages.  The base class has no section."""
         return []
 
     @classmethod
-    def report_tables(cls, sheet, table, inv) -> list:
-        """The rule's tables of the PAR sheet (:meth:`exact.par.ParSheet.tables`): ``table(name, title,
-        columns, rows, note="")`` builds one, ``inv(p)`` is 1 / p (None for 0).  The base class has none."""
+    def report_tables(cls, sheet, table, inv) -> list | dict[str, list]:
+        """The rule's tables of the PAR sheet (:meth:`exact.par.ParSheet.tables`), or its tables by place when the
+        rule stands at several places (:attr:`places`): ``table(name, title, columns, rows, note="")`` builds one,
+        ``inv(p)`` is 1 / p (None for 0).  The base class has none."""
         return []
 
     @classmethod
     def workbook_sheets(cls, rep, book, formats) -> None:
         """Add the rule's sheets of the PAR workbook (:func:`exact.export.par_sheets`) to ``book``
         (``book.add(name, slug, header, rows, formats, row_formats=(), keys=1)``); ``formats`` holds the
-        workbook's cell formats (COUNT, PERCENT, CREDITS, PROB, ONE_IN, ROW) and ``one_in(p)``.  The base
+        workbook's cell formats (COUNT, PERCENT, CREDITS, PROB, ONE_IN, TWO, ROW) and ``one_in(p)``.  The base
         class adds none."""
 
-    #: Where the rule's sections stand in each view (:data:`VIEW_PLACES`): view -> place; a view it does not
-    #: name takes it at the ``end``.
-    places: ClassVar[dict[str, str]] = {}
+    #: Where the rule's sections stand in each view (:data:`VIEW_PLACES`): view -> a place, or a tuple of places
+    #: (then the view's capability, :meth:`report_text` or :meth:`report_tables`, returns its blocks by place: a
+    #: dict); a view it does not name takes it at the ``end``.
+    places: ClassVar[dict[str, str | tuple[str, ...]]] = {}
 
     @classmethod
-    def place(cls, view: str) -> str:
-        """Where the rule's section stands in ``view`` (a key of :data:`VIEW_PLACES`): :attr:`places`, else ``end``."""
-        return cls.places.get(view, "end")
+    def view_places(cls, view: str) -> tuple[str, ...]:
+        """The places of ``view`` (a key of :data:`VIEW_PLACES`) where the rule's section stands: :attr:`places`,
+        else ``("end",)``.
+
+        >>> Rule.view_places("text")
+        ('end',)
+        """
+        where = cls.places.get(view, "end")
+        return (where,) if isinstance(where, str) else tuple(where)
 
     @classmethod
     def report_json(cls, sheet) -> dict:

@@ -16,7 +16,7 @@ from exact.rules.base import ANALYSES, VIEW_PLACES, PaysWords, Rule, first_prese
 from exact.rules.cascade import Cascade
 from exact.rules.clusters import Clusters
 from exact.rules.collect import Collect
-from exact.rules.free_spins import FreeSpinsOnBaseStrips, Ladder, Retrigger
+from exact.rules.free_spins import FreeSpins, FreeSpinsOnBaseStrips, Ladder, Retrigger
 from exact.rules.drawn_multiplier import DrawnLevelMultiplier
 from exact.rules.estimates import analysis_costs
 from exact.rules.expanding_wilds import ExpandingWilds
@@ -51,13 +51,13 @@ from exact.rules.win_cap import WinCap
 from strips import limits as _limits
 from strips.errors import UnsupportedRule, UsageError
 
-__all__ = ["RULES", "placed", "report_json_keys", "component_rows", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms", "reel_set_members", "reel_set_mixture"]
+__all__ = ["RULES", "placed", "at_place", "report_json_keys", "component_rows", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms", "reel_set_members", "reel_set_mixture"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
     Ways, Paylines, CombinationWildMultiplier, CountsAsScatter, SeveralScatters, TriggerReels,
     MultiplierByTrigger, ScatterPays, Collect, WildSubstitution, WildMultiplier, DrawnWildMultiplier,
-    Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
+    FreeSpins, Ladder, Retrigger, FreeSpinsOnBaseStrips, BetModes, Buys, Respin, Wheels, Gamble, WinCap,
     Anywhere, Clusters, Cascade, MultiplierSymbol, Grid, GridKey, RandomFeatures, FreeSpinChoice, HoldAndWin, SpinChance, GambleWheel, Frames,
     ExpandingWilds, BothWayPays, CentrePays, PerWildMultiplier, SymbolGroups, BlankStops, ScreenFill,
     RetriggerTotalBelow, DrawnLevelMultiplier, SkipWildLine, WildScatter, ExpandingSymbol, LineAwards, WeightedStops, WeightedReelSets,
@@ -71,14 +71,24 @@ SHEET_RULES: tuple[type[Rule], ...] = tuple(r for r in RULES if r.sheet_key)
 
 def placed(rules, view: str, place: str) -> tuple[type[Rule], ...]:
     """The rules of ``rules`` (a PAR sheet's ``rules``, registry order) whose section stands at ``place`` of
-    ``view`` (:data:`exact.rules.base.VIEW_PLACES`, :meth:`~exact.rules.base.Rule.place`).
+    ``view`` (:data:`exact.rules.base.VIEW_PLACES`, :meth:`~exact.rules.base.Rule.view_places`).
 
-    >>> [r.name for r in placed(RULES, "text", "after_symbols")]
-    ['scatter pays']
+    >>> [r.name for r in placed(RULES, "text", "after_symbols")], [r.name for r in placed(RULES, "text", "after_round")]
+    (['scatter pays'], ['free spins'])
     """
     if place not in VIEW_PLACES[view]:
         raise KeyError(f"no place {place!r} in the {view} view (places: {', '.join(VIEW_PLACES[view])})")
-    return tuple(r for r in rules if r.place(view) == place)
+    return tuple(r for r in rules if place in r.view_places(view))
+
+
+def at_place(section, place: str) -> list:
+    """A rule's section of a view at ``place``: the section itself (a list: the rule stands at one place), or its
+    block there (a dict by place: the rule stands at several).
+
+    >>> at_place(["a"], "end"), at_place({"end": ["b"]}, "end"), at_place({"end": ["b"]}, "after_round")
+    (['a'], ['b'], [])
+    """
+    return section.get(place, []) if isinstance(section, dict) else section
 
 
 def report_json_keys(sheet) -> dict:
@@ -278,7 +288,7 @@ def rules_of(model) -> tuple[type[Rule], ...]:
 
     >>> from strips.loader import load_math_set
     >>> [r.name for r in rules_of(load_math_set("rules_page").model)]
-    ['ways evaluation', 'KEY collect and FISH values', 'WILD substitution', 'a free-spin ladder of several levels']
+    ['ways evaluation', 'KEY collect and FISH values', 'WILD substitution', 'free spins', 'a free-spin ladder of several levels']
     """
     return tuple(r for r in RULES if r.present(model))
 
