@@ -82,9 +82,10 @@ from typing import Sequence
 
 import numpy as np
 
+from strips.limits import active
 from strips.model import DEFAULT_MODE, MathSet
 from proofs.dask_runner import Cluster, progress_bar, run_tasks
-from exact.rules import beyond_count_tables, initial_spins, round_rules, rules_of
+from exact.rules import beyond_count_tables, initial_spins, round_rules, rules_of, simulation_cost
 from proofs.simulate_tables import GROUP_LIMIT, WildDraw, segment_sums, spin_tables, spin_wins
 from proofs.simulate_base import Game, Tally, prepare, simulate_block
 from proofs.simulate_modes import (BuyGame, ModeGame, Unit, prepare_mode, respin_stops,
@@ -269,8 +270,6 @@ def refuse_costly_simulation(units, split, exact) -> None:
     >>> refuse_costly_simulation(units, [10 ** 6], exact_units(ms, units)) is None
     True
     """
-    from exact.rules.estimates import simulation_cost
-    from strips.limits import active
     rows = []
     for u, rounds in zip(units, split):
         fig = (exact.modes if u.kind == "mode" else exact.buys).get(u.name)

@@ -18,6 +18,7 @@ from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSecti
 from exact.rules.registry import (at_place, component_rows, cost_refusal, costs, phase_reading, placed, report_json_keys,
                                   trigger_name)
 from exact.rules.base import VIEW_PLACES, published_cells
+from exact.rules.estimates import simulation_cost
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
                                   round_rules, round_total_steps, rules_of, spin_views, support_table, supports)
 from exact.rules.scatter import (by_count, count_array, extra_counts, feature_multiplier, feature_multiplier_table,
@@ -75,7 +76,7 @@ from exact.rules.grid_free_games import FeaturedRound, play_featured_round
 from exact.rules.win_cap import WinCap
 
 __all__ = ["ANALYSES", "round_split", "component_rows", "at_place", "placed", "report_json_keys", "VIEW_PLACES", "published_cells", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "Cost",
-           "costs", "cost_refusal", "seconds_of", "GROUP_LIMIT", "reel_groups", "table_bytes",
+           "costs", "cost_refusal", "seconds_of", "simulation_cost", "GROUP_LIMIT", "reel_groups", "table_bytes",
            "round_total_steps", "rules_of",
            "support_table",
            "multiplier_text", "starts_feature", "spin_views", "pays_words",
