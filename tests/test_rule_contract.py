@@ -271,6 +271,18 @@ def check_report_text(rule, ms, where, mode, capsys):
     assert lines and "\n".join(lines) in report_text(sheet)
 
 
+def check_report_json(rule, ms, where, mode, capsys):
+    """The JSON report carries the rule's keys with its values, after the exact figures and before the round's
+    figures; the rule's text section stands at its place of the text report (between the places around it)."""
+    sheet = _sheet(ms, where, mode)
+    mine = rule.report_json(sheet)
+    out = report_json(sheet)
+    assert mine and all(out[k] == v for k, v in mine.items())
+    keys = list(out)
+    assert all(keys.index(k) > keys.index("published") for k in mine)
+    assert rule.place("text") in rules.VIEW_PLACES["text"] and rule.place("tables") in rules.VIEW_PLACES["tables"]
+
+
 def check_report_tables(rule, ms, where, mode, capsys):
     """The PAR sheet's tables hold the rule's tables."""
     sheet = _sheet(ms, where, mode)
@@ -430,7 +442,8 @@ CHECKS = {"factorisation": check_factorisation, "literal_wins": check_literal_wi
           "pays_words": check_pays_words, "simulation_step": check_simulation_step,
           "simulation_section": check_simulation_section, "award_odds_refusal": check_award_odds_refusal,
           "sheet_figures": check_sheet_figures, "published_facts": check_published_facts,
-          "reel_terms": check_reel_terms, "component": check_component}
+          "reel_terms": check_reel_terms, "component": check_component,
+          "report_json": check_report_json}
 
 
 def test_every_capability_has_a_check():
