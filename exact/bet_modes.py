@@ -45,6 +45,7 @@ from markov import protocol
 from markov.round_chain import RoundChain, decided, split_by_counts
 from markov.wheels import PreSplit, wheel_chain, wheel_round, features_for_spins
 from markov.chain import ZERO, FeatureResult
+from markov.feature import feature_chain
 from markov.round import RoundResult
 from strips.model import DEFAULT_MODE, GameModel, MathSet, window_codes
 from exact.rules import initial_spins, pre_feature_refusal, pre_feature_rules, starts_feature, trigger_scatter_pay
@@ -183,6 +184,37 @@ def mode_chain(ms: MathSet, name: str = DEFAULT_MODE):
     stage, _ = round_stage(mset)
     chain, rr, _ = wheel_chain(mset.model, analysis.base, analysis.levels, *stage)
     return chain, rr
+
+
+def buy_chain(ms: MathSet, name: str):
+    """A bought feature's round as one chain of the protocol: the free-spin chain of the default mode
+    (:func:`markov.feature.feature_chain`) started with the spins of the buy's trigger count, and that start.
+    The round pays the feature's win for the buy's cost (the base spin is not played); what
+    ``rtp chain --round --buy NAME`` solves and exports.
+
+    Returns
+    -------
+    (chain, start)
+        ``start``: the initial free spins (:func:`exact.rules.initial_spins` of the buy's ``trigger``).
+
+    Raises
+    ------
+    KeyError
+        No buy ``name`` (the message lists the buys).
+    ValueError
+        As :func:`markov.feature.feature_chain`.
+
+    >>> from strips.loader import load_math_set
+    >>> buy_chain(load_math_set("rules_page"), "feature")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no buy 'feature' (buys: none)"
+    """
+    buys = {b.name: b for b in ms.model.buys}
+    if name not in buys:
+        raise KeyError(f"no buy {name!r} (buys: {', '.join(buys) or 'none'})")
+    analysis = analyse(ms)
+    return feature_chain(ms.model, analysis.levels), initial_spins(ms.model, buys[name].trigger)
 
 
 def analyse_modes(ms: MathSet, default: ModeResult | None = None) -> dict[str, ModeResult]:

@@ -12,6 +12,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from exact.algebras import U
+from exact.formatting import digits_text, sig_fraction
 from exact.notebook import distribution_frame, frames as _frames
 from exact.one_spin import SpinDistribution
 from exact.plot import plot_distribution
@@ -31,38 +32,6 @@ def exact_number(x):
         return None
     x = Fraction(x)
     return x.numerator if x.denominator == 1 else x
-
-
-def sig_fraction(x, digits: int) -> str:
-    """An exact int/Fraction >= 0 rounded (half to even) to ``digits`` significant digits, e.g. ``1.23457e-05``.
-
-    Plain notation from 1e-4 to below 1e7.
-    """
-    x = Fraction(x)
-    if x == 0:
-        return "0"
-    n, d = x.numerator, x.denominator
-    e = len(str(n)) - len(str(d))
-    if Fraction(10) ** e > x:
-        e -= 1
-    if Fraction(10) ** (e + 1) <= x:
-        e += 1
-    m = round(x / Fraction(10) ** (e - digits + 1))
-    if m >= 10 ** digits:
-        m //= 10
-        e += 1
-    return digits_text(str(m), e)
-
-
-def digits_text(mant: str, e: int) -> str:
-    """Significant digits ``mant`` (first digit non-zero) times 10^(e - len + 1) as text."""
-    if -4 <= e < 7:
-        if e >= len(mant) - 1:
-            return mant + "0" * (e - len(mant) + 1)
-        if e >= 0:
-            return mant[:e + 1] + "." + mant[e + 1:]
-        return "0." + "0" * (-e - 1) + mant
-    return (mant[0] + ("." + mant[1:] if len(mant) > 1 else "")) + f"e{e:+03d}"
 
 
 def bets_text(x) -> str:

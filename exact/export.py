@@ -79,7 +79,7 @@ from typing import Mapping, Sequence
 from exact.formatting import fraction_text, scientific
 from exact.par import CONFIDENCE, ParSheet
 from exact.tables import level_symbol_rows
-from exact.rules import component_rows, require
+from exact.rules import component_rows, placed, require
 from strips.model import FISH, PAY, MathSet
 
 #: Longest text an XLSX cell holds.
@@ -342,12 +342,10 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
               ("odds", "1 in N base spins"), ("RTP contribution", "% of the bet")), rows,
              (None, COUNT, COUNT, COUNT, PROB, ONE_IN, PERCENT), keys=2)
 
-    rows = [[x.symbol, f"{x.count}+" if x.or_more else str(x.count), x.pay, x.probability, _one_in(x.probability),
-             x.rtp] for x in rep.scatter_pays()]
-    book.add("Scatter pays", "scatter_pays", ("scatter", ("count", "n+ = n or more"), ("pay", "credits"),
-                                              ("probability", "per base spin"), ("odds", "1 in N base spins"),
-                                              ("RTP contribution", "% of the bet")), rows,
-             (None, None, COUNT, PROB, ONE_IN, PERCENT), keys=2)
+    formats = SimpleNamespace(COUNT=COUNT, PERCENT=PERCENT, CREDITS=CREDITS, PROB=PROB, ONE_IN=ONE_IN, ROW=ROW,
+                              one_in=_one_in)
+    for rule in placed(rep.rules, "workbook", "after_combinations"):     # scatter pays
+        rule.workbook_sheets(rep, book, formats)
     rows = [[i, s, n, p, _one_in(p), w] for i in range(1, len(a.levels) + 1)
             for s, n, p, w in level_symbol_rows(rep, i) if p]
     book.add("Free-spin combinations", "free_spin_combinations",
@@ -397,9 +395,7 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
         book.add("Tail and percentiles", "tail_percentiles", ("figure", "value", "unit"), [x[:3] for x in rows],
                  (None, ROW, None), [x[3] for x in rows])
     # ---- the sections of the rules beyond the spins (bet modes, buys, prize wheels, gamble) ----------
-    formats = SimpleNamespace(COUNT=COUNT, PERCENT=PERCENT, CREDITS=CREDITS, PROB=PROB, ONE_IN=ONE_IN, ROW=ROW,
-                              one_in=_one_in)
-    for rule in getattr(rep, "rules", ()):
+    for rule in placed(rep.rules, "workbook", "end"):
         rule.workbook_sheets(rep, book, formats)
     # ---- the sections of the rules acting on or reporting on the round (win cap, ...): one sheet each -----
     for name, rows in rep.section_rows().items():

@@ -31,7 +31,7 @@ from typing import Mapping
 
 from strips.decimals import decimal_text, digit_count, exact_text, int_text, round_half_away
 
-__all__ = ["ROUNDING", "round_half_away", "int_text", "fraction_text", "short_fraction_text", "decimal_text",
+__all__ = ["ROUNDING", "sig_fraction", "digits_text", "round_half_away", "int_text", "fraction_text", "short_fraction_text", "decimal_text",
            "significant", "percent", "one_in", "value_text", "table_lines"]
 
 #: The one rounding rule of every view, in words (README, certificate).
@@ -139,6 +139,45 @@ def one_in(p: Fraction, digits: int = 2) -> str:
         return "never"
     n = 1 / Fraction(p)
     return f"1 in {scientific(n) if n >= 10 ** 15 else decimal_text(n, digits)}"
+
+
+def sig_fraction(x, digits: int) -> str:
+    """An exact int/Fraction >= 0 rounded (half to even) to ``digits`` significant digits, e.g. ``1.23457e-05``.
+
+    Plain notation from 1e-4 to below 1e7 (the win distribution's and the probability tables' rule).
+
+    >>> sig_fraction(Fraction(1, 81), 6), sig_fraction(Fraction(123456789, 10 ** 13), 3)
+    ('0.0123457', '1.23e-05')
+    """
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    n, d = x.numerator, x.denominator
+    e = len(str(n)) - len(str(d))
+    if Fraction(10) ** e > x:
+        e -= 1
+    if Fraction(10) ** (e + 1) <= x:
+        e += 1
+    m = round(x / Fraction(10) ** (e - digits + 1))
+    if m >= 10 ** digits:
+        m //= 10
+        e += 1
+    return digits_text(str(m), e)
+
+
+def digits_text(mant: str, e: int) -> str:
+    """Significant digits ``mant`` (first digit non-zero) times 10^(e - len + 1) as text.
+
+    >>> digits_text("125", 1), digits_text("125", 8)
+    ('12.5', '1.25e+08')
+    """
+    if -4 <= e < 7:
+        if e >= len(mant) - 1:
+            return mant + "0" * (e - len(mant) + 1)
+        if e >= 0:
+            return mant[:e + 1] + "." + mant[e + 1:]
+        return "0." + "0" * (-e - 1) + mant
+    return (mant[0] + ("." + mant[1:] if len(mant) > 1 else "")) + f"e{e:+03d}"
 
 
 def _non_default(f: dataclasses.Field, value) -> bool:

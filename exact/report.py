@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 
 from exact.budget import budget_seconds, within
-from exact.rules import component_rows, one_spin_round
+from exact.rules import component_rows, one_spin_round, placed, published_cells, report_json_keys
 from exact.distribution import certain_text, one_in_text, sig_fraction, win_distribution
 from exact import formatting
 from exact.formatting import decimal_text, fraction_text, one_in, percent, table_lines
@@ -156,7 +156,7 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
         if rest:        # pays the table does not split by symbol (a group of mixed symbols)
             out.append(f"not by symbol: {percent(rest, 4)} of the {rep.words.pays} (wins of no single symbol: "
                        f"symbol groups); the rows and this sum to the base game's {percent(a.base.pays_mean / rep.bet, 4)}")
-    out += scatter_pays_text(rep, digits)
+    out += placed_text(rep, "after_symbols", digits)
     add("")
     add("HIT FREQUENCY AND VOLATILITY")
     add(f"base spin hit frequency  {percent(a.base.hit_frequency, 4)} ({one_in(a.base.hit_frequency)})")
@@ -181,10 +181,10 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
         for n, p in r.trigger_prob.items():
             spins = r.features[n].initial_spins
             rows.append([f"{n} {rep.scatter_name}", str(spins), decimal_text(p, 8), one_in(p)]
-                        + _published_cells(rep.published(f"trigger.{n}")))
+                        + published_cells(rep, f"trigger.{n}", ""))
             shown_any |= bool(rep.published(f"trigger.{n}"))
         rows.append(["any", "", decimal_text(r.trigger_probability, 8), one_in(r.trigger_probability)]
-                    + _published_cells(rep.published("trigger_any")))
+                    + published_cells(rep, "trigger_any", ""))
         shown_any |= bool(rep.published("trigger_any"))
         headers = [rep.scatter_name, "spins", "probability", "frequency", "published", "check"]
         if not shown_any:
@@ -195,14 +195,7 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
             cap = "no cap" if r.retrigger_cap is None else f"cap {r.retrigger_cap} spins"
             add(f"expected retrigger spins per free spin E[R]    {decimal_text(r.retrigger_per_spin, 6)} ({cap})")
         add(f"expected free spins played per round           {decimal_text(r.free_spins_played, 6)}")
-    if rep.has_collect:
-        add("")
-        add("TWO OR MORE KEY SYMBOLS")
-        rows = []
-        for k, p in rep.key_2plus.items():
-            rows.append([f"per {k} spin" if k == "base" else "per free spin", percent(p, 4)]
-                        + _published_cells(rep.published(f"key_2plus.{k}")))
-        out += table_lines(["", "probability", "published", "check"], rows, "lrrl")
+    out += placed_text(rep, "after_trigger", digits)     # the KEY collect's 2+ KEY odds
     if r.features:
         add("")
         add("FREE SPINS FEATURE BY TRIGGER")
@@ -238,14 +231,10 @@ def report_text(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
     return "\n".join(out) + "\n"
 
 
-def scatter_pays_text(rep: ParSheet, digits: int = 6) -> list[str]:
-    """SCATTER PAYS BY COUNT: per scatter and count, pay, probability, 1 in N, RTP share (none: no lines)."""
-    rows = [[r.symbol, f"{r.count}+" if r.or_more else str(r.count), str(r.pay), sig_fraction(r.probability, 6),
-             one_in(r.probability), percent(r.rtp, 4)] for r in rep.scatter_pays()]
-    if not rows:
-        return []
-    return ["", "SCATTER PAYS BY COUNT (per base spin; n+ = n or more)"] + table_lines(
-        ["scatter", "count", "pay", "probability", "frequency", "RTP"], rows, "llrrrr")
+def placed_text(rep: ParSheet, place: str, digits: int = 6) -> list[str]:
+    """The sections of the rules the game uses that stand at ``place`` of the text report
+    (:meth:`exact.rules.Rule.report_text`, :data:`exact.rules.base.VIEW_PLACES`), in registry order."""
+    return [line for rule in placed(rep.rules, "text", place) for line in rule.report_text(rep, formatting, digits)]
 
 
 def free_spin_symbols_text(rep: ParSheet) -> list[str]:
@@ -315,14 +304,7 @@ def report_json(rep: ParSheet, digits: int = 6, distribution=None, why: str | No
             if (missing := by_symbol_missing(rep.analysis.base)) and not v:
                 out["symbols_not_computed"] = missing
             out["published"] = published_json(rep)
-    base = rep.analysis.base
-    if base.line_means:   # line games: each payline's exact return and hit rate per base spin
-        out["paylines"] = [{"line": i + 1, "rtp": fraction_text(m / rep.bet), "rtp_float": float(m / rep.bet),
-                            "hit": fraction_text(h), "hit_float": float(h)}
-                           for i, (m, h) in enumerate(zip(base.line_means, base.line_hits))]
-    out["scatter_pays"] = [{"symbol": x.symbol, "count": x.count, "or_more": x.or_more, "pay": x.pay,
-                            "probability": fraction_text(x.probability), "probability_float": float(x.probability),
-                            "rtp": fraction_text(x.rtp), "rtp_float": float(x.rtp)} for x in rep.scatter_pays()]
+    out.update(report_json_keys(rep))       # each rule's keys beyond the exact figures (paylines, scatter_pays)
     if rep.analysis.levels:
         out["free_spin_symbols"] = free_spin_symbols_json(rep)
     if distribution is not None or why is not None:
@@ -343,13 +325,6 @@ def published_json(rep: ParSheet) -> dict:
     return {"figures": figures, "facts": {"checked": len(checked), "failed": [f.fact for f in checked if f.failed]}}
 
 
-def _published_cells(facts) -> list[str]:
-    """[printed figures, PASS/FAIL] for the facts printed for one figure; two empty cells without any."""
-    if not facts:
-        return ["", ""]
-    return [" / ".join(f.published for f in facts), "FAIL" if any(f.failed for f in facts) else "PASS"]
-
-
 def published_ok(rep: ParSheet) -> bool:
     """True when every published fact of the set (``rtp check``) passes on the sheet."""
     return not any(f.failed for f in rep.facts)
@@ -361,6 +336,6 @@ def published_ok(rep: ParSheet) -> bool:
 def bonus_text(rep: ParSheet, digits: int = 6) -> list[str]:
     """The sections of the rules the game uses beyond its spins (:meth:`exact.rules.Rule.report_text`: BET
     MODES, BOUGHT FEATURES, PRIZE WHEELS, GAMBLE), in registry order; empty for a game with none."""
-    return [line for rule in rep.rules for line in rule.report_text(rep, formatting, digits)]
+    return placed_text(rep, "end", digits)
 
 

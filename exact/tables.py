@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.formatting import decimal_text, one_in, percent, scientific, significant
-from exact.rules import component_rows
+from exact.rules import component_rows, placed, published_cells
 
 __all__ = ["Column", "Table", "par_tables", "distribution_tables", "cell_text", "html_tables", "KINDS"]
 
@@ -92,13 +92,6 @@ def _inv(p):
     return 1 / p if isinstance(p, float) else 1 / Fraction(p)
 
 
-def _published(sheet, figure: str) -> tuple:
-    facts = sheet.published(figure)
-    if not facts:
-        return None, None
-    return " / ".join(f.published for f in facts), "FAIL" if any(f.failed for f in facts) else "PASS"
-
-
 def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     """Every table of the PAR report of ``sheet`` (an :class:`exact.par.ParSheet`), in report order.
 
@@ -128,6 +121,12 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     def add(t: Table) -> None:
         if t.rows:
             out[t.name] = t
+
+    def placed_tables(place: str) -> None:
+        """The tables of the rules the game uses that stand at ``place`` (:meth:`exact.rules.Rule.report_tables`)."""
+        for rule in placed(sheet.rules, "tables", place):
+            for table in rule.report_tables(sheet, _table, _inv):
+                add(table)
 
     rows = [("RTP", sheet.rtp, "fraction of the bet"), ("mean win", sheet.mean_win, "credits"),
             ("variance", sheet.variance, "credits^2"), ("hit frequency of the base spin", sheet.hit_frequency_base,
@@ -162,17 +161,13 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
     add(_table("volatility", "Volatility (floats: square roots)", [("figure",), ("value", "float"), ("unit",)], rows))
 
     if r.features:
-        rows = [(f"{n} {sheet.scatter_name}", r.features[n].initial_spins, p, _inv(p), *_published(sheet, f"trigger.{n}"))
+        rows = [(f"{n} {sheet.scatter_name}", r.features[n].initial_spins, p, _inv(p), *published_cells(sheet, f"trigger.{n}"))
                 for n, p in r.trigger_prob.items()]
-        rows.append(("any", None, r.trigger_probability, _inv(r.trigger_probability), *_published(sheet, "trigger_any")))
+        rows.append(("any", None, r.trigger_probability, _inv(r.trigger_probability), *published_cells(sheet, "trigger_any")))
         add(_table("trigger", "Free spins trigger (per base spin)",
                    [("trigger",), ("spins", "count"), ("probability", "probability", "per base spin"),
                     ("1 in N", "odds"), ("published",), ("check",)], rows))
-    if sheet.has_collect:
-        rows = [("base spin" if k == "base" else "free spin", p, *_published(sheet, f"key_2plus.{k}"))
-                for k, p in sheet.key_2plus.items()]
-        add(_table("key_2plus", "Two or more KEY symbols", [("spin",), ("probability", "probability", "per spin"),
-                                                          ("published",), ("check",)], rows))
+    placed_tables("after_trigger")     # the KEY collect's 2+ KEY odds
     if r.features:
         levels = len(a.levels)
         rows = [(f"{n} {sheet.scatter_name}", f.initial_spins, f.mean, f.variance, math.sqrt(f.variance), f.spins)
@@ -189,12 +184,10 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                    [("level",), ("multiplier", "count"), ("mean win", "credits", "credits per spin"),
                     ("hit frequency", "probability", "per spin")]
                    + ([("P(2+ KEY)", "probability", "per spin")] if sheet.has_collect else []), rows))
-    add(scatter_pays_table(sheet))
+    placed_tables("after_levels")
     for i, lv in enumerate(a.levels, start=1):
         add(level_symbols_table(sheet, i))
-    for rule in sheet.rules:   # the rules beyond the spins: bet modes, buys, prize wheels, the gamble
-        for table in rule.report_tables(sheet, _table, _inv):
-            add(table)
+    placed_tables("end")        # the rules beyond the spins: bet modes, buys, prize wheels, the gamble
     for name, rows in sheet.section_rows().items():   # the rules acting on or reporting on the round
         add(_table("section_" + column_name(name), name[:1].upper() + name[1:], [("figure",), ("value", "number")],
                    rows))
@@ -203,15 +196,6 @@ def par_tables(sheet, confidence=(), band_rounds=()) -> dict[str, Table]:
                [("fact",), ("source",), ("published",), ("exact, as printed",), ("verdict",)], rows))
     add(compliance_table(sheet))
     return out
-
-
-def scatter_pays_table(sheet) -> Table:
-    """Scatter pays by count: pay, probability, 1 in N and RTP share per count (empty without scatter pays)."""
-    rows = [(r.symbol, f"{r.count}+" if r.or_more else str(r.count), r.pay, r.probability, _inv(r.probability), r.rtp)
-            for r in sheet.scatter_pays()]
-    return _table("scatter_pays", "Scatter pays by count (per base spin; n+ = n or more)",
-                  [("scatter",), ("count",), ("pay", "count", "credits"), ("probability", "probability", "per base spin"),
-                   ("1 in N", "odds"), ("RTP", "rtp", "fraction of the bet")], rows)
 
 
 def level_symbol_rows(sheet, level: int) -> list[tuple]:

@@ -20,15 +20,10 @@ from exact.bet_modes import analyse_buys, analyse_mode, analyse_modes
 from exact.cli import main
 from mathset_files import csv_text, write_set
 from strips.loader import load_math_set
-from generators import ALT, BASE, BONUS, MODES_GAME
+from generators import ALT, BASE, BONUS, MODES_GAME, MODES_TABLE, MODES_WHEEL, write_modes_game
 from mathset_files import plain_wheel_game
 
-WHEEL = ("X", {2: [(("credits", 20), 5), (("jackpot", 50), 2), (("free_spins", 1), 1)],
-               3: [(("jackpot", 500), 1), (("free_spins", 2), 1), (("credits", 0), 2)]})
-# the oracle's copy of each mode: (cost, base strips, trigger table, respin)
-MODES = {"default": (10, BASE, {2: 2, 3: 3}, None), "ante": (15, BASE, {2: 2, 3: 3}, ("X", 1)),
-         "pairs": (20, BASE, {2: 2, 3: 3}, ("A", 2)), "plain": (20, BASE, {2: 2, 3: 3}, None),
-         "alt": (30, ALT, {3: 1}, None)}
+WHEEL, MODES = MODES_WHEEL, MODES_TABLE
 AWARD_TEXT = {("credits", 20): "credits 20", ("jackpot", 50): "jackpot Mini", ("free_spins", 1): "free_spins 1",
               ("jackpot", 500): "jackpot Major", ("free_spins", 2): "free_spins 2", ("credits", 0): "credits 0"}
 
@@ -42,9 +37,7 @@ def run(argv) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def set_dir(tmp_path_factory):
-    d = write_set(tmp_path_factory.mktemp("tiny_wheel"), base=BASE, bonus=BONUS, game=MODES_GAME)
-    (d / "alt.csv").write_text(csv_text(ALT))
-    return d
+    return write_modes_game(tmp_path_factory.mktemp("tiny_wheel"))
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +110,36 @@ def test_buys_equal_the_literal_feature(ms, modes):
         assert buys[name].rtp == mean / cost and buys[name].variance == var
         assert buys[name].feature.initial_spins == spins
     assert buys["big"].warning and "5 percentage points" in buys["big"].warning
+
+
+def test_buy_round_chain_equals_the_literal_feature(ms, set_dir, tmp_path):
+    """``rtp chain --round --buy NAME`` and :func:`exact.bet_modes.buy_chain`: the bought round's chain gives the
+    literal feature's moments (brute force over the free-spin windows), its float cross-check passes and its
+    GraphML reads back as an absorbing chain; an unknown buy is one line from the API and the CLI alike."""
+    from markov import protocol
+    from markov.graph import check_chain, read_graphml
+    from exact.bet_modes import buy_chain
+    game = Game(ms.model, 2, "S", {2: 2, 3: 3}, BONUS, 2)
+    for name, cost, spins in (("fs", 40, 2), ("big", 100, 3)):
+        mean, var = moments(game.feature(spins))
+        chain, start = buy_chain(ms, name)
+        f, = protocol.features(chain, [start])
+        assert (start, f.mean, f.variance) == (spins, mean, var)
+        out = tmp_path / f"{name}.graphml"
+        code, text, err = run(["chain", "--set", str(set_dir), "--round", "--buy", name, "--json", "--graphml", str(out)])
+        assert (code, err) == (0, "")
+        r = json.loads(text)["round"]
+        assert (F(r["mean"]["exact"]), F(r["rtp"]["exact"]), r["initial_spins"]) == (mean, mean / cost, spins)
+        assert r["float_cross_check"]["status"] == "PASS"
+        check_chain(read_graphml(out))
+    with pytest.raises(KeyError, match="no buy 'nope'"):
+        buy_chain(ms, "nope")
+    assert run(["chain", "--set", str(set_dir), "--round", "--buy", "nope"]) == (
+        2, "", "rtp chain: --buy must be one of fs, big, got nope\n")
+    assert run(["chain", "--set", str(set_dir), "--buy", "fs"])[2] == (
+        "rtp chain: --buy is an option of --round (the free-spin chain is the default mode's)\n")
+    code, _, err = run(["chain", "--set", "rules_page", "--round", "--buy", "fs"])
+    assert (code, err) == (2, "rtp chain: rules_page has no [buy]: --buy names a bought feature\n")
 
 
 def test_json_keys(set_dir, modes):

@@ -33,6 +33,7 @@ from exact.windows import WindowEvaluator
 from gen_cascade import brute_force as brute_force_falls, random_game
 from generators import API_CALLS, game_text, model_of, write_strips, write_variant
 from generators import with_wild_multiplier
+from gen_line_rules import rule_text
 from oracle import brute_force, make_set, small_fish_model
 from strips.model import WildMultiplier as WildMultiplierConfig
 from strips.errors import UnsupportedRule
@@ -61,6 +62,9 @@ TEXTS = {
     "multiplier_by_trigger": game_text(3, 3, LINES, multiplier_by_trigger="{ 2 = 2, 3 = 5 }", retrigger=False),
     "a combination WILD multiplier": game_text(3, 3, LINES, comb='{ values = [2], mode = "combination" }',
                                                retrigger=False),
+    "both-way pays": rule_text(game_text(3, 3, LINES, retrigger=False), direction="both", both_pay="sum"),
+    "a multiplier drawn per free spin": game_text(3, 3, LINES, retrigger=False).replace(
+        "[[free_spins.levels]]\nmultiplier = 2", "[[free_spins.levels]]\nmultiplier = { values = [1, 5], weights = [1, 3] }"),
 }
 #: More small games for the factorisations: ways games with trigger reels, a WILD counted as a scatter and a
 #: second paying scatter.
@@ -245,6 +249,18 @@ def check_report_text(rule, ms, where, mode, capsys):
     assert lines and "\n".join(lines) in report_text(sheet)
 
 
+def check_report_json(rule, ms, where, mode, capsys):
+    """The JSON report carries the rule's keys with its values, after the exact figures and before the round's
+    figures; the rule's text section stands at its place of the text report (between the places around it)."""
+    sheet = _sheet(ms, where, mode)
+    mine = rule.report_json(sheet)
+    out = report_json(sheet)
+    assert mine and all(out[k] == v for k, v in mine.items())
+    keys = list(out)
+    assert all(keys.index(k) > keys.index("published") for k in mine)
+    assert rule.place("text") in rules.VIEW_PLACES["text"] and rule.place("tables") in rules.VIEW_PLACES["tables"]
+
+
 def check_report_tables(rule, ms, where, mode, capsys):
     """The PAR sheet's tables hold the rule's tables."""
     sheet = _sheet(ms, where, mode)
@@ -404,7 +420,8 @@ CHECKS = {"factorisation": check_factorisation, "literal_wins": check_literal_wi
           "pays_words": check_pays_words, "simulation_step": check_simulation_step,
           "simulation_section": check_simulation_section, "award_odds_refusal": check_award_odds_refusal,
           "sheet_figures": check_sheet_figures, "published_facts": check_published_facts,
-          "reel_terms": check_reel_terms, "component": check_component}
+          "reel_terms": check_reel_terms, "component": check_component,
+          "report_json": check_report_json}
 
 
 def test_every_capability_has_a_check():

@@ -25,7 +25,7 @@ from exact.cli.args import UsageError, add_set_argument, refuse_unsupported
 from exact.engine import analyse
 from markov.chain import FeatureResult, Ladder
 from markov.feature import feature_chain
-from exact.bet_modes import mode_chain
+from exact.bet_modes import buy_chain, mode_chain
 from markov import protocol
 from markov.graph import chain_graph, check_chain, cross_check, float_moments, graph_bytes, relative_error
 from markov.round_chain import SPIN
@@ -51,7 +51,10 @@ def add_arguments(p) -> None:
     p.add_argument("--round", action="store_true",
                    help="the whole game round instead (the spin, a bet mode's respin, the prize wheels, the free "
                         "spins as one step each): one chain of the protocol, solved, checked and exported the same way")
-    p.add_argument("--mode", default=None, metavar="NAME", help="with --round: the bet mode (default: the default mode)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--mode", default=None, metavar="NAME", help="with --round: the bet mode (default: the default mode)")
+    which.add_argument("--buy", default=None, metavar="NAME",
+                       help="with --round: a bought feature's round (the free spins its trigger starts, for its cost)")
 
 
 def exact(x: Fraction) -> dict:
@@ -167,8 +170,9 @@ def run(args) -> int:
     out_path = None if target is None else check_output(target, "rtp chain", "file", protected)
     if args.round:
         return run_round(args, ms, target, out_path, protected)
-    if args.mode is not None:
-        raise UsageError("rtp chain: --mode is an option of --round (the free-spin chain is the default mode's)")
+    if args.mode is not None or args.buy is not None:
+        raise UsageError(f"rtp chain: --{'mode' if args.mode is not None else 'buy'} is an option of --round "
+                         f"(the free-spin chain is the default mode's)")
     if not model.levels:     # no [free_spins]: an answer, not a refusal
         print(json.dumps({"set": ms.name, "free_spins": False}) if args.json else
               f"math set {ms.name}: no free spins: a round is one base spin and there is no feature chain")
@@ -242,6 +246,8 @@ def run_round(args, ms, target, out_path, protected) -> int:
 
     Returns 0, or 1 if the float cross-check exceeds :data:`TOLERANCE`.
     """
+    if args.buy is not None:
+        return run_buy(args, ms, target, out_path, protected)
     name = args.mode or DEFAULT_MODE
     if name not in ms.mode_names:
         raise UsageError(f"rtp chain: --mode must be one of {', '.join(ms.mode_names)}, got {name}")
@@ -279,6 +285,55 @@ def run_round(args, ms, target, out_path, protected) -> int:
         print("  stage                                  P(reach)     E[win] credits")
         for w, p, x in stages:
             print(f"  {w:<38} {decimal_text(p, 8):<12} {decimal_text(x, 6)}")
+        if target is not None:
+            print()
+            print(f"graph written to {target}")
+    return 1 if status == "FAIL" else 0
+
+
+def run_buy(args, ms, target, out_path, protected) -> int:
+    """``rtp chain --round --buy NAME``: a bought feature's round as one chain (:func:`exact.bet_modes.buy_chain`: the
+    free-spin chain started with the spins of the buy's trigger), solved exactly (:func:`markov.protocol.features`),
+    checked against the float figures of its graph (:func:`markov.graph.cross_check`) and exported if asked; the RTP
+    is the feature's mean over the buy's cost.
+
+    Returns 0, or 1 if the float cross-check exceeds :data:`TOLERANCE`.
+    """
+    buys = {b.name: b for b in ms.model.buys}
+    if args.buy not in buys:
+        raise UsageError(f"rtp chain: --buy must be one of {', '.join(buys)}, got {args.buy}" if buys else
+                         f"rtp chain: {ms.name} has no [buy]: --buy names a bought feature")
+    try:
+        chain, start = buy_chain(ms, args.buy)
+    except ValueError as e:
+        raise UsageError(f"rtp chain: {ms.name}: {e}") from None
+    if not getattr(chain, "finite", True):
+        raise UsageError(f"rtp chain: {ms.name}: {chain.infinite}: the buy's chain has infinitely many states, so "
+                         f"there is no graph to check or write (rtp report gives the buy's exact figures)")
+    figures, = protocol.features(chain, [start])
+    graph = chain_graph(chain, [start])
+    check_chain(graph)
+    err = cross_check(graph, [figures])
+    status = "PASS" if err <= TOLERANCE else "FAIL"
+    cost = buys[args.buy].cost
+    if out_path is not None:
+        write_output(out_path, graph_bytes(graph, "graphml" if args.graphml else "dot"), protected, "rtp chain")
+    if args.json:
+        print(json.dumps({"set": ms.name, "buy": args.buy, "round": {
+            "cost": cost, "trigger": buys[args.buy].trigger, "initial_spins": start,
+            "chain": {"states": graph.number_of_nodes() - 1, "edges": graph.number_of_edges(),
+                      "acyclic": True, "absorbing": True},
+            "float_cross_check": {"max_relative_difference": err, "tolerance": TOLERANCE, "status": status},
+            "mean": exact(figures.mean), "second": exact(figures.second), "rtp": exact(figures.mean / cost),
+            "spins": exact(figures.spins)}, "graph_file": target}, indent=2))
+    else:
+        print(f"math set {ms.name}, buy {args.buy}: the bought round as one chain (the free spins that "
+              f"{buys[args.buy].trigger} scatters start: {start} spins, for {cost:,} credits)")
+        print(f"chain: {graph.number_of_nodes() - 1} states + END, {graph.number_of_edges()} edges; acyclic, absorbing")
+        print(f"float cross-check (scipy sparse LU of I - Q): max relative difference {err:.2e} "
+              f"(tolerance {TOLERANCE:g}) {status}")
+        print(f"round win    E = {decimal_text(figures.mean, 6)} credits (RTP {percent(figures.mean / cost, 6)}), "
+              f"E[W^2] = {decimal_text(figures.second, 2)}, E[spins] = {decimal_text(figures.spins, 6)}")
         if target is not None:
             print()
             print(f"graph written to {target}")

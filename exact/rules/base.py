@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "by_position_refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
-           "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES"]
+__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "by_position_refusal", "round_split", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
+           "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES", "VIEW_PLACES", "published_cells"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
 ANALYSES: dict[str, str] = {
@@ -59,13 +59,44 @@ ENUMERATED = frozenset({"report", "check", "diff", "chain", "spin", "simulate", 
 #: enumeration for a rule without per-reel terms); tests/test_rule_contract.py checks each one a rule gives.
 CAPABILITIES = ("factorisation", "literal_wins", "phase_path", "spin_json", "spin_text", "changes", "symbol_changes",
                 "report_text", "report_tables", "workbook_sheets", "pays_words", "simulation_step",
-                "simulation_section", "award_odds_refusal", "sheet_figures", "published_facts", "reel_terms", "component")
+                "simulation_section", "award_odds_refusal", "sheet_figures", "published_facts", "reel_terms", "component",
+                "report_json")
+
+#: Where a rule's section may stand in each view of the PAR sheet (:attr:`Rule.places`), in the view's order:
+#: ``text`` (the text report: after the base game's by-symbol table, after the free spins' trigger table, at
+#: the end), ``tables`` (the notebook and HTML tables: after the trigger table, after the per-level table, at
+#: the end) and ``workbook`` (the PAR workbook and its CSV files: after the Combinations sheet, at the end).  At
+#: each place a view renders the section of every rule the game uses whose place it is, in registry order
+#: (:func:`exact.rules.registry.placed`).
+VIEW_PLACES: dict[str, tuple[str, ...]] = {
+    "text": ("after_symbols", "after_trigger", "end"),
+    "tables": ("after_trigger", "after_levels", "end"),
+    "workbook": ("after_combinations", "end"),
+}
+
+
+def published_cells(sheet, figure: str, empty=None) -> list:
+    """[the printed figures, ``PASS``/``FAIL``] of the published facts a PAR sheet ``sheet`` checked for one figure
+    (``sheet.published(figure)``, e.g. ``trigger.3``), or two ``empty`` cells when none is printed for it: the
+    ``published`` and ``check`` columns of the report's and the tables' rows.
+
+    >>> from types import SimpleNamespace as N
+    >>> fact = N(published="1 in 100", failed=False)
+    >>> published_cells(N(published=lambda f: (fact,)), "trigger_any"), published_cells(N(published=lambda f: ()), "q", "")
+    (['1 in 100', 'PASS'], ['', ''])
+    """
+    facts = sheet.published(figure)
+    if not facts:
+        return [empty, empty]
+    return [" / ".join(f.published for f in facts), "FAIL" if any(f.failed for f in facts) else "PASS"]
 
 #: Where a rule's step acts in a simulated round (:meth:`Rule.simulation_step`), in the round's order:
 #: ``before_features`` after the base spin, before the free spins (a respin: its window decides the
 #: features); ``after_features`` after the scatter-triggered free spins (prize wheels and the features they
-#: award); ``after_round`` on the finished round's total win, tallied apart (the gamble).
-SIMULATION_STAGES = ("before_features", "after_features", "after_round")
+#: award); ``after_round`` on the finished round's total win, tallied apart (the gamble); ``free_spin`` on the win
+#: of every free spin before its level multiplier (a multiplier drawn per free spin): the step gives
+#: ``spin(level, win, rng) -> win`` (``level`` 0-based, ``win`` (n,) int64 credits).
+SIMULATION_STAGES = ("before_features", "after_features", "after_round", "free_spin")
 
 
 class ViewSection:
@@ -116,6 +147,18 @@ class Cost:
         unit = {"seconds": "seconds", "memory": "MiB"}.get(self.limit, self.limit.replace("_", " "))
         return (f"estimated {self.estimate:,} {unit} for {self.what}, more than the limit of {limit:,} "
                 f"(raise it with --max-{self.limit.replace('_', '-')} N, or --no-limits)")
+
+
+def round_split(model) -> str:
+    """What makes the win distribution split ``model``'s spin by several symbols' counts (a respin, prize
+    wheels, several scatters), in words, or "" when its trigger count alone decides the round.
+
+    >>> round_split(type("M", (), {"respin": None, "wheels": (), "of_kind": lambda self, k: ("S",)})())
+    ''
+    """
+    parts = [w for w, on in (("a respin", model.respin is not None), ("prize wheels", bool(model.wheels)),
+                             ("several scatters", len(model.of_kind("scatter")) > 1)) if on]
+    return " and ".join(parts)
 
 
 def seconds_of(units: float, per_second: float) -> int:
@@ -270,6 +313,9 @@ class Rule:
         """
         if analysis not in cls.implements:
             return Refusal(cls.name)
+        if analysis == "distribution" and not cls.factorised and round_split(model):
+            # the round's split by several symbols' counts (exact.round_stages) reads ways spins only
+            return Refusal(f"{cls.name} with {round_split(model)}")
         return None if cls.reads_stop_weights(model) else by_position_refusal(model, analysis)
 
     @classmethod
@@ -410,6 +456,24 @@ class Rule:
         (``book.add(name, slug, header, rows, formats, row_formats=(), keys=1)``); ``formats`` holds the
         workbook's cell formats (COUNT, PERCENT, CREDITS, PROB, ONE_IN, ROW) and ``one_in(p)``.  The base
         class adds none."""
+
+    #: Where the rule's sections stand in each view (:data:`VIEW_PLACES`): view -> place; a view it does not
+    #: name takes it at the ``end``.
+    places: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def place(cls, view: str) -> str:
+        """Where the rule's section stands in ``view`` (a key of :data:`VIEW_PLACES`): :attr:`places`, else ``end``."""
+        return cls.places.get(view, "end")
+
+    @classmethod
+    def report_json(cls, sheet) -> dict:
+        """The keys the rule adds to the JSON report (``rtp report --json``) after the exact figures of the PAR
+        sheet ``sheet``: JSON-ready values (exact figures as ``"p/q"`` text with a ``_float`` beside, outside
+        :meth:`exact.par.ParSheet.figures`).  Asked of every registered rule in registry order, so a key the
+        report carries for every game (``scatter_pays``, empty then) comes from the rule whether the game uses it
+        or not; the base class adds none."""
+        return {}
 
     #: The key of the rule's section in every PAR sheet's JSON (``rtp report --json``), carried whether the game
     #: uses the rule or not (empty then): ``modes``, ``buy``, ``wheel``, ``gamble``; None for a rule without

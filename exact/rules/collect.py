@@ -6,7 +6,7 @@ Literal reading: :func:`exact.evaluator.evaluate` (collect part); per-reel terms
 from __future__ import annotations
 
 from exact.rules.terms import int_array, scaled_moments, weights_scale
-from exact.rules.base import value_convolution, ANALYSES, ReelTerms, Rule
+from exact.rules.base import value_convolution, ANALYSES, ReelTerms, Rule, published_cells
 
 __all__ = ["Collect", "window_fish", "fish_scale", "fish_moments_scaled"]
 
@@ -34,6 +34,30 @@ class Collect(Rule):
     @classmethod
     def present(cls, model) -> bool:
         return bool(model.of_kind("key") or model.of_kind("fish"))
+
+    places = {"text": "after_trigger", "tables": "after_trigger"}
+
+    # -- the section of the PAR sheet: P(2+ KEY) per base spin and per free spin (``sheet.key_2plus``) ---------
+    @classmethod
+    def report_text(cls, rep, fmt, digits: int) -> list[str]:
+        """TWO OR MORE KEY SYMBOLS: per base spin and per free spin, beside the published figures (after the free
+        spins' trigger table; none on a game without KEY symbols)."""
+        if not rep.has_collect:
+            return []
+        rows = [[f"per {k} spin" if k == "base" else "per free spin", fmt.percent(p, 4)]
+                + published_cells(rep, f"key_2plus.{k}", "") for k, p in rep.key_2plus.items()]
+        return ["", "TWO OR MORE KEY SYMBOLS"] + fmt.table_lines(["", "probability", "published", "check"], rows, "lrrl")
+
+    @classmethod
+    def report_tables(cls, sheet, table, inv) -> list:
+        """``key_2plus``: P(2+ KEY) per base spin and per free spin with the published check (after the trigger
+        table; none without KEY symbols)."""
+        if not sheet.has_collect:
+            return []
+        rows = [("base spin" if k == "base" else "free spin", p, *published_cells(sheet, f"key_2plus.{k}"))
+                for k, p in sheet.key_2plus.items()]
+        return [table("key_2plus", "Two or more KEY symbols", [("spin",), ("probability", "probability", "per spin"),
+                                                               ("published",), ("check",)], rows)]
 
     @classmethod
     def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from strips import plugins
+from strips.decimals import exact_text
 from strips.model import FISH, KEY, PAY, WILD
 
 from exact.rules.base import ANALYSES, Cost, EvaluationRule, PaysWords, Rule, seconds_of
@@ -191,6 +192,17 @@ class Paylines(EvaluationRule):
             if xa != xb:
                 out.append(f"payline {i + 1} {xa} -> {xb}")
         return out
+
+    @classmethod
+    def report_json(cls, sheet) -> dict:
+        """``paylines``: each payline's exact return (fraction of the bet) and hit rate per base spin, when the
+        base spin's analysis has them (a line game: ``line_means``, ``line_hits``)."""
+        base = sheet.analysis.base
+        if not getattr(base, "line_means", None):
+            return {}
+        return {"paylines": [{"line": i + 1, "rtp": exact_text(m / sheet.bet), "rtp_float": float(m / sheet.bet),
+                              "hit": exact_text(h), "hit_float": float(h)}
+                             for i, (m, h) in enumerate(zip(base.line_means, base.line_hits))]}
 
 def check_line_symbols(t, doc: dict, model) -> dict:
     """A line game's symbols (a check of the core's keys, no field set): KEY/FISH collect and a WILD

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exact.rules.anywhere import Anywhere
-from exact.rules.base import ANALYSES, PaysWords, Rule, first_present
+from exact.rules.base import ANALYSES, VIEW_PLACES, PaysWords, Rule, first_present
 from exact.rules.cascade import Cascade
 from exact.rules.clusters import Clusters
 from exact.rules.collect import Collect
@@ -51,7 +51,7 @@ from exact.rules.win_cap import WinCap
 from strips import limits as _limits
 from strips.errors import UnsupportedRule, UsageError
 
-__all__ = ["RULES", "component_rows", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms", "reel_set_members", "reel_set_mixture"]
+__all__ = ["RULES", "placed", "report_json_keys", "component_rows", "rules_of", "costs", "cost_refusal", "Support", "supports", "require", "support_table", "phase_path", "beyond_count_tables", "pre_feature_rules", "round_rules", "spin_views", "pays_words", "literal_wins", "factorisation", "reads_windows", "award_odds_refusal", "SHEET_RULES", "published_rule_facts", "reel_terms", "reel_set_members", "reel_set_mixture"]
 
 #: Every registered rule, in the order a refusal names the first one that refuses.
 RULES: tuple[type[Rule], ...] = (
@@ -67,6 +67,32 @@ RULES: tuple[type[Rule], ...] = (
 #: The rules whose section every PAR sheet's JSON carries (:attr:`~exact.rules.base.Rule.sheet_key`), in
 #: registry order.
 SHEET_RULES: tuple[type[Rule], ...] = tuple(r for r in RULES if r.sheet_key)
+
+
+def placed(rules, view: str, place: str) -> tuple[type[Rule], ...]:
+    """The rules of ``rules`` (a PAR sheet's ``rules``, registry order) whose section stands at ``place`` of
+    ``view`` (:data:`exact.rules.base.VIEW_PLACES`, :meth:`~exact.rules.base.Rule.place`).
+
+    >>> [r.name for r in placed(RULES, "text", "after_symbols")]
+    ['scatter pays']
+    """
+    if place not in VIEW_PLACES[view]:
+        raise KeyError(f"no place {place!r} in the {view} view (places: {', '.join(VIEW_PLACES[view])})")
+    return tuple(r for r in rules if r.place(view) == place)
+
+
+def report_json_keys(sheet) -> dict:
+    """The keys every registered rule adds to the JSON report of the PAR sheet ``sheet``
+    (:meth:`~exact.rules.base.Rule.report_json`), in registry order.
+
+    >>> import exact
+    >>> list(report_json_keys(exact.par_sheet(exact.load_math_set("rules_page"))))
+    ['scatter_pays']
+    """
+    out: dict = {}
+    for r in RULES:
+        out.update(r.report_json(sheet))
+    return out
 
 
 def beyond_count_tables(model) -> str | None:

@@ -15,13 +15,15 @@ import dataclasses
 import numpy as np
 
 from strips import plugins
+from strips.decimals import exact_text
 from strips.model import count_table_value
 from strips.toml_reader import count_table
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Rule, first_present
+from exact.rules.wild import CombinationWildMultiplier
 from exact.rules.wild_scatter import scatter_pays_of
 
-__all__ = ["feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels",
+__all__ = ["pre_feature_refusal", "round_distribution_refusal", "feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels",
            "MultiplierByTrigger", "scatter_pay", "by_count", "symbol_scatter_pay", "trigger_scatter_pay", "other_scatters", "scatter_codes",
            "feature_multiplier", "scatter_counts", "paying_scatters", "extra_counts", "count_array", "trigger_reel_shown",
            "trigger_moments", "trigger_count", "scatter_view"]
@@ -244,10 +246,56 @@ class ScatterPays(Rule):
     component = "base_scatter"
     component_words = "base game scatter pays"
 
+    places = {"text": "after_symbols", "tables": "after_levels", "workbook": "after_combinations"}
+
     @classmethod
     def present(cls, model) -> bool:
         return any(trigger_scatter_pay(model, n) for n in range(model.reels * model.rows + 1)) or any(
             s.pays for s in model.of_kind("scatter"))
+
+    # -- the section of the PAR sheet: scatter pays by count of the base spin (``sheet.scatter_pays()``) ------
+    @classmethod
+    def report_text(cls, rep, fmt, digits: int) -> list[str]:
+        """SCATTER PAYS BY COUNT: per scatter and count, pay, probability, 1 in N, RTP share (after the by-symbol
+        table; none when the scatters pay nothing)."""
+        rows = [[r.symbol, _count_text(r), str(r.pay), fmt.sig_fraction(r.probability, 6), fmt.one_in(r.probability),
+                 fmt.percent(r.rtp, 4)] for r in rep.scatter_pays()]
+        if not rows:
+            return []
+        return ["", "SCATTER PAYS BY COUNT (per base spin; n+ = n or more)"] + fmt.table_lines(
+            ["scatter", "count", "pay", "probability", "frequency", "RTP"], rows, "llrrrr")
+
+    @classmethod
+    def report_json(cls, sheet) -> dict:
+        """``scatter_pays``: [{symbol, count, or_more, pay, probability, rtp}] (exact ``"p/q"``, floats beside),
+        carried by every report (empty when no scatter pays)."""
+        return {"scatter_pays": [{"symbol": x.symbol, "count": x.count, "or_more": x.or_more, "pay": x.pay,
+                                  "probability": exact_text(x.probability), "probability_float": float(x.probability),
+                                  "rtp": exact_text(x.rtp), "rtp_float": float(x.rtp)} for x in sheet.scatter_pays()]}
+
+    @classmethod
+    def report_tables(cls, sheet, table, inv) -> list:
+        """``scatter_pays``: pay, probability, 1 in N and RTP share per count (after the per-level table)."""
+        rows = [(r.symbol, _count_text(r), r.pay, r.probability, inv(r.probability), r.rtp) for r in sheet.scatter_pays()]
+        return [table("scatter_pays", "Scatter pays by count (per base spin; n+ = n or more)",
+                      [("scatter",), ("count",), ("pay", "count", "credits"), ("probability", "probability", "per base spin"),
+                       ("1 in N", "odds"), ("RTP", "rtp", "fraction of the bet")], rows)]
+
+    @classmethod
+    def workbook_sheets(cls, rep, book, formats) -> None:
+        """The ``Scatter pays`` sheet (after Combinations): one row per scatter and paying count."""
+        f = formats
+        rows = [[x.symbol, _count_text(x), x.pay, x.probability, f.one_in(x.probability), x.rtp] for x in rep.scatter_pays()]
+        book.add("Scatter pays", "scatter_pays", ("scatter", ("count", "n+ = n or more"), ("pay", "credits"),
+                                                  ("probability", "per base spin"), ("odds", "1 in N base spins"),
+                                                  ("RTP contribution", "% of the bet")), rows,
+                 (None, None, f.COUNT, f.PROB, f.ONE_IN, f.PERCENT), keys=2)
+
+
+def _count_text(row) -> str:
+    """A scatter-pay row's count as the views print it: ``n``, or ``n+`` for the last (n or more)."""
+    return f"{row.count}+" if row.or_more else str(row.count)
+
 
 
 class SeveralScatters(Rule):
@@ -255,12 +303,22 @@ class SeveralScatters(Rule):
 
     name = "several scatter symbols"
     keys = '[symbols.A] class = "scatter", [symbols.B] class = "scatter", [free_spins] scatter'
-    implements = _CATALOGUE | {"gamble"}
+    implements = _CATALOGUE | {"gamble", "distribution"}
+    narrows = frozenset({"distribution"})
     count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:
         return len(model.of_kind("scatter")) > 1
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """The win distribution splits a ways spin by every scatter's count (:mod:`exact.round_distribution`);
+        with another rule beyond the per-reel count tables (paylines, trigger reels, ...) it refuses."""
+        if analysis == "distribution":
+            if round_distribution_refusal(model):
+                return f"{cls.name} with {round_distribution_refusal(model)}"
+        return super().refusal(model, analysis)
 
     @classmethod
     def spin_json(cls, model, phase, window, res) -> dict:
@@ -428,3 +486,36 @@ def _free_spins(key: str) -> str:
 
 for _rule in (TriggerReels, MultiplierByTrigger):
     plugins.register_core(_rule.name, _rule.parses, _rule.parse)
+
+
+def pre_feature_refusal(model) -> str | None:
+    """The payline or trigger rule the respin and wheel stage before the feature does not model
+    (several scatters it does), or None.
+
+    >>> from strips.loader import load_math_set
+    >>> pre_feature_refusal(load_math_set("wheel_game").model) is None
+    True
+    """
+    if model.evaluation == "lines":
+        return "payline evaluation"
+    return first_present(model, (CombinationWildMultiplier, CountsAsScatter, TriggerReels, MultiplierByTrigger))
+
+
+def round_distribution_refusal(model) -> str | None:
+    """The rule the win distribution of a round with a respin, prize wheels or several scatters
+    (:mod:`exact.round_stages`: a ways spin split by several symbols' counts) does not model, or None:
+    :func:`pre_feature_refusal`, an evaluation other than ways, KEY collect and FISH values (spins that fall
+    are refused by their own rule, :meth:`exact.rules.base.Rule.refusal`).
+
+    >>> from strips.loader import load_math_set
+    >>> round_distribution_refusal(load_math_set("wheel_game").model) is None
+    True
+    """
+    rule = pre_feature_refusal(model)
+    if rule:
+        return rule
+    if model.evaluation != "ways":
+        return f"{model.evaluation} evaluation"
+    if model.of_kind("key") or model.of_kind("fish"):
+        return "KEY collect and FISH values"
+    return None
