@@ -82,9 +82,10 @@ from typing import Sequence
 
 import numpy as np
 
+from strips.limits import active as active_limits
 from strips.model import DEFAULT_MODE, MathSet
 from proofs.dask_runner import Cluster, progress_bar, run_tasks
-from exact.rules import beyond_count_tables, initial_spins, round_rules, rules_of
+from exact.rules import beyond_count_tables, initial_spins, round_rules, rules_of, simulation_cost
 from proofs.simulate_tables import GROUP_LIMIT, WildDraw, segment_sums, spin_tables, spin_wins
 from proofs.simulate_base import Game, Tally, prepare, simulate_block
 from proofs.simulate_modes import (BuyGame, ModeGame, Unit, prepare_mode, respin_stops,
@@ -269,8 +270,6 @@ def refuse_costly_simulation(units, split, exact) -> None:
     >>> refuse_costly_simulation(units, [10 ** 6], exact_units(ms, units)) is None
     True
     """
-    from exact.rules.estimates import simulation_cost
-    from strips.limits import active
     rows = []
     for u, rounds in zip(units, split):
         fig = (exact.modes if u.kind == "mode" else exact.buys).get(u.name)
@@ -278,7 +277,7 @@ def refuse_costly_simulation(units, split, exact) -> None:
         if played is None:         # a buy: its feature's spins (every round plays it)
             played = getattr(getattr(fig, "feature", None), "spins", 0) or 0
         rows.append((u.name, rounds, 1 + float(played)))
-    cost, limit = simulation_cost(rows), active().seconds
+    cost, limit = simulation_cost(rows), active_limits().seconds
     if limit is not None and cost.estimate > limit:
         raise ValueError(cost.refusal(limit))
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSection, one_spin_round, round_split, seconds_of
 from exact.rules.registry import component_rows, cost_refusal, costs, placed, report_json_keys
+from exact.rules.estimates import simulation_cost
 from exact.rules.base import VIEW_PLACES, published_cells
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
                                   round_rules, round_total_steps, rules_of, spin_views, support_table, supports)
@@ -74,7 +75,7 @@ from exact.rules.grid_free_games import FeaturedRound, play_featured_round
 from exact.rules.win_cap import WinCap
 
 __all__ = ["ANALYSES", "round_split", "component_rows", "placed", "report_json_keys", "VIEW_PLACES", "published_cells", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "Cost",
-           "costs", "cost_refusal", "seconds_of", "GROUP_LIMIT", "reel_groups", "table_bytes",
+           "costs", "cost_refusal", "simulation_cost", "seconds_of", "GROUP_LIMIT", "reel_groups", "table_bytes",
            "round_total_steps", "rules_of",
            "support_table",
            "multiplier_text", "starts_feature", "spin_views", "pays_words",
