@@ -82,7 +82,7 @@ from typing import Sequence
 
 import numpy as np
 
-from strips.limits import active
+from strips.limits import active as active_limits
 from strips.model import DEFAULT_MODE, MathSet
 from proofs.dask_runner import Cluster, progress_bar, run_tasks
 from exact.rules import beyond_count_tables, initial_spins, round_rules, rules_of, simulation_cost
@@ -277,7 +277,7 @@ def refuse_costly_simulation(units, split, exact) -> None:
         if played is None:         # a buy: its feature's spins (every round plays it)
             played = getattr(getattr(fig, "feature", None), "spins", 0) or 0
         rows.append((u.name, rounds, 1 + float(played)))
-    cost, limit = simulation_cost(rows), active().seconds
+    cost, limit = simulation_cost(rows), active_limits().seconds
     if limit is not None and cost.estimate > limit:
         raise ValueError(cost.refusal(limit))
 
