@@ -60,7 +60,8 @@ from exact.par import ParSheet, par_sheet
 from exact.enumeration import analyse_phase as enumerated_phase
 from exact.falls import falls_game
 from exact.frames import bowl_jackpot_odds
-from exact.rules import award_odds_refusal, factorisation, initial_spins, paying_scatters, require, scatter_codes, symbol_scatter_pay
+from exact.rules import (award_odds_refusal, factorisation, initial_spins, line_combinations, line_view, paying_scatters, require,
+                         scatter_codes, symbol_scatter_pay)
 from exact.polynomials import poly_product
 from markov.round import round_result
 from strips.errors import MathSetError
@@ -572,7 +573,7 @@ def line_probabilities(ms: MathSet, phase: Phase) -> dict[tuple[str, int], list[
     for m, w in table:
         if not w:
             continue
-        _, _, count_label, labels = line_first_moments(line_machine(model, m), windows, tags, keymaps,
+        _, _, count_label, labels = line_first_moments(line_machine(model, m), line_view(model, windows), tags, keymaps,
                                                        model.paylines)
         for j, label in enumerate(labels):
             if label is None:
@@ -609,16 +610,14 @@ def _line_awards(ms: MathSet, analysis: GameAnalysis, rd: "_Round | None" = None
     base = line_probabilities(ms, model.base_phase)
     levels = [line_probabilities(ms, model.level_phase(lv)) for lv in model.levels]
     out = []
-    for s in model.symbols:
-        if s.kind not in (PAY, "wild") or not s.pays:
-            continue
+    for name, pays in line_combinations(model):     # each symbol's and each group's combinations
         for n in range(1, model.reels + 1):
-            if n > len(s.pays) or not s.pays[n - 1]:
+            if n > len(pays) or not pays[n - 1]:
                 continue
-            per_line = base.get((s.name, n), [Fraction(0)])
-            free = max((sum(lv.get((s.name, n), []), Fraction(0)) for lv in levels), default=Fraction(0))
+            per_line = base.get((name, n), [Fraction(0)])
+            free = max((sum(lv.get((name, n), []), Fraction(0)) for lv in levels), default=Fraction(0))
             high = min(Fraction(1), sum(per_line, Fraction(0)) + rr.free_spins_played * free)
-            out.append(Award(f"{s.name} {n} OAK", "combination", Bounds(max(per_line), high), s.pays[n - 1]))
+            out.append(Award(f"{name} {n} OAK", "combination", Bounds(max(per_line), high), pays[n - 1]))
     return out
 
 
@@ -649,9 +648,9 @@ def _line_patterns(ms: MathSet) -> list[tuple[str, Fraction]]:
     """Expected paylines paying each combination per base spin: sum over lines of P(the line pays it)."""
     model = ms.model
     probs = line_probabilities(ms, model.base_phase)
-    return [(f"{s.name} {n} OAK", sum(probs.get((s.name, n), []), Fraction(0)))
-            for s in model.symbols if s.kind in (PAY, "wild") and s.pays
-            for n in range(1, model.reels + 1) if n <= len(s.pays) and s.pays[n - 1]]
+    return [(f"{name} {n} OAK", sum(probs.get((name, n), []), Fraction(0)))
+            for name, pays in line_combinations(model)
+            for n in range(1, model.reels + 1) if n <= len(pays) and pays[n - 1]]
 
 
 def _ways_patterns(ms: MathSet) -> list[tuple[str, Fraction]]:

@@ -18,8 +18,9 @@ from exact.distribution_results import (DEFAULT_EDGES, TAIL_BETS, TRUNCATE_BELOW
 from exact.enumeration import awards_model
 from exact.falls import falls_game
 from exact.one_spin import SCATTER_COUNT, SpinDistribution, spin_distribution
-from exact.progress import progress_of, stage
-from exact.rules import initial_spins, require
+from exact.progress import progress_of, stage as progress_stage
+from exact.round_stages import ChainStage
+from exact.rules import initial_spins, require, round_split
 from markov.feature import chain_class
 from markov.moments import CountSplit
 from markov.protocol import run as run_feature
@@ -195,8 +196,54 @@ def _gcd_of_wins(dists) -> int:
     return g or 1
 
 
+class SpinStage:
+    """The round before its feature as the win distribution plays it: a spin split by the count that
+    starts the free spins (the default round: ``model``'s base spin, ``by[n] = {win: P(n, win)}``).
+
+    A round stage gives the distribution its parts: ``starts`` (the initial spins of every feature it
+    may start), ``trigger_prob`` (initial spins -> P), ``wins`` (every credit value a kernel of the stage
+    takes, for the grid's step), ``max_win`` (the largest), ``max_before`` (the largest win before a
+    feature) and ``value(alg, feats)``: the round in the algebra ``alg`` given each feature's value
+    ``feats[n0]`` (:mod:`exact.algebras`).  :mod:`exact.round_distribution` gives the stages of the bet
+    modes' respins and prize wheels and of the buys.
+
+    >>> from strips.loader import load_math_set
+    >>> ms = load_math_set("rules_page")
+    >>> st = SpinStage(ms.model, spin_distribution(ms, ms.model.base_phase, SCATTER_COUNT))
+    >>> st.starts, st.max_win == st.base.max_win
+    ([10, 15, 20], True)
+    """
+
+    def __init__(self, model, base: SpinDistribution):
+        self.model, self.base = model, base
+        self.by = by_count(base)
+        self.starts = sorted({initial_spins(model, n) for n in self.by if initial_spins(model, n) > 0})
+        tp: dict[int, Fraction] = defaultdict(Fraction)
+        for n, table in self.by.items():
+            if initial_spins(model, n):
+                tp[initial_spins(model, n)] += sum(table.values(), Fraction(0))
+        self.trigger_prob = dict(tp)
+        self.wins = tuple(int(w) for w in np.unique(base.wins))
+        self.max_win = self.max_before = base.max_win
+
+    def value(self, alg, feats: dict):
+        parts = []
+        for n, table in sorted(self.by.items()):
+            b = alg.kernel(table)
+            n0 = initial_spins(self.model, n)
+            parts.append(alg.mul(b, feats[n0]) if n0 else b)
+        return combine(alg, parts)
+
+
+def _gcd_of_values(values) -> int:
+    g = 0
+    for w in values:
+        g = gcd(g, int(w))
+    return g
+
+
 def win_distribution(ms: MathSet, exact: bool | None = None,
-                     tail_at: int | None = max(TAIL_BETS)) -> WinDistribution:
+                     tail_at: int | None = max(TAIL_BETS), stage=None, bet: int | None = None) -> WinDistribution:
     """The whole win distribution of a math set: base spin, each level, each feature and the round.
 
     Parameters
@@ -211,6 +258,11 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     tail_at : int or None
         Bets at which a second, tilted FFT pass is aimed (default the largest P(win >= k x bet)
         reported); None: no tilted pass (the tail then has only the plain pass's digits).
+    stage : SpinStage-like, optional
+        The round before its feature (:class:`SpinStage`; default the base spin split by its trigger count):
+        a bet mode's respin and prize wheels, a buy (:mod:`exact.round_distribution`).
+    bet : int, optional
+        Credits per round (default ``ms.model.bet``; a buy's cost).
 
     Returns
     -------
@@ -246,56 +298,60 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     >>> wd.max_round_win, wd.max_round_exact
     (28210, True)
     """
-    require(ms, "distribution")
+    if stage is None:
+        require(ms, "distribution")
     model = ms.model
+    if stage is None and round_split(model):     # the round's respin, prize wheels, several scatters
+        stage = ChainStage(ms)
+    bet = model.bet if bet is None else bet
     cycle = math.prod(len(c) for c in ms.strips[model.base_phase.strips].codes)
-    stage("base spin")
-    base = spin_distribution(ms, model.base_phase, SCATTER_COUNT)
-    base_by = by_count(base)
+    progress_stage("base spin")
+    base = spin_distribution(ms, model.base_phase, SCATTER_COUNT) if stage is None else stage.base
     kind = chain_class(model)
-    stage("free-spin levels")
-    levels = tuple(spin_distribution(ms, model.level_phase(lv), kind.count_by) for lv in model.levels) \
+    progress_stage("free-spin levels")
+    spin = getattr(stage, "spin", spin_distribution)     # a stage may split the spins by its own counts
+    levels = tuple(spin(ms, model.level_phase(lv), kind.count_by) for lv in model.levels) \
         if model.trigger else ()
     if falls_game(model):         # awards summed over falls: the tables read the splits indexed by spins
         model = awards_model(ms)
-    starts = sorted({initial_spins(model, n) for n in base_by if initial_spins(model, n) > 0})
-    if not starts:
+    if stage is None:
+        stage = SpinStage(model, base)
+    starts = stage.starts
+    if not starts and isinstance(stage, SpinStage):
         g = _gcd_of_wins([base])
         rd = GridDistribution(g, dict(base.marginal()))
-        return WinDistribution(model.bet, base, levels, rd, {}, {}, base.max_win, base.max_win_probability, True, {},
+        return WinDistribution(bet, base, levels, rd, {}, {}, base.max_win, base.max_win_probability, True, {},
                                cycle)
     # the feature: the game's chain (markov.feature), its kernels' tables by the moves of its runner
-    chain = kind.of_splits(model, [count_split(d) for d in levels])
-    tables = chain.moves([by_count(d) for d in levels])
-    start_of = {n0: chain.start(n0) for n0 in starts}
-    finite = getattr(chain, "finite", True)
+    if starts:
+        chain = kind.of_splits(model, [count_split(d) for d in levels])
+        tables = chain.moves([by_count(d) for d in levels])
+        start_of = {n0: chain.start(n0) for n0 in starts}
+        finite = getattr(chain, "finite", True)
+    else:
+        chain, tables, start_of, finite = None, [], {}, True
+    if not finite and not isinstance(stage, SpinStage):
+        raise ValueError("unsupported rule: an endless retrigger after a respin, a prize wheel or a buy (the win "
+                         "distribution's largest round win needs a finite feature there); give the free spins a "
+                         "retrigger_cap")
 
     def kernels(alg):
         return [{k: alg.kernel(t) for k, t in law.items()} for law in tables]
 
-    trigger_prob: dict[int, Fraction] = defaultdict(Fraction)
-    for n, table in base_by.items():
-        if initial_spins(model, n):
-            trigger_prob[initial_spins(model, n)] += sum(table.values(), Fraction(0))
-    g = _gcd_of_wins([base, *levels])
+    trigger_prob = stage.trigger_prob
+    g = _gcd_of_values([*stage.wins, *(int(w) for d in levels for w in np.unique(d.wins))]) or 1
     # the largest round win: exact (max-plus) for a finite chain; else bounded by the spins kept
     max_spins: dict[int, int | None] = {n0: None for n0 in starts}
     truncated: dict[int, float] = {n0: 0.0 for n0 in starts}
     max_feature: dict[int, tuple] = {}
     visits: dict[int, int] = {}
-    stage("largest round win")
+    progress_stage("largest round win")
     if finite:
         ma = MaxAlgebra()
         mk = kernels(ma)
         for n0 in starts:
             max_feature[n0] = run_feature(ma, chain, start_of[n0], mk).value
-        top = None
-        for n, table in base_by.items():
-            b = ma.kernel(table)
-            n0 = initial_spins(model, n)
-            v = ma.mul(b, max_feature[n0]) if n0 else b
-            top = v if top is None else ma.add(top, v)
-        max_round, max_round_p = top
+        max_round, max_round_p = stage.value(ma, max_feature)
         grid_top = max_round
     else:
         mass = MassAlgebra()
@@ -304,9 +360,9 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
             r = run_feature(mass, chain, start_of[n0], mk, cut_below=TRUNCATE_BELOW)
             max_spins[n0], truncated[n0] = r.spins, r.truncated
             visits[n0] = r.visits
-        grid_top = base.max_win + max(max_spins.values()) * levels[0].max_win
+        grid_top = stage.max_before + max(max_spins.values()) * levels[0].max_win
     # every kernel must fit on the grid too (a level no path reaches may win more than any round)
-    size = max(grid_top, base.max_win, *(d.max_win for d in levels)) // g + 1
+    size = max(grid_top, stage.max_win, *(d.max_win for d in levels)) // g + 1
     if size > MAX_GRID and not exact:
         raise ValueError(f"the round win takes up to {size:,} points on its grid of {g:,} credits (largest round win "
                          f"{grid_top:,} credits): more than the {MAX_GRID:,} points the win distribution holds "
@@ -332,15 +388,10 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     def evaluate(alg):
         ks = kernels(alg)
         feats = {n0: feature(alg, ks, n0) for n0 in starts}
-        parts = []
-        for n, table in sorted(base_by.items()):
-            b = alg.kernel(table)
-            n0 = initial_spins(model, n)
-            parts.append(alg.mul(b, feats[n0]) if n0 else b)
-        return combine(alg, parts), feats
+        return stage.value(alg, feats), feats
 
-    trunc = float(sum(trigger_prob[n0] * Fraction(truncated[n0]) for n0 in starts))
-    stage("round (exact)" if exact else "round (FFT)")
+    trunc = float(sum(trigger_prob.get(n0, 0) * Fraction(truncated[n0]) for n0 in starts))
+    progress_stage("round (exact)" if exact else "round (FFT)")
     if exact:
         rnd, fvals = evaluate(ExactAlgebra())
         round_grid = GridDistribution(g, {w: p for w, p in rnd.items() if p}, (), trunc)
@@ -348,7 +399,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
                  for n0, v in fvals.items()}
     else:
         n_full = fast_length(size)
-        cuts = sorted({ceil_int(Fraction(k * model.bet, g)) for k in (*TAIL_BETS, *DEFAULT_EDGES[1:])
+        cuts = sorted({ceil_int(Fraction(k * bet, g)) for k in (*TAIL_BETS, *DEFAULT_EDGES[1:])
                        if tail_at and 0 < k <= tail_at})
         log_masses: dict = {}
 
@@ -391,7 +442,8 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         # pass's own bound: every kernel and every cut point must lie on it; the tilted pass, whose tail
         # weighs more, may need a longer one, and the plain pass is then padded with zeros to its length
         # (the missing entries are within the plain pass's folding term)
-        low = max([d.max_win // g + 1 for d in (base, *levels)] + [c + 1 for c in cuts] + [FOLD_MIN])
+        low = max([d.max_win // g + 1 for d in levels] + [stage.max_win // g + 1] + [c + 1 for c in cuts] +
+                  [FOLD_MIN])
         n_plain, fold = n_full, (0.0, {n0: 0.0 for n0 in starts})
         n = fast_length(low)
         while n < n_full:
@@ -407,7 +459,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
         targets = [(a, span, math.fsum(plain.p[a:span])) for a in cuts] + \
             [(a, b, math.fsum(plain.p[a:b])) for a, b in zip(cuts, cuts[1:])]
 
-        stage("tail (tilted pass)")
+        progress_stage("tail (tilted pass)")
         theta = tail_tilt(lambda t: BoundAlgebra(n_plain, g, t).final_bound(bounds_at(n_plain, t)[0]), targets, span)
         n_fft, tilt_fold = n_plain, 0.0
         if theta:
@@ -438,7 +490,7 @@ def win_distribution(ms: MathSet, exact: bool | None = None,
     else:
         mr = round_grid.max_positive()
         mf = {n0: feats[n0].max_positive() for n0 in starts}
-    return WinDistribution(model.bet, base, levels, round_grid, feats, dict(trigger_prob), mr[0], mr[1], finite, mf,
+    return WinDistribution(bet, base, levels, round_grid, feats, dict(trigger_prob), mr[0], mr[1], finite, mf,
                            cycle)
 
 

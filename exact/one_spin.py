@@ -286,7 +286,8 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
         ``"scatter"`` (the base game's trigger, a free spin's retrigger) or
         ``"key"`` (a free spin's KEY count, the ladder's input).
     outcomes : sequence of ReelOutcomes, optional
-        Precomputed :func:`phase_outcomes` of the phase.
+        Precomputed :func:`phase_outcomes` of the phase, or the caller's own per-reel outcomes of a ways
+        spin (their counts its own: :mod:`exact.round_distribution` keys them by several symbols' counts).
 
     Returns
     -------
@@ -312,7 +313,7 @@ def spin_distribution(ms: MathSet, phase: Phase, count: str = SCATTER_COUNT,
         raise ValueError(f"unknown count {count!r} (scatter or key)")
     if falls_game(ms.model):      # enumerated falls: the exact joint law of (award index, win)
         return enumerated_spin_distribution(ms, phase)
-    if beyond_count_tables(ms.model):   # the payline and trigger rules: this DP knows ways games only
+    if outcomes is None and beyond_count_tables(ms.model):   # paylines, trigger rules: the DP knows ways only
         raise UnsupportedRule(f"unsupported rule for the one-spin distribution: {beyond_count_tables(ms.model)}",
                               rule=beyond_count_tables(ms.model), analysis="distribution")
     model = ms.model

@@ -67,7 +67,7 @@ import numpy as np
 
 from strips.model import (FISH, KEY, PER_REEL, SCATTER, WILD, MathSet, Phase, ReelStrips, window_codes,
                           window_counts)
-from exact.rules import combination_wilds, line_step, scatter_codes, symbol_scatter_pay
+from exact.rules import combination_wilds, line_step, reading_step, scatter_codes, symbol_scatter_pay
 
 #: The evaluator guarantees that this many windows' numerators sum without int64 overflow.
 SUM_HEADROOM = 1 << 20
@@ -233,8 +233,10 @@ class WindowEvaluator:
                 S = math.lcm(S, sum(x))
         self._S, self._F = S, F
         R = model.reels
-        # the payline rule's vectorised step (None: the game pays ways, evaluated below)
-        self._line_step = line_step(model, self._comb_code, self._comb_table)
+        # the payline rule's vectorised step (None: the game pays ways, evaluated below); the catalogue's
+        # composed line reading has its own (exact.rules.line_reading.ReadingLineStep)
+        self._line_step = (reading_step(model, self._comb_code, self._comb_table) if model.is_lines else None) \
+            or line_step(model, self._comb_code, self._comb_table)
         self.is_lines = self._line_step is not None
         if self._line_step is not None:
             self.denominator = self._comb_w

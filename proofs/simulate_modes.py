@@ -232,8 +232,13 @@ class ModeGame:
         raise KeyError(rule)
 
     def sample(self, lv: int, n: int, rng: np.random.Generator) -> Spins:
-        """``n`` free spins of level ``lv`` (0-based) for :func:`play_features`."""
-        return self.levels[lv].spins(n, rng)
+        """``n`` free spins of level ``lv`` (0-based) for :func:`play_features`, each win through the rules'
+        ``free_spin`` steps (a multiplier drawn per free spin)."""
+        s = self.levels[lv].spins(n, rng)
+        for st in self.steps:
+            if st.stage == "free_spin":
+                s = Spins(st.spin(lv, s.ways, rng), s.keys, s.scatters, s.fish)
+        return s
 
 
 @dataclass(frozen=True)

@@ -419,6 +419,21 @@ BONUS = [["A", "B", "S", "A"], ["B", "W", "A", "B"], ["A", "S", "B", "W"]]
 
 ALT = [["A", "A", "X", "B"], ["W", "B", "X"], ["S", "A", "X", "S"]]
 
+#: The literal rules' copy of MODES_GAME's wheel (:class:`bonus_oracle.Game`): symbol, count -> [(award, weight)].
+MODES_WHEEL = ("X", {2: [(("credits", 20), 5), (("jackpot", 50), 2), (("free_spins", 1), 1)],
+                     3: [(("jackpot", 500), 1), (("free_spins", 2), 1), (("credits", 0), 2)]})
+#: The literal rules' copy of each mode of MODES_GAME: (cost, base strips, trigger table, respin).
+MODES_TABLE = {"default": (10, BASE, {2: 2, 3: 3}, None), "ante": (15, BASE, {2: 2, 3: 3}, ("X", 1)),
+               "pairs": (20, BASE, {2: 2, 3: 3}, ("A", 2)), "plain": (20, BASE, {2: 2, 3: 3}, None),
+               "alt": (30, ALT, {3: 1}, None)}
+
+
+def write_modes_game(directory: Path) -> Path:
+    """MODES_GAME written as a math set in ``directory`` (base, bonus and the alt mode's strips)."""
+    d = write_set(directory, base=BASE, bonus=BONUS, game=MODES_GAME)
+    (d / "alt.csv").write_text(csv_text(ALT))
+    return d
+
 
 # ---- from test_engine.py -------------------------------------------------
 

@@ -20,15 +20,10 @@ from exact.bet_modes import analyse_buys, analyse_mode, analyse_modes
 from exact.cli import main
 from mathset_files import csv_text, write_set
 from strips.loader import load_math_set
-from generators import ALT, BASE, BONUS, MODES_GAME
+from generators import ALT, BASE, BONUS, MODES_GAME, MODES_TABLE, MODES_WHEEL, write_modes_game
 from mathset_files import plain_wheel_game
 
-WHEEL = ("X", {2: [(("credits", 20), 5), (("jackpot", 50), 2), (("free_spins", 1), 1)],
-               3: [(("jackpot", 500), 1), (("free_spins", 2), 1), (("credits", 0), 2)]})
-# the oracle's copy of each mode: (cost, base strips, trigger table, respin)
-MODES = {"default": (10, BASE, {2: 2, 3: 3}, None), "ante": (15, BASE, {2: 2, 3: 3}, ("X", 1)),
-         "pairs": (20, BASE, {2: 2, 3: 3}, ("A", 2)), "plain": (20, BASE, {2: 2, 3: 3}, None),
-         "alt": (30, ALT, {3: 1}, None)}
+WHEEL, MODES = MODES_WHEEL, MODES_TABLE
 AWARD_TEXT = {("credits", 20): "credits 20", ("jackpot", 50): "jackpot Mini", ("free_spins", 1): "free_spins 1",
               ("jackpot", 500): "jackpot Major", ("free_spins", 2): "free_spins 2", ("credits", 0): "credits 0"}
 
@@ -42,9 +37,7 @@ def run(argv) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def set_dir(tmp_path_factory):
-    d = write_set(tmp_path_factory.mktemp("tiny_wheel"), base=BASE, bonus=BONUS, game=MODES_GAME)
-    (d / "alt.csv").write_text(csv_text(ALT))
-    return d
+    return write_modes_game(tmp_path_factory.mktemp("tiny_wheel"))
 
 
 @pytest.fixture(scope="module")

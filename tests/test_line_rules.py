@@ -270,6 +270,7 @@ def test_commands_run_or_refuse_in_one_line(tmp_path_factory):
                 "comply", "tune", "distribution"):
         argv = ([cmd, str(tmp_path), str(tmp_path)] if cmd == "diff" else [cmd, "--set", str(tmp_path)] + (
             {"export": ["--xlsx", str(out_dir / "x.xlsx")], "spin": ["--stops", "0,0,0"],
+             "simulate": ["--rounds", "2000", "--no-progress"], "prove": ["--rounds", "2000"],
              "tune": ["--target-rtp", "0.9", "--out", str(out_dir / "tuned")]}.get(cmd, [])))
         code, out, err = run(argv)
         ok = supports(ms, {"prove": "prove", "simulate": "simulate"}.get(cmd, cmd))
@@ -419,3 +420,77 @@ def test_line_awards_literal_reading_and_bad_keys():
     with pytest.raises(MathSetError) as e:
         model_of(text.replace('strips = "bonus"', 'strips = "bonus"\ntrigger = { 3 = 1 }'))
     assert ": free_spins.trigger:" in str(e.value)
+
+
+def _all_stops(ms, phase):
+    import itertools
+    import numpy as np
+    lengths = ms.phase_strips(phase).lengths
+    return np.array(list(itertools.product(*(range(n) for n in lengths))), dtype=np.int64).reshape(-1, len(lengths))
+
+
+def _literal_lines(ms, window, m):
+    """Each payline's literal pay (credits) of ``window`` (names) with combination value ``m``."""
+    from exact.rules.line_reading import window_line_wins
+    out = [0] * len(ms.model.paylines)
+    for line, _, _, _, pay in window_line_wins(ms.model, window, m):
+        out[line - 1] += pay
+    return out
+
+
+@settings(max_examples=25)
+@given(catalogue_line_games())
+def test_window_evaluator_reads_the_lines_literally(ms):
+    """The simulation's and the enumeration's vectorised step (ReadingLineStep in the window evaluator) pays
+    every payline of every window what the literal reading pays: exact numerators mixed over the combination
+    values, and at the value drawn with an rng."""
+    import numpy as np
+    from exact.lines import combination_table
+    from exact.windows import WindowEvaluator
+    phase = ms.model.base_phase
+    ev = WindowEvaluator(ms, phase)
+    stops = _all_stops(ms, phase)
+    exact = ev.evaluate(stops)
+    drawn = ev.evaluate(stops, np.random.default_rng(7))
+    table = combination_table(ms.model, phase.weights)
+    for j, row in enumerate(stops):
+        window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
+        want = [0] * len(ms.model.paylines)
+        for m, w in table:
+            for li, v in enumerate(_literal_lines(ms, window, m)):
+                want[li] += (w if len(table) > 1 else 1) * v
+        assert exact.line_pays[j].tolist() == want
+        m = int(drawn.combination[j]) if drawn.combination is not None else table[0][0]
+        lit = _literal_lines(ms, window, m)
+        assert drawn.line_pays[j].tolist() == lit
+        assert drawn.line_hits[j].tolist() == [v > 0 for v in lit]
+
+
+@settings(max_examples=25)
+@given(catalogue_line_games())
+def test_comply_line_odds_equal_brute_force(ms):
+    """P(payline l pays the combination (name, run)) of rtp comply (the payline scan on the lines' view: expanding
+    WILDs, groups) equals the count over every window through the literal reading (the line's larger win)."""
+    from hypothesis import assume
+    from exact.comply import line_probabilities
+    from exact.lines import combination_table
+    from exact.rules.line_reading import window_line_wins
+    p = parts(ms.model)
+    assume(not (p.direction == "both" and p.both_pay == "sum"))
+    phase = ms.model.base_phase
+    stops = _all_stops(ms, phase)
+    table = combination_table(ms.model, phase.weights)
+    wsum = sum(w for _, w in table)
+    want: dict = {}
+    for row in stops:
+        window = ms.phase_strips(phase).window(tuple(int(x) for x in row), ms.model.rows)
+        for m, w in table:
+            best: dict = {}
+            for line, sym, run, _, pay in window_line_wins(ms.model, window, m):
+                if pay > best.get(line, (0,))[0]:
+                    best[line] = (pay, sym, run)
+            for line, (_, sym, run) in best.items():
+                acc = want.setdefault((sym, run), [Fraction(0)] * len(ms.model.paylines))
+                acc[line - 1] += Fraction(w, wsum * len(stops))
+    got = {k: v for k, v in line_probabilities(ms, phase).items() if any(v)}
+    assert got == want

@@ -33,6 +33,7 @@ from exact.windows import WindowEvaluator
 from gen_cascade import brute_force as brute_force_falls, random_game
 from generators import API_CALLS, game_text, model_of, write_strips, write_variant
 from generators import with_wild_multiplier
+from gen_line_rules import rule_text
 from oracle import brute_force, make_set, small_fish_model
 from strips.model import WildMultiplier as WildMultiplierConfig
 from strips.errors import UnsupportedRule
@@ -61,6 +62,9 @@ TEXTS = {
     "multiplier_by_trigger": game_text(3, 3, LINES, multiplier_by_trigger="{ 2 = 2, 3 = 5 }", retrigger=False),
     "a combination WILD multiplier": game_text(3, 3, LINES, comb='{ values = [2], mode = "combination" }',
                                                retrigger=False),
+    "both-way pays": rule_text(game_text(3, 3, LINES, retrigger=False), direction="both", both_pay="sum"),
+    "a multiplier drawn per free spin": game_text(3, 3, LINES, retrigger=False).replace(
+        "[[free_spins.levels]]\nmultiplier = 2", "[[free_spins.levels]]\nmultiplier = { values = [1, 5], weights = [1, 3] }"),
 }
 #: More small games for the factorisations: ways games with trigger reels, a WILD counted as a scatter and a
 #: second paying scatter.

@@ -96,12 +96,12 @@ def test_the_respin_mode_is_refused_where_it_was_silently_wrong(tmp_path, capsys
     whole = load_math_set(str(_rules_page_with_respin_mode(tmp_path)))
     ms = whole.mode("respin")
     for analysis in ("distribution", "sensitivity", "tune", "comply", "export"):
-        with pytest.raises(UnsupportedRule, match="^unsupported rule: respin: "):
+        with pytest.raises(UnsupportedRule, match="^unsupported rule: respin( with KEY collect and FISH values)?: "):
             API[analysis](ms)
     sheet = exact.par_sheet(whole)
     assert sheet.modes["respin"].round.mean > sheet.modes["default"].round.mean      # the report takes it
     assert main(["distribution", "--set", str(tmp_path / "respin_mode")]) == 2
-    assert "unsupported rule: [modes]" in capsys.readouterr().err
+    assert "unsupported rule: respin with KEY collect and FISH values" in capsys.readouterr().err
 
 
 #: The commands of the analyses (each must refuse exactly what supports() refuses, in one line).
@@ -163,7 +163,7 @@ def test_a_rule_that_needs_another_analysis_is_refused_by_it():
     assert rules.supports(model, "report")
     capped = _with_cap(model, 100)
     s = rules.supports(capped, "report")
-    assert not s and s.rule == "win cap" and "several scatter symbols" in s.reason, s
+    assert not s and s.rule == "win cap" and "win distribution" in s.reason, s
 
 
 # ---------------------------------------------------------------------------

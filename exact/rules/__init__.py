@@ -14,7 +14,7 @@ README "Adding a mechanic".
 """
 from __future__ import annotations
 
-from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSection, one_spin_round, seconds_of
+from exact.rules.base import ANALYSES, Cost, PaysWords, Refusal, Rule, ViewSection, one_spin_round, round_split, seconds_of
 from exact.rules.registry import at_place, component_rows, cost_refusal, costs, placed, report_json_keys
 from exact.rules.base import VIEW_PLACES, published_cells
 from exact.rules.registry import (RULES, Support, beyond_count_tables, factorisation, literal_wins, pays_words, require,
@@ -57,7 +57,7 @@ from exact.rules.gamble_wheel import GambleWheel, GambleWheelSection, gamble_whe
 from exact.rules.frames import WINDOW_STARTS as FRAME_WINDOW_STARTS
 from exact.rules.frames import Frames, block_places, block_starts, bowls_win, frame_awards, frames_spin, start_levels
 from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
-from exact.rules.line_reading import line_reading_of, line_scan_of, line_view
+from exact.rules.line_reading import line_combinations, line_reading_of, line_scan_of, line_view, reading_step
 from exact.rules.screen_fill import fill_terms
 from exact.rules.drawn_multiplier import with_drawn_multiplier
 from exact.rules.skip_wild_line import level_line_values, unmultiplied
@@ -73,7 +73,7 @@ from exact.rules.grid_features import IntegerChooser, integer_weights, outcomes
 from exact.rules.grid_free_games import FeaturedRound, play_featured_round
 from exact.rules.win_cap import WinCap
 
-__all__ = ["ANALYSES", "component_rows", "at_place", "placed", "report_json_keys", "VIEW_PLACES", "published_cells", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "Cost",
+__all__ = ["ANALYSES", "round_split", "component_rows", "at_place", "placed", "report_json_keys", "VIEW_PLACES", "published_cells", "PaysWords", "Refusal", "Rule", "RULES", "Support", "one_spin_round", "require", "Cost",
            "costs", "cost_refusal", "seconds_of", "GROUP_LIMIT", "reel_groups", "table_bytes",
            "round_total_steps", "rules_of",
            "support_table",
@@ -97,6 +97,6 @@ __all__ = ["ANALYSES", "component_rows", "at_place", "placed", "report_json_keys
            "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
            "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "IntegerChooser", "integer_weights", "FeaturedRound",
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
-           "window_fish", "line_reading_of", "line_scan_of", "line_view", "fill_terms", "with_drawn_multiplier",
+           "window_fish", "line_reading_of", "line_scan_of", "line_view", "line_combinations", "reading_step", "fill_terms", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
            "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "award_of", "awarded", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]

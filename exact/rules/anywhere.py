@@ -398,6 +398,22 @@ def _quiet_by_inclusion_exclusion(per_reel, tab, wtype):
     return total
 
 
+def _merge_codes(keys, w, radix, base):
+    """The sparse polynomial's merge step: the count vectors coded as ``keys`` (a mixed-radix code, ``radix``
+    its place values, ``base`` its digit bases; shape (m,), int64) with weights ``w`` (m,), sorted and equal
+    codes merged with their weights added (exact integers).  Returns ``(states (k, counts) int64, weights
+    (k,))``, the distinct vectors decoded in increasing code order.
+
+    >>> st, w = _merge_codes(np.array([3, 1, 3]), np.array([1, 2, 4]), np.array([1, 2]), np.array([2, 2]))
+    >>> st.tolist(), w.tolist()
+    ([[1, 0], [1, 1]], [2, 5])
+    """
+    order = np.argsort(keys, kind="stable")
+    keys, w = keys[order], w[order]
+    first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+    return (keys[first][:, None] // radix[None, :]) % base[None, :], np.add.reduceat(w, first)
+
+
 def _quiet_weight(per_reel, tab, wtype):
     """The stop combinations whose window pays nothing: the sparse product of :func:`_count_product` on the
     counts that can pay, each capped one past its last zero pay, a vector dropped as soon as a count
@@ -424,11 +440,7 @@ def _quiet_weight(per_reel, tab, wtype):
         w = (weights[:, None] * cnt.astype(wtype)[None, :]).ravel()[keep]
         if len(keys) == 0:
             return 0
-        order = np.argsort(keys, kind="stable")
-        keys, w = keys[order], w[order]
-        first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
-        weights = np.add.reduceat(w, first)
-        states = (keys[first][:, None] // radix[None, :]) % (limit + 2)[None, :]
+        states, weights = _merge_codes(keys, w, radix, limit + 2)
     # below its last zero a count may still pay (pays = [0, 0, 3, 0, 5]): keep the vectors that pay nothing
     silent = np.ones(states.shape[0], dtype=bool)
     for c, j in enumerate(idx):
@@ -484,11 +496,7 @@ def _count_product(strips, rows: int, member, caps, wtype):
             return None
         keys = (np.minimum(states[:, None, :] + vals[None, :, :], caps) @ radix).ravel()
         w = (weights[:, None] * cnt.astype(wtype)[None, :]).ravel()
-        order = np.argsort(keys, kind="stable")
-        keys, w = keys[order], w[order]
-        first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
-        weights = np.add.reduceat(w, first)
-        states = (keys[first][:, None] // radix[None, :]) % (caps + 1)[None, :]
+        states, weights = _merge_codes(keys, w, radix, caps + 1)
     return states, weights
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "by_position_refusal", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
+__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "by_position_refusal", "round_split", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES", "VIEW_PLACES", "published_cells"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -94,8 +94,10 @@ def published_cells(sheet, figure: str, empty=None) -> list:
 #: Where a rule's step acts in a simulated round (:meth:`Rule.simulation_step`), in the round's order:
 #: ``before_features`` after the base spin, before the free spins (a respin: its window decides the
 #: features); ``after_features`` after the scatter-triggered free spins (prize wheels and the features they
-#: award); ``after_round`` on the finished round's total win, tallied apart (the gamble).
-SIMULATION_STAGES = ("before_features", "after_features", "after_round")
+#: award); ``after_round`` on the finished round's total win, tallied apart (the gamble); ``free_spin`` on the win
+#: of every free spin before its level multiplier (a multiplier drawn per free spin): the step gives
+#: ``spin(level, win, rng) -> win`` (``level`` 0-based, ``win`` (n,) int64 credits).
+SIMULATION_STAGES = ("before_features", "after_features", "after_round", "free_spin")
 
 
 class ViewSection:
@@ -146,6 +148,18 @@ class Cost:
         unit = {"seconds": "seconds", "memory": "MiB"}.get(self.limit, self.limit.replace("_", " "))
         return (f"estimated {self.estimate:,} {unit} for {self.what}, more than the limit of {limit:,} "
                 f"(raise it with --max-{self.limit.replace('_', '-')} N, or --no-limits)")
+
+
+def round_split(model) -> str:
+    """What makes the win distribution split ``model``'s spin by several symbols' counts (a respin, prize
+    wheels, several scatters), in words, or "" when its trigger count alone decides the round.
+
+    >>> round_split(type("M", (), {"respin": None, "wheels": (), "of_kind": lambda self, k: ("S",)})())
+    ''
+    """
+    parts = [w for w, on in (("a respin", model.respin is not None), ("prize wheels", bool(model.wheels)),
+                             ("several scatters", len(model.of_kind("scatter")) > 1)) if on]
+    return " and ".join(parts)
 
 
 def seconds_of(units: float, per_second: float) -> int:
@@ -300,6 +314,9 @@ class Rule:
         """
         if analysis not in cls.implements:
             return Refusal(cls.name)
+        if analysis == "distribution" and not cls.factorised and round_split(model):
+            # the round's split by several symbols' counts (exact.round_stages) reads ways spins only
+            return Refusal(f"{cls.name} with {round_split(model)}")
         return None if cls.reads_stop_weights(model) else by_position_refusal(model, analysis)
 
     @classmethod

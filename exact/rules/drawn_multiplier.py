@@ -14,10 +14,12 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from exact.rules.line_reading import LineReadingRule
 from strips import plugins
 
-__all__ = ["DrawnLevelMultiplier", "DrawnMultiplierConfig", "draw_law", "with_drawn_multiplier"]
+__all__ = ["DrawnLevelMultiplier", "DrawnMultiplierConfig", "DrawnMultiplierStep", "draw_law", "with_drawn_multiplier"]
 
 
 @dataclass(frozen=True)
@@ -102,12 +104,47 @@ def with_drawn_multiplier(model, phase, analysis):
         by_scatter=split(a.by_scatter), by_key=split(a.by_key), by_trigger=split(a.by_trigger))
 
 
+@dataclass(frozen=True)
+class DrawnMultiplierStep:
+    """The simulator's step: every free spin of a level with the rule draws its multiplier (an integer
+    uniform below the weights' total, mapped through their cumulative sums) and its win is multiplied by it.
+
+    ``levels``: 0-based level -> (values, integer weights).
+
+    >>> step = DrawnMultiplierStep({0: ((2, 3), (0, 1))})
+    >>> step.spin(0, np.array([0, 5]), np.random.default_rng(1)).tolist(), step.spin(1, np.array([5]), None).tolist()
+    ([0, 15], [5])
+    """
+
+    levels: dict
+    rule: str = "a multiplier drawn per free spin"
+    stage: str = "free_spin"
+
+    def spin(self, level: int, win, rng):
+        """``win`` ((n,) int64 credits, free spins of 0-based ``level``) times the multiplier each spin draws."""
+        if level not in self.levels:
+            return win
+        values, weights = self.levels[level]
+        cum = np.cumsum(np.asarray(weights, dtype=np.int64))
+        drawn = np.asarray(values, dtype=np.int64)[np.searchsorted(cum, rng.integers(0, int(cum[-1]), len(win)),
+                                                                   side="right")]
+        return win * drawn
+
+
 class DrawnLevelMultiplier(LineReadingRule):
-    """A multiplier drawn per free spin: the exact PAR sheet and its views (not the one-spin view)."""
+    """A multiplier drawn per free spin: the exact PAR sheet and its views, the workbook and comply (the award
+    odds do not depend on it), and the simulation (:class:`DrawnMultiplierStep`); not the one-spin view (a spin
+    shows one value) nor the proof's enumeration (it enumerates the stops, not the draw)."""
 
     name = "a multiplier drawn per free spin"
     keys = "[[free_spins.levels]] multiplier = { values, weights }"
-    implements = frozenset({"report", "check", "diff", "chain"})
+    implements = frozenset({"report", "check", "diff", "chain", "simulate", "comply", "export"})
+
+    @classmethod
+    def simulation_step(cls, model, mode: str, tables):
+        """The :class:`DrawnMultiplierStep` of the game's levels with a drawn multiplier."""
+        cfg = cls.config(model)
+        return DrawnMultiplierStep({n - 1: (v, w) for n, v, w in cfg.levels}) if cfg is not None else None
     parses = (("free_spins", "levels", "multiplier", "values"), ("free_spins", "levels", "multiplier", "weights"))
 
 

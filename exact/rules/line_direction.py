@@ -70,6 +70,16 @@ class BothWayPays(LineReadingRule):
     name = "both-way pays"
     keys = '[lines] direction = "both", both_pay = "max" | "sum"'
     parses = (("lines", "direction"), ("lines", "both_pay"))
+    #: ``both_pay = "sum"``: rtp comply runs without the odds of each award (:meth:`award_odds_refusal`).
+    narrows = frozenset({"comply"})
+
+    @classmethod
+    def award_odds_refusal(cls, model) -> str | None:
+        """With ``both_pay = "sum"`` a line may pay two combinations; the payline scan labels its larger one only,
+        so the odds of each award are left out (the comply check's bounds would not hold)."""
+        cfg = cls.config(model)
+        return 'both-way pays with both_pay = "sum" (a line may pay two combinations)' \
+            if cfg is not None and cfg.both_pay == "sum" else None
 
 
 class CentrePays(LineReadingRule):

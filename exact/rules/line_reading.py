@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from exact.rules.base import Rule
 from strips.errors import MathSetError
 from strips.loader import parse_game
@@ -42,7 +44,7 @@ from strips.model import PAY, WILD
 __all__ = ["LineParts", "parts", "uses_reading", "read_line", "line_wins", "prefix_transitions",
            "run_multiplier", "READING_RULES", "window_line_wins", "line_reading_of", "line_scan_of",
            "LineReadingRule", "READING_ANALYSES", "expanded", "line_view", "EXAMPLE_GAME", "example_game", "fill_factor",
-           "expanded_symbol_wins"]
+           "expanded_symbol_wins", "ReadingLineStep", "reading_step", "line_combinations"]
 
 #: The names of the rules whose configuration switches the composed reading on (their configs on
 #: ``model.rules``); a blank symbol does too.
@@ -516,10 +518,144 @@ def line_scan_of(model):
 
 
 
-#: What a game under the composed reading runs: the exact PAR sheet and the views built on it, and
-#: the literal spin; the vectorised evaluator of the simulation and the exhaustive proof
-#: (:mod:`exact.windows`) and the comply tables (so the workbook) do not read these rules yet.
-READING_ANALYSES = frozenset({"report", "spin", "check", "diff", "chain"})
+class ReadingLineStep:
+    """The composed reading's vectorised step over many windows (the window evaluator's, so the simulation's
+    and the exhaustive enumeration's): :func:`prefix_transitions` as one integer table per reel, read for
+    every payline of every window at once, on the window :func:`expanded` shows the lines and times the
+    screen fill's factor (:func:`fill_factor`).
+
+    ``step(win, comb)``: ``win`` the windows (int codes, (n, reels, rows)); ``comb`` the combination
+    multiplier drawn per window ((n,) int) or None for the exact numerators (each line's pay summed over the
+    combination values with their integer weights).  Returns (pays per line (n, lines) int64 credits, whether
+    each line pays (n, lines) bool), as :class:`exact.rules.paylines.LineStep`.  The drawn expanding symbol
+    (its pays by reels shown) is not read here: :func:`reading_step` refuses it (ValueError).
+
+    >>> import numpy as np
+    >>> m = example_game(lines='direction = "centre"')
+    >>> pays, hit = ReadingLineStep(m, None, ((1, 1),))(np.array([[[1], [0], [0]]]), None)
+    >>> pays.tolist(), hit.tolist()          # B A A: the block through the centre is A A
+    ([[2]], [[True]])
+    """
+
+    def __init__(self, model, comb_code, comb_table) -> None:
+        if _config(model, "the drawn expanding symbol") is not None:
+            raise ValueError("unsupported rule: the drawn expanding symbol in the vectorised line step")
+        self.model = model
+        self.nsym = len(model.symbols)
+        self.paylines = [np.asarray(line, dtype=np.int64) for line in model.paylines]
+        self.comb_table = tuple(comb_table) if comb_code is not None else ((1, 1),)
+        self.tables = {m: self._tables(model, m) for m, _ in self.comb_table}
+        ex = _config(model, "expanding wilds")
+        self.expanding = [model.code(n) for n in reversed(ex.wilds)] if ex else []
+        sf = _config(model, "screen fills")
+        self.fills = [(model.code(n), f) for names, f in (sf.fills if sf else ()) for n in names]
+
+    def _tables(self, model, combination):
+        """(per reel an int64 table (ids, symbols) of next ids, the value of each outcome id): ids below the
+        number of outcomes are outcomes (absorbing), the others the scan's states of that reel."""
+        raw = prefix_transitions(model, combination)
+        outcomes: dict = {}
+        for trans in raw:
+            for row in trans.values():
+                for t in row:
+                    if t[0] == "O":
+                        outcomes.setdefault(t, len(outcomes))
+        n_out = len(outcomes)
+        ids = [{st: n_out + i for i, st in enumerate(trans)} for trans in raw] + [{}]
+        tables = []
+        for r, trans in enumerate(raw):
+            tab = np.zeros((n_out + len(trans), self.nsym), dtype=np.int64)
+            tab[:n_out] = np.arange(n_out)[:, None]
+            for st, row in trans.items():
+                tab[ids[r][st]] = [outcomes[t] if t[0] == "O" else ids[r + 1][t] for t in row]
+            tables.append(tab)
+        values = np.zeros(max(n_out, 1), dtype=np.int64)
+        for o, i in outcomes.items():
+            values[i] = o[1]
+        return tables, values, n_out
+
+    def bound(self, max_comb: int, scatter: int, denominator: int) -> tuple[dict[str, int], int]:
+        """(the parts of the largest window numerator by what makes them, that largest numerator)."""
+        top = max(int(v.max(initial=0)) for _, v, _ in self.tables.values())
+        factor = max([f for _, f in self.fills] + [1])
+        parts = {"line pays": len(self.paylines) * top * factor, "scatter pays": scatter}
+        return parts, (parts["line pays"] + scatter) * denominator
+
+    def view(self, win: np.ndarray) -> np.ndarray:
+        """The windows as the lines read them: a reel showing an expanding WILD shows it on every row."""
+        if not self.expanding:
+            return win
+        out = win.copy()
+        for code in self.expanding:          # the first in file order wins a reel showing two kinds
+            shown = (win == code).any(axis=2)
+            out[shown] = code
+        return out
+
+    def factor(self, win: np.ndarray) -> np.ndarray:
+        """The screen fill's factor of each window ((n,) int64; 1 unfilled)."""
+        f = np.ones(win.shape[0], dtype=np.int64)
+        for code, x in self.fills:
+            f[(win == code).all(axis=(1, 2))] = x
+        return f
+
+    def _values(self, win, combination):
+        tables, values, n_out = self.tables[combination]
+        out = np.zeros((win.shape[0], len(self.paylines)), dtype=np.int64)
+        for i, line in enumerate(self.paylines):
+            state = np.full(win.shape[0], n_out, dtype=np.int64)
+            for r, tab in enumerate(tables):
+                state = tab[state, win[:, r, line[r]]]
+            out[:, i] = values[state]
+        return out
+
+    def __call__(self, win: np.ndarray, comb):
+        view = self.view(np.asarray(win, dtype=np.int64))
+        factor = self.factor(np.asarray(win, dtype=np.int64))[:, None]
+        if len(self.comb_table) == 1:
+            m = self.comb_table[0][0]
+            v = self._values(view, m)
+            per_line = v * (1 if comb is not None else self.comb_table[0][1])
+            hit = v > 0
+        else:
+            per_line = np.zeros((win.shape[0], len(self.paylines)), dtype=np.int64)
+            hit = np.zeros(per_line.shape, dtype=bool)
+            for m, w in self.comb_table:
+                v = self._values(view, m)
+                hit |= v > 0
+                if comb is None:
+                    per_line += w * v
+                else:
+                    per_line = np.where((np.asarray(comb) == m)[:, None], v, per_line)
+        return per_line * factor, hit
+
+
+def reading_step(model, comb_code, comb_table):
+    """The :class:`ReadingLineStep` of a game under the composed reading, else None.
+
+    >>> from strips.loader import load_math_set
+    >>> reading_step(load_math_set("rules_page").model, None, ((1, 1),)) is None
+    True
+    """
+    return ReadingLineStep(model, comb_code, comb_table) if uses_reading(model) else None
+
+
+def line_combinations(model) -> list[tuple[str, tuple]]:
+    """(name, pays by run 1..reels) of everything a payline pays: each pay symbol and each WILD with pays of
+    its own (file order), then each mixed-symbol group (``[groups.NAME]``); the labels of the payline scan.
+
+    >>> m = example_game(extra='[groups.AB]\\nmembers = ["A", "B"]\\npays = [0, 0, 1]')
+    >>> line_combinations(m)
+    [('A', (0, 2, 10)), ('B', (0, 1, 5)), ('AB', (0, 0, 1))]
+    """
+    out = [(s.name, tuple(s.pays)) for s in model.symbols if s.kind in (PAY, WILD) and s.pays]
+    return out + [(name, tuple(pays)) for name, _, pays in parts(model).groups]
+
+
+#: What a game under the composed reading runs: the exact PAR sheet and the views built on it, the literal
+#: spin, the comply tables and the workbook (the payline scan's award odds), and the simulation and the
+#: exhaustive proof (the window evaluator reads the lines through :class:`ReadingLineStep`); a rule whose
+#: part the step does not read narrows this (the skipped level multiplier, the drawn expanding symbol).
+READING_ANALYSES = frozenset({"report", "spin", "check", "diff", "chain", "comply", "export", "simulate", "prove"})
 
 
 class LineReadingRule(Rule):

@@ -39,7 +39,7 @@ class BetModes(Rule):
 
     name = "[modes]"
     keys = "[modes.NAME] cost, strips, trigger, respin"
-    implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune"}
+    implements = frozenset(ANALYSES) - {"sensitivity", "tune"}
     round_stage = True
     sheet_key = "modes"
 

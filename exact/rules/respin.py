@@ -9,14 +9,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules.base import ANALYSES, Rule, SimulatedSection, first_present
-from exact.rules.scatter import CountsAsScatter, MultiplierByTrigger, TriggerReels
-from exact.rules.wild import CombinationWildMultiplier
+from exact.rules.base import ANALYSES, Rule, SimulatedSection
+from exact.rules.scatter import pre_feature_refusal, round_distribution_refusal
 
 from exact.rules.free_spins import initial_spins
 from exact.rules.modes import BetModes
 
-__all__ = ["Respin", "RespinStep", "pre_feature_refusal", "starts_feature"]
+__all__ = ["Respin", "RespinStep", "pre_feature_refusal", "round_distribution_refusal", "starts_feature"]
 
 
 def starts_feature(model, k: tuple) -> bool:
@@ -78,8 +77,8 @@ class Respin(Rule):
 
     name = "respin"
     keys = "[modes.NAME] respin = { symbol, count }"
-    narrows = frozenset({"report"})
-    implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune", "comply", "export", "gamble"}
+    implements = frozenset(ANALYSES) - {"sensitivity", "tune", "comply", "export", "gamble"}
+    narrows = frozenset({"report", "distribution"})
     round_stage = True
     before_features = True
     component = "respin"
@@ -134,21 +133,8 @@ class Respin(Rule):
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
-        if analysis == "report":
-            rule = pre_feature_refusal(model)
-            if rule:
-                return f"{rule} with a prize wheel or a respin"
+        if analysis == "report" and pre_feature_refusal(model):
+            return f"{pre_feature_refusal(model)} with a prize wheel or a respin"
+        if analysis == "distribution" and round_distribution_refusal(model):
+            return f"respin with {round_distribution_refusal(model)}"
         return super().refusal(model, analysis)
-
-
-def pre_feature_refusal(model) -> str | None:
-    """The payline or trigger rule the respin and wheel stage before the feature does not model
-    (several scatters it does), or None.
-
-    >>> from strips.loader import load_math_set
-    >>> pre_feature_refusal(load_math_set("wheel_game").model) is None
-    True
-    """
-    if model.evaluation == "lines":
-        return "payline evaluation"
-    return first_present(model, (CombinationWildMultiplier, CountsAsScatter, TriggerReels, MultiplierByTrigger))

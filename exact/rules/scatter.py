@@ -19,10 +19,11 @@ from strips.decimals import exact_text
 from strips.model import count_table_value
 from strips.toml_reader import count_table
 
-from exact.rules.base import ANALYSES, Rule
+from exact.rules.base import ANALYSES, Rule, first_present
+from exact.rules.wild import CombinationWildMultiplier
 from exact.rules.wild_scatter import scatter_pays_of
 
-__all__ = ["feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels",
+__all__ = ["pre_feature_refusal", "round_distribution_refusal", "feature_multiplier_table", "ScatterPays", "SeveralScatters", "CountsAsScatter", "TriggerReels",
            "MultiplierByTrigger", "scatter_pay", "by_count", "symbol_scatter_pay", "trigger_scatter_pay", "other_scatters", "scatter_codes",
            "feature_multiplier", "scatter_counts", "paying_scatters", "extra_counts", "count_array", "trigger_reel_shown",
            "trigger_moments", "trigger_count", "scatter_view"]
@@ -302,12 +303,22 @@ class SeveralScatters(Rule):
 
     name = "several scatter symbols"
     keys = '[symbols.A] class = "scatter", [symbols.B] class = "scatter", [free_spins] scatter'
-    implements = _CATALOGUE | {"gamble"}
+    implements = _CATALOGUE | {"gamble", "distribution"}
+    narrows = frozenset({"distribution"})
     count_tables = False
 
     @classmethod
     def present(cls, model) -> bool:
         return len(model.of_kind("scatter")) > 1
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        """The win distribution splits a ways spin by every scatter's count (:mod:`exact.round_distribution`);
+        with another rule beyond the per-reel count tables (paylines, trigger reels, ...) it refuses."""
+        if analysis == "distribution":
+            if round_distribution_refusal(model):
+                return f"{cls.name} with {round_distribution_refusal(model)}"
+        return super().refusal(model, analysis)
 
     @classmethod
     def spin_json(cls, model, phase, window, res) -> dict:
@@ -475,3 +486,36 @@ def _free_spins(key: str) -> str:
 
 for _rule in (TriggerReels, MultiplierByTrigger):
     plugins.register_core(_rule.name, _rule.parses, _rule.parse)
+
+
+def pre_feature_refusal(model) -> str | None:
+    """The payline or trigger rule the respin and wheel stage before the feature does not model
+    (several scatters it does), or None.
+
+    >>> from strips.loader import load_math_set
+    >>> pre_feature_refusal(load_math_set("wheel_game").model) is None
+    True
+    """
+    if model.evaluation == "lines":
+        return "payline evaluation"
+    return first_present(model, (CombinationWildMultiplier, CountsAsScatter, TriggerReels, MultiplierByTrigger))
+
+
+def round_distribution_refusal(model) -> str | None:
+    """The rule the win distribution of a round with a respin, prize wheels or several scatters
+    (:mod:`exact.round_stages`: a ways spin split by several symbols' counts) does not model, or None:
+    :func:`pre_feature_refusal`, an evaluation other than ways, KEY collect and FISH values (spins that fall
+    are refused by their own rule, :meth:`exact.rules.base.Rule.refusal`).
+
+    >>> from strips.loader import load_math_set
+    >>> round_distribution_refusal(load_math_set("wheel_game").model) is None
+    True
+    """
+    rule = pre_feature_refusal(model)
+    if rule:
+        return rule
+    if model.evaluation != "ways":
+        return f"{model.evaluation} evaluation"
+    if model.of_kind("key") or model.of_kind("fish"):
+        return "KEY collect and FISH values"
+    return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from exact.rules.line_reading import LineReadingRule
+from exact.rules.line_reading import READING_ANALYSES, LineReadingRule
 from strips import plugins
 
 __all__ = ["SkipWildLineConfig", "SkipWildLine", "level_line_values", "unmultiplied"]
@@ -104,6 +104,8 @@ class SkipWildLine(LineReadingRule):
 
     name = "skip_wild_line"
     keys = "[[free_spins.levels]] skip_wild_line = true"
+    #: The simulation's level multiplier multiplies a free spin's whole win (the skipped line is not read apart).
+    implements = READING_ANALYSES - {"simulate", "prove"}
     parses = (("free_spins", "levels", "skip_wild_line"),)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from strips.model import CREDITS, FREE_SPINS, JACKPOT
 
 from exact.rules.base import ANALYSES, Rule, SimulatedSection
-from exact.rules.respin import pre_feature_refusal
+from exact.rules.respin import pre_feature_refusal, round_distribution_refusal
 
 __all__ = ["Wheels", "WheelStep", "WheelSteps"]
 
@@ -27,8 +27,8 @@ class Wheels(Rule):
 
     name = "[wheel]"
     keys = "[wheel.NAME] symbol, tables, prizes; [jackpots]"
-    narrows = frozenset({"report"})
-    implements = frozenset(ANALYSES) - {"distribution", "sensitivity", "tune"}
+    narrows = frozenset({"report", "distribution"})
+    implements = frozenset(ANALYSES) - {"sensitivity", "tune"}
     round_stage = True
     before_features = True
     sheet_key = "wheel"
@@ -81,10 +81,10 @@ class Wheels(Rule):
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
-        if analysis == "report":
-            rule = pre_feature_refusal(model)
-            if rule:
-                return f"{rule} with a prize wheel or a respin"
+        if analysis == "report" and pre_feature_refusal(model):
+            return f"{pre_feature_refusal(model)} with a prize wheel or a respin"
+        if analysis == "distribution" and round_distribution_refusal(model):
+            return f"[wheel] with {round_distribution_refusal(model)}"
         return super().refusal(model, analysis)
 
     @classmethod

@@ -162,6 +162,9 @@ class WinCap(Rule):
     def refusal(cls, model, analysis: str) -> str | None:
         if analysis in ("report", "simulate", "prove") and model.buys:
             return "a win cap with bought features (the cap of a bought round is not modelled)"
+        if analysis in ("report", "simulate", "prove") and model.modes:
+            return ("win cap with [modes] (the capped round of each bet mode needs its win distribution "
+                    "(rtp distribution, exact.win_distribution), which the capped figures do not compute)")
         if analysis == "export" and model.evaluation != "grid":
             return "win cap (the reel-strip workbook does not model it; a grid game's workbook does)"
         if analysis == "comply" and model.evaluation != "grid":

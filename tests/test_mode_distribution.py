@@ -1,0 +1,131 @@
+"""The win distribution of every bet mode and buy against brute force: the round's spin, its respin with held
+reels, its prize wheel and jackpots and its free spins.
+
+The small game of :data:`generators.MODES_GAME` (3 reels x 2 rows, two scatters S and X, a wheel on X, four bet
+modes two of them with a respin, two buys) is played literally by :mod:`bonus_oracle` (every base stop, every
+respin stop, every free-spin sequence, every wheel draw): the exact round distribution of each mode must equal
+it, its mean the ParSheet's figure of the mode, the float pass must lie within its proven bound, and the
+command line must carry the same figures under ``modes.NAME.round`` and ``buy.NAME.round``.
+"""
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from bonus_oracle import Game
+from exact.bet_modes import analyse_buys, analyse_modes
+from exact.round_distribution import buy_distribution, mode_distribution
+from generators import BONUS, MODES_TABLE, MODES_WHEEL, run, write_modes_game
+from strips.errors import UnsupportedRule
+from strips.loader import load_math_set
+
+WHEEL, MODES = MODES_WHEEL, MODES_TABLE
+BUYS = {"fs": (40, 2), "big": (100, 3)}
+
+
+def positive(d) -> dict:
+    return {w: p for w, p in d.items() if p}
+
+
+@pytest.fixture(scope="module")
+def set_dir(tmp_path_factory):
+    return write_modes_game(tmp_path_factory.mktemp("tiny_wheel"))
+
+
+ms = pytest.fixture(scope="module", name="ms")(lambda set_dir: load_math_set(str(set_dir)))
+
+
+@pytest.fixture(scope="module")
+def oracle(ms):
+    """unit -> the exact distribution of its round win, played literally."""
+    out = {}
+    for name, (cost, base, trigger, respin) in MODES.items():
+        out["mode", name] = Game(ms.model, 2, "S", trigger, BONUS, 2, WHEEL).round(base, respin)[0]
+    for name, (cost, trigger) in BUYS.items():
+        game = Game(ms.model, 2, "S", MODES["default"][2], BONUS, 2)
+        out["buy", name] = game.feature(game.initial_spins(trigger))
+    return out
+
+
+@pytest.fixture(scope="module")
+def exact_units(ms):
+    out = {("mode", n): mode_distribution(ms, n, exact=True) for n in MODES}
+    out.update({("buy", n): buy_distribution(ms, n, exact=True) for n in BUYS})
+    return out
+
+
+def test_every_part_of_the_round_is_exercised(oracle):
+    """The respin modes differ from the default (their respin is played), the wheel's jackpot is reached."""
+    assert oracle["mode", "ante"] != oracle["mode", "default"] != oracle["mode", "pairs"]
+    assert any(w >= 500 for w in positive(oracle["mode", "default"]))
+
+
+@pytest.mark.parametrize("unit", [("mode", n) for n in MODES] + [("buy", n) for n in BUYS])
+def test_exact_round_equals_brute_force_and_its_mean_the_par_sheet(ms, oracle, exact_units, unit):
+    wd = exact_units[unit]
+    assert wd.round.is_exact
+    got = positive(dict(wd.round.items()))
+    assert got == positive(oracle[unit])
+    mean = sum(w * p for w, p in got.items())
+    if unit[0] == "mode":
+        m = analyse_modes(ms)[unit[1]]
+        assert wd.bet == m.cost and mean == m.round.mean and mean / wd.bet == m.rtp
+    else:
+        b = analyse_buys(ms, analyse_modes(ms)["default"])[unit[1]]
+        assert wd.bet == b.cost and mean == b.feature.mean and mean / wd.bet == b.rtp
+    assert (wd.max_round_win, wd.max_round_win_probability) == max(got.items())
+
+
+@pytest.mark.parametrize("unit", [("mode", "ante"), ("mode", "pairs"), ("buy", "big")])
+def test_float_pass_lies_within_its_proven_bound(ms, oracle, unit):
+    wd = mode_distribution(ms, unit[1], exact=False) if unit[0] == "mode" else buy_distribution(ms, unit[1],
+                                                                                             exact=False)
+    assert not wd.round.is_exact
+    want = oracle[unit]
+    for w, p in wd.round.items():
+        assert abs(float(p) - float(want.get(w, 0))) <= wd.round.bound
+    assert wd.max_round_win == max(positive(want))
+
+
+def test_json_carries_every_mode_and_buy(set_dir, oracle):
+    code, out, err = run(["distribution", "--set", str(set_dir), "--json", "--exact"])
+    assert code == 0, err
+    d = json.loads(out)
+    assert set(d["modes"]) == set(MODES) - {"default"} and set(d["buy"]) == set(BUYS)
+    assert {w: F(p) for w, p in d["round"]} == positive(oracle["mode", "default"])
+    for name in d["modes"]:
+        assert {w: F(p) for w, p in d["modes"][name]["round"]} == positive(oracle["mode", name])
+        assert d["modes"][name]["cost"] == MODES[name][0]
+    for name in d["buy"]:
+        assert {w: F(p) for w, p in d["buy"][name]["round"]} == positive(oracle["buy", name])
+
+
+def test_mode_and_buy_select_one(set_dir, oracle):
+    code, out, _ = run(["distribution", "--set", str(set_dir), "--json", "--exact", "--mode", "pairs"])
+    d = json.loads(out)
+    assert code == 0 and d["mode"] == "pairs" and d["cost"] == 20 and "modes" not in d
+    assert {w: F(p) for w, p in d["round"]} == positive(oracle["mode", "pairs"])
+    code, out, _ = run(["distribution", "--set", str(set_dir), "--json", "--buy", "fs"])
+    assert code == 0 and json.loads(out)["buy"] == "fs"
+    code, _, err = run(["distribution", "--set", str(set_dir), "--mode", "nope"])
+    assert code == 2 and err.count("\n") == 1 and "no bet mode 'nope' (known: default, ante, pairs, plain, alt)" in err
+
+
+def test_one_png_per_mode_and_buy(set_dir, tmp_path):
+    code, _, err = run(["distribution", "--set", str(set_dir), "--plot", str(tmp_path / "d.png")])
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["d.png"] + [f"d.{n}.png" for n in MODES if n != "default"] + [f"d.buy.{n}.png" for n in BUYS])
+
+
+def test_api_and_cli_refuse_the_frames_alike():
+    """The frames' award (its pays and frame levels are not independent) is refused by name, as by supports()."""
+    ms = load_math_set("wheel_game")
+    for mode in ms.mode_names:
+        with pytest.raises(UnsupportedRule) as e:
+            mode_distribution(ms, mode)
+        code, _, err = run(["distribution", "--set", "wheel_game", "--mode", mode])
+        assert code == 2 and err == f"rtp distribution: wheel_game: {e.value}\n"
+        assert str(e.value).startswith("unsupported rule: frames: ")
