@@ -97,7 +97,7 @@ def report_json_keys(sheet) -> dict:
 
     >>> import exact
     >>> list(report_json_keys(exact.par_sheet(exact.load_math_set("rules_page"))))
-    ['scatter_pays']
+    ['scatter_pays', 'free_spin_symbols']
     """
     out: dict = {}
     for r in RULES:
