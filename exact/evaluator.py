@@ -25,7 +25,7 @@ from typing import Sequence
 
 # the rules' literal readings (re-exported: the oracle's functions keep their names here)
 from exact.rules import (LineWin, WayWin, cell_multipliers, combination_ways, combination_wilds,  # noqa: F401
-                         default_wild_values, line_pays, literal_wins, payline_cells, scatter_codes, scatter_counts,
+                         default_wild_values, fill_jackpot, line_pays, literal_wins, payline_cells, scatter_codes, scatter_counts,
                          scatter_pay as literal_scatter_pay, scatter_view, trigger_count, unmultiplied, ways_pays, wild_draws)
 from strips.model import FISH, KEY, GameModel
 
@@ -60,6 +60,9 @@ class SpinResult:
     wild_values : tuple of int
         The drawn WILD multipliers used, in :func:`wild_draws` order (empty
         without drawn multipliers).
+    jackpot : (str, int) or None
+        The jackpot (NAME, credits, 0 when unvalued) a screen fill pays instead of the line wins
+        (``[[screen.fill]] pays = "jackpot NAME", instead = true``), included in ``win`` as is.
     """
 
     window: tuple[tuple[str, ...], ...]
@@ -78,6 +81,7 @@ class SpinResult:
     scatter_counts: tuple[tuple[str, int], ...] = ()
     trigger_reels_shown: bool = True
     combination: int = 1
+    jackpot: tuple | None = None
 
     @property
     def trigger_count(self) -> int:
@@ -188,10 +192,12 @@ def evaluate(model: GameModel, window: Window, fish_values: Sequence[int] | None
     fish_sum = sum(fish_values)
     collect = keys * fish_sum
     scatter_pay = sum(literal_scatter_pay(scatter_view(model, model.symbol(n)).pays, c) for n, c in counts)
-    return SpinResult(window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
+    jackpot = fill_jackpot(model, window) if getattr(model, "evaluation", "ways") == "lines" else None
+    return SpinResult(jackpot=jackpot, window=window, ways=wins, ways_pays=ways_total, fish_sum=fish_sum, keys=keys,
                       collect=collect, scatters=scatters, multiplier=multiplier,
                       win=multiplier * (ways_total + line_total + collect + scatter_pay)
-                      - unmultiplied(model, lines, multiplier), scatter_pay=scatter_pay,
+                      - unmultiplied(model, lines, multiplier) + (jackpot[1] if jackpot else 0),
+                      scatter_pay=scatter_pay,
                       wild_values=tuple(cells[r][i] for r, i in wild_draws(model, window)),
                       lines=lines, line_pays=line_total, scatter_counts=counts,
                       trigger_reels_shown=shown, combination=combination if comb_wilds else 1)

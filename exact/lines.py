@@ -1045,16 +1045,22 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
         for j, key in enumerate(labels):
             by_label[key] += f * lab_sum[j]
             count_label[key] += f * lab_count[0, j]
-        for count, stops, factor, wins in fill_terms(model, windows, m):   # a screen fill's extra wins
+        for count, stops, factor, wins, jackpot in fill_terms(model, windows, m):   # a screen fill's extra wins
             key = full_keys[0][0][0]
             for r, s_ in enumerate(stops):
                 key = tags.combine(key, tags.tag_list[r][tags.stop_tag[r][s_]])
             filled = sum(v for _, v, _ in wins)
-            l1[key] += f * count * (factor - 1) * filled
-            l2[key[:2]] += f * count * (factor * factor - 1) * filled * filled
+            # a jackpot fill: the line wins dropped (factor 0), its credits paid as is (the level's mult undone)
+            jv = Fraction(jackpot[1], mult) if jackpot else Fraction(0)
+            l1[key] += f * count * ((factor - 1) * filled + jv)
+            l2[key[:2]] += f * count * ((factor * factor - 1) * filled * filled + jv * jv)
             for li, v, label in wins:
                 line_sum[li] += f * count * (factor - 1) * v
                 by_label[label] += f * count * (factor - 1) * v
+                if not factor:                  # the line no longer pays
+                    line_hit[li] -= f * count
+                    if li == 0:
+                        count_label[label] -= f * count
         val_m = line_machine(model, m, key=lambda v, l: v, value_of=value_of)
         for key, v in pair_moments(val_m, list(val_m.outcomes), line_windows, tags, pair_keys,
                                    model.paylines).items():
@@ -1112,6 +1118,9 @@ def analyse_lines_phase(ms: MathSet, phase: Phase) -> PhaseAnalysis:
                               for n in range(1, model.reels + 1)) for s in paying}
     hit_m = line_machine(model, table[0][0], key=lambda v, l: v > 0)
     hit = Fraction(hit_count(model, hit_m, windows, tags, line_windows), total)
+    for count, _, factor, wins, jackpot in fill_terms(model, windows, table[0][0]):
+        if not factor:          # a jackpot fill (no scatter shows): a win when the jackpot has credits
+            hit += Fraction(count * (int(jackpot[1] > 0) - int(bool(wins))), total)
     return with_awards(ms, phase, PhaseAnalysis(
         phase=phase, mean=mean, second=second, parts=spin_parts(lines_mean, scatter=scatter_mean),
         ways_by_symbol=ways_by_symbol, oak_prob=oak_prob, by_scatter=by_scatter,

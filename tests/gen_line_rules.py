@@ -157,3 +157,36 @@ def awards_games(draw):
         return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
 
     return make_set(model, [strip() for _ in range(3)], [strip() for _ in range(3)])
+
+
+def fill_text(text: str, fills, jackpots=None) -> str:
+    """``text`` with ``[[screen.fill]]`` entries ``fills`` ((symbol names, pays text)); a ``"jackpot NAME"``
+    pays is paid instead of the line wins; ``jackpots``: the ``[jackpots]`` credits by name, or None."""
+    for names, pays in fills:
+        text += f'\n[[screen.fill]]\nsymbols = {list(names)!r}\npays = "{pays}"\n'.replace("'", '"')
+        if pays.startswith("jackpot "):
+            text += "instead = true\n"
+    if jackpots:
+        text += "\n[jackpots]\n" + "".join(f"{k} = {v}\n" for k, v in jackpots.items())
+    return text
+
+
+@st.composite
+def jackpot_fill_games(draw):
+    """A 3-reel, 2-row line game whose screen fills pay a jackpot instead of the line wins (valued or not;
+    one or two entries, or a jackpot entry with an x2 entry), WILDs substituting, every reel able to
+    fill the window with A and with C (two stops of each in a row)."""
+    lines = list(dict.fromkeys(tuple(draw(st.integers(0, 1)) for _ in range(3)) for _ in range(draw(st.integers(1, 3)))))
+    second = draw(st.sampled_from((None, "x2", "jackpot MAJOR")))
+    fills = [(["A"], "jackpot MINI")] + ([(["C"], second)] if second else [])
+    jackpots = draw(st.sampled_from((None, {"MINI": 40}, {"MINI": 40, "MAJOR": 500})))
+    text = fill_text(game_text(3, 2, lines, scatter_pays=draw(st.sampled_from((None, [0, 2, 7]))),
+                               level_multiplier=draw(st.integers(1, 2))), fills, jackpots)
+    model = model_of(text)
+    pool = [s.name for s in model.symbols] + ["A", "C", "W"]
+
+    def strip():
+        extra = draw(st.lists(st.sampled_from(pool), min_size=0, max_size=2))
+        return ["A", "A", "C", "C"] + extra
+
+    return make_set(model, [strip() for _ in range(3)], [strip() for _ in range(3)])

@@ -20,6 +20,7 @@ from exact.rules.line_reading import line_wins, parts, read_line
 from exact.rules.skip_wild_line import SkipWildLine
 from exact.rules.expanding_symbol import drawn_model, drawn_symbol
 from gen_line_rules import (awards_games, awards_text, catalogue_line_games, expanding_symbol_games, expanding_text,
+                            fill_text, jackpot_fill_games,
                             rule_text)
 from generators import game_text, line_games, model_of, run
 from oracle import brute_force_lines
@@ -253,7 +254,7 @@ def test_expanding_wild_turns_its_reel_for_the_lines_only():
     ('per_wild = 0', "symbols.W.multiplier.per_wild"),
     ('members = ["A", "Q"]', "groups.AB.members"),
     ('pays = "x1.5"', "screen.fill[1].pays"),
-    ('pays = "jackpot BIG"', "screen.fill[1].pays"),
+    ('pays = "jackpot BIG"', "screen.fill[1].pays"),   # a jackpot on top of the line wins: not modelled
     ('retrigger_total_below = 0', "free_spins.retrigger_total_below"),
 ])
 def test_bad_keys_are_refused_with_file_row_and_column(change, where):
@@ -659,3 +660,29 @@ def test_window_evaluator_pays_a_skipping_level_literally(direction):
         assert int(out.pay[j]) == res.win
         skipped += unmultiplied(model, res.lines, phase.multiplier) > 0
     assert skipped          # some window shows the all-WILD line
+
+
+@settings(max_examples=12, deadline=None)
+@given(jackpot_fill_games())
+def test_jackpot_screen_fill_equals_brute_force(ms):
+    """A window filled with a listed symbol pays the jackpot (its [jackpots] credits, else 0) and no line
+    win: every figure of both phases equals the brute force through the literal reading."""
+    assert_phase_equal(ms, ms.model.base_phase)
+    assert_phase_equal(ms, ms.model.level_phase(ms.model.levels[0]))
+
+
+def test_jackpot_screen_fill_literal_reading_and_refusals():
+    text = fill_text(game_text(3, 1, [[0, 0, 0]], free_spins=False), [(["A"], "jackpot MINI"), (["C"], "x2")],
+                     {"MINI": 40})
+    m = model_of(text)
+    filled = evaluate(m, [["A"], ["A"], ["A"]])
+    assert (filled.lines, filled.jackpot, filled.win) == ((), ("MINI", 40), 40)
+    assert evaluate(m, [["W"], ["A"], ["A"]]).jackpot is None          # a WILD does not fill the window
+    assert evaluate(m, [["C"], ["C"], ["C"]]).win == 2 * 3
+    from oracle import make_set
+    ms = make_set(m, [["A", "B", "C"]] * 3)
+    assert supports(ms, "report") and supports(ms, "spin")
+    assert not supports(ms, "simulate") and "jackpot" in supports(ms, "simulate").reason
+    with pytest.raises(MathSetError) as e:
+        model_of(text.replace("instead = true\n", ""))
+    assert "screen.fill[1].pays" in str(e.value) and "unsupported rule" in str(e.value)

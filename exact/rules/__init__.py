@@ -59,7 +59,7 @@ from exact.rules.gamble_wheel import GambleWheel, GambleWheelSection, gamble_whe
 from exact.rules.frames import WINDOW_STARTS as FRAME_WINDOW_STARTS
 from exact.rules.frames import Frames, block_places, block_starts, bowls_win, frame_awards, frames_spin, start_levels
 from exact.rules.hold_and_win import HoldAndWin, coin_cells, feature_win, play_feature, respin_step, value_moments
-from exact.rules.line_reading import line_combinations, line_reading_of, line_scan_of, line_view, reading_step
+from exact.rules.line_reading import fill_jackpot, line_combinations, line_reading_of, line_scan_of, line_view, reading_step
 from exact.rules.screen_fill import fill_terms
 from exact.rules.drawn_multiplier import with_drawn_multiplier
 from exact.rules.skip_wild_line import level_line_values, unmultiplied
@@ -99,6 +99,6 @@ __all__ = ["ANALYSES", "round_split", "component_rows", "at_place", "placed", "r
            "apply_feature", "feature_drop", "features_of", "start_distribution", "FreeSpinGames", "free_game_drop",
            "free_games_of", "free_start", "lava_drop", "lava_step", "outcomes", "IntegerChooser", "integer_weights", "FeaturedRound",
            "play_featured_round", "WinCap", "FREE_SPIN_GAMES", "window_ways",
-           "window_fish", "line_reading_of", "line_scan_of", "line_view", "line_combinations", "reading_step", "fill_terms", "with_drawn_multiplier",
+           "window_fish", "line_reading_of", "line_scan_of", "line_view", "line_combinations", "reading_step", "fill_terms", "fill_jackpot", "with_drawn_multiplier",
            "level_line_values", "unmultiplied", "GambleStep", "gamble_step", "WheelStep",
            "gambled_second_bound", "reads_windows", "award_odds_refusal", "SHEET_RULES", "RespinStep", "WheelSteps", "SIMULATION_STAGES", "SimulatedSection", "scatter_view", "counted_pays", "feature_draws", "spin_draw", "award_of", "awarded", "spins_tables", "trigger_name", "phase_reading", "phase_awards", "published_rule_facts", "reel_terms", "ReelTerms"]

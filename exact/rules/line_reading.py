@@ -44,7 +44,7 @@ from strips.model import PAY, WILD
 __all__ = ["LineParts", "parts", "uses_reading", "read_line", "line_wins", "prefix_transitions",
            "run_multiplier", "READING_RULES", "window_line_wins", "line_reading_of", "line_scan_of",
            "LineReadingRule", "READING_ANALYSES", "expanded", "line_view", "EXAMPLE_GAME", "example_game", "fill_factor",
-           "expanded_symbol_wins", "ReadingLineStep", "reading_step", "line_combinations"]
+           "expanded_symbol_wins", "fill_jackpot", "ReadingLineStep", "reading_step", "line_combinations"]
 
 #: The names of the rules whose configuration switches the composed reading on (their configs on
 #: ``model.rules``); a blank symbol does too.
@@ -421,6 +421,8 @@ def window_line_wins(model, window, combination: int = 1) -> tuple:
     """
     view = expanded(model, window)
     factor = fill_factor(model, window)
+    if not factor:           # a jackpot fill pays the jackpot instead of every line win (fill_jackpot)
+        return ()
     p = parts(model)
     out = []
     for li, line in enumerate(model.paylines):
@@ -450,20 +452,39 @@ def expanded_symbol_wins(model, window) -> tuple:
     return tuple((li + 1, cfg.symbol, n, 1, pay) for li in range(len(model.paylines))) if pay > 0 else ()
 
 
+def _fill_of(model, window):
+    """The ``[[screen.fill]]`` entry (names, factor, jackpot) listing the one symbol every cell of ``window``
+    (names) shows, else None."""
+    cfg = _config(model, "screen fills")
+    shown = {c for col in window for c in col}
+    if cfg is None or len(shown) != 1:
+        return None
+    x = shown.pop()
+    return next((e for e in cfg.fills if x in e[0]), None)
+
+
+def fill_jackpot(model, window):
+    """The jackpot (NAME, credits) a window (names) filled under ``pays = "jackpot NAME", instead = true``
+    pays instead of its line wins, else None (credits 0 when ``[jackpots]`` does not value it).
+
+    >>> m = example_game(extra='[[screen.fill]]\nsymbols = ["A"]\npays = "jackpot MINI"\ninstead = true')
+    >>> fill_jackpot(m, [["A"], ["A"], ["A"]]), fill_jackpot(m, [["A"], ["B"], ["A"]])
+    (('MINI', 0), None)
+    """
+    e = _fill_of(model, window)
+    return e[2] if e is not None else None
+
+
 def fill_factor(model, window) -> int:
     """The screen fill's factor of a window (names): the ``xN`` of the ``[[screen.fill]]`` entry listing
-    the one symbol every cell shows, else 1.
+    the one symbol every cell shows (0 for a jackpot paid instead of the line wins), else 1.
 
     >>> m = example_game(extra='[[screen.fill]]\\nsymbols = ["A"]\\npays = "x2"')
     >>> fill_factor(m, [["A"], ["A"], ["A"]]), fill_factor(m, [["A"], ["B"], ["A"]])
     (2, 1)
     """
-    cfg = _config(model, "screen fills")
-    shown = {c for col in window for c in col}
-    if cfg is None or len(shown) != 1:
-        return 1
-    x = shown.pop()
-    return next((f for names, f in cfg.fills if x in names), 1)
+    e = _fill_of(model, window)
+    return e[1] if e is not None else 1
 
 
 def expanded(model, window):
@@ -550,7 +571,7 @@ class ReadingLineStep:
         ex = _config(model, "expanding wilds")
         self.expanding = [model.code(n) for n in reversed(ex.wilds)] if ex else []
         sf = _config(model, "screen fills")
-        self.fills = [(model.code(n), f) for names, f in (sf.fills if sf else ()) for n in names]
+        self.fills = [(model.code(n), f) for names, f, _ in (sf.fills if sf else ()) for n in names]
 
     def awards(self, win: np.ndarray, comb) -> np.ndarray:
         """The free spins each window's line wins award ((n,) int64, summed over the paying lines), at the

@@ -1,8 +1,11 @@
 """Screen fills (``[[screen.fill]] symbols = ["CHERRY", "PLUM"], pays = "x2"``): a window whose every cell
 shows one of the listed symbols (the same one) multiplies the spin's line wins by 2.
 
-Several ``[[screen.fill]]`` entries for several symbols (a symbol in one entry only).  The jackpot
-form (``pays = "jackpot NAME", instead = true``) is refused in one line: not modelled yet.
+Several ``[[screen.fill]]`` entries for several symbols (a symbol in one entry only).  The jackpot form
+(``pays = "jackpot NAME", instead = true``): a window filled with one of the listed pay symbols pays the
+jackpot (its credits in ``[jackpots]``, else 0 in the RTP) and none of the spin's line wins; scatter pays
+and triggers stay (a filled window shows no scatter).  The jackpot is paid as is (never multiplied by a
+level multiplier).  Its figures are exact in the report, check and spin; every other analysis refuses it.
 
 Literal reading: :func:`filled` (the factor of a window), applied to every line win by the composed
 reading (:func:`exact.rules.line_reading.window_line_wins`).  Factorised fast path: a fill of symbol X
@@ -18,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules.line_reading import LineReadingRule, fill_factor, line_wins, parts
+from exact.rules.base import Refusal
+from exact.rules.line_reading import LineReadingRule, line_wins, parts
 from strips import plugins
 
 __all__ = ["ScreenFillConfig", "ScreenFill", "fill_terms"]
@@ -26,7 +30,9 @@ __all__ = ["ScreenFillConfig", "ScreenFill", "fill_terms"]
 
 @dataclass(frozen=True)
 class ScreenFillConfig:
-    """``fills``: (symbol names, factor) per ``[[screen.fill]]`` entry."""
+    """``fills``: (symbol names, factor, jackpot) per ``[[screen.fill]]`` entry: factor N of ``"xN"`` and
+    jackpot None, or factor 0 (the line wins dropped) and jackpot (NAME, credits) of ``"jackpot NAME"``
+    (credits 0 when ``[jackpots]`` does not value it)."""
 
     fills: tuple
     rule: str = "screen fills"
@@ -64,18 +70,33 @@ def parse_fills(t, doc: dict, model) -> ScreenFillConfig | None:
             seen.add(n)
         pays = t.get(e, path, "pays", str)
         m = re.fullmatch(r"x(\d+)", pays)
-        if pays.startswith("jackpot ") or "instead" in e:
-            raise t.error(path + ("pays",), "unsupported rule: a screen fill that pays a jackpot instead of the "
-                          "line wins is not modelled yet")
+        j = re.fullmatch(r"jackpot (\S+)", pays)
+        if j:
+            if e.get("instead") is not True:
+                raise t.error(path + ("pays",), "unsupported rule: a screen fill that pays a jackpot on top of the "
+                              "line wins (only instead = true is modelled)")
+            for n in names:
+                if model.symbol(n).kind != "pay":
+                    raise t.error(path + ("symbols",), f"unsupported rule: a jackpot screen fill of {n}, not a "
+                                  "pay symbol")
+            jackpots = doc.get("jackpots") or {}
+            value = jackpots.get(j.group(1), 0) if isinstance(jackpots, dict) else 0
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                value = 0        # the [jackpots] table refuses it itself
+            out.append((tuple(names), 0, (j.group(1), value)))
+            continue
+        if "instead" in e:
+            raise t.error(path + ("instead",), "instead = true belongs to a jackpot fill (pays = \"jackpot NAME\")")
         if not m or int(m.group(1)) < 1:
             raise t.error(path + ("pays",), f'must be "xN" with N >= 1 or "jackpot NAME", got {pays!r}')
-        out.append((tuple(names), int(m.group(1))))
+        out.append((tuple(names), int(m.group(1)), None))
     return ScreenFillConfig(tuple(out))
 
 
 def fill_terms(model, windows, combination: int = 1):
     """Per fill symbol X that can fill the screen: (stop combinations filled with X, one such stop per
-    reel, the factor, [(payline index, its win, its label)]) -- the factorised part of the rule.
+    reel, the factor (0: the line wins are dropped), [(payline index, its win, its label)], the jackpot
+    (NAME, credits) paid instead or None) -- the factorised part of the rule.
 
     ``windows``: per reel, (stops, rows) int codes.  Empty without the rule.
 
@@ -83,14 +104,14 @@ def fill_terms(model, windows, combination: int = 1):
     >>> import numpy as np
     >>> m = example_game(extra='[[screen.fill]]\\nsymbols = ["A"]\\npays = "x2"')
     >>> fill_terms(m, [np.array([[0], [1]])] * 3)
-    [(1, [0, 0, 0], 2, [(0, 10, ('A', 3))])]
+    [(1, [0, 0, 0], 2, [(0, 10, ('A', 3))], None)]
     """
     cfg = ScreenFill.config(model)
     if cfg is None:
         return []
     p = parts(model)
     out = []
-    for names, factor in cfg.fills:
+    for names, factor, jackpot in cfg.fills:
         for name in names:
             x = model.code(name)
             full = [np.flatnonzero((w == x).all(axis=1)) for w in windows]
@@ -102,7 +123,7 @@ def fill_terms(model, windows, combination: int = 1):
                 ws = line_wins(p, (x,) * model.reels, combination)
                 if ws:
                     wins.append((li, sum(w[0] for w in ws), max(ws, key=lambda w: w[0])[1:3]))
-            out.append((count, [int(f[0]) for f in full], factor, wins))
+            out.append((count, [int(f[0]) for f in full], factor, wins, jackpot))
     return out
 
 
@@ -115,8 +136,19 @@ class ScreenFill(LineReadingRule):
     """
 
     name = "screen fills"
-    keys = '[[screen.fill]] symbols, pays = "xN"'
+    keys = '[[screen.fill]] symbols, pays = "xN" or "jackpot NAME", instead = true'
     parses = (("screen",),)
+
+    #: What a game with a jackpot fill runs: the exact figures and the literal spin (the window evaluator
+    #: of the simulation, the proof and the comply tables drops the line wins but pays no jackpot).
+    jackpot_analyses = frozenset({"report", "check", "spin"})
+
+    @classmethod
+    def refusal(cls, model, analysis: str) -> str | None:
+        cfg = cls.config(model)
+        if cfg is not None and any(j for _, _, j in cfg.fills) and analysis not in cls.jackpot_analyses:
+            return Refusal("a screen fill that pays a jackpot instead of the line wins (report, check and spin only)")
+        return super().refusal(model, analysis)
 
 
 plugins.register(ScreenFill.name, ScreenFill.parses, parse_fills)
