@@ -686,3 +686,15 @@ def test_jackpot_screen_fill_literal_reading_and_refusals():
     with pytest.raises(MathSetError) as e:
         model_of(text.replace("instead = true\n", ""))
     assert "screen.fill[1].pays" in str(e.value) and "unsupported rule" in str(e.value)
+
+
+def test_jackpot_fill_odds_per_base_spin_equal_brute_force():
+    import itertools
+    from oracle import make_set
+    from exact.rules.screen_fill import jackpot_odds
+    m = model_of(fill_text(game_text(3, 1, [[0, 0, 0]], free_spins=False), [(["A"], "jackpot MINI")], {"MINI": 40}))
+    ms = make_set(m, [["A", "A", "B", "C"], ["A", "W", "C"], ["B", "A", "C", "A", "A"]])
+    lengths = ms.strips["base"].lengths
+    want = sum(Fraction(1, 4 * 3 * 5) for stops in itertools.product(*(range(n) for n in lengths))
+               if evaluate(m, ms.strips["base"].window(stops, 1)).jackpot == ("MINI", 40))
+    assert want and jackpot_odds(ms) == {"MINI": (want, 40)}

@@ -467,7 +467,7 @@ def fill_jackpot(model, window):
     """The jackpot (NAME, credits) a window (names) filled under ``pays = "jackpot NAME", instead = true``
     pays instead of its line wins, else None (credits 0 when ``[jackpots]`` does not value it).
 
-    >>> m = example_game(extra='[[screen.fill]]\nsymbols = ["A"]\npays = "jackpot MINI"\ninstead = true')
+    >>> m = example_game(extra='[[screen.fill]]\\nsymbols = ["A"]\\npays = "jackpot MINI"\\ninstead = true')
     >>> fill_jackpot(m, [["A"], ["A"], ["A"]]), fill_jackpot(m, [["A"], ["B"], ["A"]])
     (('MINI', 0), None)
     """

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
+from math import prod
 
 import numpy as np
 
 from exact.rules.base import Refusal
 from exact.rules.line_reading import LineReadingRule, line_wins, parts
 from strips import plugins
+from strips.model import window_codes
 
-__all__ = ["ScreenFillConfig", "ScreenFill", "fill_terms"]
+__all__ = ["ScreenFillConfig", "ScreenFill", "fill_terms", "jackpot_odds"]
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,33 @@ def fill_terms(model, windows, combination: int = 1):
                 if ws:
                     wins.append((li, sum(w[0] for w in ws), max(ws, key=lambda w: w[0])[1:3]))
             out.append((count, [int(f[0]) for f in full], factor, wins, jackpot))
+    return out
+
+
+def jackpot_odds(ms, default=None) -> dict:
+    """The jackpot fills' odds per base spin: {NAME: (probability (Fraction), credits)}, every window of
+    the base strips filled with a symbol of a ``pays = "jackpot NAME"`` entry counted exactly (the
+    product over reels of the stops whose window shows that symbol only); empty without one.
+    ``default`` (the default mode's result) is not read.  (Not yet printed by the report.)
+
+    >>> from strips.loader import load_math_set
+    >>> jackpot_odds(load_math_set("rules_page"))
+    {}
+    """
+    model = ms.model
+    if ScreenFill.config(model) is None:
+        return {}
+    strips = ms.phase_strips(model.base_phase)
+    windows = [window_codes(c, model.rows) for c in strips.codes]
+    total = prod(w.shape[0] for w in windows)
+    out: dict = {}
+    for count, _, factor, _, jackpot in fill_terms(model, windows):
+        if jackpot is not None:
+            p, _ = out.get(jackpot[0], (Fraction(0), jackpot[1]))
+            out[jackpot[0]] = (p + Fraction(count, total), jackpot[1])
+    for names, _, jackpot in ScreenFill.config(model).fills:
+        if jackpot is not None:
+            out.setdefault(jackpot[0], (Fraction(0), jackpot[1]))
     return out
 
 
