@@ -683,6 +683,9 @@ def test_jackpot_screen_fill_literal_reading_and_refusals():
     ms = make_set(m, [["A", "B", "C"]] * 3)
     assert supports(ms, "report") and supports(ms, "spin")
     assert not supports(ms, "simulate") and "jackpot" in supports(ms, "simulate").reason
+    from exact.rules.registry import spin_views
+    fields, lines = spin_views(m, m.base_phase, filled.window, filled)
+    assert fields["jackpot"] == {"name": "MINI", "credits": 40} and any("jackpot MINI: 40 credits" in x for x in lines["pays"])
     with pytest.raises(MathSetError) as e:
         model_of(text.replace("instead = true\n", ""))
     assert "screen.fill[1].pays" in str(e.value) and "unsupported rule" in str(e.value)

@@ -174,6 +174,22 @@ class ScreenFill(LineReadingRule):
     jackpot_analyses = frozenset({"report", "check", "spin"})
 
     @classmethod
+    def spin_json(cls, model, phase, window, res) -> dict:
+        """The jackpot a filled window pays instead of its line wins (``jackpot``: {name, credits}), if any."""
+        j = getattr(res, "jackpot", None)
+        return {"jackpot": {"name": j[0], "credits": j[1]}} if j else {}
+
+    @classmethod
+    def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
+        """The jackpot line of a filled window (after the paying combinations)."""
+        j = getattr(res, "jackpot", None)
+        if not j:
+            return {}
+        return {"pays": [f"jackpot {j[0]}: {j[1]:,} credits (screen fill, instead of the line wins)"
+                         if j[1] else f"jackpot {j[0]}: not valued in [jackpots] (0 credits; screen fill, instead of "
+                         "the line wins)"]}
+
+    @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
         cfg = cls.config(model)
         if cfg is not None and any(j for _, _, j in cfg.fills) and analysis not in cls.jackpot_analyses:
