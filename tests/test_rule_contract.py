@@ -33,7 +33,7 @@ from exact.windows import WindowEvaluator
 from gen_cascade import brute_force as brute_force_falls, random_game
 from generators import API_CALLS, game_text, model_of, write_strips, write_variant
 from generators import with_wild_multiplier
-from gen_line_rules import awards_text, expanding_text, rule_text
+from gen_line_rules import awards_text, expanding_text, fill_text, rule_text
 from oracle import brute_force, make_set, small_fish_model
 from strips.model import WildMultiplier as WildMultiplierConfig
 from strips.errors import UnsupportedRule
@@ -66,6 +66,8 @@ TEXTS = {
     "expanding symbol": expanding_text(3, 3, LINES, wild_scatter=False, first_line_pays=False, cap=5),
     "free spins awarded by line wins": awards_text(3, 3, LINES, comb=True)
     + '\n[symbols.S]\nclass = "blank"\nreels = { base = [1, 2, 3], bonus = [1, 2, 3] }\n',
+    "screen fills": fill_text(game_text(3, 1, [(0, 0, 0)], retrigger=False), [(["A"], "jackpot MINI"), (["C"], "x2")],
+                              {"MINI": 40}),
     "a multiplier drawn per free spin": game_text(3, 3, LINES, retrigger=False).replace(
         "[[free_spins.levels]]\nmultiplier = 2", "[[free_spins.levels]]\nmultiplier = { values = [1, 5], weights = [1, 3] }"),
 }

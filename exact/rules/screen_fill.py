@@ -175,9 +175,13 @@ class ScreenFill(LineReadingRule):
 
     @classmethod
     def spin_json(cls, model, phase, window, res) -> dict:
-        """The jackpot a filled window pays instead of its line wins (``jackpot``: {name, credits}), if any."""
+        """The jackpot a filled window pays instead of its line wins (``jackpot``: {name, credits}, or None on a
+        window that fills no jackpot), on a game with a jackpot fill."""
+        cfg = cls.config(model)
+        if cfg is None or not any(j for _, _, j in cfg.fills):
+            return {}
         j = getattr(res, "jackpot", None)
-        return {"jackpot": {"name": j[0], "credits": j[1]}} if j else {}
+        return {"jackpot": {"name": j[0], "credits": j[1]} if j else None}
 
     @classmethod
     def spin_text(cls, model, phase, window, res) -> dict[str, list[str]]:
