@@ -247,6 +247,7 @@ def test_diff_carries_the_modes(set_dir, tmp_path):
 # ---------------------------------------------------------------------------
 # the bundled wheel game
 # ---------------------------------------------------------------------------
+@pytest.mark.slow   # about 16 s; every command on the bundled wheel game stays in the default run (test_every_command)
 def test_bundled_wheel_game_reports_modes_wheel_and_jackpots():
     from strips.loader import bundled_names
     assert "wheel_game" in bundled_names()

@@ -130,3 +130,23 @@ def test_every_long_library_call_shows_progress_on_a_terminal():
     from exact.variants import tune
     for fn in (exact.par_sheet, exact.win_distribution, sensitivity, tune):
         assert hasattr(fn, "__wrapped__"), fn
+
+
+def test_the_generic_enumeration_is_estimated_per_stop_combination_and_cell(capsys):
+    ms = load_math_set("tumble_anywhere")        # cascades on 6 x 5: every window read literally
+    line = next(c for c in costs(ms, "report") if "enumeration" in c.what)
+    e = line.estimate
+    assert e > 1 and "524,288 stop combinations" in line.what
+    with using(Limits(seconds=e)):
+        assert cost_refusal(ms, "report") is None
+    with using(Limits(seconds=e - 1)):
+        assert "--max-seconds" in cost_refusal(ms, "report")
+
+
+@pytest.mark.slow
+def test_the_enumerated_game_runs_at_its_estimate():
+    import exact
+    ms = load_math_set("tumble_anywhere")
+    e = next(c.estimate for c in costs(ms, "report") if "enumeration" in c.what)
+    with using(Limits(seconds=e)):
+        assert exact.par_sheet(ms, progress=False).rtp > 0

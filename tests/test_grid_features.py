@@ -352,6 +352,7 @@ def test_a_free_spin_game_adds_its_spins_times_its_cascade_from_its_first_drops(
     assert r["mean"] <= c <= r["mean"] + r["tail"] * max(state_means(ch))
 
 
+@pytest.mark.slow   # about 25 s; the exact grid report with features stays in the default run
 def test_report_gives_every_free_spin_game_and_the_lowest(tmp_path, capsys):
     games = '''
 [features.irish_luck]

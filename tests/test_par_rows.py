@@ -90,7 +90,7 @@ def test_dolphins_pearl_scatter_rows_sum_to_the_published_share(tmp_path, capsys
     assert f"{float(sum(r.rtp for r in rows)) * 100:.3f}" == "11.288"   # the published scatter share
     assert main(["comply", "--set", str(d), "--json"]) in (0, 1)
     doc = json.loads(capsys.readouterr().out)
-    assert doc["top_award_checked"] is False and "payline" in doc["top_award_not_checked"]
+    assert doc["top_award_checked"] is False and "endless retrigger" in doc["top_award_not_checked"]
 
 
 def test_free_spin_symbol_table_per_level_equals_brute_force():

@@ -124,6 +124,7 @@ def _start(cmd, env, log):
     return subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
+@pytest.mark.slow   # a scheduler and two workers as separate processes (about 20 s); the LocalCluster test covers the Dask path in the default run
 def test_dask_scheduler_and_two_workers_on_localhost(sets, reference, tmp_path):
     sim_set, enum_set = sets
     tally, est, totals, exact = reference

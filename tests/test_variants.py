@@ -355,6 +355,7 @@ def test_tolerance_zero_on_the_command_line(tmp_path, capsys):
                  str(tmp_path / "o2")]) == 2
 
 
+@pytest.mark.slow   # it runs against a time bound, so it depends on the machine's load
 def test_tolerance_zero_within_a_short_time_bound_reports_its_closest_edit():
     """The fast form of the probe below: with tolerance 0 and a 10 s bound, the closest state found so far is
     reported (edited, exact, closer than the input), never the unedited input."""

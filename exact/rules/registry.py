@@ -410,7 +410,9 @@ def costs(ms, analysis: str) -> tuple:
     """
     model = getattr(ms, "model", ms)
     factorised = all(r.factorised for r in rules_of(model))
-    return tuple(c for r in rules_of(model) for c in r.costs(ms, analysis, factorised)) + analysis_costs(ms, analysis)
+    enumerated = not factorised and phase_path(model) == "enumeration"
+    return tuple(c for r in rules_of(model) for c in r.costs(ms, analysis, factorised)) + \
+        analysis_costs(ms, analysis, enumerated)
 
 
 def cost_refusal(ms, analysis: str) -> str | None:
