@@ -351,10 +351,11 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
         rule.workbook_sheets(rep, book, formats)
     # ---- Win distribution ---------------------------------------------------------
     units = ([("", distribution)] if distribution is not None else []) + list((unit_distributions or {}).items())
+    titles: set = set()
     for label, d in units:      # the default mode's, then each other bet mode's and each buy's
         rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp, wr.bound or None]
                 for wr in d.win_ranges()]
-        book.add(f"Win distribution {label}".strip()[:31], "win_distribution" + (
+        book.add(_unit_title(label, titles), "win_distribution" + (
             "_" + re.sub(r"[^0-9a-z]+", "_", label.lower()) if label else ""),
                  (("from", "bets"), ("to", "bets"), ("probability", "per round"), ("odds", "1 in N rounds"),
                   ("RTP contribution", "% of the bet"), ("bound", "of a float value")),
@@ -504,6 +505,34 @@ def _numeric(sh: Sheet, j: int) -> bool:
     cells = [r[j] for r in sh.rows if j < len(r) and r[j] is not None]
     return bool(cells) and all(isinstance(c, (int, float)) and not isinstance(c, bool) or _NUMBER_TEXT.fullmatch(str(c))
                                for c in cells)
+
+
+def _unit_title(label: str, used: set) -> str:
+    """The sheet title of a unit's win distribution: ``Win distribution`` for the default mode, else
+    ``Dist. <label>`` ("bet mode NAME" shortened to "mode NAME"), at most Excel's 31 characters and
+    distinct from the titles in ``used`` (a cut title ends in ``~k``); the title is added to ``used``.
+
+    >>> used = set()
+    >>> _unit_title("", used), _unit_title("bet mode fortune_bet", used), _unit_title("buy fs", used)
+    ('Win distribution', 'Dist. mode fortune_bet', 'Dist. buy fs')
+    >>> a, b = _unit_title("bet mode " + "x" * 40, used), _unit_title("bet mode " + "x" * 41, used)
+    >>> a != b and len(a) <= 31 and len(b) <= 31
+    True
+    """
+    if not label:
+        title = "Win distribution"
+    else:
+        title = "Dist. " + (label.replace("bet mode ", "mode ", 1) if label.startswith("bet mode ") else label)
+    if len(title) > 31 or title in used:
+        k = 1
+        while True:
+            cut = f"{title[:31 - len(str(k)) - 1]}~{k}"
+            if cut not in used:
+                title = cut
+                break
+            k += 1
+    used.add(title)
+    return title
 
 
 def xlsx_bytes(sheets: list[Sheet], title: str = "") -> bytes:

@@ -160,6 +160,13 @@ def test_export_carries_every_modes_distribution(set_dir, tmp_path):
     names = {p.name for p in (tmp_path / "csv").iterdir()}
     assert {f"win_distribution_bet_mode_{n}.csv" for n in MODES if n != "default"} | \
         {f"win_distribution_buy_{n}.csv" for n in BUYS} | {"win_distribution.csv"} <= names
+    # the workbook: one sheet per unit, each title naming its unit, distinct and within Excel's 31 characters
+    openpyxl = pytest.importorskip("openpyxl")
+    code, _, err = run(["export", "--set", str(set_dir), "--distribution", "--xlsx", str(tmp_path / "w.xlsx")])
+    assert code == 0, err
+    titles = openpyxl.load_workbook(tmp_path / "w.xlsx").sheetnames
+    assert {f"Dist. mode {n}" for n in MODES if n != "default"} | {f"Dist. buy {n}" for n in BUYS} | \
+        {"Win distribution"} <= set(titles) and all(len(t) <= 31 for t in titles)
 
 
 @pytest.mark.parametrize("max_win, mult, p", [(40, 2, "12/25"), (1000, 3, "1/3")])
