@@ -103,3 +103,18 @@ def test_spin_distributions_have_the_engines_means_or_refuse_by_name(tmp_path, g
     an = analyse(ms)
     for phase, a in zip(phases, [an.base, *an.levels]):
         assert spin_distribution(ms, phase).mean == a.mean
+
+
+def test_comply_never_passes_a_game_it_could_not_check(tmp_path, capsys):
+    """Captain's Treasure (both-way pays, ``both_pay = "sum"``): its award odds and its win distribution are not
+    computed, so GLI-11 (award odds only) has nothing to check: one line, exit 2, never "0 of 0 checks pass"; and
+    the whole comply says that the top award was not checked."""
+    from exact.cli import main
+    shutil.copyfile(ROOT / "strips" / "external" / "captains_treasure" / "game.toml", tmp_path / "game.toml")
+    shutil.copyfile(SHARED / "captains-treasure" / published("captains-treasure")[0][0], tmp_path / "base.csv")
+    import json
+    assert main(["comply", "--set", str(tmp_path), "--jurisdiction", "gli-11"]) == 2
+    assert "none of the chosen rules could be checked" in capsys.readouterr().err
+    assert main(["comply", "--set", str(tmp_path), "--json"]) in (0, 1)
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["checks"] and doc["top_award_checked"] is False and "both-way" in doc["top_award_not_checked"]

@@ -124,7 +124,12 @@ def run(args) -> int:
     own = why or (top_award_refusal(dist) if dist is not None else None)
     unchecked = ([own] if own else []) + [f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items()
                                           if not (own and own.endswith(reason))]
-    top_skipped = "; ".join(unchecked) if unchecked and any(c.rule.measure == "award_odds" for c in checks) else None
+    picked = {j.lower() for j in chosen} if chosen else None
+    wants_odds = any(r.measure == "award_odds" for r in rules if picked is None or r.jurisdiction.lower() in picked)
+    top_skipped = "; ".join(unchecked) if unchecked and wants_odds else None
+    if not checks:      # nothing was checked: never a PASS
+        raise UsageError(f"rtp comply: {ms.name}: none of the chosen rules could be checked"
+                         + (f" (top award: {top_skipped})" if top_skipped else ""))
     if args.json:
         print(json.dumps({"set": ms.name, "passed": not failed, "checks": [
             {"rule": c.rule.id, "jurisdiction": c.rule.jurisdiction, "measure": c.rule.measure, "item": c.item,
