@@ -602,8 +602,9 @@ def _ways_awards(ms: MathSet, analysis: GameAnalysis, rd: "_Round") -> list[Awar
 def _line_awards(ms: MathSet, analysis: GameAnalysis, rd: "_Round | None" = None) -> list[Award]:
     """Combinations of a line game per game round, as proven bounds.
 
-    Lower bound: the likeliest single payline of the base spin (a round that shows it on that line
-    contains the award).  Upper bound (union bound): the sum over paylines of the base spin, plus
+    Lower bound: the larger of the likeliest single payline of the base spin (a round that shows it on that
+    line contains the award) and P(the base spin triggers) x the likeliest payline of the first free spin
+    (played at the first level, its stops independent of the base spin's).  Upper bound (union bound): the sum over paylines of the base spin, plus
     the expected free spins played per round times the largest per-spin sum over the levels.
     """
     model = ms.model
@@ -618,7 +619,9 @@ def _line_awards(ms: MathSet, analysis: GameAnalysis, rd: "_Round | None" = None
             per_line = base.get((name, n), [Fraction(0)])
             free = max((sum(lv.get((name, n), []), Fraction(0)) for lv in levels), default=Fraction(0))
             high = min(Fraction(1), sum(per_line, Fraction(0)) + rr.free_spins_played * free)
-            out.append(Award(f"{name} {n} OAK", "combination", Bounds(max(per_line), high), pays[n - 1]))
+            first = max(levels[0].get((name, n), [Fraction(0)])) if levels else Fraction(0)
+            low = max(max(per_line), rr.trigger_probability * first)
+            out.append(Award(f"{name} {n} OAK", "combination", Bounds(low, high), pays[n - 1]))
     return out
 
 

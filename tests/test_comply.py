@@ -585,3 +585,32 @@ def test_an_endless_retrigger_leaves_the_top_award_out_and_says_why(tmp_path, ca
     code, out, _ = run(["comply", "--set", str(d), "--jurisdiction", "gli-11", "--json"], capsys)
     got = json.loads(out)
     assert got["top_award_checked"] is False and got["top_award_not_checked"] == "an endless retrigger has no largest round win"
+
+
+def test_a_line_award_only_free_spins_show_has_a_positive_lower_bound(tmp_path):
+    """W 3 OAK cannot show in the base spin (no W on reel 1) but can in the free spins: its lower bound per round
+    is P(trigger) x the first free spin's likeliest payline (it read 0, "never", and FAILed GLI-11), within the
+    literal round's value."""
+    text = LINE_GAME.replace('reels = { base = [1, 2, 3] }\npays = [0, 5, 20]',
+                             'reels = { base = [2, 3], bonus = [1, 2, 3] }\npays = [0, 5, 20]')
+    text = text.replace('reels = { base = [1, 2, 3] }\npays = [0, 3, 9]',
+                        'reels = { base = [1, 2, 3], bonus = [1, 2, 3] }\npays = [0, 3, 9]')
+    text = text.replace('strips = "base"\ntrigger', 'strips = "bonus"\ntrigger').replace(
+        'base = "base.csv"', 'base = "base.csv"\nbonus = "bonus.csv"')
+    base = [["A", "S", "B", "A", "B"], ["B", "W", "A", "S"], ["S", "A", "B", "W", "A"]]
+    bonus = [["W", "S", "A"], ["W", "B", "S"], ["W", "A", "B"]]
+
+    def csv(reels):
+        h = max(len(c) for c in reels)
+        return "reel1,reel2,reel3\n" + "\n".join(",".join(c[i] if i < len(c) else "" for c in reels)
+                                                 for i in range(h)) + "\n"
+    (tmp_path / "game.toml").write_text(text)
+    (tmp_path / "base.csv").write_text(csv(base))
+    (tmp_path / "bonus.csv").write_text(csv(bonus))
+    ms = load_math_set(str(tmp_path))
+    a, = [a for a in awards(ms) if a.item == "W 3 OAK"]
+
+    def line_shows(model_, res, base_, sym="W", n=3):
+        return any(lw.symbol == sym and lw.run == n for lw in res.lines)
+    truth = round_contains_with(ms, line_shows)
+    assert 0 < a.probability.low <= truth <= a.probability.high
