@@ -233,3 +233,11 @@ def test_respin_modes_trigger_odds_equal_the_literal_round(set_dir, ms, mode):
     got = {c["item"][len(f"bet mode {mode}: "):]: F(c["value"]) for c in json.loads(out)["checks"]
            if c["item"].startswith(f"bet mode {mode}: trigger") and c["measure"] == "award_odds"}
     assert got == want and len(want) == 2
+
+
+def test_export_distribution_of_a_refused_game_is_one_line(tmp_path):
+    """``rtp export --distribution`` on a game whose distribution is refused (the bundled wheel game: frames):
+    one line naming the rule and the way out, exit 2, nothing written (it wrote the workbook without a word)."""
+    code, out, err = run(["export", "--set", "wheel_game", "--distribution", "--csv", str(tmp_path / "csv")])
+    assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1
+    assert "frames" in err and "leave out --distribution" in err and not (tmp_path / "csv").exists()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime
+import sys
 
 from exact import __version__, load_math_set
 from exact.cli import grid as grid_cli
@@ -43,10 +44,14 @@ def run(args) -> int:
         if is_grid(ms):          # the grid's own workbook, from its report's figures
             sheets = grid_cli.export_sheets(args, ms, meta)
             return _write(ms, kind, path, sheets, protected)
+        dist, why = distribution_or_reason(ms, not args.distribution)
+        if args.distribution and dist is None:     # asked for and not computable: never silently left out
+            raise ValueError(f"--distribution: {why} (leave out --distribution)")   # worded below
         rep = checked_sheet(ms)
-        dist, _ = distribution_or_reason(ms, not args.distribution)
         cheap = dist if dist is not None else cheap_distribution(ms)[0]   # the Summary's round figures when cheap
-        others, _ = unit_distributions_or_reasons(ms, not args.distribution)
+        others, others_why = unit_distributions_or_reasons(ms, not args.distribution)
+        for label, reason in others_why.items():
+            print(f"rtp export: {ms.name}: no win distribution sheet for {label} ({reason})", file=sys.stderr)
         checks = comply(ms, load_rules(args.rules), sheet=rep, distribution=dist, unit_distributions=others)
         sheets = par_sheets(rep, ms, checks=checks, meta=meta, distribution=dist, round_distribution=cheap,
                             unit_distributions=others)
