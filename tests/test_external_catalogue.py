@@ -65,6 +65,7 @@ def test_published_rtp_reproduces_exactly(tmp_path, game, csv, rtp, base, q):
         assert decimal_text(rr.q, 6) == q
 
 
+@pytest.mark.skipif(not (SHARED / "devils-fruits").is_dir(), reason=f"third-party strips not found at {SHARED}")
 def test_the_by_symbol_table_says_what_share_no_single_symbol_pays(tmp_path):
     """Devils Fruits' ANYBAR group pays wins of mixed symbols: the report's by-symbol table names their share,
     so that the rows and it sum to the base game's line pays exactly (it left 11.7 points out unsaid)."""
@@ -105,6 +106,7 @@ def test_spin_distributions_have_the_engines_means_or_refuse_by_name(tmp_path, g
         assert spin_distribution(ms, phase).mean == a.mean
 
 
+@pytest.mark.skipif(not (SHARED / "captains-treasure").is_dir(), reason=f"third-party strips not found at {SHARED}")
 def test_comply_never_passes_a_game_it_could_not_check(tmp_path, capsys):
     """Captain's Treasure (both-way pays, ``both_pay = "sum"``): its award odds and its win distribution are not
     computed, so GLI-11 (award odds only) has nothing to check: one line, exit 2, never "0 of 0 checks pass"; and
