@@ -147,16 +147,19 @@ class _Book:
 
     sheets: list = field(default_factory=list)
     exact: list = field(default_factory=list)
+    titles: set = field(default_factory=set)
 
     def add(self, name: str, slug: str, header: Sequence, rows: Sequence[Sequence], formats=(),
             row_formats=(), keys: int = 1) -> None:
-        """Add a sheet; Fraction cells become floats (ints when integral) and are recorded in ``Exact``
+        """Add a sheet (its title fitted by :func:`_fit_title`); Fraction cells become floats (ints when integral)
+        and are recorded in ``Exact``
         under the row's label (its first ``keys`` cells, space-separated) and the column name.
 
         ``header`` items are column names, or (name, unit) pairs (the unit goes to the second header row).
         """
         if not rows:
             return
+        name = _fit_title(name, self.titles)      # Excel's 31 characters, every title distinct
         names = tuple(h[0] if isinstance(h, tuple) else h for h in header)
         units = tuple(h[1] if isinstance(h, tuple) else "" for h in header)
         out = []
@@ -351,11 +354,10 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
         rule.workbook_sheets(rep, book, formats)
     # ---- Win distribution ---------------------------------------------------------
     units = ([("", distribution)] if distribution is not None else []) + list((unit_distributions or {}).items())
-    titles: set = set()
     for label, d in units:      # the default mode's, then each other bet mode's and each buy's
         rows = [[wr.from_bets, wr.to_bets, wr.probability, wr.one_in, wr.rtp, wr.bound or None]
                 for wr in d.win_ranges()]
-        book.add(_unit_title(label, titles), "win_distribution" + (
+        book.add(_unit_title(label), "win_distribution" + (
             "_" + re.sub(r"[^0-9a-z]+", "_", label.lower()) if label else ""),
                  (("from", "bets"), ("to", "bets"), ("probability", "per round"), ("odds", "1 in N rounds"),
                   ("RTP contribution", "% of the bet"), ("bound", "of a float value")),
@@ -378,7 +380,7 @@ def par_sheets(rep: ParSheet, ms: MathSet, *, checks: Sequence | None = None, di
         rule.workbook_sheets(rep, book, formats)
     # ---- the sections of the rules acting on or reporting on the round (win cap, ...): one sheet each -----
     for name, rows in rep.section_rows().items():
-        book.add(name[:1].upper() + name[1:31], "section_" + re.sub(r"[^0-9a-z]+", "_", name.lower()),
+        book.add(name[:1].upper() + name[1:], "section_" + re.sub(r"[^0-9a-z]+", "_", name.lower()),
                  ("figure", "value"), rows, (None, ROW),
                  [COUNT if isinstance(v, int) else PROB if isinstance(v, Fraction) else None for _, v in rows])
 
@@ -507,30 +509,34 @@ def _numeric(sh: Sheet, j: int) -> bool:
                                for c in cells)
 
 
-def _unit_title(label: str, used: set) -> str:
+def _unit_title(label: str) -> str:
     """The sheet title of a unit's win distribution: ``Win distribution`` for the default mode, else
-    ``Dist. <label>`` ("bet mode NAME" shortened to "mode NAME"), at most Excel's 31 characters and
-    distinct from the titles in ``used`` (a cut title ends in ``~k``); the title is added to ``used``.
+    ``Dist. <label>`` ("bet mode NAME" shortened to "mode NAME"; :meth:`_Book.add` fits it to Excel).
+
+    >>> _unit_title(""), _unit_title("bet mode fortune_bet"), _unit_title("buy fs")
+    ('Win distribution', 'Dist. mode fortune_bet', 'Dist. buy fs')
+    """
+    if not label:
+        return "Win distribution"
+    return "Dist. " + (label.replace("bet mode ", "mode ", 1) if label.startswith("bet mode ") else label)
+
+
+def _fit_title(title: str, used: set) -> str:
+    """``title`` as a sheet title: at most Excel's 31 characters and distinct from the titles in ``used`` (a cut or
+    repeated title ends in ``~k``); the title is added to ``used``.
 
     >>> used = set()
-    >>> _unit_title("", used), _unit_title("bet mode fortune_bet", used), _unit_title("buy fs", used)
-    ('Win distribution', 'Dist. mode fortune_bet', 'Dist. buy fs')
-    >>> a, b = _unit_title("bet mode " + "x" * 40, used), _unit_title("bet mode " + "x" * 41, used)
+    >>> _fit_title("Summary", used), _fit_title("Summary", used)
+    ('Summary', 'Summary~1')
+    >>> a, b = _fit_title("Dist. mode " + "x" * 40, used), _fit_title("Dist. mode " + "x" * 41, used)
     >>> a != b and len(a) <= 31 and len(b) <= 31
     True
     """
-    if not label:
-        title = "Win distribution"
-    else:
-        title = "Dist. " + (label.replace("bet mode ", "mode ", 1) if label.startswith("bet mode ") else label)
     if len(title) > 31 or title in used:
         k = 1
-        while True:
-            cut = f"{title[:31 - len(str(k)) - 1]}~{k}"
-            if cut not in used:
-                title = cut
-                break
+        while f"{title[:31 - len(str(k)) - 1]}~{k}" in used:
             k += 1
+        title = f"{title[:31 - len(str(k)) - 1]}~{k}"
     used.add(title)
     return title
 
