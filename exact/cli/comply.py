@@ -99,7 +99,9 @@ def run(args) -> int:
     except ValueError as e:
         raise UsageError(f"rtp comply: {ms.name}: {e}") from None
     dist, why = distribution_or_reason(ms, args.no_distribution)
-    needs_max = [r.id for r in rules if r.measure == "max_win_bets" and (not chosen or r.jurisdiction in chosen)]
+    picked = {j.lower() for j in chosen} if chosen else None      # as exact.comply.comply reads them
+    applying = [r for r in rules if picked is None or r.jurisdiction in picked]
+    needs_max = [r.id for r in applying if r.measure == "max_win_bets"]
     if needs_max and dist is None:
         raise UsageError(f"rtp comply: rule {needs_max[0]} (max_win_bets) needs the win distribution ({why})")
     others, others_why = unit_distributions_or_reasons(ms, args.no_distribution)
@@ -124,9 +126,7 @@ def run(args) -> int:
     own = why or (top_award_refusal(dist) if dist is not None else None)
     unchecked = ([own] if own else []) + [f"{', '.join(labels)}: {reason}" for reason, labels in by_reason.items()
                                           if not (own and own.endswith(reason))]
-    picked = {j.lower() for j in chosen} if chosen else None
-    wants_odds = any(r.measure == "award_odds" for r in rules if picked is None or r.jurisdiction.lower() in picked)
-    top_skipped = "; ".join(unchecked) if unchecked and wants_odds else None
+    top_skipped = "; ".join(unchecked) if unchecked and any(r.measure == "award_odds" for r in applying) else None
     if not checks:      # nothing was checked: never a PASS
         raise UsageError(f"rtp comply: {ms.name}: none of the chosen rules could be checked"
                          + (f" (top award: {top_skipped})" if top_skipped else ""))
