@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Rule", "EvaluationRule", "ANALYSES", "Refusal", "line_distribution", "by_position_refusal", "round_split", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
+__all__ = ["Rule", "rule_config", "EvaluationRule", "ANALYSES", "Refusal", "line_distribution", "by_position_refusal", "round_split", "Cost", "ViewSection", "one_spin_round", "ENUMERATED", "first_present", "PaysWords", "ReelTerms",
            "CAPABILITIES", "SimulatedSection", "SIMULATION_STAGES", "VIEW_PLACES", "published_cells"]
 
 #: Analysis -> what it computes (the words of a refusal: "<rule>: <what> does not model it").
@@ -580,8 +580,20 @@ class Rule:
 
     @classmethod
     def config(cls, model) -> Any:
-        """The rule's configuration kept on ``model.rules`` (None when absent)."""
-        return next((c for c in getattr(model, "rules", ()) if getattr(c, "rule", None) == cls.name), None)
+        """The rule's configuration kept on ``model.rules`` (None when absent): :func:`rule_config` by the rule's name."""
+        return rule_config(model, cls.name)
+
+
+def rule_config(model, name: str) -> Any:
+    """The configuration of the rule called ``name`` kept on ``model.rules`` (the loader's parsed config, whose
+    ``rule`` attribute is that name), or None when the game has no such rule.  The one lookup by rule name:
+    :meth:`Rule.config` and the composed line reading both use it.
+
+    >>> from strips.loader import load_math_set
+    >>> rule_config(load_math_set("rules_page").model, "screen fills") is None
+    True
+    """
+    return next((c for c in getattr(model, "rules", ()) if getattr(c, "rule", None) == name), None)
 
 
 def by_position_refusal(model, analysis: str) -> Refusal | None:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from exact.rules.base import Rule
+from exact.rules.base import Rule, rule_config
 from strips.errors import MathSetError
 from strips.loader import parse_game
 from strips.model import PAY, WILD
@@ -76,10 +76,6 @@ class LineParts:
     both_pay: str
     expanding: frozenset
     void_first: int | None = None
-
-
-def _config(model, name):
-    return next((c for c in getattr(model, "rules", ()) if getattr(c, "rule", None) == name), None)
 
 
 def uses_reading(model) -> bool:
@@ -146,20 +142,20 @@ def parts(model) -> LineParts:
     pay = tuple(s.kind == PAY for s in syms)
     subst = tuple(frozenset(p for p, q in enumerate(syms) if q.kind == PAY and s.substitutes_for(q.name))
                   for s in syms)
-    g = _config(model, "symbol groups")
+    g = rule_config(model, "symbol groups")
     groups = tuple((name, frozenset(codes[m] for m in members), pays) for name, members, pays in
                    (g.groups if g else ()))
-    pw = _config(model, "per-wild multipliers")
+    pw = rule_config(model, "per-wild multipliers")
     per_wild = {codes[n]: (f, comb) for n, f, comb in (pw.wilds if pw else ())}
-    d = _config(model, "both-way pays") or _config(model, "centre pays")
-    ex = _config(model, "expanding wilds")
+    d = rule_config(model, "both-way pays") or rule_config(model, "centre pays")
+    ex = rule_config(model, "expanding wilds")
     out = LineParts(
         syms=syms, wild=wild, pay=pay, subst=subst, groups=groups, per_wild=per_wild,
         across=pw.across if pw else "product",
         comb=frozenset(c for c, s in enumerate(syms) if s.multiplier is not None and s.multiplier.is_combination),
         direction=d.direction if d else "left", both_pay=d.both_pay if d else "max",
         expanding=frozenset(codes[n] for n in (ex.wilds if ex else ())),
-        void_first=codes[dr.symbol] if (dr := _config(model, "the drawn expanding symbol")) is not None
+        void_first=codes[dr.symbol] if (dr := rule_config(model, "the drawn expanding symbol")) is not None
         and not dr.first_line_pays else None)
     _PARTS[id(model)] = (model, out)
     return out
@@ -444,7 +440,7 @@ def expanded_symbol_wins(model, window) -> tuple:
     >>> expanded_symbol_wins(m, [["A"], ["B"], ["A"]])
     ((1, 'A', 2, 1, 2),)
     """
-    cfg = _config(model, "the drawn expanding symbol")
+    cfg = rule_config(model, "the drawn expanding symbol")
     if cfg is None:
         return ()
     n = sum(1 for col in window if cfg.symbol in col)
@@ -455,7 +451,7 @@ def expanded_symbol_wins(model, window) -> tuple:
 def _fill_of(model, window):
     """The ``[[screen.fill]]`` entry (names, factor, jackpot) listing the one symbol every cell of ``window``
     (names) shows, else None."""
-    cfg = _config(model, "screen fills")
+    cfg = rule_config(model, "screen fills")
     shown = {c for col in window for c in col}
     if cfg is None or len(shown) != 1:
         return None
@@ -497,7 +493,7 @@ def expanded(model, window):
     >>> expanded(m, [["A", "W", "B"], ["A", "B", "C"]])
     (('W', 'W', 'W'), ('A', 'B', 'C'))
     """
-    cfg = _config(model, "expanding wilds")
+    cfg = rule_config(model, "expanding wilds")
     out = []
     for col in window:
         w = next((n for n in cfg.wilds if n in col), None) if cfg else None
@@ -516,7 +512,7 @@ def line_view(model, windows):
     >>> line_view(m, [np.array([[0, 2], [1, 1]])])[0].tolist()
     [[2, 2], [1, 1]]
     """
-    cfg = _config(model, "expanding wilds")
+    cfg = rule_config(model, "expanding wilds")
     if cfg is None:
         return windows
     out = []
@@ -559,7 +555,7 @@ class ReadingLineStep:
     """
 
     def __init__(self, model, comb_code, comb_table, awards=None, value_of=None) -> None:
-        if _config(model, "the drawn expanding symbol") is not None:
+        if rule_config(model, "the drawn expanding symbol") is not None:
             raise ValueError("unsupported rule: the drawn expanding symbol in the vectorised line step")
         self.model = model
         self.nsym = len(model.symbols)
@@ -568,9 +564,9 @@ class ReadingLineStep:
         self.award_of = awards          # free spins awarded by line wins: (symbol, run) -> spins, or None
         self.value_of = value_of        # a level's value of an outcome (value, label) -> credits (skip_wild_line)
         self.tables = {m: self._tables(model, m) for m, _ in self.comb_table}
-        ex = _config(model, "expanding wilds")
+        ex = rule_config(model, "expanding wilds")
         self.expanding = [model.code(n) for n in reversed(ex.wilds)] if ex else []
-        sf = _config(model, "screen fills")
+        sf = rule_config(model, "screen fills")
         self.fills = [(model.code(n), f) for names, f, _ in (sf.fills if sf else ()) for n in names]
 
     def awards(self, win: np.ndarray, comb) -> np.ndarray:

@@ -23,8 +23,8 @@ from math import prod
 
 import numpy as np
 
-from exact.rules.base import Refusal
-from exact.rules.line_reading import LineReadingRule, _config, line_wins, parts
+from exact.rules.base import Refusal, rule_config
+from exact.rules.line_reading import LineReadingRule, line_wins, parts
 from strips import plugins
 from strips.model import window_codes
 
@@ -198,7 +198,7 @@ class ScreenFill(LineReadingRule):
         cfg = cls.config(model)
         if cfg is not None and any(j for _, _, j in cfg.fills) and analysis not in cls.jackpot_analyses:
             return Refusal("a screen fill that pays a jackpot instead of the line wins (report, check and spin only)")
-        if cfg is not None and analysis != "spin" and _config(model, "skip_wild_line") is not None:
+        if cfg is not None and analysis != "spin" and rule_config(model, "skip_wild_line") is not None:
             # the fill's correction of the filled windows values their lines without the level's skip: not
             # checked against a brute force together, so refused rather than risk a wrong figure
             return Refusal("a screen fill together with skip_wild_line (not modelled together; spin only)")
