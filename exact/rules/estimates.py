@@ -17,7 +17,7 @@ end, where refusing matters.
 """
 from __future__ import annotations
 
-from exact.rules.base import ENUMERATED, Cost, seconds_of
+from exact.rules.base import ENUMERATED, Cost, rule_config, seconds_of
 from strips.limits import combinations_of
 
 __all__ = ["ENUMERATION_SECONDS_PER_CELL", "ladder_units", "analysis_costs", "simulation_cost", "SPINS_PER_SECOND", "hold_and_win_units", "DISTRIBUTION_SECONDS_PER_UNIT",
@@ -120,7 +120,7 @@ def _ladder(ms, analysis: str) -> list[Cost]:
 
 
 def _hold_and_win(ms, analysis: str) -> list[Cost]:
-    config = next((c for c in getattr(ms.model, "rules", ()) if getattr(c, "rule", None) == "hold and win"), None)
+    config = rule_config(ms.model, "hold and win")
     if config is None or analysis == "spin" or config.strips not in ms.strips:
         return []
     lengths = ms.strips[config.strips].lengths

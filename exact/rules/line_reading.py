@@ -724,6 +724,6 @@ class LineReadingRule(Rule):
 
     @classmethod
     def refusal(cls, model, analysis: str) -> str | None:
-        if model.evaluation != "lines" or any(getattr(c, "rule", None) == "cascading reels" for c in model.rules):
+        if model.evaluation != "lines" or rule_config(model, "cascading reels") is not None:
             return f"{cls.name} outside a payline game without cascades"
         return super().refusal(model, analysis)
